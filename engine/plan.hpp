@@ -122,6 +122,33 @@ struct Plan {
   std::string recommendation_reason;
 };
 
+/// Monthly cash flows of one option over the horizon (see CashFlow for the timing):
+/// buy: capex[0] = count x price_per_gpu + host_cost; energy[m>=1] = (count x board_power_w
+/// + host_power_w) / 1000 x hours_per_day x days_per_month x tariff_per_kwh x pue;
+/// maintenance[m>=1] = capex x maintenance_per_year / 12; resale[N] = -residual_fraction x
+/// capex. rent_hourly: rent[m>=1] = rate_per_gpu_hour x count x hours_per_day x
+/// days_per_month. rent_monthly: rent[0] = setup_fee, rent[m>=1] = price_per_month.
+/// Preconditions are checked by make_plan.
+CashFlow option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
+                          const SiteInputs& site, const FinanceInputs& finance);
+
+/// Sums a cash flow by year: year 1 = index 0..12 (the start and months 1-12), year k =
+/// months 12(k-1)+1..12k; a last partial year is summed as far as the horizon goes.
+std::vector<double> annual_costs(const CashFlow& cash_flow);
+
+/// Hours of use over the horizon at which owning costs the same as renting (DOMAIN E2:
+/// purchase price / hourly rate). Owning's fixed cost = capex x (1 - residual_fraction) +
+/// maintenance over the horizon; each hour of use costs its electricity (power x tariff x
+/// PUE) when owned and rate_per_gpu_hour x count when rented.
+/// Returns nullopt ("never") when renting an hour costs no more than powering the owned
+/// hardware for it. Throws EngineError unless `owned` is buy and `rented` rent_hourly.
+std::optional<double> break_even_hours(const OptionInputs& owned, const OptionInputs& rented,
+                                       const SiteInputs& site, const FinanceInputs& finance);
+
+/// The first month index (0..horizon) at which the owned option's cumulative cost is at or
+/// below the rented one's; nullopt ("never within the horizon").
+std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented);
+
 /// Computes the plan: fit, speed, cash flows and metrics of every option.
 /// Throws EngineError on inputs outside their domain (negative prices, zero horizon...).
 Plan make_plan(const PlanInputs& inputs);
