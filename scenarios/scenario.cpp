@@ -1,0 +1,426 @@
+#include "scenarios/scenario.hpp"
+
+#include <algorithm>
+#include <boost/property_tree/ini_parser.hpp>
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "scenarios/dates.hpp"
+
+namespace gputco {
+
+namespace pt = boost::property_tree;
+
+namespace {
+
+std::string format_message(const std::string& file, int line, const std::string& key,
+                           const std::string& problem) {
+  std::ostringstream out;
+  out << file;
+  if (line > 0) out << ":" << line;
+  out << ": ";
+  if (!key.empty()) out << key << ": ";
+  out << problem;
+  return out.str();
+}
+
+}  // namespace
+
+ScenarioError::ScenarioError(std::string file, int line, std::string key,
+                             const std::string& problem)
+    : std::runtime_error(format_message(file, line, key, problem)),
+      file_(std::move(file)),
+      line_(line),
+      key_(std::move(key)) {}
+
+std::string Scenario::provenance(const std::string& section, const std::string& key) const {
+  const std::string path = section + "." + key;
+  if (!given.count(path)) return "default";
+  const int line = line_of(section, key);
+  return line > 0 ? "scenario file line " + std::to_string(line) : "scenario file";
+}
+
+int Scenario::line_of(const std::string& section, const std::string& key) const {
+  const auto it = lines.find(section + "." + key);
+  return it == lines.end() ? 0 : it->second;
+}
+
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+  };
+  const std::string w = lower(word);
+  std::string best;
+  size_t best_distance = std::string::npos;
+  for (const auto& candidate : candidates) {
+    const std::string c = lower(candidate);
+    // Levenshtein distance, one row at a time.
+    std::vector<size_t> row(c.size() + 1);
+    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= w.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= c.size(); ++j) {
+        const size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (w[i - 1] == c[j - 1] ? 0 : 1)});
+        diagonal = above;
+      }
+    }
+    // A candidate containing the word (or the reverse) is a likely match too ("3090" ->
+    // "rtx-3090").
+    size_t distance = row[c.size()];
+    if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {
+      distance = std::min(distance, size_t{1});
+    }
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  const size_t limit = std::max<size_t>(2, w.size() / 3);
+  return best_distance <= limit ? best : "";
+}
+
+namespace {
+
+const std::vector<std::string> kScenarioKeys = {
+    "name",     "currency", "start",     "horizon_months",     "discount_rate",
+    "as_of",    "customer", "quote_id",  "max_price_age_days", "baseline"};
+const std::vector<std::string> kWorkloadKeys = {
+    "model",         "quant",          "context_tokens", "concurrent_streams",
+    "hours_per_day", "days_per_month", "kv_cache"};
+const std::vector<std::string> kSiteKeys = {"tariff_per_kwh", "tariff", "pue"};
+const std::vector<std::string> kOptionKeys = {
+    "kind",          "gpu",          "count",          "condition",
+    "price_per_gpu", "host_cost",    "host_power_w",   "residual_fraction",
+    "maintenance_per_year", "rate_per_gpu_hour", "price_per_month", "setup_fee",
+    "provider",      "split",        "backend"};
+
+/// Reads one section's keys with type checks, naming file/line/key in every error.
+class SectionReader {
+ public:
+  SectionReader(const pt::ptree& tree, std::string section, Scenario& scenario,
+                const std::vector<std::string>& known)
+      : tree_(tree), section_(std::move(section)), scenario_(scenario) {
+    for (const auto& [key, child] : tree_) {
+      if (!child.empty()) fail(key, "expected a value, found a nested section");
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        const std::string hint = nearest(key, known);
+        fail(key, "unknown key" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      }
+      scenario_.given[section_ + "." + key] = true;
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
+    throw ScenarioError(scenario_.file, scenario_.line_of(section_, key), "[" + section_ + "] " + key,
+                        problem);
+  }
+
+  std::optional<std::string> text(const std::string& key) const {
+    const auto child = tree_.get_child_optional(pt::ptree::path_type(key, '\0'));
+    if (!child) return std::nullopt;
+    return child->data();
+  }
+
+  void text(const std::string& key, std::string& out) const {
+    if (auto v = text(key)) out = *v;
+  }
+
+  /// A value from a fixed set.
+  void choice(const std::string& key, std::string& out,
+              const std::vector<std::string>& allowed) const {
+    auto v = text(key);
+    if (!v) return;
+    if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : " | ") + a;
+      const std::string hint = nearest(*v, allowed);
+      fail(key, "expected one of " + list + ", got '" + *v + "'" +
+                    (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+    }
+    out = *v;
+  }
+
+  std::optional<double> number(const std::string& key, double min, double max,
+                               const std::string& what) const {
+    auto v = text(key);
+    if (!v) return std::nullopt;
+    const std::string& s = *v;
+    double value = 0;
+    const char* begin = s.data();
+    const char* end = s.data() + s.size();
+    if (!s.empty() && *begin == '+') ++begin;
+    const auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (s.empty() || ec != std::errc() || ptr != end) {
+      std::string hint;
+      if (s.find(',') != std::string::npos) hint = " (use a dot as the decimal separator, no thousands separators)";
+      fail(key, "expected " + what + ", got '" + s + "'" + hint);
+    }
+    if (!std::isfinite(value)) fail(key, "expected a finite number, got '" + s + "'");
+    if (value < min || value > max) {
+      std::ostringstream range;
+      range << "expected " << what << " between " << min << " and " << max << ", got " << s;
+      fail(key, range.str());
+    }
+    return value;
+  }
+
+  void number(const std::string& key, double& out, double min, double max,
+              const std::string& what) const {
+    if (auto v = number(key, min, max, what)) out = *v;
+  }
+
+  void number(const std::string& key, std::optional<double>& out, double min, double max,
+              const std::string& what) const {
+    if (auto v = number(key, min, max, what)) out = *v;
+  }
+
+  std::optional<int> integer(const std::string& key, int min, int max) const {
+    auto v = number(key, min, max, "a whole number");
+    if (!v) return std::nullopt;
+    if (std::floor(*v) != *v) fail(key, "expected a whole number, got '" + *text(key) + "'");
+    return static_cast<int>(*v);
+  }
+
+  void integer(const std::string& key, int& out, int min, int max) const {
+    if (auto v = integer(key, min, max)) out = *v;
+  }
+
+ private:
+  const pt::ptree& tree_;
+  std::string section_;
+  Scenario& scenario_;
+};
+
+/// Maps "section.key" to its line in an INI file (property_tree does not keep lines).
+std::map<std::string, int> ini_key_lines(const std::string& content) {
+  std::map<std::string, int> lines;
+  std::istringstream in(content);
+  std::string line, section;
+  int number = 0;
+  auto trim = [](std::string s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return std::string();
+    const auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    line = trim(line);
+    if (line.empty() || line[0] == ';' || line[0] == '#') continue;
+    if (line[0] == '[') {
+      const auto close = line.find(']');
+      section = trim(line.substr(1, close == std::string::npos ? std::string::npos : close - 1));
+      lines[section + "."] = number;
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (eq != std::string::npos) lines.emplace(section + "." + trim(line.substr(0, eq)), number);
+  }
+  return lines;
+}
+
+/// Removes inline comments (" ; ..." after a value) that property_tree keeps in values.
+void strip_inline_comments(pt::ptree& tree) {
+  for (auto& [key, child] : tree) {
+    if (child.empty()) {
+      std::string value = child.data();
+      for (size_t pos = value.find(';'); pos != std::string::npos; pos = value.find(';', pos + 1)) {
+        if (pos > 0 && (value[pos - 1] == ' ' || value[pos - 1] == '\t')) {
+          value = value.substr(0, pos);
+          value.erase(value.find_last_not_of(" \t") + 1);
+          break;
+        }
+      }
+      child.data() = value;
+    } else {
+      strip_inline_comments(child);
+    }
+  }
+}
+
+bool valid_option_id(const std::string& id) {
+  if (id.empty() || id.size() > 64) return false;
+  return std::all_of(id.begin(), id.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+}  // namespace
+
+Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file) {
+  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw ScenarioError(file, 0, "", "cannot read the file");
+  // A UTF-8 byte order mark and Windows line endings are harmless: drop them.
+  if (content.rfind("\xEF\xBB\xBF", 0) == 0) content.erase(0, 3);
+  content.erase(std::remove(content.begin(), content.end(), '\r'), content.end());
+  if (content.find('\0') != std::string::npos) {
+    throw ScenarioError(file, 0, "", "this is not a text file (it contains NUL bytes)");
+  }
+  if (content.find_first_not_of(" \t\n") == std::string::npos) {
+    throw ScenarioError(file, 0, "", "the file is empty; see scenarios/examples/ for the format");
+  }
+
+  Scenario s;
+  s.file = file;
+  pt::ptree tree;
+  std::istringstream stream(content);
+  try {
+    if (format == ScenarioFormat::ini) {
+      pt::read_ini(stream, tree);
+      s.lines = ini_key_lines(content);
+      strip_inline_comments(tree);
+    } else {
+      pt::read_json(stream, tree);
+    }
+  } catch (const pt::file_parser_error& e) {
+    throw ScenarioError(file, static_cast<int>(e.line()), "", "syntax error: " + e.message());
+  }
+
+  bool has_scenario = false, has_workload = false;
+  std::set<std::string> option_ids;
+  for (const auto& [section, child] : tree) {
+    const int line = s.line_of(section, "");
+    if (child.empty()) {
+      throw ScenarioError(file, s.line_of("", section), section,
+                          "a key outside any section; keys belong in [scenario], [workload], "
+                          "[site] or [option:ID]");
+    }
+    if (section == "scenario") {
+      has_scenario = true;
+      SectionReader r(child, section, s, kScenarioKeys);
+      r.text("name", s.name);
+      r.choice("currency", s.currency, {"EUR", "USD"});
+      r.text("start", s.start);
+      r.integer("horizon_months", s.horizon_months, 1, 600);
+      r.number("discount_rate", s.discount_rate, -0.99, 1.0,
+               "a fraction per year (0.08 for 8 %)");
+      r.text("as_of", s.as_of);
+      r.text("customer", s.customer);
+      r.text("quote_id", s.quote_id);
+      r.integer("max_price_age_days", s.max_price_age_days, 1, 36500);
+      r.text("baseline", s.baseline);
+      if (!s.as_of.empty() && !parse_date(s.as_of)) {
+        r.fail("as_of", "expected a date YYYY-MM-DD, got '" + s.as_of + "'");
+      }
+      if (!s.start.empty() && !parse_month(s.start)) {
+        r.fail("start", "expected a month YYYY-MM, got '" + s.start + "'");
+      }
+    } else if (section == "workload") {
+      has_workload = true;
+      SectionReader r(child, section, s, kWorkloadKeys);
+      r.text("model", s.model);
+      r.text("quant", s.quant);
+      r.integer("context_tokens", s.context_tokens, 1, 10'000'000);
+      r.integer("concurrent_streams", s.concurrent_streams, 1, 100'000);
+      r.number("hours_per_day", s.hours_per_day, 0, 24, "hours per day");
+      r.number("days_per_month", s.days_per_month, 0, 31, "days per month");
+      r.choice("kv_cache", s.kv_cache, {"f16", "q8_0", "q4_0"});
+    } else if (section == "site") {
+      SectionReader r(child, section, s, kSiteKeys);
+      r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
+      r.text("tariff", s.tariff);
+      r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
+    } else if (section.rfind("option:", 0) == 0) {
+      ScenarioOption o;
+      o.id = section.substr(7);
+      if (!valid_option_id(o.id)) {
+        throw ScenarioError(file, line, "[" + section + "]",
+                            "option ids use letters, digits, '-', '_' or '.' (at most 64)");
+      }
+      if (!option_ids.insert(o.id).second) {
+        throw ScenarioError(file, line, "[" + section + "]", "duplicate option id");
+      }
+      SectionReader r(child, section, s, kOptionKeys);
+      r.choice("kind", o.kind, {"buy", "rent_hourly", "rent_monthly"});
+      r.text("gpu", o.gpu);
+      if (o.kind.empty()) r.fail("kind", "missing: set kind = buy | rent_hourly | rent_monthly");
+      if (o.gpu.empty()) r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
+      if (auto c = r.integer("count", 1, 4096)) o.count = *c;
+      r.choice("condition", o.condition, {"new", "used"});
+      constexpr double kMaxMoney = 1e9;
+      r.number("price_per_gpu", o.price_per_gpu, 0, kMaxMoney, "a price");
+      r.number("host_cost", o.host_cost, 0, kMaxMoney, "a price");
+      r.number("host_power_w", o.host_power_w, 0, 1e6, "a power in W");
+      r.number("residual_fraction", o.residual_fraction, 0, 1, "a fraction of the purchase price");
+      r.number("maintenance_per_year", o.maintenance_per_year, 0, 1,
+               "a fraction of capex per year (0.05 for 5 %)");
+      r.number("rate_per_gpu_hour", o.rate_per_gpu_hour, 0, 1e4, "a price per GPU-hour");
+      r.number("price_per_month", o.price_per_month, 0, kMaxMoney, "a price per month");
+      r.number("setup_fee", o.setup_fee, 0, kMaxMoney, "a price");
+      r.text("provider", o.provider);
+      r.choice("split", o.split, {"layer", "tensor"});
+      r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
+      const auto only_for = [&](const std::string& key, const std::string& kind) {
+        if (s.given.count(section + "." + key) && o.kind != kind) {
+          r.fail(key, "applies to kind = " + kind + " only (this option is " + o.kind + ")");
+        }
+      };
+      for (const char* key : {"condition", "price_per_gpu", "host_cost", "host_power_w",
+                              "residual_fraction", "maintenance_per_year"}) {
+        only_for(key, "buy");
+      }
+      only_for("rate_per_gpu_hour", "rent_hourly");
+      only_for("price_per_month", "rent_monthly");
+      only_for("setup_fee", "rent_monthly");
+      s.options.push_back(std::move(o));
+    } else {
+      const std::string hint =
+          nearest(section, {"scenario", "workload", "site", "option:" + section});
+      throw ScenarioError(file, line, "[" + section + "]",
+                          "unknown section; expected [scenario], [workload], [site] or "
+                          "[option:ID]" +
+                              (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
+    }
+  }
+
+  if (!has_scenario) throw ScenarioError(file, 0, "[scenario]", "missing section");
+  if (!has_workload) throw ScenarioError(file, 0, "[workload]", "missing section");
+  if (s.as_of.empty()) {
+    throw ScenarioError(file, s.line_of("scenario", ""), "[scenario] as_of",
+                        "missing: prices are taken as of this date (YYYY-MM-DD)");
+  }
+  if (s.start.empty()) s.start = s.as_of.substr(0, 7);
+  if (s.name.empty()) s.name = file;
+  if (s.model.empty()) {
+    throw ScenarioError(file, s.line_of("workload", ""), "[workload] model",
+                        "missing: set model to a catalog model id (gputco catalog list models)");
+  }
+  if (s.quant.empty()) {
+    throw ScenarioError(file, s.line_of("workload", ""), "[workload] quant",
+                        "missing: set quant, e.g. Q4_K_M (gputco catalog list quants)");
+  }
+  if (s.options.empty()) {
+    throw ScenarioError(file, 0, "[option:ID]", "no options: add at least one [option:ID] section");
+  }
+  return s;
+}
+
+Scenario load_scenario(const std::string& path) {
+  const auto dot = path.rfind('.');
+  std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  ScenarioFormat format;
+  if (ext == "ini") {
+    format = ScenarioFormat::ini;
+  } else if (ext == "json") {
+    format = ScenarioFormat::json;
+  } else {
+    throw ScenarioError(path, 0, "", "unknown scenario format: expected a .ini or .json file");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path, 0, "", "cannot open the file (does it exist?)");
+  return parse_scenario(in, format, path);
+}
+
+}  // namespace gputco

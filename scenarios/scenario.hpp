@@ -1,0 +1,105 @@
+// Scenario files: what the user asked, names still unresolved. INI or JSON with the same
+// tree (Boost.property_tree). The only code that reads scenario files.
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gputco {
+
+/// A problem in a scenario file: which file, which key (section.key), which line (0 when
+/// the format does not give one), and what was expected. what() is the full message,
+/// "FILE:LINE: [section] key: problem".
+class ScenarioError : public std::runtime_error {
+ public:
+  ScenarioError(std::string file, int line, std::string key, const std::string& problem);
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+/// One `[option:ID]` section. Unset optionals take catalog values or defaults in resolve().
+struct ScenarioOption {
+  std::string id;
+  std::string kind;  ///< buy | rent_hourly | rent_monthly
+  std::string gpu;   ///< catalog device id
+  std::optional<int> count;
+  std::string condition = "new";  ///< buy: new | used
+  std::optional<double> price_per_gpu;
+  std::optional<double> host_cost;
+  std::optional<double> host_power_w;
+  std::optional<double> residual_fraction;
+  std::optional<double> maintenance_per_year;
+  std::optional<double> rate_per_gpu_hour;
+  std::optional<double> price_per_month;
+  std::optional<double> setup_fee;
+  std::string provider;  ///< rentals: restrict the catalog lookup to this provider
+  std::string split;     ///< layer | tensor (default layer)
+  std::string backend;   ///< cuda | metal | rocm | vulkan | sycl (default from the vendor)
+};
+
+/// A parsed, type-checked scenario. Keys not given in the file hold their defaults, and
+/// `given` records which were given (for provenance).
+struct Scenario {
+  std::string file;
+  // [scenario]
+  std::string name;
+  std::string currency = "EUR";
+  std::string start;  ///< YYYY-MM; default: the month of as_of
+  int horizon_months = 36;
+  double discount_rate = 0.08;
+  std::string as_of;  ///< YYYY-MM-DD (required: prices are taken as of this date)
+  std::string customer;
+  std::string quote_id;
+  int max_price_age_days = 90;
+  std::string baseline;  ///< option id of the rental baseline for break-even (optional)
+  // [workload]
+  std::string model;
+  std::string quant;
+  int context_tokens = 8192;
+  int concurrent_streams = 1;
+  double hours_per_day = 8;
+  double days_per_month = 730.0 / 24.0;
+  std::string kv_cache = "f16";
+  // [site]
+  std::optional<double> tariff_per_kwh;
+  std::string tariff;  ///< catalog tariff id
+  double pue = 1.0;
+  std::vector<ScenarioOption> options;
+
+  /// "section.key" -> line in the file (INI only; JSON gives none).
+  std::map<std::string, int> lines;
+  /// "section.key" of every key the file gave.
+  std::map<std::string, bool> given;
+
+  /// "scenario file line N" or "scenario file" (or "default" when not given).
+  std::string provenance(const std::string& section, const std::string& key) const;
+  /// The line of a key, 0 if unknown.
+  int line_of(const std::string& section, const std::string& key) const;
+};
+
+enum class ScenarioFormat { ini, json };
+
+/// Reads and type-checks a scenario file; the format follows the extension (.ini, .json).
+/// Throws ScenarioError naming the file, key and line on any problem: syntax errors,
+/// unknown sections or keys (with the nearest known key), wrong types, out-of-range
+/// values, missing required keys, bad dates.
+Scenario load_scenario(const std::string& path);
+
+/// Same, from a stream; `file` names it in messages.
+Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file);
+
+/// The candidate nearest to `word` by edit distance (case-insensitive), if it is close
+/// enough to be a likely typo (distance <= max(2, |word| / 3)); "" otherwise.
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
+
+}  // namespace gputco
