@@ -1,0 +1,120 @@
+#include "reports/json_report.hpp"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace gputco {
+
+namespace {
+
+using ordered = nlohmann::ordered_json;
+
+/// A number, or null when it is not finite (never NaN or infinity in the output).
+ordered number(double x) { return std::isfinite(x) ? ordered(x) : ordered(nullptr); }
+
+template <typename T>
+ordered optional(const std::optional<T>& x) {
+  if (!x) return nullptr;
+  if constexpr (std::is_floating_point_v<T>) return number(*x);
+  return *x;
+}
+
+ordered numbers(const std::vector<double>& xs) {
+  ordered out = ordered::array();
+  for (double x : xs) out.push_back(number(x));
+  return out;
+}
+
+}  // namespace
+
+std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
+  ordered j;
+  j["scenario"] = scenario.name;
+  j["customer"] = scenario.customer;
+  j["quote_id"] = scenario.quote_id;
+  j["currency"] = plan.currency;
+  j["as_of"] = scenario.as_of;
+  j["start"] = scenario.start;
+  j["horizon_months"] = plan.horizon_months;
+  j["baseline"] = plan.baseline_option_id.empty() ? ordered(nullptr)
+                                                  : ordered(plan.baseline_option_id);
+  j["recommendation"] = optional(plan.recommendation);
+  j["recommendation_reason"] = plan.recommendation_reason;
+  ordered options = ordered::array();
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    const auto& r = plan.options[i];
+    const auto& in = scenario.plan_inputs.options.at(i);
+    ordered o;
+    o["id"] = r.id;
+    o["kind"] = to_string(r.kind);
+    o["gpu"] = in.device.id;
+    o["count"] = in.count;
+    o["fit"] = {{"verdict", to_string(r.fit.verdict)},
+                {"weights_gib", number(r.fit.memory.weights_gib)},
+                {"kv_cache_gib", number(r.fit.memory.kv_cache_gib)},
+                {"overhead_gib", number(r.fit.memory.overhead_gib)},
+                {"required_gib", number(r.fit.memory.total_gib)},
+                {"usable_gib", number(r.fit.usable_gib)},
+                {"headroom_gib", number(r.fit.headroom_gib)}};
+    o["devices_needed"] = r.devices_needed;
+    o["speed"] = {{"decode_tokens_per_s", number(r.speed.decode_tokens_per_s)},
+                  {"aggregate_tokens_per_s", number(r.speed.aggregate_tokens_per_s)}};
+    o["power_at_load_w"] = number(r.power_at_load_w);
+    o["hours_per_month"] = number(r.hours_per_month);
+    o["energy_kwh_per_month"] = number(r.energy_kwh_per_month);
+    o["tokens_per_month"] = number(r.tokens_per_month);
+    o["total_cost"] = number(r.total_cost);
+    o["npv"] = number(r.npv);
+    o["annual_costs"] = numbers(r.annual_costs);
+    o["break_even_hours"] = optional(r.break_even_hours);
+    o["break_even_month"] = optional(r.break_even_month);
+    o["cost_per_million_tokens"] = optional(r.cost_per_million_tokens);
+    o["monthly_total"] = numbers(r.cash_flow.total);
+    o["monthly_cumulative"] = numbers(r.cash_flow.cumulative);
+    o["note"] = r.note;
+    options.push_back(std::move(o));
+  }
+  j["options"] = std::move(options);
+  ordered sources = ordered::array();
+  for (const auto& s : scenario.sources) {
+    sources.push_back({{"what", s.what},
+                       {"amount", number(s.amount)},
+                       {"currency", s.currency},
+                       {"unit", s.unit},
+                       {"observed_on", s.observed_on},
+                       {"source", s.source},
+                       {"age_days", s.age_days},
+                       {"stale", s.stale}});
+  }
+  j["sources"] = std::move(sources);
+  return j.dump(2) + "\n";
+}
+
+std::string fit_json(const FitRequest& request, const MemoryBreakdown& memory,
+                     const std::vector<DeviceFit>& rows) {
+  ordered j;
+  j["model"] = request.model.id;
+  j["quant"] = request.quant.id;
+  j["context_tokens"] = request.context_tokens;
+  j["concurrent_streams"] = request.concurrent_streams;
+  j["kv_cache"] = to_string(request.kv_cache);
+  j["memory"] = {{"weights_gib", number(memory.weights_gib)},
+                 {"kv_cache_gib", number(memory.kv_cache_gib)},
+                 {"overhead_gib", number(memory.overhead_gib)},
+                 {"total_gib", number(memory.total_gib)}};
+  ordered results = ordered::array();
+  for (const auto& row : rows) {
+    results.push_back({{"gpu", row.device.id},
+                       {"count", row.count},
+                       {"usable_gib", number(row.fit.usable_gib)},
+                       {"required_gib", number(row.fit.memory.total_gib)},
+                       {"headroom_gib", number(row.fit.headroom_gib)},
+                       {"verdict", to_string(row.fit.verdict)},
+                       {"decode_tokens_per_s", number(row.speed.decode_tokens_per_s)},
+                       {"aggregate_tokens_per_s", number(row.speed.aggregate_tokens_per_s)}});
+  }
+  j["results"] = std::move(results);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gputco
