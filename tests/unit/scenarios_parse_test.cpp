@@ -1,0 +1,183 @@
+// Scenario parsing: types, ranges, unknown keys, and messages that name file, line and key.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "scenarios/dates.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace gputco {
+namespace {
+
+const char* kMinimal =
+    "[scenario]\n"
+    "as_of = 2026-11-01\n"
+    "[workload]\n"
+    "model = llama-3.1-8b\n"
+    "quant = Q4_K_M\n"
+    "[option:a]\n"
+    "kind = rent_hourly\n"
+    "gpu = rtx-4090\n";
+
+Scenario parse_ini(const std::string& text) {
+  std::istringstream in(text);
+  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
+}
+
+/// The message of the ScenarioError that parsing `text` throws ("" if none).
+std::string error_of(const std::string& text, ScenarioFormat format = ScenarioFormat::ini) {
+  std::istringstream in(text);
+  try {
+    parse_scenario(in, format, "test.ini");
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ScenarioParse, minimalFileTakesDefaults) {
+  const Scenario s = parse_ini(kMinimal);
+  EXPECT_EQ(s.as_of, "2026-11-01");
+  EXPECT_EQ(s.start, "2026-11");  // the month of as_of
+  EXPECT_EQ(s.currency, "EUR");
+  EXPECT_EQ(s.horizon_months, 36);
+  EXPECT_DOUBLE_EQ(s.days_per_month, 730.0 / 24.0);
+  ASSERT_EQ(s.options.size(), 1u);
+  EXPECT_EQ(s.options[0].id, "a");
+  EXPECT_FALSE(s.options[0].count.has_value());
+  EXPECT_EQ(s.provenance("workload", "model"), "scenario file line 4");
+  EXPECT_EQ(s.provenance("workload", "hours_per_day"), "default");
+}
+
+TEST(ScenarioParse, jsonHasTheSameTree) {
+  const std::string json = R"({
+    "scenario": {"as_of": "2026-11-01", "currency": "USD", "horizon_months": "24"},
+    "workload": {"model": "llama-3.1-8b", "quant": "Q4_K_M", "hours_per_day": 6.5},
+    "option:rig": {"kind": "buy", "gpu": "rtx-3090", "condition": "used", "count": 2}
+  })";
+  std::istringstream in(json);
+  const Scenario s = parse_scenario(in, ScenarioFormat::json, "test.json");
+  EXPECT_EQ(s.currency, "USD");
+  EXPECT_EQ(s.horizon_months, 24);
+  EXPECT_DOUBLE_EQ(s.hours_per_day, 6.5);
+  ASSERT_EQ(s.options.size(), 1u);
+  EXPECT_EQ(s.options[0].condition, "used");
+  EXPECT_EQ(s.options[0].count, 2);
+}
+
+TEST(ScenarioParse, bomAndWindowsLineEndingsSimplyWork) {
+  std::string text = "\xEF\xBB\xBF";
+  for (char c : std::string(kMinimal)) {
+    if (c == '\n') text += '\r';
+    text += c;
+  }
+  const Scenario s = parse_ini(text);
+  EXPECT_EQ(s.model, "llama-3.1-8b");
+  EXPECT_EQ(s.options[0].gpu, "rtx-4090");
+}
+
+TEST(ScenarioParse, inlineCommentsAreDropped) {
+  const Scenario s = parse_ini(std::string(kMinimal) + "count = 2 ; two cards\n");
+  EXPECT_EQ(s.options[0].count, 2);
+}
+
+TEST(ScenarioParse, wrongTypeNamesFileLineAndKey) {
+  const std::string msg = error_of(std::string(kMinimal) + "count = two\n");
+  EXPECT_EQ(msg, "test.ini:9: [option:a] count: expected a whole number, got 'two'");
+}
+
+TEST(ScenarioParse, decimalCommaIsExplained) {
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-01\ndiscount_rate = 0,08\n[workload]\nmodel = m\nquant = q\n"
+      "[option:a]\nkind = buy\ngpu = g\n";
+  EXPECT_EQ(error_of(text),
+            "test.ini:3: [scenario] discount_rate: expected a fraction per year (0.08 for 8 %), "
+            "got '0,08' (use a dot as the decimal separator, no thousands separators)");
+}
+
+TEST(ScenarioParse, outOfRangeValuesAreRejected) {
+  EXPECT_NE(error_of(std::string(kMinimal) + "[site]\npue = 0.5\n").find("[site] pue: expected"),
+            std::string::npos);
+  EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\nhorizon_months = 0\n").find(
+                "horizon_months: expected a whole number between 1 and 600, got 0"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "[site]\ntariff_per_kwh = nan\n").find("tariff_per_kwh"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "[site]\ntariff_per_kwh = inf\n").find("tariff_per_kwh"),
+            std::string::npos);
+}
+
+TEST(ScenarioParse, unknownKeySuggestsTheNearest) {
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = m\nquant = q\nhours_per_dya = 8\n";
+  EXPECT_EQ(error_of(text),
+            "test.ini:6: [workload] hours_per_dya: unknown key; did you mean 'hours_per_day'?");
+}
+
+TEST(ScenarioParse, unknownSectionIsNamed) {
+  const std::string msg = error_of(std::string(kMinimal) + "[workloads]\nx = 1\n");
+  EXPECT_NE(msg.find("test.ini:9: [workloads]: unknown section"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("did you mean [workload]?"), std::string::npos) << msg;
+}
+
+TEST(ScenarioParse, syntaxErrorGivesTheLine) {
+  const std::string msg = error_of("[scenario]\nas_of = 2026-11-01\nthis line has no equals\n");
+  EXPECT_EQ(msg, "test.ini:3: syntax error: '=' character not found in line");
+}
+
+TEST(ScenarioParse, jsonSyntaxErrorGivesTheLine) {
+  const std::string msg = error_of("{\n\"scenario\": {\n\"as_of\": \"2026-11-01\",,\n}\n}\n",
+                                   ScenarioFormat::json);
+  EXPECT_NE(msg.find("test.ini:3: syntax error"), std::string::npos) << msg;
+}
+
+TEST(ScenarioParse, badDatesAreRejected) {
+  EXPECT_EQ(error_of("[scenario]\nas_of = 2026-02-30\n"),
+            "test.ini:2: [scenario] as_of: expected a date YYYY-MM-DD, got '2026-02-30'");
+  EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\nstart = 2027-13\n").find("[scenario] start"),
+            std::string::npos);
+}
+
+TEST(ScenarioParse, missingRequiredKeysAreNamed) {
+  EXPECT_NE(error_of("[scenario]\nname = x\n[workload]\nmodel = m\nquant = q\n").find("as_of: missing"),
+            std::string::npos);
+  EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = m\nquant = q\n")
+                .find("no options"),
+            std::string::npos);
+  EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = m\nquant = q\n"
+                     "[option:a]\ngpu = rtx-4090\n")
+                .find("[option:a] kind: missing"),
+            std::string::npos);
+}
+
+TEST(ScenarioParse, keysOfAnotherKindAreRejected) {
+  const std::string msg = error_of(std::string(kMinimal) + "price_per_gpu = 700\n");
+  EXPECT_EQ(msg,
+            "test.ini:9: [option:a] price_per_gpu: applies to kind = buy only (this option is "
+            "rent_hourly)");
+}
+
+TEST(ScenarioParse, emptyAndBinaryFilesAreRejected) {
+  EXPECT_EQ(error_of(""), "test.ini: the file is empty; see scenarios/examples/ for the format");
+  EXPECT_EQ(error_of(std::string("\x01\x02\0\x03", 4)),
+            "test.ini: this is not a text file (it contains NUL bytes)");
+}
+
+TEST(Nearest, findsLikelyTyposOnly) {
+  EXPECT_EQ(nearest("rtx3090", {"rtx-3090", "rtx-4090", "h100-sxm"}), "rtx-3090");
+  EXPECT_EQ(nearest("3090", {"rtx-3090", "rtx-4090", "h100-sxm"}), "rtx-3090");
+  EXPECT_EQ(nearest("q4_k_m", {"Q4_K_M", "Q8_0"}), "Q4_K_M");
+  EXPECT_EQ(nearest("banana", {"rtx-3090", "h100-sxm"}), "");
+}
+
+TEST(Dates, daysBetweenAcrossMonthsAndLeapYears) {
+  EXPECT_EQ(days_between("2026-01-31", "2026-03-01"), 29);
+  EXPECT_EQ(days_between("2024-02-28", "2024-03-01"), 2);  // 2024 is a leap year
+  EXPECT_EQ(days_between("2026-11-29", "2026-11-01"), -28);
+  EXPECT_EQ(add_months("2026-11", 3), "2027-02");
+  EXPECT_FALSE(parse_date("2026-1-01").has_value());
+  EXPECT_FALSE(parse_date("2026-01-01x").has_value());
+}
+
+}  // namespace
+}  // namespace gputco
