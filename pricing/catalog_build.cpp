@@ -1,0 +1,700 @@
+#include "pricing/catalog_build.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <tuple>
+#include <utility>
+#include <variant>
+
+#include "pricing/csv_table.hpp"
+#include "pricing/embedded.hpp"
+
+namespace gputco {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- Column and table descriptions (mirror pricing/schema.sql) -------------------------------
+
+enum class Type { text, decimal, integer, date, choice, currency };
+enum class Range { any, positive, non_negative };
+
+struct Column {
+  std::string_view name;
+  Type type = Type::text;
+  bool optional = false;  // empty allowed: '' for text, NULL for numbers
+  Range range = Range::any;
+  std::vector<std::string_view> choices = {};
+};
+
+struct TableSpec {
+  std::string_view file;   // in the data directory
+  std::string_view table;  // in the database
+  bool required = false;
+  std::vector<Column> columns;
+  std::vector<std::string_view> key;  // columns that identify a row; each key once
+};
+
+Column text(std::string_view name) {
+  return {name, Type::text};
+}
+Column note(std::string_view name) {
+  return {name, Type::text, true};
+}
+Column decimal(std::string_view name, Range range, bool optional = false) {
+  return {name, Type::decimal, optional, range};
+}
+Column integer(std::string_view name, Range range, bool optional = false) {
+  return {name, Type::integer, optional, range};
+}
+Column date(std::string_view name) {
+  return {name, Type::date};
+}
+Column choice(std::string_view name, std::vector<std::string_view> choices) {
+  return {name, Type::choice, false, Range::any, std::move(choices)};
+}
+Column currency(std::string_view name) {
+  return {name, Type::currency};
+}
+
+const std::vector<TableSpec>& table_specs() {
+  static const std::vector<TableSpec> specs = {
+      {"devices.csv",
+       "devices",
+       true,
+       {text("id"), text("name"), choice("vendor", {"nvidia", "amd", "intel", "apple"}),
+        choice("kind", {"consumer", "workstation", "datacenter", "unified"}),
+        decimal("memory_gb", Range::positive), text("memory_type"),
+        decimal("bandwidth_gbps", Range::positive), decimal("board_power_w", Range::positive, true),
+        decimal("fp16_tflops", Range::positive, true),
+        decimal("nvlink_gbps", Range::positive, true), note("note"), text("source"),
+        date("observed_on")},
+       {"id"}},
+      {"models.csv",
+       "models",
+       true,
+       {text("id"), text("name"), decimal("params_b", Range::positive),
+        decimal("active_params_b", Range::positive), integer("layers", Range::positive),
+        integer("hidden", Range::positive), integer("heads", Range::positive),
+        integer("kv_heads", Range::positive, true), integer("head_dim", Range::positive, true),
+        integer("experts", Range::positive, true), integer("experts_active", Range::positive, true),
+        integer("swa_window", Range::positive, true), integer("swa_layers", Range::positive, true),
+        integer("mla_kv_lora_rank", Range::positive, true),
+        integer("mla_rope_dim", Range::positive, true), integer("max_context", Range::positive),
+        note("note"), text("source"), date("observed_on")},
+       {"id"}},
+      {"quants.csv",
+       "quants",
+       true,
+       {text("quant"), decimal("bits_per_weight", Range::positive),
+        choice("kind", {"float", "block", "mix", "group"}), note("note"), text("source"),
+        date("observed_on")},
+       {"quant"}},
+      {"purchase_prices.csv",
+       "price_observations",
+       false,
+       {text("item_id"), choice("condition", {"new", "used", "refurbished"}),
+        decimal("amount", Range::positive), currency("currency"), text("region"), text("seller"),
+        date("observed_on"), text("source"), note("note")},
+       {"item_id", "condition", "seller", "region", "observed_on"}},
+      {"rental_offers.csv",
+       "rental_offers",
+       false,
+       {text("provider"), text("sku"), text("device_id"),
+        integer("devices_per_instance", Range::positive), choice("billing", {"hourly", "monthly"}),
+        choice("term", {"on_demand", "spot", "reserved_1y", "reserved_3y"}),
+        decimal("amount", Range::positive), decimal("setup_fee", Range::non_negative),
+        currency("currency"), text("region"), date("observed_on"), text("source"), note("note")},
+       {"provider", "sku", "billing", "term", "region", "observed_on"}},
+      {"tariffs.csv",
+       "tariffs",
+       false,
+       {text("id"), text("region"), decimal("amount_per_kwh", Range::positive),
+        currency("currency"), date("observed_on"), text("source"), note("note")},
+       {"id", "observed_on"}},
+      {"fx_rates.csv",
+       "fx_rates",
+       false,
+       {currency("base"), currency("quote"), decimal("rate", Range::positive), date("observed_on"),
+        text("source")},
+       {"base", "quote", "observed_on"}},
+  };
+  return specs;
+}
+
+// ---- Parsed values ---------------------------------------------------------------------------
+
+using Value = std::variant<std::monostate, std::string, double, std::int64_t>;
+
+struct Row {
+  int line = 0;
+  std::vector<Value> values;  // in TableSpec::columns order
+  std::vector<bool> valid;    // per column: false when the field had a problem
+};
+
+struct Table {
+  const TableSpec* spec = nullptr;
+  std::string path;
+  std::vector<Row> rows;
+
+  std::size_t index(std::string_view column) const {
+    for (std::size_t i = 0; i < spec->columns.size(); ++i) {
+      if (spec->columns[i].name == column) return i;
+    }
+    throw std::logic_error("no column " + std::string(column));
+  }
+  const std::string& str(const Row& row, std::string_view column) const {
+    return std::get<std::string>(row.values[index(column)]);
+  }
+  double num(const Row& row, std::string_view column) const {
+    const Value& v = row.values[index(column)];
+    if (const auto* d = std::get_if<double>(&v)) return *d;
+    return static_cast<double>(std::get<std::int64_t>(v));
+  }
+  // True when every named field of `row` was acceptable: cross-row checks skip the others,
+  // whose problem is already reported.
+  bool ok(const Row& row, std::initializer_list<std::string_view> columns) const {
+    for (std::string_view column : columns) {
+      if (!row.valid[index(column)]) return false;
+    }
+    return true;
+  }
+  std::optional<std::int64_t> opt_int(const Row& row, std::string_view column) const {
+    const Value& v = row.values[index(column)];
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
+    return std::nullopt;
+  }
+};
+
+// Problems of one file, kept with their line so that they can be reported in line order.
+struct Problems {
+  std::vector<std::pair<int, std::string>> items;
+  void add(const std::string& path, int line, std::string_view column, std::string_view what) {
+    std::ostringstream msg;
+    msg << path << ':' << line << ": " << column << ": " << what;
+    items.emplace_back(line, msg.str());
+  }
+};
+
+std::string format_number(double value) {
+  std::array<char, 64> buf{};
+  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
+  return ec == std::errc{} ? std::string(buf.data(), end) : std::string("?");
+}
+
+std::string in_quotes(std::string_view text) {
+  return "'" + std::string(text) + "'";
+}
+
+std::string join(const std::vector<std::string_view>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& part : parts) {
+    if (!out.empty()) out += sep;
+    out += part;
+  }
+  return out;
+}
+
+bool has_outer_space(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  return !s.empty() && (space(s.front()) || space(s.back()));
+}
+
+// A plain decimal: optional minus, digits, optional dot and digits; nothing else.
+std::optional<double> parse_decimal(std::string_view s) {
+  double value = 0;
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, value, std::chars_format::fixed);
+  if (ec != std::errc{} || ptr != end) return std::nullopt;
+  for (char c : s) {  // from_chars also takes "inf" and "nan"
+    if (!(c == '-' || c == '.' || (c >= '0' && c <= '9'))) return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view s) {
+  std::int64_t value = 0;
+  const char* end = s.data() + s.size();
+  auto [ptr, ec] = std::from_chars(s.data(), end, value);
+  if (ec != std::errc{} || ptr != end) return std::nullopt;
+  return value;
+}
+
+std::string range_problem(Range range, std::string_view field) {
+  switch (range) {
+    case Range::positive:
+      return "must be greater than 0, got " + std::string(field);
+    case Range::non_negative:
+      return "must be 0 or more, got " + std::string(field);
+    case Range::any:
+      break;
+  }
+  return {};
+}
+
+bool in_range(Range range, double value) {
+  switch (range) {
+    case Range::positive:
+      return value > 0;
+    case Range::non_negative:
+      return value >= 0;
+    case Range::any:
+      break;
+  }
+  return true;
+}
+
+// Converts one field; returns nullopt (and records why) when it is not acceptable.
+std::optional<Value> convert(const Column& column, const std::string& field,
+                             const std::set<std::string, std::less<>>& currencies,
+                             const std::string& path, int line, Problems& problems) {
+  auto problem = [&](std::string_view what) {
+    problems.add(path, line, column.name, what);
+    return std::nullopt;
+  };
+  if (has_outer_space(field))
+    return problem("leading or trailing whitespace in " + in_quotes(field));
+  if (field.empty()) {
+    if (!column.optional) return problem("required, but empty");
+    if (column.type == Type::text) return Value{std::string()};
+    return Value{std::monostate{}};
+  }
+  switch (column.type) {
+    case Type::text:
+      return Value{field};
+    case Type::decimal: {
+      auto value = parse_decimal(field);
+      if (!value) {
+        return problem(in_quotes(field) +
+                       " is not a plain decimal number (digits, a dot for decimals, nothing else)");
+      }
+      if (!in_range(column.range, *value)) return problem(range_problem(column.range, field));
+      return Value{*value};
+    }
+    case Type::integer: {
+      auto value = parse_integer(field);
+      if (!value) return problem(in_quotes(field) + " is not a whole number");
+      if (!in_range(column.range, static_cast<double>(*value))) {
+        return problem(range_problem(column.range, field));
+      }
+      return Value{*value};
+    }
+    case Type::date:
+      if (!is_iso_date(field)) return problem(in_quotes(field) + " is not a date YYYY-MM-DD");
+      return Value{field};
+    case Type::choice:
+      if (std::find(column.choices.begin(), column.choices.end(), field) == column.choices.end()) {
+        return problem(in_quotes(field) + " is not one of " + join(column.choices, ", "));
+      }
+      return Value{field};
+    case Type::currency:
+      if (currencies.find(field) == currencies.end()) {
+        return problem(in_quotes(field) +
+                       " is not a known currency code (ISO 4217, table currencies of "
+                       "pricing/schema.sql)");
+      }
+      return Value{field};
+  }
+  return problem("unsupported column type");
+}
+
+// Reads one file: header check, then every row converted. Rows with a problem are dropped.
+Table load_table(const TableSpec& spec, const std::string& path,
+                 const std::set<std::string, std::less<>>& currencies, Problems& problems) {
+  Table table;
+  table.spec = &spec;
+  table.path = path;
+  CsvTable csv;
+  try {
+    csv = read_csv_file(path);
+  } catch (const CatalogError& e) {
+    problems.items.emplace_back(0, e.what());
+    return table;
+  }
+  if (csv.header_line == 0) {
+    problems.add(path, 1, "header", "file is empty; expected the header line");
+    return table;
+  }
+  bool header_ok = true;
+  std::vector<std::size_t> position;  // spec column -> field index
+  for (const Column& column : spec.columns) {
+    auto index = csv.column(column.name);
+    if (!index) {
+      problems.add(path, csv.header_line, column.name, "missing column");
+      header_ok = false;
+    } else {
+      position.push_back(*index);
+    }
+  }
+  std::set<std::string, std::less<>> seen;
+  for (const std::string& name : csv.header) {
+    bool known = std::any_of(spec.columns.begin(), spec.columns.end(),
+                             [&](const Column& c) { return c.name == name; });
+    if (!known) {
+      problems.add(path, csv.header_line, name.empty() ? "header" : name, "unknown column");
+      header_ok = false;
+    } else if (!seen.insert(name).second) {
+      problems.add(path, csv.header_line, name, "column appears twice");
+      header_ok = false;
+    }
+  }
+  if (!header_ok) return table;
+
+  for (const CsvRow& csv_row : csv.rows) {
+    if (csv_row.fields.size() != csv.header.size()) {
+      problems.add(path, csv_row.line, "row",
+                   std::to_string(csv_row.fields.size()) + " fields, but the header has " +
+                       std::to_string(csv.header.size()));
+      continue;
+    }
+    Row row{csv_row.line, {}, {}};
+    for (std::size_t i = 0; i < spec.columns.size(); ++i) {
+      auto value = convert(spec.columns[i], csv_row.fields[position[i]], currencies, path,
+                           csv_row.line, problems);
+      row.valid.push_back(value.has_value());
+      row.values.push_back(value ? std::move(*value) : Value{});
+    }
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+std::string key_text(const Table& table, const Row& row, std::string_view separator) {
+  std::string out;
+  for (std::string_view column : table.spec->key) {
+    if (!out.empty()) out += separator;
+    const Value& v = row.values[table.index(column)];
+    if (const auto* s = std::get_if<std::string>(&v)) out += *s;
+  }
+  return out;
+}
+
+// Records every row whose key appeared on an earlier line.
+void check_duplicates(const Table& table, Problems& problems) {
+  std::map<std::string, int> first_line;
+  const std::vector<std::string_view>& key_columns = table.spec->key;
+  for (const Row& row : table.rows) {
+    bool key_ok = std::all_of(key_columns.begin(), key_columns.end(),
+                              [&](std::string_view c) { return row.valid[table.index(c)]; });
+    if (!key_ok) continue;
+    auto [it, inserted] = first_line.emplace(key_text(table, row, "\x1f"), row.line);
+    if (!inserted) {
+      problems.add(table.path, row.line, join(key_columns, "+"),
+                   "duplicate key (" + key_text(table, row, ", ") + "), first on line " +
+                       std::to_string(it->second));
+    }
+  }
+}
+
+void check_models(const Table& models, Problems& problems) {
+  for (const Row& row : models.rows) {
+    if (!models.ok(row, {"params_b", "active_params_b", "layers", "kv_heads", "experts",
+                         "experts_active", "swa_layers", "mla_kv_lora_rank"})) {
+      continue;
+    }
+    auto add = [&](std::string_view column, const std::string& what) {
+      problems.add(models.path, row.line, column, what);
+    };
+    double params = models.num(row, "params_b");
+    double active = models.num(row, "active_params_b");
+    if (active > params) {
+      add("active_params_b", "must not exceed params_b (" + format_number(active) + " > " +
+                                 format_number(params) + ")");
+    }
+    auto experts = models.opt_int(row, "experts");
+    auto experts_active = models.opt_int(row, "experts_active");
+    if (experts_active && (!experts || *experts_active > *experts)) {
+      add("experts_active", "needs experts and must not exceed it");
+    }
+    auto swa_layers = models.opt_int(row, "swa_layers");
+    if (swa_layers && swa_layers > models.opt_int(row, "layers")) {
+      add("swa_layers", "must not exceed layers");
+    }
+    if (!models.opt_int(row, "kv_heads") && !models.opt_int(row, "mla_kv_lora_rank")) {
+      add("kv_heads", "required, but empty (only MLA models, with mla_kv_lora_rank, omit it)");
+    }
+  }
+}
+
+void check_device_refs(const Table& table, std::string_view column,
+                       const std::set<std::string, std::less<>>& device_ids, const Table& devices,
+                       Problems& problems) {
+  for (const Row& row : table.rows) {
+    if (!table.ok(row, {column})) continue;
+    const std::string& id = table.str(row, column);
+    if (device_ids.find(id) == device_ids.end()) {
+      problems.add(table.path, row.line, column,
+                   "unknown device " + in_quotes(id) + " (not an id of " + devices.path + ")");
+    }
+  }
+}
+
+void check_rentals(const Table& rentals, Problems& problems) {
+  using Group = std::tuple<std::string, std::string, std::string, std::string, std::string,
+                           std::string>;  // provider, device, region, date, billing, currency
+  auto group_of = [&](const Row& row) {
+    return Group{rentals.str(row, "provider"), rentals.str(row, "device_id"),
+                 rentals.str(row, "region"),   rentals.str(row, "observed_on"),
+                 rentals.str(row, "billing"),  rentals.str(row, "currency")};
+  };
+  auto per_device = [&](const Row& row) {
+    return rentals.num(row, "amount") / rentals.num(row, "devices_per_instance");
+  };
+  auto usable = [&](const Row& row) {
+    return rentals.ok(row, {"provider", "sku", "device_id", "devices_per_instance", "billing",
+                            "term", "amount", "currency", "region", "observed_on"});
+  };
+  std::map<Group, std::vector<const Row*>> on_demand;
+  for (const Row& row : rentals.rows) {
+    if (usable(row) && rentals.str(row, "term") == "on_demand") {
+      on_demand[group_of(row)].push_back(&row);
+    }
+  }
+  for (const Row& row : rentals.rows) {
+    if (!usable(row)) continue;
+    const std::string& term = rentals.str(row, "term");
+    if (term == "spot" && rentals.str(row, "billing") != "hourly") {
+      problems.add(rentals.path, row.line, "billing", "spot offers are billed hourly");
+      continue;
+    }
+    if (term != "spot") continue;
+    auto it = on_demand.find(group_of(row));
+    if (it == on_demand.end()) continue;
+    // The same sku's on-demand rate when published, else the dearest on-demand rate.
+    const Row* reference = nullptr;
+    for (const Row* candidate : it->second) {
+      if (rentals.str(*candidate, "sku") == rentals.str(row, "sku")) {
+        reference = candidate;
+        break;
+      }
+      if (reference == nullptr || per_device(*candidate) > per_device(*reference)) {
+        reference = candidate;
+      }
+    }
+    if (per_device(row) > per_device(*reference)) {
+      problems.add(rentals.path, row.line, "amount",
+                   "spot rate " + format_number(per_device(row)) + " " +
+                       rentals.str(row, "currency") +
+                       " per device-hour is above the on-demand rate " +
+                       format_number(per_device(*reference)) + " of line " +
+                       std::to_string(reference->line) + " (same provider, device, region, date)");
+    }
+  }
+}
+
+void check_fx(const Table& fx, Problems& problems) {
+  for (const Row& row : fx.rows) {
+    if (!fx.ok(row, {"base", "quote"})) continue;
+    if (fx.str(row, "base") == fx.str(row, "quote")) {
+      problems.add(fx.path, row.line, "quote", "must differ from base");
+    }
+  }
+}
+
+std::set<std::string, std::less<>> known_currencies() {
+  SQLite::Database db(":memory:", SQLite::OPEN_READWRITE);
+  db.exec(std::string(catalog_schema_sql()));
+  std::set<std::string, std::less<>> codes;
+  SQLite::Statement query(db, "SELECT code FROM currencies ORDER BY code");
+  while (query.executeStep()) codes.insert(query.getColumn(0).getString());
+  return codes;
+}
+
+struct LoadedData {
+  std::vector<Table> tables;  // in table_specs() order; absent optional files have no rows
+  std::vector<std::string> problems;
+};
+
+LoadedData load_data(const std::string& data_dir) {
+  LoadedData data;
+  const fs::path dir(data_dir);
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw CatalogError(data_dir + ": not a directory");
+
+  std::vector<std::pair<std::string_view, Problems>> by_file;
+  const auto currencies = known_currencies();
+  for (const TableSpec& spec : table_specs()) {
+    const std::string path = (dir / spec.file).string();
+    Problems problems;
+    if (fs::exists(path, ec)) {
+      data.tables.push_back(load_table(spec, path, currencies, problems));
+    } else {
+      if (spec.required) problems.add(path, 0, "file", "missing (required)");
+      data.tables.push_back(Table{&spec, path, {}});
+    }
+    by_file.emplace_back(spec.file, std::move(problems));
+  }
+
+  auto table = [&](std::string_view file) -> Table& {
+    for (Table& t : data.tables) {
+      if (t.spec->file == file) return t;
+    }
+    throw std::logic_error("no table " + std::string(file));
+  };
+  auto problems_of = [&](std::string_view file) -> Problems& {
+    for (auto& [name, problems] : by_file) {
+      if (name == file) return problems;
+    }
+    throw std::logic_error("no file " + std::string(file));
+  };
+
+  for (const Table& t : data.tables) check_duplicates(t, problems_of(t.spec->file));
+  check_models(table("models.csv"), problems_of("models.csv"));
+  std::set<std::string, std::less<>> device_ids;
+  const Table& devices = table("devices.csv");
+  for (const Row& row : devices.rows) device_ids.insert(devices.str(row, "id"));
+  check_device_refs(table("purchase_prices.csv"), "item_id", device_ids, devices,
+                    problems_of("purchase_prices.csv"));
+  check_device_refs(table("rental_offers.csv"), "device_id", device_ids, devices,
+                    problems_of("rental_offers.csv"));
+  check_rentals(table("rental_offers.csv"), problems_of("rental_offers.csv"));
+  check_fx(table("fx_rates.csv"), problems_of("fx_rates.csv"));
+
+  for (auto& [name, problems] : by_file) {
+    std::stable_sort(problems.items.begin(), problems.items.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& item : problems.items) data.problems.push_back(std::move(item.second));
+  }
+
+  // Any other CSV is most likely a misnamed table: say so rather than ignore it.
+  std::vector<std::string> strays;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".csv") continue;
+    const std::string name = entry.path().filename().string();
+    bool known = std::any_of(table_specs().begin(), table_specs().end(),
+                             [&](const TableSpec& s) { return s.file == name; });
+    if (!known) strays.push_back(entry.path().string());
+  }
+  if (ec) throw CatalogError(data_dir + ": cannot list directory: " + ec.message());
+  std::sort(strays.begin(), strays.end());
+  for (const std::string& stray : strays) {
+    std::vector<std::string_view> files;
+    for (const TableSpec& s : table_specs()) files.push_back(s.file);
+    data.problems.push_back(stray + ":0: file: not a catalog table (expected one of " +
+                            join(files, ", ") + ")");
+  }
+  return data;
+}
+
+void bind(SQLite::Statement& insert, int index, const Value& value) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          insert.bind(index);
+        } else {
+          insert.bind(index, v);
+        }
+      },
+      value);
+}
+
+void insert_rows(SQLite::Database& db, const Table& table, std::vector<std::string>& problems) {
+  // Table and column names are the constants above, never data; values are bound.
+  std::string columns;
+  std::string params;
+  for (const Column& column : table.spec->columns) {
+    if (!columns.empty()) {
+      columns += ", ";
+      params += ", ";
+    }
+    columns += column.name;
+    params += "?";
+  }
+  SQLite::Statement insert(db, "INSERT INTO " + std::string(table.spec->table) + " (" + columns +
+                                   ") VALUES (" + params + ")");
+  for (const Row& row : table.rows) {
+    for (std::size_t i = 0; i < row.values.size(); ++i) {
+      bind(insert, static_cast<int>(i + 1), row.values[i]);
+    }
+    try {
+      insert.exec();
+    } catch (const SQLite::Exception& e) {
+      problems.push_back(table.path + ":" + std::to_string(row.line) +
+                         ": row: rejected by the database: " + e.what());
+    }
+    insert.reset();
+    insert.clearBindings();
+  }
+}
+
+}  // namespace
+
+CatalogBuildError::CatalogBuildError(std::vector<std::string> problems)
+    : CatalogError([&] {
+        std::string text;
+        for (const auto& p : problems) text += p + "\n";
+        text += std::to_string(problems.size()) +
+                (problems.size() == 1 ? " problem" : " problems") + " in the catalog data";
+        return text;
+      }()),
+      problems_(std::move(problems)) {}
+
+std::string_view catalog_schema_sql() {
+  return {reinterpret_cast<const char*>(embedded::schema_sql), embedded::schema_sql_size};
+}
+
+bool is_iso_date(std::string_view text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  auto number = [&](std::size_t pos, std::size_t len) {
+    int value = 0;
+    std::from_chars(text.data() + pos, text.data() + pos + len, value);
+    return value;
+  };
+  const std::chrono::year_month_day ymd{std::chrono::year{number(0, 4)},
+                                        std::chrono::month{static_cast<unsigned>(number(5, 2))},
+                                        std::chrono::day{static_cast<unsigned>(number(8, 2))}};
+  return ymd.ok();
+}
+
+std::vector<std::string> check_catalog_data(const std::string& data_dir) {
+  return load_data(data_dir).problems;
+}
+
+void build_catalog(const std::string& data_dir, const std::string& db_path) {
+  LoadedData data = load_data(data_dir);
+  if (!data.problems.empty()) throw CatalogBuildError(std::move(data.problems));
+
+  const std::string tmp = db_path + ".tmp";
+  std::error_code ec;
+  fs::remove(tmp, ec);
+  try {
+    {
+      SQLite::Database db(tmp, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+      db.exec(std::string(catalog_schema_sql()));
+      db.exec("PRAGMA foreign_keys = ON");
+      std::vector<std::string> problems;
+      SQLite::Transaction transaction(db);
+      for (const Table& table : data.tables) insert_rows(db, table, problems);
+      if (!problems.empty()) throw CatalogBuildError(std::move(problems));
+      transaction.commit();
+      db.exec("VACUUM");
+    }
+    fs::rename(tmp, db_path);
+  } catch (const SQLite::Exception& e) {
+    fs::remove(tmp, ec);
+    throw CatalogError(db_path + ": cannot write the catalog: " + e.what());
+  } catch (const fs::filesystem_error& e) {
+    fs::remove(tmp, ec);
+    throw CatalogError(db_path + ": cannot write the catalog: " + e.what());
+  } catch (...) {
+    fs::remove(tmp, ec);
+    throw;
+  }
+}
+
+}  // namespace gputco

@@ -1,0 +1,106 @@
+#include "pricing/csv_table.hpp"
+
+#include <csv.h>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "pricing/catalog.hpp"
+
+namespace gputco {
+
+namespace {
+
+// State shared with libcsv's C callbacks while one text is parsed.
+struct ParseState {
+  CsvTable* table = nullptr;
+  int line = 1;         // physical line of the byte being fed
+  int record_line = 0;  // line where the current record started; 0 = between records
+  std::vector<std::string> fields;
+};
+
+void on_field(void* data, std::size_t size, void* user) {
+  auto* state = static_cast<ParseState*>(user);
+  state->fields.emplace_back(data == nullptr ? "" : std::string(static_cast<char*>(data), size));
+}
+
+void on_record_end(int /*terminator*/, void* user) {
+  auto* state = static_cast<ParseState*>(user);
+  CsvTable& table = *state->table;
+  if (table.header_line == 0) {
+    table.header_line = state->record_line;
+    table.header = std::move(state->fields);
+  } else {
+    table.rows.push_back(CsvRow{state->record_line, std::move(state->fields)});
+  }
+  state->fields.clear();
+  state->record_line = 0;
+}
+
+// Keep every space: RFC 4180 fields are taken as written, the validator judges them.
+int no_space(unsigned char) {
+  return 0;
+}
+
+}  // namespace
+
+std::optional<std::size_t> CsvTable::column(std::string_view name) const {
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
+CsvTable parse_csv(std::string_view text, const std::string& path) {
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
+
+  CsvTable table;
+  table.path = path;
+  csv_parser parser;
+  if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI) != 0) {
+    throw CatalogError(path + ": cannot initialise the CSV parser");
+  }
+  csv_set_space_func(&parser, no_space);
+  ParseState state;
+  state.table = &table;
+
+  auto fail = [&](int line, std::string_view what) {
+    std::ostringstream msg;
+    msg << path << ':' << line << ": csv: malformed CSV: ";
+    if (csv_error(&parser) == CSV_EPARSE) {
+      msg << what;
+    } else {
+      msg << csv_strerror(csv_error(&parser));
+    }
+    csv_free(&parser);
+    throw CatalogError(msg.str());
+  };
+
+  // Fed one byte at a time so that each record's first line is known: libcsv itself does
+  // not count lines, and a quoted field may span several.
+  for (char c : text) {
+    if (state.record_line == 0 && c != '\n' && c != '\r') state.record_line = state.line;
+    if (csv_parse(&parser, &c, 1, on_field, on_record_end, &state) != 1) {
+      fail(state.line, "a quote inside an unquoted field, or text after a closing quote");
+    }
+    if (c == '\n') ++state.line;
+  }
+  if (csv_fini(&parser, on_field, on_record_end, &state) != 0) {
+    fail(state.record_line != 0 ? state.record_line : state.line,
+         "quoted field not closed before the end of the file");
+  }
+  csv_free(&parser);
+  return table;
+}
+
+CsvTable read_csv_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw CatalogError(path + ": cannot open file");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw CatalogError(path + ": cannot read file");
+  return parse_csv(text, path);
+}
+
+}  // namespace gputco

@@ -1,0 +1,32 @@
+// Files compiled into the binary at build time by pricing/embed.cmake: the catalog schema
+// (in the builder library) and the built-in catalog database (in gputco_pricing).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace SQLite {
+class Database;
+}
+
+namespace gputco::embedded {
+
+/// pricing/schema.sql, as bytes (not NUL-terminated).
+extern const unsigned char schema_sql[];
+extern const std::size_t schema_sql_size;
+
+/// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
+extern const unsigned char catalog_sqlite[];
+extern const std::size_t catalog_sqlite_size;
+
+}  // namespace gputco::embedded
+
+namespace gputco {
+
+/// Opens the built-in catalog as a read-only in-memory database (sqlite3_deserialize with
+/// SQLITE_DESERIALIZE_READONLY over a private copy of the embedded bytes): nothing is read
+/// from disk, and any write fails with SQLite::Exception (SQLITE_READONLY).
+/// Throws CatalogError if SQLite rejects the image.
+std::unique_ptr<SQLite::Database> open_builtin_database();
+
+}  // namespace gputco
