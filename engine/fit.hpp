@@ -4,6 +4,7 @@
 #include <string>
 
 #include "engine/hardware.hpp"
+#include "engine/model_bytes.hpp"
 
 namespace gputco {
 
@@ -11,17 +12,26 @@ namespace gputco {
 struct FitRequest {
   ModelArch model;
   Quant quant;
-  int context_tokens = 8192;    ///< tokens kept in the cache per stream
-  int concurrent_streams = 1;   ///< sequences decoded at once; multiplies the cache only
+  int context_tokens = 8192;   ///< tokens kept in the cache per stream
+  int concurrent_streams = 1;  ///< sequences decoded at once; multiplies the cache only
   KvCacheType kv_cache = KvCacheType::f16;
+  /// Flash attention on (llama.cpp `-fa auto`, the default since 2025 on CUDA, Metal and
+  /// Vulkan): attention scores are never materialised, so compute buffers barely grow with
+  /// context. Off: the f32 score matrix heads x n_kv x ubatch dominates them.
+  bool flash_attention = true;
+  /// Tokens per micro-batch (llama.cpp `-ub`, default 512); sizes the compute buffers.
+  int ubatch_tokens = 512;
 };
 
 /// Memory needed, in GiB (2^30 bytes).
 struct MemoryBreakdown {
   double weights_gib = 0;   ///< all parameters at the quant's bits per weight
   double kv_cache_gib = 0;  ///< all streams, full context (sliding layers capped at the window)
-  double overhead_gib = 0;  ///< compute buffers + runtime context (per device, summed)
-  double total_gib = 0;     ///< weights + kv_cache + overhead
+  /// Runtime allocations besides weights and cache: llama.cpp's compute buffers (the
+  /// scratch space of one micro-batch's graph, see compute_buffer_bytes), one per device,
+  /// summed. The driver/CUDA context is not here: usable_memory_gib subtracts it.
+  double overhead_gib = 0;
+  double total_gib = 0;  ///< weights + kv_cache + overhead
 };
 
 /// How memory on a device is really available.
@@ -33,9 +43,18 @@ struct MemoryPolicy {
   /// up to 1.0 is tight; above 1.0 does not fit. The default 0.90 leaves ~10 % for longer
   /// conversations (DOMAIN M13 advises sizing +20 % over the context really used).
   double fits_max_ratio = 0.90;
+  /// Per discrete device: what the firmware hides from nvidia-smi (12 MiB on an RTX 4090,
+  /// 361 MiB on an H100) plus the driver and CUDA context of the serving process (~300-450
+  /// MiB with cuBLAS), on a HEADLESS server (DOMAIN "Units"). A card that also drives a
+  /// desktop loses several hundred MiB more: raise this to ~1500 for a workstation.
+  double driver_reserve_mib = 512;
+  /// Per discrete device: free memory the runtime keeps as a safety margin (llama.cpp's
+  /// automatic fit keeps 1 GiB per device; Ollama reserves 457 MiB).
+  double runtime_margin_mib = 1024;
 };
 
 enum class Verdict { fits, tight, does_not_fit };
+/// "fits", "tight", "does_not_fit".
 std::string to_string(Verdict v);
 
 /// The fit of one request on `count` devices of one kind.
@@ -46,23 +65,42 @@ struct FitResult {
   Verdict verdict = Verdict::does_not_fit;
 };
 
-/// Memory needed to serve `request` on `device_count` devices.
-/// Overhead is counted once per device (each holds its own context and compute buffers).
-/// Throws EngineError on non-positive context, streams, device_count or a model without
-/// layers.
+/// Memory needed to serve `request` on `device_count` devices, GiB.
+/// Weights: weights_bytes (all parameters, MoE included: capacity follows total parameters).
+/// KV cache: kv_cache_bytes x concurrent_streams (streams multiply the cache, not the
+/// weights). Overhead: one compute buffer per device (compute_buffer_bytes), with the logits
+/// only on one device. Throws EngineError on non-positive context, streams, ubatch or
+/// device_count, and on an invalid model or quant (validate_model, validate_quant).
 MemoryBreakdown estimate_memory(const FitRequest& request, int device_count = 1);
 
 /// Usable memory of `count` devices, GiB: what a runtime can allocate for the model.
-/// Discrete GPUs: binary-sized nameplate minus driver/context reserve and the runtime's
-/// margin, per device. Unified memory: installed x policy.unified_usable_fraction.
+/// Discrete GPUs: the nameplate read as GiB (memory chips are binary-sized: a "24 GB" card
+/// holds 24 GiB, nvidia-smi 24,564 MiB) minus policy.driver_reserve_mib and
+/// policy.runtime_margin_mib, per device: 22.5 GiB for a 24 GB card, 78.5 for an 80 GB.
+/// Unified memory (DeviceKind::unified): installed x policy.unified_usable_fraction
+/// (Apple's default GPU working-set limit is ~75 %, DOMAIN M12: 192 -> 144).
+/// Throws EngineError on count < 1, a non-positive nameplate or a policy out of range.
 double usable_memory_gib(const Device& device, int count, const MemoryPolicy& policy = {});
 
-/// Fits `request` on `count` devices of `device`.
+/// Bytes of one device's llama.cpp compute buffer (ggml graph allocator, worst-case
+/// micro-batch of request.ubatch_tokens). f32 activations of the largest stage plus the
+/// residual stream: 4 x ubatch x (max(logits, attention) + 4 x hidden), where logits =
+/// vocab (only on the device holding the output layer, `with_logits`) and attention =
+/// heads x head_dim with flash attention, heads x n_kv without (n_kv = context x streams,
+/// padded to 256). Checks: Llama 3 8B at 8K without flash attention gives 544 MiB where
+/// llama.cpp logs "CUDA0 compute buffer size = 560 MiB"; with it 282 MiB (logged 258.5).
+/// Unknown vocabulary: 128,256 (Llama 3). Throws EngineError on a bad request.
+double compute_buffer_bytes(const FitRequest& request, bool with_logits = true);
+
+/// Fits `request` on `count` devices of `device`: memory from estimate_memory, usable memory
+/// from usable_memory_gib, verdict from total / usable against policy.fits_max_ratio and 1.0
+/// (a pooled check: layer granularity across devices is ignored).
+/// Throws EngineError on a bad request, device, count or policy.
 FitResult fit(const FitRequest& request, const Device& device, int count,
               const MemoryPolicy& policy = {});
 
 /// The smallest device count (1..max_count) for which the request fits or is tight;
-/// 0 if none does.
+/// 0 if none does. Throws EngineError like fit(), or when max_count < 1.
 int devices_needed(const FitRequest& request, const Device& device, int max_count = 64,
                    const MemoryPolicy& policy = {});
 

@@ -1,1 +1,106 @@
-// (being written)
+#include "engine/hardware.hpp"
+
+#include <array>
+#include <utility>
+
+namespace gputco {
+
+namespace {
+
+// One table per enum: the text form is the catalog's and the scenario files' spelling.
+constexpr std::array<std::pair<Vendor, const char*>, 4> kVendors{{
+    {Vendor::nvidia, "nvidia"},
+    {Vendor::amd, "amd"},
+    {Vendor::intel, "intel"},
+    {Vendor::apple, "apple"},
+}};
+constexpr std::array<std::pair<DeviceKind, const char*>, 4> kKinds{{
+    {DeviceKind::consumer, "consumer"},
+    {DeviceKind::workstation, "workstation"},
+    {DeviceKind::datacenter, "datacenter"},
+    {DeviceKind::unified, "unified"},
+}};
+constexpr std::array<std::pair<Backend, const char*>, 5> kBackends{{
+    {Backend::cuda, "cuda"},
+    {Backend::metal, "metal"},
+    {Backend::rocm, "rocm"},
+    {Backend::vulkan, "vulkan"},
+    {Backend::sycl, "sycl"},
+}};
+constexpr std::array<std::pair<KvCacheType, const char*>, 3> kKvTypes{{
+    {KvCacheType::f16, "f16"},
+    {KvCacheType::q8_0, "q8_0"},
+    {KvCacheType::q4_0, "q4_0"},
+}};
+constexpr std::array<std::pair<SplitMode, const char*>, 2> kSplits{{
+    {SplitMode::layer, "layer"},
+    {SplitMode::tensor, "tensor"},
+}};
+
+template <typename Enum, std::size_t N>
+std::string name_of(const std::array<std::pair<Enum, const char*>, N>& table, Enum value) {
+  for (const auto& [e, text] : table) {
+    if (e == value) return text;
+  }
+  return "unknown";
+}
+
+template <typename Enum, std::size_t N>
+std::optional<Enum> value_of(const std::array<std::pair<Enum, const char*>, N>& table,
+                             const std::string& text) {
+  for (const auto& [e, name] : table) {
+    if (text == name) return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Backend default_backend(const Device& device) {
+  switch (device.vendor) {
+    case Vendor::nvidia:
+      return Backend::cuda;
+    case Vendor::apple:
+      return Backend::metal;
+    case Vendor::amd:
+      // ROCm does not support most AMD APUs out of the box; llama.cpp users run Vulkan there.
+      return device.kind == DeviceKind::unified ? Backend::vulkan : Backend::rocm;
+    case Vendor::intel:
+      return Backend::sycl;
+  }
+  return Backend::vulkan;
+}
+
+std::string to_string(Vendor v) {
+  return name_of(kVendors, v);
+}
+std::string to_string(DeviceKind k) {
+  return name_of(kKinds, k);
+}
+std::string to_string(Backend b) {
+  return name_of(kBackends, b);
+}
+std::string to_string(KvCacheType t) {
+  return name_of(kKvTypes, t);
+}
+std::string to_string(SplitMode s) {
+  return name_of(kSplits, s);
+}
+
+std::optional<Vendor> parse_vendor(const std::string& text) {
+  return value_of(kVendors, text);
+}
+std::optional<DeviceKind> parse_device_kind(const std::string& text) {
+  return value_of(kKinds, text);
+}
+std::optional<Backend> parse_backend(const std::string& text) {
+  return value_of(kBackends, text);
+}
+std::optional<KvCacheType> parse_kv_cache_type(const std::string& text) {
+  return value_of(kKvTypes, text);
+}
+std::optional<SplitMode> parse_split_mode(const std::string& text) {
+  return value_of(kSplits, text);
+}
+
+}  // namespace gputco

@@ -44,11 +44,19 @@ struct ModelArch {
   int head_dim = 0;  ///< from the config; NOT always hidden / heads
   int experts = 0;   ///< routed experts (0 = dense)
   int experts_active = 0;
-  int swa_window = 0;  ///< sliding-window size in tokens (0 = none)
-  int swa_layers = 0;  ///< how many layers use the sliding window
+  int swa_window = 0;        ///< sliding-window size in tokens (0 = none)
+  int swa_layers = 0;        ///< how many layers use the sliding window
   int mla_kv_lora_rank = 0;  ///< MLA compressed KV width (0 = not MLA)
   int mla_rope_dim = 0;      ///< MLA decoupled RoPE key width
   int max_context = 0;       ///< the model's maximum context, tokens
+  /// Vocabulary size (config.json `vocab_size`); 0 = unknown. With it the engine sizes the
+  /// token embedding and output (unembedding) matrices, which quantizers keep at a different
+  /// precision than the body and which decode reads differently (one embedding row, the
+  /// whole output matrix). Unknown: every weight is counted at the quant's whole-file bits.
+  int vocab_size = 0;
+  /// True when the output matrix is the token embedding (config.json
+  /// `tie_word_embeddings`, e.g. Gemma 3): the matrix is stored once and read every token.
+  bool tied_embeddings = false;
   bool is_moe() const { return experts > 0; }
   bool is_mla() const { return mla_kv_lora_rank > 0; }
 };
@@ -70,14 +78,18 @@ enum class SplitMode {
 };
 
 /// The default backend for a device: CUDA for NVIDIA, Metal for Apple, ROCm for AMD
-/// discrete cards, Vulkan for AMD unified SoCs, SYCL for Intel.
+/// discrete cards, Vulkan for AMD unified SoCs, SYCL for Intel. Never throws.
 Backend default_backend(const Device& device);
 
+/// Text forms: the catalog's and scenario files' lower-case spelling ("nvidia", "datacenter",
+/// "cuda", "q8_0", "layer"). Never throw.
 std::string to_string(Vendor v);
 std::string to_string(DeviceKind k);
 std::string to_string(Backend b);
 std::string to_string(KvCacheType t);
 std::string to_string(SplitMode s);
+/// Parses the text forms above (exact, case-sensitive); nullopt for anything else.
+/// Never throw.
 std::optional<Vendor> parse_vendor(const std::string& text);
 std::optional<DeviceKind> parse_device_kind(const std::string& text);
 std::optional<Backend> parse_backend(const std::string& text);

@@ -1,6 +1,8 @@
 // How fast: decode (memory-bandwidth bound) and prefill (compute bound).
 #pragma once
 
+#include <string>
+
 #include "engine/fit.hpp"
 #include "engine/hardware.hpp"
 
@@ -8,15 +10,22 @@ namespace gputco {
 
 /// Decode and prefill estimate for one configuration.
 struct SpeedEstimate {
-  double bytes_per_token_gb = 0;        ///< weights + KV cache read per decode step, GB
-  double decode_tokens_per_s = 0;       ///< per stream
-  double aggregate_tokens_per_s = 0;    ///< all streams together
-  double prefill_tokens_per_s = 0;      ///< prompt tokens per second (0 if compute unknown)
-  double time_to_first_token_s = 0;     ///< for SpeedRequest::prompt_tokens (0 if unknown)
+  /// Weights + KV cache read per decode step (one token for every stream), GB (10^9 bytes),
+  /// summed over devices.
+  double bytes_per_token_gb = 0;
+  double decode_tokens_per_s = 0;     ///< per stream
+  double aggregate_tokens_per_s = 0;  ///< all streams together
+  double prefill_tokens_per_s = 0;    ///< prompt tokens per second (0 if compute unknown)
+  double time_to_first_token_s = 0;   ///< for SpeedRequest::prompt_tokens (0 if unknown)
+  /// The split actually modelled: SpeedRequest::split, or layer when a tensor split was
+  /// asked with a device count that does not divide the attention heads.
+  SplitMode split_used = SplitMode::layer;
+  std::string note;  ///< why the split fell back; empty otherwise
 };
 
+/// What to estimate: the served request, how many devices and how they share the model.
 struct SpeedRequest {
-  FitRequest fit;
+  FitRequest fit;  ///< fit.context_tokens is the context at which decode is estimated
   int device_count = 1;
   SplitMode split = SplitMode::layer;
   Backend backend = Backend::cuda;
@@ -24,9 +33,27 @@ struct SpeedRequest {
 };
 
 /// Estimates decode and prefill speed of `request` on `device`.
-/// Model: 1 / tokens_per_s = bytes_per_token / (eta x bandwidth) + t0, with eta and t0
-/// per backend family, calibrated on measured llama.cpp decode speeds
-/// (tests/data/reference/decode_measured.csv). Throws EngineError on bad inputs.
+/// Decode (memory bound, DOMAIN S2): one step advances every stream by one token and reads
+/// W + s x KV bytes: W = weights_read_per_step_bytes (weights once for the whole batch; MoE:
+/// non-expert tensors + the experts the batch touches), KV = kv_cache_bytes at
+/// fit.context_tokens (the cache at the END of a conversation of that length: the slowest
+/// step). Time per step: bytes / (eta x bandwidth) + t0, eta and t0 per backend family from
+/// decode_constants (calibrated on measured llama.cpp rows).
+///   layer split over n devices: one device works at a time, so the same bytes at ONE
+///   device's bandwidth, plus (n - 1) x layer_split_boundary_s.
+///   tensor split: bytes / (n x eta x bandwidth) + t0 + 2 all-reduces per layer
+///   (tensor_parallel_allreduce_s; NVLink when Device::nvlink_gbps > 0, else PCIe). n must
+///   divide the attention heads; otherwise the estimate falls back to a layer split and says
+///   so in split_used and note (no throw: a plan can still compare the option).
+/// decode_tokens_per_s is per stream (1 / step time); aggregate_tokens_per_s = streams / step.
+/// Prefill (compute bound, DOMAIN S12): 2 x active parameters (without the embedding lookup)
+/// + attention 4 x heads x head_dim x (tokens attended, sliding layers capped) FLOPs per
+/// prompt token, at Device::fp16_tflops x prefill_efficiency x (n for tensor split, 1 for
+/// layer split); time_to_first_token_s = prompt_tokens / prefill rate. Both 0 when
+/// fp16_tflops is 0 (unknown). A power limit is not modelled: decode is memory bound
+/// (DOMAIN S10: -7 % at half power).
+/// Throws EngineError on a bad fit request (see estimate_memory), device_count < 1,
+/// prompt_tokens < 0, or a device without positive bandwidth.
 SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device);
 
 }  // namespace gputco

@@ -1,0 +1,204 @@
+#include "engine/model_bytes.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include "engine/error.hpp"
+
+namespace gputco {
+
+namespace {
+
+constexpr double kBitsPerByte = 8.0;
+constexpr double kQ6K = 6.5625;  // ggml block_q6_K: 210 bytes per 256 weights
+constexpr double kQ8_0 = 8.5;    // block_q8_0: 34 bytes per 32 weights
+
+struct Recipe {
+  std::string_view id;
+  TensorBits bits;
+};
+
+// Body bits of the K-quant mixes: repeating-layer averages. llama.cpp gives Q6_K to attn_v
+// and ffn_down on about half of the layers in *_M mixes (use_more_bits), Q5_K/Q4_K on the
+// first layers in *_S mixes; the averages below reproduce gguf_sizes.csv within 1 % on
+// Llama 3.1 8B and Llama 3 70B together (so the same recipe explains Q4_K_M's 4.89 bits on
+// 8B and 4.82 on 70B: the output matrix at Q6_K weighs more in a small model).
+constexpr std::array<Recipe, 15> kRecipes{{
+    {"F16", {16, 16, 16, 16, false}},
+    {"BF16", {16, 16, 16, 16, false}},
+    // FP8 checkpoints (vLLM, TensorRT) keep embeddings and lm_head in BF16.
+    {"FP8", {8, 16, 16, 8, false}},
+    {"Q8_0", {kQ8_0, kQ8_0, kQ8_0, kQ8_0, false}},
+    {"Q6_K", {kQ6K, kQ6K, kQ6K, kQ6K, false}},
+    {"Q5_K_M", {5.65, 5.5, kQ6K, 5.65, false}},
+    {"Q4_K_M", {4.80, 4.5, kQ6K, 4.80, false}},
+    {"Q4_K_S", {4.53, 4.5, kQ6K, 4.53, false}},
+    {"Q4_0", {4.5, 4.5, kQ6K, 4.5, false}},
+    {"IQ4_XS", {4.29, 4.25, kQ6K, 4.29, false}},
+    {"Q3_K_M", {3.85, 3.4375, kQ6K, 3.85, false}},
+    {"Q3_K_S", {3.44, 3.4375, kQ6K, 3.44, false}},
+    // gpt-oss ships experts in MXFP4 (17 bytes per 32 weights); attention, router, embedding
+    // and output in 8 bits (ggml-org GGUF: Q8_0), which reproduces its 59.0 GiB (120B).
+    {"MXFP4", {kQ8_0, kQ8_0, kQ8_0, 4.25, true}},
+    // AWQ (vLLM): 4-bit groups of 128 with f16 scales; embeddings and lm_head stay in f16.
+    {"INT4-AWQ", {4.25, 16, 16, 4.25, false}},
+    {"AWQ", {4.25, 16, 16, 4.25, false}},
+}};
+
+struct GroupBits {
+  ParamGroups params;
+  TensorBits bits;
+};
+
+// The groups and their bits, with the fallbacks documented in weights_bytes.
+GroupBits group_bits(const ModelArch& model, const Quant& quant) {
+  validate_quant(quant);
+  GroupBits g{param_groups(model), {}};
+  const double flat = quant.bits_per_weight;
+  const auto recipe = tensor_recipe(quant.id);
+  if (!recipe) {
+    g.bits = {flat, flat, flat, flat, false};
+  } else if (model.vocab_size > 0) {
+    g.bits = *recipe;
+  } else if (recipe->experts_only) {
+    g.bits = *recipe;  // embeddings and output are inside `other`, at the body bits
+  } else {
+    g.bits = {flat, flat, flat, flat, false};  // the catalog's whole-file figure
+  }
+  if (g.bits.experts_only && !model.is_moe()) g.bits.body_bits = g.bits.expert_bits;
+  return g;
+}
+
+}  // namespace
+
+std::optional<TensorBits> tensor_recipe(const std::string& quant_id) {
+  for (const auto& r : kRecipes) {
+    if (r.id == quant_id) return r.bits;
+  }
+  return std::nullopt;
+}
+
+void validate_model(const ModelArch& m) {
+  const std::string name = m.id.empty() ? std::string("model") : "model " + m.id;
+  GPUTCO_REQUIRE(std::isfinite(m.params_b) && m.params_b > 0,
+                 name << ": params_b must be positive, got " << m.params_b);
+  GPUTCO_REQUIRE(std::isfinite(m.active_params_b) && m.active_params_b > 0 &&
+                     m.active_params_b <= m.params_b * (1 + 1e-9),
+                 name << ": active_params_b must be in (0, params_b = " << m.params_b << "], got "
+                      << m.active_params_b);
+  GPUTCO_REQUIRE(m.layers > 0, name << ": layers must be positive, got " << m.layers);
+  GPUTCO_REQUIRE(m.hidden > 0, name << ": hidden must be positive, got " << m.hidden);
+  GPUTCO_REQUIRE(m.heads > 0, name << ": heads must be positive, got " << m.heads);
+  GPUTCO_REQUIRE(m.head_dim >= 0, name << ": head_dim must not be negative, got " << m.head_dim);
+  GPUTCO_REQUIRE(m.vocab_size >= 0,
+                 name << ": vocab_size must not be negative, got " << m.vocab_size);
+  if (m.is_mla()) {
+    GPUTCO_REQUIRE(m.mla_rope_dim >= 0,
+                   name << ": mla_rope_dim must not be negative, got " << m.mla_rope_dim);
+  } else {
+    GPUTCO_REQUIRE(m.kv_heads > 0 && m.kv_heads <= m.heads,
+                   name << ": kv_heads must be in 1.." << m.heads << ", got " << m.kv_heads);
+  }
+  GPUTCO_REQUIRE(m.experts >= 0, name << ": experts must not be negative, got " << m.experts);
+  if (m.is_moe()) {
+    GPUTCO_REQUIRE(
+        m.experts_active > 0 && m.experts_active <= m.experts,
+        name << ": experts_active must be in 1.." << m.experts << ", got " << m.experts_active);
+  }
+  GPUTCO_REQUIRE(m.swa_layers >= 0 && m.swa_layers <= m.layers,
+                 name << ": swa_layers must be in 0.." << m.layers << ", got " << m.swa_layers);
+  GPUTCO_REQUIRE(m.swa_layers == 0 || m.swa_window > 0,
+                 name << ": " << m.swa_layers << " sliding-window layers need swa_window > 0, got "
+                      << m.swa_window);
+}
+
+void validate_quant(const Quant& q) {
+  GPUTCO_REQUIRE(
+      std::isfinite(q.bits_per_weight) && q.bits_per_weight > 0 && q.bits_per_weight <= 32,
+      "quant " << q.id << ": bits_per_weight must be in (0, 32], got " << q.bits_per_weight);
+}
+
+ParamGroups param_groups(const ModelArch& m) {
+  validate_model(m);
+  ParamGroups g;
+  const double total = m.params_b;
+  if (m.vocab_size > 0) {
+    const double matrix_b = static_cast<double>(m.vocab_size) * m.hidden / 1e9;
+    // A config whose embeddings would exceed the whole model is inconsistent: ignore vocab.
+    const double both = m.tied_embeddings ? matrix_b : 2 * matrix_b;
+    if (both < total) {
+      g.embedding_b = matrix_b;
+      g.output_b = m.tied_embeddings ? 0 : matrix_b;
+    }
+  }
+  if (m.is_moe()) {
+    const double active_share = static_cast<double>(m.experts_active) / m.experts;
+    const double lookup_only = m.tied_embeddings ? 0 : g.embedding_b;
+    if (active_share < 1) {
+      const double x = (total - m.active_params_b - lookup_only) / (1 - active_share);
+      g.experts_b = std::clamp(x, 0.0, total - g.embedding_b - g.output_b);
+    }
+  }
+  g.other_b = std::max(0.0, total - g.embedding_b - g.output_b - g.experts_b);
+  return g;
+}
+
+double weights_bytes(const ModelArch& model, const Quant& quant) {
+  const auto [p, b] = group_bits(model, quant);
+  const double bits = p.other_b * b.body_bits + p.embedding_b * b.embedding_bits +
+                      p.output_b * b.output_bits + p.experts_b * b.expert_bits;
+  return bits * 1e9 / kBitsPerByte;
+}
+
+double weights_read_per_step_bytes(const ModelArch& model, const Quant& quant, int streams) {
+  GPUTCO_REQUIRE(streams > 0, "concurrent streams must be positive, got " << streams);
+  const auto [p, b] = group_bits(model, quant);
+  // A tied embedding is the output matrix: read in full every step.
+  const double output_bits =
+      model.tied_embeddings ? p.embedding_b * b.embedding_bits : p.output_b * b.output_bits;
+  double expert_share = 0;
+  if (model.is_moe()) {
+    const double miss = 1.0 - static_cast<double>(model.experts_active) / model.experts;
+    expert_share = 1.0 - std::pow(miss, streams);
+  }
+  const double bits =
+      p.other_b * b.body_bits + output_bits + p.experts_b * expert_share * b.expert_bits;
+  return bits * 1e9 / kBitsPerByte;
+}
+
+double kv_cache_element_bytes(KvCacheType type) {
+  switch (type) {
+    case KvCacheType::f16:
+      return 2.0;
+    case KvCacheType::q8_0:
+      return 34.0 / 32.0;
+    case KvCacheType::q4_0:
+      return 18.0 / 32.0;
+  }
+  return 2.0;
+}
+
+int effective_head_dim(const ModelArch& model) {
+  validate_model(model);
+  return model.head_dim > 0 ? model.head_dim : model.hidden / model.heads;
+}
+
+double kv_cache_bytes(const ModelArch& model, KvCacheType type, int context_tokens) {
+  GPUTCO_REQUIRE(context_tokens >= 0,
+                 "context_tokens must not be negative, got " << context_tokens);
+  const double elem = kv_cache_element_bytes(type);
+  const double context = context_tokens;
+  if (model.is_mla()) {
+    validate_model(model);
+    const double per_layer_token = model.mla_kv_lora_rank + model.mla_rope_dim;
+    return per_layer_token * elem * model.layers * context;
+  }
+  const double per_layer_token = 2.0 * model.kv_heads * effective_head_dim(model);
+  const double full_layers = model.layers - model.swa_layers;
+  const double swa_tokens = std::min(context, static_cast<double>(model.swa_window));
+  return per_layer_token * elem * (full_layers * context + model.swa_layers * swa_tokens);
+}
+
+}  // namespace gputco

@@ -1,0 +1,90 @@
+#include "engine/speed.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/calibration.hpp"
+#include "engine/error.hpp"
+#include "engine/model_bytes.hpp"
+
+namespace gputco {
+
+namespace {
+
+constexpr double kActivationBytes = 2.0;  // all-reduce payload: f16 hidden state per token
+
+// FLOPs to prefill one token at position p (averaged over a prompt of `prompt` tokens).
+double prefill_flops_per_token(const ModelArch& m, int prompt) {
+  const ParamGroups g = param_groups(m);
+  // Active weights touched per token: all but the embedding lookup (a tied embedding is the
+  // output matrix and is multiplied).
+  const double lookup_b = m.tied_embeddings ? 0 : g.embedding_b;
+  const double matmul_flops = 2.0 * (m.active_params_b - lookup_b) * 1e9;
+  const double mean_position = prompt / 2.0;
+  const double full_layers = m.layers - m.swa_layers;
+  const double swa_attended = std::min(mean_position, static_cast<double>(m.swa_window));
+  const double attended_layer_tokens = full_layers * mean_position + m.swa_layers * swa_attended;
+  const double attention_flops = 4.0 * m.heads * effective_head_dim(m) * attended_layer_tokens;
+  return std::max(matmul_flops, 0.0) + attention_flops;
+}
+
+}  // namespace
+
+SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) {
+  const FitRequest& f = request.fit;
+  // Validates the fit request (model, quant, context, streams).
+  const double kv_per_stream = kv_cache_bytes(f.model, f.kv_cache, f.context_tokens);
+  GPUTCO_REQUIRE(f.context_tokens > 0, "context_tokens must be positive, got " << f.context_tokens);
+  GPUTCO_REQUIRE(f.concurrent_streams > 0,
+                 "concurrent_streams must be positive, got " << f.concurrent_streams);
+  GPUTCO_REQUIRE(request.device_count > 0,
+                 "device_count must be positive, got " << request.device_count);
+  GPUTCO_REQUIRE(request.prompt_tokens >= 0,
+                 "prompt_tokens must not be negative, got " << request.prompt_tokens);
+  GPUTCO_REQUIRE(std::isfinite(device.bandwidth_gbps) && device.bandwidth_gbps > 0,
+                 "device " << device.id << ": bandwidth must be positive, got "
+                           << device.bandwidth_gbps << " GB/s");
+  GPUTCO_REQUIRE(
+      std::isfinite(device.fp16_tflops) && device.fp16_tflops >= 0,
+      "device " << device.id << ": fp16_tflops must not be negative, got " << device.fp16_tflops);
+
+  const int n = request.device_count;
+  const int streams = f.concurrent_streams;
+  SpeedEstimate est;
+  est.split_used = request.split;
+  if (n > 1 && request.split == SplitMode::tensor && f.model.heads % n != 0) {
+    est.split_used = SplitMode::layer;
+    est.note = "tensor parallel needs a device count dividing the " +
+               std::to_string(f.model.heads) + " attention heads; estimated as a layer split";
+  }
+
+  const double step_bytes =
+      weights_read_per_step_bytes(f.model, f.quant, streams) + streams * kv_per_stream;
+  est.bytes_per_token_gb = step_bytes / 1e9;
+
+  const DecodeConstants c = decode_constants(request.backend);
+  const double bandwidth_bytes_per_s = device.bandwidth_gbps * 1e9;
+  double step_s = 0;
+  if (n == 1 || est.split_used == SplitMode::layer) {
+    step_s =
+        step_bytes / (c.eta * bandwidth_bytes_per_s) + c.t0_s + (n - 1) * layer_split_boundary_s();
+  } else {
+    const double message_bytes = kActivationBytes * f.model.hidden * streams;
+    step_s = step_bytes / (n * c.eta * bandwidth_bytes_per_s) + c.t0_s +
+             2.0 * f.model.layers * tensor_parallel_allreduce_s(device, n, message_bytes);
+  }
+  est.decode_tokens_per_s = 1.0 / step_s;
+  est.aggregate_tokens_per_s = streams / step_s;
+
+  if (device.fp16_tflops > 0) {
+    const int prompt = std::max(request.prompt_tokens, 1);
+    const double working_devices = est.split_used == SplitMode::tensor ? n : 1;
+    const double flops_per_s =
+        device.fp16_tflops * 1e12 * prefill_efficiency(request.backend) * working_devices;
+    est.prefill_tokens_per_s = flops_per_s / prefill_flops_per_token(f.model, prompt);
+    est.time_to_first_token_s = request.prompt_tokens / est.prefill_tokens_per_s;
+  }
+  return est;
+}
+
+}  // namespace gputco

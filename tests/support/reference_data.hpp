@@ -1,0 +1,77 @@
+// Reference data for the engine tests: the catalog's CSV rows (pricing/data) and the measured
+// tables (tests/data/reference), read with libcsv. Test-only I/O: the engine reads no files.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/calibration.hpp"
+#include "engine/hardware.hpp"
+
+namespace gputco::test {
+
+/// A CSV file as rows of column name -> text. Throws std::runtime_error when unreadable or
+/// when a row has a different field count than the header.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& path);
+
+/// A model of pricing/data/models.csv, plus vocab_size and tied_embeddings from the model's
+/// config.json (not yet columns of the catalog). Throws std::runtime_error on an unknown id.
+ModelArch reference_model(const std::string& id);
+
+/// A device of pricing/data/devices.csv (fp16_tflops and nvlink_gbps may be empty: 0).
+/// Throws std::runtime_error on an unknown id.
+Device reference_device(const std::string& id);
+
+/// A quant of pricing/data/quants.csv. Throws std::runtime_error on an unknown id.
+Quant reference_quant(const std::string& id);
+
+/// One row of tests/data/reference/decode_measured.csv.
+struct MeasuredDecode {
+  std::string device_id;
+  int count = 1;
+  std::string split;  ///< "" for one device, else "layer"
+  std::string model_id;
+  std::string quant;
+  int context_tokens = 0;  ///< tgN: N tokens generated after an empty prompt
+  Backend backend = Backend::cuda;
+  double decode_tokens_per_s = 0;
+  double prefill_tokens_per_s = 0;
+  std::string source;
+  std::string note;
+  /// Used to fit eta and t0: one device, no power limit. Rows from llama.cpp builds of 2023
+  /// (source "(Dec 2023)": before CUDA graphs and the 2024-2025 kernel work, 2-3x the fixed
+  /// cost of today's builds) are reported but not fitted: the engine estimates current
+  /// software.
+  bool used_for_decode_fit() const;
+  /// Mean cached tokens during the run: N / 2 for tgN from an empty prompt.
+  int mean_context_tokens() const { return context_tokens / 2; }
+};
+
+/// All rows of tests/data/reference/decode_measured.csv.
+std::vector<MeasuredDecode> measured_decode_rows();
+
+/// The engine's estimate for a measured row (mean context, f16 cache, its backend, its split).
+/// decode_tokens_per_s of estimate_speed.
+double estimated_decode_tokens_per_s(const MeasuredDecode& row);
+
+/// The decode sample of a row: bytes per step at the row's mean context, device bandwidth.
+DecodeSample decode_sample(const MeasuredDecode& row);
+
+/// The constants fitted on the rows of one backend used for the fit.
+DecodeFit refit_decode(Backend backend);
+
+/// The boundary cost fitted on the multi-device layer-split rows, with the compiled-in
+/// eta and t0 of their backend.
+double refit_split_boundary_s();
+
+/// One row of tests/data/reference/gguf_sizes.csv.
+struct GgufSize {
+  std::string model_id;
+  std::string quant;
+  double file_gib = 0;
+  std::string source;
+};
+std::vector<GgufSize> gguf_sizes();
+
+}  // namespace gputco::test
