@@ -1,0 +1,388 @@
+#include "pricing/catalog.hpp"
+
+#include <sqlite3.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <cstring>
+#include <filesystem>
+#include <utility>
+
+#include "pricing/catalog_build.hpp"
+#include "pricing/embedded.hpp"
+
+namespace gputco {
+
+namespace {
+
+// Tables a file must hold to be read as a catalog.
+constexpr const char* kRequiredTables[] = {"meta",          "currencies", "devices",
+                                           "models",        "quants",     "price_observations",
+                                           "rental_offers", "tariffs",    "fx_rates"};
+
+void require_date(const std::string& as_of) {
+  if (!is_iso_date(as_of)) {
+    throw CatalogError("as_of: '" + as_of + "' is not a date YYYY-MM-DD");
+  }
+}
+
+// Runs `body`, turning SQLite's exceptions into CatalogError (one error type per layer).
+template <typename Body>
+auto guarded(const char* what, Body&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(std::string("catalog: ") + what + ": " + e.what());
+  }
+}
+
+double real_or_zero(const SQLite::Column& column) {
+  return column.isNull() ? 0.0 : column.getDouble();
+}
+int int_or_zero(const SQLite::Column& column) {
+  return column.isNull() ? 0 : column.getInt();
+}
+
+Device read_device(SQLite::Statement& q) {
+  Device d;
+  d.id = q.getColumn(0).getString();
+  d.name = q.getColumn(1).getString();
+  const std::string vendor = q.getColumn(2).getString();
+  const std::string kind = q.getColumn(3).getString();
+  auto parsed_vendor = parse_vendor(vendor);
+  auto parsed_kind = parse_device_kind(kind);
+  if (!parsed_vendor) throw CatalogError("catalog: device " + d.id + ": unknown vendor " + vendor);
+  if (!parsed_kind) throw CatalogError("catalog: device " + d.id + ": unknown kind " + kind);
+  d.vendor = *parsed_vendor;
+  d.kind = *parsed_kind;
+  d.memory_nameplate_gb = q.getColumn(4).getDouble();
+  d.memory_type = q.getColumn(5).getString();
+  d.bandwidth_gbps = q.getColumn(6).getDouble();
+  d.board_power_w = real_or_zero(q.getColumn(7));
+  d.fp16_tflops = real_or_zero(q.getColumn(8));
+  d.nvlink_gbps = real_or_zero(q.getColumn(9));
+  return d;
+}
+
+constexpr const char* kDeviceColumns =
+    "SELECT id, name, vendor, kind, memory_gb, memory_type, bandwidth_gbps, board_power_w, "
+    "fp16_tflops, nvlink_gbps FROM devices";
+
+ModelArch read_model(SQLite::Statement& q) {
+  ModelArch m;
+  m.id = q.getColumn(0).getString();
+  m.name = q.getColumn(1).getString();
+  m.params_b = q.getColumn(2).getDouble();
+  m.active_params_b = q.getColumn(3).getDouble();
+  m.layers = q.getColumn(4).getInt();
+  m.hidden = q.getColumn(5).getInt();
+  m.heads = q.getColumn(6).getInt();
+  m.kv_heads = int_or_zero(q.getColumn(7));
+  m.head_dim = int_or_zero(q.getColumn(8));
+  m.experts = int_or_zero(q.getColumn(9));
+  m.experts_active = int_or_zero(q.getColumn(10));
+  m.swa_window = int_or_zero(q.getColumn(11));
+  m.swa_layers = int_or_zero(q.getColumn(12));
+  m.mla_kv_lora_rank = int_or_zero(q.getColumn(13));
+  m.mla_rope_dim = int_or_zero(q.getColumn(14));
+  m.max_context = q.getColumn(15).getInt();
+  return m;
+}
+
+constexpr const char* kModelColumns =
+    "SELECT id, name, params_b, active_params_b, layers, hidden, heads, kv_heads, head_dim, "
+    "experts, experts_active, swa_window, swa_layers, mla_kv_lora_rank, mla_rope_dim, "
+    "max_context FROM models";
+
+Quant read_quant(SQLite::Statement& q) {
+  return Quant{q.getColumn(0).getString(), q.getColumn(1).getDouble(), q.getColumn(2).getString()};
+}
+
+constexpr const char* kQuantColumns = "SELECT quant, bits_per_weight, kind FROM quants";
+
+PriceObservation read_price(SQLite::Statement& q) {
+  PriceObservation p;
+  p.item_id = q.getColumn(0).getString();
+  p.condition = q.getColumn(1).getString();
+  p.amount = q.getColumn(2).getDouble();
+  p.currency = q.getColumn(3).getString();
+  p.region = q.getColumn(4).getString();
+  p.seller = q.getColumn(5).getString();
+  p.provenance = {q.getColumn(6).getString(), q.getColumn(7).getString()};
+  return p;
+}
+
+constexpr const char* kPriceColumns =
+    "item_id, condition, amount, currency, region, seller, source, observed_on";
+
+RentalOffer read_rental(SQLite::Statement& q) {
+  RentalOffer r;
+  r.provider = q.getColumn(0).getString();
+  r.sku = q.getColumn(1).getString();
+  r.device_id = q.getColumn(2).getString();
+  r.devices_per_instance = q.getColumn(3).getInt();
+  r.billing = q.getColumn(4).getString();
+  r.term = q.getColumn(5).getString();
+  r.amount = q.getColumn(6).getDouble();
+  r.setup_fee = q.getColumn(7).getDouble();
+  r.currency = q.getColumn(8).getString();
+  r.region = q.getColumn(9).getString();
+  r.provenance = {q.getColumn(10).getString(), q.getColumn(11).getString()};
+  return r;
+}
+
+Tariff read_tariff(SQLite::Statement& q) {
+  Tariff t;
+  t.id = q.getColumn(0).getString();
+  t.region = q.getColumn(1).getString();
+  t.amount_per_kwh = q.getColumn(2).getDouble();
+  t.currency = q.getColumn(3).getString();
+  t.note = q.getColumn(4).getString();
+  t.provenance = {q.getColumn(5).getString(), q.getColumn(6).getString()};
+  return t;
+}
+
+constexpr const char* kTariffColumns =
+    "id, region, amount_per_kwh, currency, note, source, observed_on";
+
+// Checks that `db` holds a gputco catalog this code can read; returns what is wrong, or "".
+std::string catalog_problem(SQLite::Database& db) {
+  const int application_id = db.execAndGet("PRAGMA application_id").getInt();
+  if (application_id != kCatalogApplicationId) {
+    return "not a gputco catalog (application_id " + std::to_string(application_id) + ")";
+  }
+  const int version = db.execAndGet("PRAGMA user_version").getInt();
+  if (version < 1) return "not a gputco catalog (schema version " + std::to_string(version) + ")";
+  if (version > kCatalogSchemaVersion) {
+    return "catalog schema version " + std::to_string(version) +
+           " is newer than this program reads (" + std::to_string(kCatalogSchemaVersion) + ")";
+  }
+  SQLite::Statement has_table(db,
+                              "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                              "name = ?");
+  for (const char* table : kRequiredTables) {
+    has_table.bind(1, table);
+    has_table.executeStep();
+    const bool present = has_table.getColumn(0).getInt() == 1;
+    has_table.reset();
+    if (!present) return std::string("not a gputco catalog (no table ") + table + ")";
+  }
+  return {};
+}
+
+}  // namespace
+
+std::unique_ptr<SQLite::Database> open_builtin_database() {
+  auto db = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
+  // SQLite frees the copy on close; the embedded bytes stay untouched in read-only memory.
+  const auto size = static_cast<sqlite3_int64>(embedded::catalog_sqlite_size);
+  auto* image = static_cast<unsigned char*>(sqlite3_malloc64(embedded::catalog_sqlite_size));
+  if (image == nullptr) throw CatalogError("built-in catalog: out of memory");
+  std::memcpy(image, embedded::catalog_sqlite, embedded::catalog_sqlite_size);
+  const int rc = sqlite3_deserialize(db->getHandle(), "main", image, size, size,
+                                     SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+  if (rc != SQLITE_OK) {
+    throw CatalogError(std::string("built-in catalog: cannot load: ") + sqlite3_errstr(rc));
+  }
+  return db;
+}
+
+Catalog::Catalog(std::unique_ptr<SQLite::Database> db) : db_(std::move(db)) {}
+Catalog::Catalog(Catalog&&) noexcept = default;
+Catalog& Catalog::operator=(Catalog&&) noexcept = default;
+Catalog::~Catalog() = default;
+
+Catalog Catalog::open_builtin() {
+  return guarded("opening the built-in catalog", [] {
+    auto db = open_builtin_database();
+    if (auto problem = catalog_problem(*db); !problem.empty()) {
+      throw CatalogError("built-in catalog: " + problem);
+    }
+    return Catalog(std::move(db));
+  });
+}
+
+Catalog Catalog::open_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw CatalogError(path + ": cannot open catalog: no such file");
+  }
+  try {
+    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
+    if (auto problem = catalog_problem(*db); !problem.empty()) {
+      throw CatalogError(path + ": " + problem);
+    }
+    return Catalog(std::move(db));
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(path + ": not a gputco catalog: " + e.what());
+  }
+}
+
+std::vector<Device> Catalog::devices() const {
+  return guarded("reading devices", [&] {
+    SQLite::Statement q(*db_, std::string(kDeviceColumns) + " ORDER BY id");
+    std::vector<Device> out;
+    while (q.executeStep()) out.push_back(read_device(q));
+    return out;
+  });
+}
+
+std::optional<Device> Catalog::device(const std::string& id) const {
+  return guarded("reading a device", [&]() -> std::optional<Device> {
+    SQLite::Statement q(*db_, std::string(kDeviceColumns) + " WHERE id = ?");
+    q.bind(1, id);
+    if (!q.executeStep()) return std::nullopt;
+    return read_device(q);
+  });
+}
+
+std::vector<ModelArch> Catalog::models() const {
+  return guarded("reading models", [&] {
+    SQLite::Statement q(*db_, std::string(kModelColumns) + " ORDER BY id");
+    std::vector<ModelArch> out;
+    while (q.executeStep()) out.push_back(read_model(q));
+    return out;
+  });
+}
+
+std::optional<ModelArch> Catalog::model(const std::string& id) const {
+  return guarded("reading a model", [&]() -> std::optional<ModelArch> {
+    SQLite::Statement q(*db_, std::string(kModelColumns) + " WHERE id = ?");
+    q.bind(1, id);
+    if (!q.executeStep()) return std::nullopt;
+    return read_model(q);
+  });
+}
+
+std::vector<Quant> Catalog::quants() const {
+  return guarded("reading quants", [&] {
+    SQLite::Statement q(*db_, std::string(kQuantColumns) + " ORDER BY quant");
+    std::vector<Quant> out;
+    while (q.executeStep()) out.push_back(read_quant(q));
+    return out;
+  });
+}
+
+std::optional<Quant> Catalog::quant(const std::string& id) const {
+  return guarded("reading a quant", [&]() -> std::optional<Quant> {
+    SQLite::Statement q(*db_, std::string(kQuantColumns) + " WHERE quant = ?");
+    q.bind(1, id);
+    if (!q.executeStep()) return std::nullopt;
+    return read_quant(q);
+  });
+}
+
+std::optional<PriceObservation> Catalog::latest_price(const std::string& item_id,
+                                                      const std::string& condition,
+                                                      const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading a price", [&]() -> std::optional<PriceObservation> {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kPriceColumns +
+                                  " FROM price_observations WHERE item_id = ? AND condition = ? "
+                                  "AND observed_on <= ? ORDER BY observed_on DESC, amount ASC, "
+                                  "currency, region, seller LIMIT 1");
+    q.bind(1, item_id);
+    q.bind(2, condition);
+    q.bind(3, as_of);
+    if (!q.executeStep()) return std::nullopt;
+    return read_price(q);
+  });
+}
+
+std::vector<PriceObservation> Catalog::prices(const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading prices", [&] {
+    SQLite::Statement q(
+        *db_, std::string("SELECT ") + kPriceColumns +
+                  " FROM (SELECT *, row_number() OVER (PARTITION BY item_id, condition, seller, "
+                  "region ORDER BY observed_on DESC) AS recency FROM price_observations "
+                  "WHERE observed_on <= ?) WHERE recency = 1 "
+                  "ORDER BY item_id, condition, region, seller");
+    q.bind(1, as_of);
+    std::vector<PriceObservation> out;
+    while (q.executeStep()) out.push_back(read_price(q));
+    return out;
+  });
+}
+
+std::vector<RentalOffer> Catalog::rental_offers(const std::string& as_of,
+                                                const std::string& device_id,
+                                                const std::string& billing,
+                                                const std::string& term) const {
+  require_date(as_of);
+  return guarded("reading rental offers", [&] {
+    // Latest per key first, then the filters, so that a filter never revives an older row.
+    SQLite::Statement q(
+        *db_,
+        "SELECT provider, sku, device_id, devices_per_instance, billing, term, amount, setup_fee, "
+        "currency, region, source, observed_on FROM (SELECT *, row_number() OVER (PARTITION BY "
+        "provider, sku, billing, term, region ORDER BY observed_on DESC) AS recency FROM "
+        "rental_offers "
+        "WHERE observed_on <= ?1) WHERE recency = 1 AND (?2 = '' OR device_id = ?2) "
+        "AND (?3 = '' OR billing = ?3) AND (?4 = '' OR term = ?4) "
+        "ORDER BY amount / devices_per_instance, provider, sku, billing, term, region");
+    q.bind(1, as_of);
+    q.bind(2, device_id);
+    q.bind(3, billing);
+    q.bind(4, term);
+    std::vector<RentalOffer> out;
+    while (q.executeStep()) out.push_back(read_rental(q));
+    return out;
+  });
+}
+
+std::optional<Tariff> Catalog::tariff(const std::string& id, const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading a tariff", [&]() -> std::optional<Tariff> {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kTariffColumns +
+                                  " FROM tariffs WHERE id = ? AND observed_on <= ? "
+                                  "ORDER BY observed_on DESC LIMIT 1");
+    q.bind(1, id);
+    q.bind(2, as_of);
+    if (!q.executeStep()) return std::nullopt;
+    return read_tariff(q);
+  });
+}
+
+std::vector<Tariff> Catalog::tariffs(const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading tariffs", [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kTariffColumns +
+                                  " FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY "
+                                  "observed_on DESC) AS recency FROM tariffs WHERE observed_on "
+                                  "<= ?) WHERE recency = 1 ORDER BY id");
+    q.bind(1, as_of);
+    std::vector<Tariff> out;
+    while (q.executeStep()) out.push_back(read_tariff(q));
+    return out;
+  });
+}
+
+std::optional<FxRate> Catalog::fx_rate(const std::string& from, const std::string& to,
+                                       const std::string& as_of) const {
+  require_date(as_of);
+  if (from == to) return FxRate{from, to, 1.0, {"same currency", as_of}};
+  return guarded("reading an exchange rate", [&]() -> std::optional<FxRate> {
+    // Both directions; the later observation wins, the stored direction on a tie.
+    SQLite::Statement q(*db_,
+                        "SELECT base, rate, source, observed_on FROM fx_rates "
+                        "WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1)) "
+                        "AND observed_on <= ?3 ORDER BY observed_on DESC, base = ?1 DESC LIMIT 1");
+    q.bind(1, from);
+    q.bind(2, to);
+    q.bind(3, as_of);
+    if (!q.executeStep()) return std::nullopt;
+    const bool direct = q.getColumn(0).getString() == from;
+    const double rate = q.getColumn(1).getDouble();
+    std::string source = q.getColumn(2).getString();
+    if (!direct) source += " (inverted from " + to + "/" + from + ")";
+    return FxRate{from, to, direct ? rate : 1.0 / rate, {source, q.getColumn(3).getString()}};
+  });
+}
+
+int Catalog::schema_version() const {
+  return guarded("reading the schema version",
+                 [&] { return db_->execAndGet("PRAGMA user_version").getInt(); });
+}
+
+}  // namespace gputco
