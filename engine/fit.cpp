@@ -30,6 +30,9 @@ void validate_policy(const MemoryPolicy& p) {
                  "fits_max_ratio must be in (0, 1], got " << p.fits_max_ratio);
   GPUTCO_REQUIRE(std::isfinite(p.driver_reserve_mib) && p.driver_reserve_mib >= 0,
                  "driver_reserve_mib must not be negative, got " << p.driver_reserve_mib);
+  GPUTCO_REQUIRE(
+      p.firmware_reserve_fraction >= 0 && p.firmware_reserve_fraction < 1,
+      "firmware_reserve_fraction must be in [0, 1), got " << p.firmware_reserve_fraction);
   GPUTCO_REQUIRE(std::isfinite(p.runtime_margin_mib) && p.runtime_margin_mib >= 0,
                  "runtime_margin_mib must not be negative, got " << p.runtime_margin_mib);
 }
@@ -95,7 +98,8 @@ double usable_memory_gib(const Device& device, int count, const MemoryPolicy& po
   if (device.kind == DeviceKind::unified) {
     per_device_gib = installed_gib * policy.unified_usable_fraction;
   } else {
-    const double reserve_gib = (policy.driver_reserve_mib + policy.runtime_margin_mib) / kMiBPerGiB;
+    const double reserve_gib = installed_gib * policy.firmware_reserve_fraction +
+                               (policy.driver_reserve_mib + policy.runtime_margin_mib) / kMiBPerGiB;
     per_device_gib = std::max(0.0, installed_gib - reserve_gib);
   }
   return per_device_gib * count;

@@ -43,11 +43,14 @@ struct MemoryPolicy {
   /// up to 1.0 is tight; above 1.0 does not fit. The default 0.90 leaves ~10 % for longer
   /// conversations (DOMAIN M13 advises sizing +20 % over the context really used).
   double fits_max_ratio = 0.90;
-  /// Per discrete device: what the firmware hides from nvidia-smi (12 MiB on an RTX 4090,
-  /// 361 MiB on an H100) plus the driver and CUDA context of the serving process (~300-450
-  /// MiB with cuBLAS), on a HEADLESS server (DOMAIN "Units"). A card that also drives a
-  /// desktop loses several hundred MiB more: raise this to ~1500 for a workstation.
+  /// Per discrete device: the driver and CUDA/ROCm context of the serving process with its
+  /// BLAS workspace (~300-450 MiB), on a HEADLESS server (DOMAIN "Units"). A card that also
+  /// drives a desktop loses several hundred MiB more: ~1500 for a workstation.
   double driver_reserve_mib = 512;
+  /// Per discrete device, share of the nameplate the firmware keeps from the driver:
+  /// nvidia-smi reports 24,564 of 24,576 MiB on an RTX 4090 (0.05 %), 81,559 of 81,920 on an
+  /// H100 (0.44 %), 143,771 of 144,384 on an H200 (0.42 %). 0.45 % covers the worst case.
+  double firmware_reserve_fraction = 0.0045;
   /// Per discrete device: free memory the runtime keeps as a safety margin (llama.cpp's
   /// automatic fit keeps 1 GiB per device; Ollama reserves 457 MiB).
   double runtime_margin_mib = 1024;
@@ -75,8 +78,9 @@ MemoryBreakdown estimate_memory(const FitRequest& request, int device_count = 1)
 
 /// Usable memory of `count` devices, GiB: what a runtime can allocate for the model.
 /// Discrete GPUs: the nameplate read as GiB (memory chips are binary-sized: a "24 GB" card
-/// holds 24 GiB, nvidia-smi 24,564 MiB) minus policy.driver_reserve_mib and
-/// policy.runtime_margin_mib, per device: 22.5 GiB for a 24 GB card, 78.5 for an 80 GB.
+/// holds 24 GiB, nvidia-smi 24,564 MiB) less policy.firmware_reserve_fraction of it, less
+/// policy.driver_reserve_mib and policy.runtime_margin_mib, per device: 22.39 GiB for a
+/// 24 GB card, 78.14 for an 80 GB one.
 /// Unified memory (DeviceKind::unified): installed x policy.unified_usable_fraction
 /// (Apple's default GPU working-set limit is ~75 %, DOMAIN M12: 192 -> 144).
 /// Throws EngineError on count < 1, a non-positive nameplate or a policy out of range.
