@@ -1,6 +1,6 @@
 // gputco catalog list gpus|models|quants|prices|rentals|tariffs [--as-of DATE] [--json]
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <boost/program_options.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -71,9 +71,9 @@ void list_models(const Catalog& c, bool json, std::ostream& out) {
                       {"mla_kv_lora_rank", m.mla_kv_lora_rank},
                       {"max_context", m.max_context}});
     } else {
-      out << fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}\n", m.id,
-                         m.name, m.params_b, m.active_params_b, m.layers, m.heads, m.kv_heads,
-                         m.head_dim, m.max_context);
+      out << fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}\n", m.id, m.name,
+                         m.params_b, m.active_params_b, m.layers, m.heads, m.kv_heads, m.head_dim,
+                         m.max_context);
     }
   }
   if (json) out << rows.dump(2) << "\n";
@@ -138,9 +138,9 @@ void list_rentals(const Catalog& c, const std::string& as_of, bool json, std::os
                       {"observed_on", r.provenance.observed_on},
                       {"source", r.provenance.source}});
     } else {
-      out << fmt::format("{:<22} {:<14} {:<30} {:<8} {:<12} {:>10.3f} {:<4} {:<11}\n",
-                         r.device_id, r.provider, r.sku, r.billing, r.term,
-                         r.amount_per_device(), r.currency, r.provenance.observed_on);
+      out << fmt::format("{:<22} {:<14} {:<30} {:<8} {:<12} {:>10.3f} {:<4} {:<11}\n", r.device_id,
+                         r.provider, r.sku, r.billing, r.term, r.amount_per_device(), r.currency,
+                         r.provenance.observed_on);
     }
   }
   if (json) out << rows.dump(2) << "\n";
@@ -193,8 +193,10 @@ int catalog_command(const std::vector<std::string>& args, std::ostream& out, std
     out << visible << "\n";
     return vm.count("help") ? 0 : 2;
   }
-  if (action != "list") throw UsageError("catalog: unknown action '" + action + "' (expected list)");
-  if (!parse_date(as_of)) throw UsageError("catalog: --as-of expects YYYY-MM-DD, got '" + as_of + "'");
+  if (action != "list")
+    throw UsageError("catalog: unknown action '" + action + "' (expected list)");
+  if (!parse_date(as_of))
+    throw UsageError("catalog: --as-of expects YYYY-MM-DD, got '" + as_of + "'");
   const Catalog catalog = open_catalog(catalog_path);
   if (what == "gpus") {
     list_gpus(catalog, json, out);
@@ -209,8 +211,9 @@ int catalog_command(const std::vector<std::string>& args, std::ostream& out, std
   } else if (what == "tariffs") {
     list_tariffs(catalog, as_of, json, out);
   } else {
-    throw UsageError("catalog list: expected gpus, models, quants, prices, rentals or tariffs, got '" +
-                     what + "'");
+    throw UsageError(
+        "catalog list: expected gpus, models, quants, prices, rentals or tariffs, got '" + what +
+        "'");
   }
   return 0;
 }

@@ -35,8 +35,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
   int context = 8192, streams = 1, count = 0;
   bool json = false;
-  visible.add_options()("help,h", "this text")(
-      "model", po::value(&model_id)->value_name("ID"), "catalog model id (required)")(
+  visible.add_options()("help,h", "this text")("model", po::value(&model_id)->value_name("ID"),
+                                               "catalog model id (required)")(
       "quant", po::value(&quant_id)->value_name("Q"), "weight format, e.g. Q4_K_M (required)")(
       "context", po::value(&context)->value_name("N"), "context tokens per stream (default 8192)")(
       "streams", po::value(&streams)->value_name("N"), "concurrent streams (default 1)")(
@@ -57,7 +57,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (context < 1 || context > 10'000'000) {
     throw UsageError("fit: --context must be between 1 and 10000000");
   }
-  if (streams < 1 || streams > 100'000) throw UsageError("fit: --streams must be between 1 and 100000");
+  if (streams < 1 || streams > 100'000)
+    throw UsageError("fit: --streams must be between 1 and 100000");
   if (vm.count("count") && (count < 1 || count > 4096)) {
     throw UsageError("fit: --count must be between 1 and 4096");
   }
@@ -67,20 +68,23 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const Catalog catalog = open_catalog(catalog_path);
   const auto model = catalog.model(model_id);
   if (!model) {
-    unknown_id("model", model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
-               "gputco catalog list models");
+    unknown_id(
+        "model", model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
+        "gputco catalog list models");
   }
   const auto quant = catalog.quant(quant_id);
   if (!quant) {
-    unknown_id("quant", quant_id, catalog.quants(), [](const Quant& q) { return q.id; },
-               "gputco catalog list quants");
+    unknown_id(
+        "quant", quant_id, catalog.quants(), [](const Quant& q) { return q.id; },
+        "gputco catalog list quants");
   }
   std::vector<Device> devices;
   if (!gpu_id.empty()) {
     const auto device = catalog.device(gpu_id);
     if (!device) {
-      unknown_id("gpu", gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
-                 "gputco catalog list gpus");
+      unknown_id(
+          "gpu", gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
+          "gputco catalog list gpus");
     }
     devices.push_back(*device);
   } else {

@@ -22,11 +22,15 @@ std::string to_string(OptionKind k) {
   return "unknown";
 }
 
-std::string to_string(Condition c) { return c == Condition::used ? "used" : "new"; }
+std::string to_string(Condition c) {
+  return c == Condition::used ? "used" : "new";
+}
 
 namespace {
 
-bool finite_non_negative(double x) { return std::isfinite(x) && x >= 0; }
+bool finite_non_negative(double x) {
+  return std::isfinite(x) && x >= 0;
+}
 
 void validate(const PlanInputs& in) {
   const auto& f = in.finance;
@@ -55,10 +59,10 @@ void validate(const PlanInputs& in) {
                        finite_non_negative(o.price_per_month) && finite_non_negative(o.setup_fee) &&
                        finite_non_negative(o.maintenance_per_year),
                    "option " << o.id << ": prices, power and rates must be non-negative numbers");
-    GPUTCO_REQUIRE(std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 &&
-                       o.residual_fraction <= 1,
-                   "option " << o.id << ": residual_fraction must be between 0 and 1, got "
-                             << o.residual_fraction);
+    GPUTCO_REQUIRE(
+        std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 && o.residual_fraction <= 1,
+        "option " << o.id << ": residual_fraction must be between 0 and 1, got "
+                  << o.residual_fraction);
   }
 }
 
@@ -94,7 +98,9 @@ CashFlow empty_cash_flow(int horizon_months) {
 }
 
 /// Capital cost of an owned option: devices plus host, once.
-double capex_of(const OptionInputs& o) { return o.count * o.price_per_gpu + o.host_cost; }
+double capex_of(const OptionInputs& o) {
+  return o.count * o.price_per_gpu + o.host_cost;
+}
 
 /// Electricity cost per hour of use of an owned option: power x tariff x PUE.
 double energy_cost_per_hour(const OptionInputs& o, const SiteInputs& site) {
@@ -195,8 +201,7 @@ Plan make_plan(const PlanInputs& in) {
     if (r.feasible) r.speed = estimate_speed(speed_request, o.device);
     r.hours_per_month = hours_per_month;
     r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
-    r.energy_kwh_per_month =
-        r.power_at_load_w / kWattsPerKilowatt * hours_per_month * in.site.pue;
+    r.energy_kwh_per_month = r.power_at_load_w / kWattsPerKilowatt * hours_per_month * in.site.pue;
     r.tokens_per_month = r.speed.aggregate_tokens_per_s * kSecondsPerHour * hours_per_month;
     r.cash_flow = option_cash_flow(o, in.workload, in.site, in.finance);
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
@@ -222,8 +227,8 @@ Plan make_plan(const PlanInputs& in) {
       continue;
     }
     const double per_hour = o.rate_per_gpu_hour * o.count;
-    if (!baseline || per_hour < in.options[*baseline].rate_per_gpu_hour *
-                                     in.options[*baseline].count) {
+    if (!baseline ||
+        per_hour < in.options[*baseline].rate_per_gpu_hour * in.options[*baseline].count) {
       baseline = i;
     }
   }

@@ -12,9 +12,9 @@
 namespace gputco {
 
 enum class OptionKind {
-  buy,           ///< buy devices (new or used), run them on site
-  rent_hourly,   ///< rent devices by the device-hour, billed for the hours used
-  rent_monthly   ///< rent a private server by the month, billed whether used or not
+  buy,          ///< buy devices (new or used), run them on site
+  rent_hourly,  ///< rent devices by the device-hour, billed for the hours used
+  rent_monthly  ///< rent a private server by the month, billed whether used or not
 };
 enum class Condition { new_unit, used };
 
@@ -25,7 +25,7 @@ std::string to_string(Condition c);
 struct WorkloadInputs {
   int context_tokens = 8192;
   int concurrent_streams = 1;
-  double hours_per_day = 8;        ///< hours per day the service runs at load
+  double hours_per_day = 8;              ///< hours per day the service runs at load
   double days_per_month = 730.0 / 24.0;  ///< default: 730 h per month at 24 h/day
   KvCacheType kv_cache = KvCacheType::f16;
 };
@@ -97,16 +97,16 @@ struct OptionResult {
   OptionKind kind = OptionKind::buy;
   FitResult fit;
   SpeedEstimate speed;
-  int devices_needed = 0;  ///< smallest count of this device that holds the model (0: none)
-  bool feasible = false;   ///< the model fits (fits or tight) on the option's devices
-  double power_at_load_w = 0;         ///< devices + host at load (owned options)
-  double hours_per_month = 0;         ///< hours of use per month
-  double energy_kwh_per_month = 0;    ///< at the wall, including PUE (owned options)
-  double tokens_per_month = 0;        ///< generated tokens at full load during the hours of use
+  int devices_needed = 0;      ///< smallest count of this device that holds the model (0: none)
+  bool feasible = false;       ///< the model fits (fits or tight) on the option's devices
+  double power_at_load_w = 0;  ///< devices + host at load (owned options)
+  double hours_per_month = 0;  ///< hours of use per month
+  double energy_kwh_per_month = 0;  ///< at the wall, including PUE (owned options)
+  double tokens_per_month = 0;      ///< generated tokens at full load during the hours of use
   CashFlow cash_flow;
-  double total_cost = 0;              ///< sum of all flows, resale netted
-  double npv = 0;                     ///< present value of cost at the discount rate
-  std::vector<double> annual_costs;   ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
+  double total_cost = 0;                   ///< sum of all flows, resale netted
+  double npv = 0;                          ///< present value of cost at the discount rate
+  std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
   std::optional<double> break_even_hours;  ///< hours of use at which owning = renting baseline
   std::optional<int> break_even_month;     ///< first month with cumulative own <= rent
   std::optional<double> cost_per_million_tokens;

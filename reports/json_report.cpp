@@ -10,7 +10,9 @@ namespace {
 using ordered = nlohmann::ordered_json;
 
 /// A number, or null when it is not finite (never NaN or infinity in the output).
-ordered number(double x) { return std::isfinite(x) ? ordered(x) : ordered(nullptr); }
+ordered number(double x) {
+  return std::isfinite(x) ? ordered(x) : ordered(nullptr);
+}
 
 template <typename T>
 ordered optional(const std::optional<T>& x) {
@@ -36,8 +38,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
   j["as_of"] = scenario.as_of;
   j["start"] = scenario.start;
   j["horizon_months"] = plan.horizon_months;
-  j["baseline"] = plan.baseline_option_id.empty() ? ordered(nullptr)
-                                                  : ordered(plan.baseline_option_id);
+  j["baseline"] =
+      plan.baseline_option_id.empty() ? ordered(nullptr) : ordered(plan.baseline_option_id);
   j["recommendation"] = optional(plan.recommendation);
   j["recommendation_reason"] = plan.recommendation_reason;
   ordered options = ordered::array();

@@ -216,8 +216,8 @@ class Resolver {
     text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")");
 
     const auto& p = r_.plan_inputs;
-    FitRequest request{p.model, p.quant, p.workload.context_tokens,
-                       p.workload.concurrent_streams, p.workload.kv_cache};
+    FitRequest request{p.model, p.quant, p.workload.context_tokens, p.workload.concurrent_streams,
+                       p.workload.kv_cache};
     const int needed = devices_needed(request, oi.device, 64, p.memory_policy);
 
     switch (oi.kind) {
@@ -275,7 +275,7 @@ class Resolver {
     const bool system_power = oi.device.kind == DeviceKind::unified;
     oi.host_power_w = o.host_power_w.value_or(system_power ? 0 : kDefaultHostPowerW);
     number(o.id, "host_power_w", "Host power at load", oi.host_power_w, "W",
-           o.host_power_w  ? ""
+           o.host_power_w ? ""
            : system_power ? "default: 0 (the device's power is the whole system's)"
                           : "default: 150 W for the rest of a desktop (DOMAIN E5)");
     oi.residual_fraction = o.residual_fraction.value_or(0);
@@ -306,11 +306,10 @@ class Resolver {
                (o.provider.empty() ? "" : " from " + o.provider) + " as of " + s_.as_of +
                "; set rate_per_gpu_hour");
     }
-    std::string provenance =
-        source(best->provider + " " + best->sku + " (" + best->term + ")", best->amount,
-               best->currency, "per instance-hour, " + std::to_string(best->devices_per_instance) +
-                                   " device(s)",
-               best->provenance);
+    std::string provenance = source(
+        best->provider + " " + best->sku + " (" + best->term + ")", best->amount, best->currency,
+        "per instance-hour, " + std::to_string(best->devices_per_instance) + " device(s)",
+        best->provenance);
     oi.rate_per_gpu_hour =
         convert(best->amount_per_device(), best->currency, provenance, section, "gpu");
     number(o.id, "rate_per_gpu_hour", "Rate per device-hour (" + best->provider + ")",

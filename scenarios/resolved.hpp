@@ -11,9 +11,9 @@ namespace gputco {
 
 /// One input as shown on the workbook's Inputs sheet.
 struct InputRow {
-  std::string section;  ///< "scenario", "workload", "site", or the option id
-  std::string key;      ///< scenario key, e.g. "price_per_gpu"
-  std::string label;    ///< human label, e.g. "Purchase price per GPU"
+  std::string section;          ///< "scenario", "workload", "site", or the option id
+  std::string key;              ///< scenario key, e.g. "price_per_gpu"
+  std::string label;            ///< human label, e.g. "Purchase price per GPU"
   std::optional<double> value;  ///< numeric inputs
   std::string text;             ///< text inputs (ids, names) when value is empty
   std::string unit;             ///< "EUR", "EUR/kWh", "h/day", "fraction", ...
@@ -24,23 +24,23 @@ struct InputRow {
 
 /// One catalog price used by the plan, for the Sources sheet.
 struct SourceRow {
-  std::string what;        ///< "rtx-3090 purchase (used)", "RunPod 1x_H100 on_demand", ...
-  double amount = 0;       ///< in `currency`, as published
+  std::string what;   ///< "rtx-3090 purchase (used)", "RunPod 1x_H100 on_demand", ...
+  double amount = 0;  ///< in `currency`, as published
   std::string currency;
-  std::string unit;        ///< "per device", "per device-hour", "per kWh", "per month"
+  std::string unit;  ///< "per device", "per device-hour", "per kWh", "per month"
   std::string observed_on;
   std::string source;
-  int age_days = 0;        ///< at the scenario's as_of date
-  bool stale = false;      ///< older than the scenario's max_price_age_days
+  int age_days = 0;    ///< at the scenario's as_of date
+  bool stale = false;  ///< older than the scenario's max_price_age_days
 };
 
 struct ResolvedScenario {
-  std::string file;     ///< the scenario file path as given
+  std::string file;  ///< the scenario file path as given
   std::string name;
   std::string customer;
   std::string quote_id;
-  std::string start;    ///< YYYY-MM, first month of the horizon
-  std::string as_of;    ///< YYYY-MM-DD, prices are taken as of this date
+  std::string start;  ///< YYYY-MM, first month of the horizon
+  std::string as_of;  ///< YYYY-MM-DD, prices are taken as of this date
   int max_price_age_days = 90;
   PlanInputs plan_inputs;
   std::vector<InputRow> inputs;

@@ -92,17 +92,27 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
 namespace {
 
 const std::vector<std::string> kScenarioKeys = {
-    "name",     "currency", "start",     "horizon_months",     "discount_rate",
-    "as_of",    "customer", "quote_id",  "max_price_age_days", "baseline"};
+    "name",  "currency", "start",    "horizon_months",     "discount_rate",
+    "as_of", "customer", "quote_id", "max_price_age_days", "baseline"};
 const std::vector<std::string> kWorkloadKeys = {
     "model",         "quant",          "context_tokens", "concurrent_streams",
     "hours_per_day", "days_per_month", "kv_cache"};
 const std::vector<std::string> kSiteKeys = {"tariff_per_kwh", "tariff", "pue"};
-const std::vector<std::string> kOptionKeys = {
-    "kind",          "gpu",          "count",          "condition",
-    "price_per_gpu", "host_cost",    "host_power_w",   "residual_fraction",
-    "maintenance_per_year", "rate_per_gpu_hour", "price_per_month", "setup_fee",
-    "provider",      "split",        "backend"};
+const std::vector<std::string> kOptionKeys = {"kind",
+                                              "gpu",
+                                              "count",
+                                              "condition",
+                                              "price_per_gpu",
+                                              "host_cost",
+                                              "host_power_w",
+                                              "residual_fraction",
+                                              "maintenance_per_year",
+                                              "rate_per_gpu_hour",
+                                              "price_per_month",
+                                              "setup_fee",
+                                              "provider",
+                                              "split",
+                                              "backend"};
 
 /// Reads one section's keys with type checks, naming file/line/key in every error.
 class SectionReader {
@@ -121,8 +131,8 @@ class SectionReader {
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    throw ScenarioError(scenario_.file, scenario_.line_of(section_, key), "[" + section_ + "] " + key,
-                        problem);
+    throw ScenarioError(scenario_.file, scenario_.line_of(section_, key),
+                        "[" + section_ + "] " + key, problem);
   }
 
   std::optional<std::string> text(const std::string& key) const {
@@ -162,7 +172,8 @@ class SectionReader {
     const auto [ptr, ec] = std::from_chars(begin, end, value);
     if (s.empty() || ec != std::errc() || ptr != end) {
       std::string hint;
-      if (s.find(',') != std::string::npos) hint = " (use a dot as the decimal separator, no thousands separators)";
+      if (s.find(',') != std::string::npos)
+        hint = " (use a dot as the decimal separator, no thousands separators)";
       fail(key, "expected " + what + ", got '" + s + "'" + hint);
     }
     if (!std::isfinite(value)) fail(key, "expected a finite number, got '" + s + "'");
@@ -302,8 +313,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("currency", s.currency, {"EUR", "USD"});
       r.text("start", s.start);
       r.integer("horizon_months", s.horizon_months, 1, 600);
-      r.number("discount_rate", s.discount_rate, -0.99, 1.0,
-               "a fraction per year (0.08 for 8 %)");
+      r.number("discount_rate", s.discount_rate, -0.99, 1.0, "a fraction per year (0.08 for 8 %)");
       r.text("as_of", s.as_of);
       r.text("customer", s.customer);
       r.text("quote_id", s.quote_id);
@@ -344,7 +354,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("kind", o.kind, {"buy", "rent_hourly", "rent_monthly"});
       r.text("gpu", o.gpu);
       if (o.kind.empty()) r.fail("kind", "missing: set kind = buy | rent_hourly | rent_monthly");
-      if (o.gpu.empty()) r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
+      if (o.gpu.empty())
+        r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
       if (auto c = r.integer("count", 1, 4096)) o.count = *c;
       r.choice("condition", o.condition, {"new", "used"});
       constexpr double kMaxMoney = 1e9;

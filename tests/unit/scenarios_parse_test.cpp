@@ -98,13 +98,15 @@ TEST(ScenarioParse, decimalCommaIsExplained) {
 TEST(ScenarioParse, outOfRangeValuesAreRejected) {
   EXPECT_NE(error_of(std::string(kMinimal) + "[site]\npue = 0.5\n").find("[site] pue: expected"),
             std::string::npos);
-  EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\nhorizon_months = 0\n").find(
-                "horizon_months: expected a whole number between 1 and 600, got 0"),
+  EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\nhorizon_months = 0\n")
+                .find("horizon_months: expected a whole number between 1 and 600, got 0"),
             std::string::npos);
-  EXPECT_NE(error_of(std::string(kMinimal) + "[site]\ntariff_per_kwh = nan\n").find("tariff_per_kwh"),
-            std::string::npos);
-  EXPECT_NE(error_of(std::string(kMinimal) + "[site]\ntariff_per_kwh = inf\n").find("tariff_per_kwh"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(std::string(kMinimal) + "[site]\ntariff_per_kwh = nan\n").find("tariff_per_kwh"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of(std::string(kMinimal) + "[site]\ntariff_per_kwh = inf\n").find("tariff_per_kwh"),
+      std::string::npos);
 }
 
 TEST(ScenarioParse, unknownKeySuggestsTheNearest) {
@@ -126,8 +128,8 @@ TEST(ScenarioParse, syntaxErrorGivesTheLine) {
 }
 
 TEST(ScenarioParse, jsonSyntaxErrorGivesTheLine) {
-  const std::string msg = error_of("{\n\"scenario\": {\n\"as_of\": \"2026-11-01\",,\n}\n}\n",
-                                   ScenarioFormat::json);
+  const std::string msg =
+      error_of("{\n\"scenario\": {\n\"as_of\": \"2026-11-01\",,\n}\n}\n", ScenarioFormat::json);
   EXPECT_NE(msg.find("test.ini:3: syntax error"), std::string::npos) << msg;
 }
 
@@ -139,8 +141,9 @@ TEST(ScenarioParse, badDatesAreRejected) {
 }
 
 TEST(ScenarioParse, missingRequiredKeysAreNamed) {
-  EXPECT_NE(error_of("[scenario]\nname = x\n[workload]\nmodel = m\nquant = q\n").find("as_of: missing"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("[scenario]\nname = x\n[workload]\nmodel = m\nquant = q\n").find("as_of: missing"),
+      std::string::npos);
   EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = m\nquant = q\n")
                 .find("no options"),
             std::string::npos);

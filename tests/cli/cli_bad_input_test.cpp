@@ -1,0 +1,113 @@
+// The malformed-input corpus (tests/data/bad/, listed in EXPECTED) through the binary:
+// each exits with its code and a message naming the file and the problem, and writes
+// nothing; an existing output file is left untouched.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/paths.hpp"
+#include "tests/support/process.hpp"
+
+namespace gputco {
+namespace {
+
+struct BadCase {
+  std::string file;
+  int exit_code = 2;
+  std::string expected;
+};
+
+std::vector<BadCase> load_cases() {
+  std::vector<BadCase> cases;
+  std::ifstream in(test::source_path("tests/data/bad/EXPECTED"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    BadCase c;
+    std::string code;
+    std::getline(fields, c.file, '\t');
+    std::getline(fields, code, '\t');
+    std::getline(fields, c.expected);
+    c.exit_code = std::stoi(code);
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadInput, exitsWithAClearMessageAndWritesNothing) {
+  const BadCase& c = GetParam();
+  test::TempDir dir;
+  const std::string scenario = test::source_path("tests/data/bad/" + c.file);
+  const std::string workbook = dir.file("out.xlsx");
+  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "-o", workbook});
+  EXPECT_EQ(result.exit_code, c.exit_code) << result.err;
+  EXPECT_NE(result.err.find(scenario), std::string::npos) << "message must name the file:\n"
+                                                          << result.err;
+  EXPECT_NE(result.err.find(c.expected), std::string::npos)
+      << "expected: " << c.expected << "\ngot: " << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err.find("nan"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << "nothing may be written";
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, BadInput, ::testing::ValuesIn(load_cases()),
+                         [](const ::testing::TestParamInfo<BadCase>& info) {
+                           std::string name = info.param.file;
+                           for (char& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           }
+                           return name;
+                         });
+
+TEST(BadInput, corpusIsNotEmpty) {
+  EXPECT_GE(load_cases().size(), 30u);
+}
+
+TEST(BadInput, existingWorkbookIsLeftUntouched) {
+  test::TempDir dir;
+  const std::string workbook = dir.file("plan.xlsx");
+  test::write_file(workbook, "yesterday's good workbook");
+  const auto result = test::run(
+      GPUTCO_EXE, {"plan", test::source_path("tests/data/bad/unknown-gpu.ini"), "-o", workbook});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(test::read_file(workbook), "yesterday's good workbook");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
+TEST(BadInput, missingScenarioFileExitsTwo) {
+  const auto result = test::run(GPUTCO_EXE, {"plan", "/nonexistent/plan.ini"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.err.find("/nonexistent/plan.ini: cannot open the file"), std::string::npos)
+      << result.err;
+}
+
+TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
+  EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", "--frobnicate"}).exit_code, 2);
+  EXPECT_EQ(test::run(GPUTCO_EXE, {"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(test::run(GPUTCO_EXE, {}).exit_code, 2);
+  EXPECT_EQ(test::run(GPUTCO_EXE, {"fit", "--model", "llama-3.1-8b"}).exit_code, 2);
+  const auto typo = test::run(GPUTCO_EXE, {"fit", "--model", "lama-3.1-8b", "--quant", "Q4_K_M"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_NE(typo.err.find("did you mean 'llama-3.1-8b'?"), std::string::npos) << typo.err;
+  const auto not_a_catalog = test::run(
+      GPUTCO_EXE, {"catalog", "list", "gpus", "--catalog", test::source_path("README.md")});
+  EXPECT_EQ(not_a_catalog.exit_code, 2) << not_a_catalog.err;
+}
+
+TEST(BadUsage, unwritableOutputIsARuntimeFailure) {
+  const auto result = test::run(
+      GPUTCO_EXE, {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"),
+                   "-o", "/nonexistent-dir/plan.xlsx"});
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find("/nonexistent-dir/plan.xlsx"), std::string::npos) << result.err;
+}
+
+}  // namespace
+}  // namespace gputco

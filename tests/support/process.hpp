@@ -1,0 +1,41 @@
+// Running the gputco binary from a test and capturing what it prints.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gputco::test {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+
+/// Runs `program` with `args` (no shell interpretation of the arguments: each is quoted),
+/// in `working_dir` when given, with LC_ALL=C and TZ=UTC, and returns its exit code and
+/// output.
+RunResult run(const std::string& program, const std::vector<std::string>& args,
+              const std::string& working_dir = "");
+
+/// A fresh empty directory under the system temp dir, removed by the destructor.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+/// The whole content of a file ("" if it cannot be read).
+std::string read_file(const std::string& path);
+
+/// Writes `content` to `path`.
+void write_file(const std::string& path, const std::string& content);
+
+}  // namespace gputco::test
