@@ -204,8 +204,11 @@ Catalog Catalog::open_builtin() {
 
 Catalog Catalog::open_file(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
+  if (!std::filesystem::exists(path, ec)) {
     throw CatalogError(path + ": cannot open catalog: no such file");
+  }
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw CatalogError(path + ": cannot open catalog: not a regular file");
   }
   try {
     auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);

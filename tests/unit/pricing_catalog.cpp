@@ -15,14 +15,17 @@
 namespace gputco {
 namespace {
 
+// The good fixture, built once per test in a directory of its own: ctest runs tests as
+// parallel processes, which must not share files.
+std::string fixture_catalog_for_current_test() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return test::good_catalog_file(std::string(info->test_suite_name()) + "." + info->name());
+}
+
 class CatalogTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { path_ = test::good_catalog_file("catalog_queries"); }
-  CatalogTest() : catalog_(Catalog::open_file(path_)) {}
-  static std::string path_;
-  Catalog catalog_;
+  Catalog catalog_ = Catalog::open_file(fixture_catalog_for_current_test());
 };
-std::string CatalogTest::path_;
 
 std::vector<std::string> ids(const std::vector<Device>& v) {
   std::vector<std::string> out;
@@ -251,6 +254,16 @@ TEST(Catalog, openFileRejectsMissingFile) {
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_STREQ(e.what(), "/nonexistent/gputco/catalog.sqlite: cannot open catalog: no such file");
+  }
+}
+
+TEST(Catalog, openFileRejectsDirectory) {
+  const auto dir = test::work_dir("directory").string();
+  try {
+    Catalog::open_file(dir);
+    FAIL() << "expected CatalogError";
+  } catch (const CatalogError& e) {
+    EXPECT_EQ(std::string(e.what()), dir + ": cannot open catalog: not a regular file");
   }
 }
 
