@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include "engine/calibration.hpp"
 #include "tests/support/reference_data.hpp"
@@ -48,6 +50,29 @@ TEST(DecodeCalibration, constantsMatchTheMeasuredRows) {
     EXPECT_NEAR(compiled.t0_s * 1e3, fit.t0_s * 1e3, 0.005)
         << to_string(backend) << ": t0 compiled " << compiled.t0_s * 1e3 << " ms, refitted "
         << fit.t0_s * 1e3 << " ms";
+  }
+}
+
+// The target is a MAPE of at most 10 % per family. Metal meets it; CUDA (12.7 %) and Vulkan
+// (11.1 %) do not: their fixed cost differs by GPU generation (CUDA: Blackwell GeForce ~1 ms,
+// A100/H100 ~3 ms; Vulkan: RDNA3 W7900 and Arc B580 slower than RDNA4), which no device field
+// expresses and which per-device factors would only hide. These bounds guard against
+// regressions; they are not the target.
+TEST(DecodeCalibration, mapePerFamily) {
+  const std::pair<Backend, double> bounds[] = {
+      {Backend::cuda, 0.13}, {Backend::metal, 0.10}, {Backend::vulkan, 0.12}};
+  for (const auto& [backend, bound] : bounds) {
+    const DecodeFit fit = test::refit_decode(backend);
+    std::vector<DecodeSample> all_single;
+    for (const auto& row : measured_decode_rows()) {
+      if (row.backend == backend && row.count == 1) all_single.push_back(test::decode_sample(row));
+    }
+    const double all_mape = decode_mape(all_single, decode_constants(backend));
+    std::printf("%-6s MAPE %.1f %% on %d fitted rows, %.1f %% on all %zu single-device rows\n",
+                to_string(backend).c_str(), 100 * fit.mape, fit.rows, 100 * all_mape,
+                all_single.size());
+    EXPECT_LE(fit.mape, bound) << to_string(backend) << ": MAPE " << 100 * fit.mape << " %, bound "
+                               << 100 * bound << " %";
   }
 }
 
