@@ -1,0 +1,186 @@
+// Formats, labels and page setup shared by the sheets of the xlsx report.
+#include <algorithm>
+#include <cctype>
+
+#include "reports/xlsx_sheets.hpp"
+
+namespace gputco::xlsx {
+namespace {
+
+constexpr lxw_color_t kInputFont = 0x0000FF;   // blue: a value someone typed
+constexpr lxw_color_t kInputFill = 0xFFF2CC;   // light yellow
+constexpr lxw_color_t kHeaderFill = 0xD9E1F2;  // light blue-grey
+constexpr lxw_color_t kHighlightFill = 0xE2EFDA;
+constexpr lxw_color_t kWarningFill = 0xFCE4D6;
+constexpr lxw_color_t kQuietFont = 0x808080;
+
+/// A currency code safe inside a number format's quotes: letters only ("EUR", "USD").
+bool is_plain_code(const std::string& currency) {
+  return !currency.empty() && currency.size() <= 8 &&
+         std::all_of(currency.begin(), currency.end(),
+                     [](unsigned char c) { return std::isalpha(c) != 0; });
+}
+
+lxw_format* add(lxw_workbook* workbook) {
+  lxw_format* format = workbook_add_format(workbook);
+  if (format == nullptr) throw XlsxError("out of memory creating a cell format");
+  return format;
+}
+
+lxw_format* numeric(lxw_workbook* workbook, const std::string& code) {
+  lxw_format* format = add(workbook);
+  format_set_num_format(format, code.c_str());
+  return format;
+}
+
+}  // namespace
+
+Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
+  Formats f;
+  const std::string suffix = is_plain_code(currency) ? " \"" + currency + "\"" : "";
+
+  f.title = add(workbook);
+  format_set_bold(f.title);
+  format_set_font_size(f.title, 16);
+  f.subtitle = add(workbook);
+  format_set_bold(f.subtitle);
+  format_set_font_size(f.subtitle, 12);
+  f.note = add(workbook);
+  format_set_italic(f.note);
+  format_set_font_color(f.note, kQuietFont);
+
+  f.header = add(workbook);
+  format_set_bold(f.header);
+  format_set_bg_color(f.header, kHeaderFill);
+  format_set_bottom(f.header, LXW_BORDER_THIN);
+  format_set_text_wrap(f.header);
+  format_set_align(f.header, LXW_ALIGN_VERTICAL_TOP);
+  f.month_header = numeric(workbook, "0");
+  format_set_bold(f.month_header);
+  format_set_bg_color(f.month_header, kHeaderFill);
+  format_set_bottom(f.month_header, LXW_BORDER_THIN);
+  format_set_align(f.month_header, LXW_ALIGN_CENTER);
+  f.year_header = numeric(workbook, "\"Year \"0");
+  format_set_bold(f.year_header);
+  format_set_bg_color(f.year_header, kHeaderFill);
+  format_set_bottom(f.year_header, LXW_BORDER_THIN);
+  format_set_align(f.year_header, LXW_ALIGN_VERTICAL_TOP);
+
+  f.label = add(workbook);
+  format_set_bold(f.label);
+  f.text = add(workbook);
+  format_set_align(f.text, LXW_ALIGN_VERTICAL_TOP);
+  f.bold = add(workbook);
+  format_set_bold(f.bold);
+  f.highlight = add(workbook);
+  format_set_bold(f.highlight);
+  format_set_bg_color(f.highlight, kHighlightFill);
+  f.warning = add(workbook);
+  format_set_bg_color(f.warning, kWarningFill);
+
+  f.money = numeric(workbook, "#,##0.00" + suffix);
+  f.money_whole = numeric(workbook, "#,##0" + suffix);
+  f.money_bold = numeric(workbook, "#,##0.00" + suffix);
+  format_set_bold(f.money_bold);
+  f.money_quiet = numeric(workbook, "#,##0.00" + suffix);
+  format_set_font_color(f.money_quiet, kQuietFont);
+  f.amount = numeric(workbook, "#,##0.00##");
+  f.decimal1 = numeric(workbook, "#,##0.0");
+  f.decimal2 = numeric(workbook, "#,##0.00");
+  f.integer = numeric(workbook, "#,##0");
+  f.hours = numeric(workbook, "#,##0\" h\"");
+  f.months = numeric(workbook, "0\" months\"");
+  f.factor = numeric(workbook, "0.000000");
+  f.flag = numeric(workbook, "0");
+  format_set_font_color(f.flag, kQuietFont);
+  f.flag_label = add(workbook);
+  format_set_italic(f.flag_label);
+  format_set_font_color(f.flag_label, kQuietFont);
+  f.date = numeric(workbook, "yyyy-mm-dd");
+  format_set_align(f.date, LXW_ALIGN_LEFT);
+
+  f.input_number = numeric(workbook, "General");
+  format_set_font_color(f.input_number, kInputFont);
+  format_set_bg_color(f.input_number, kInputFill);
+  f.input_text = add(workbook);
+  format_set_font_color(f.input_text, kInputFont);
+  format_set_bg_color(f.input_text, kInputFill);
+  f.constant_number = numeric(workbook, "General");
+  return f;
+}
+
+std::string kind_label(OptionKind kind, const OptionInputs* option) {
+  switch (kind) {
+    case OptionKind::buy:
+      if (option == nullptr) return "buy";
+      return option->condition == Condition::used ? "buy (used)" : "buy (new)";
+    case OptionKind::rent_hourly:
+      return "rent hourly";
+    case OptionKind::rent_monthly:
+      return "rent monthly";
+  }
+  return "unknown";
+}
+
+std::string verdict_label(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::fits:
+      return "fits";
+    case Verdict::tight:
+      return "tight";
+    case Verdict::does_not_fit:
+      return "does not fit";
+  }
+  return "unknown";
+}
+
+std::string kv_cache_label(KvCacheType type) {
+  switch (type) {
+    case KvCacheType::f16:
+      return "f16";
+    case KvCacheType::q8_0:
+      return "q8_0";
+    case KvCacheType::q4_0:
+      return "q4_0";
+  }
+  return "unknown";
+}
+
+const OptionInputs* find_option_inputs(const ResolvedScenario& scenario, const std::string& id) {
+  for (const auto& option : scenario.plan_inputs.options) {
+    if (option.id == id) return &option;
+  }
+  return nullptr;
+}
+
+std::string devices_label(const OptionInputs* option) {
+  if (option == nullptr) return std::string(kNotAvailable);
+  const std::string& device = option->device.name.empty() ? option->device.id : option->device.name;
+  return std::to_string(option->count) + " x " + device;
+}
+
+void set_print_layout(SheetWriter& sheet) {
+  lxw_worksheet* ws = sheet.raw();
+  worksheet_set_landscape(ws);
+  worksheet_fit_to_pages(ws, 1, 0);  // one page wide, as many tall as needed
+  worksheet_set_margins(ws, 0.5, 0.5, 0.6, 0.6);
+  // &A = sheet name, &P/&N = page numbers; no user text here (& is a code in footers).
+  check_xlsx(worksheet_set_footer(ws, "&L&A&RPage &P of &N"),
+             "setting the footer of " + sheet.name());
+}
+
+void InputNames::add(const std::string& section, const std::string& key, const std::string& name) {
+  names_.emplace(std::make_pair(section, key), name);
+}
+
+const std::string& InputNames::at(const std::string& section, const std::string& key) const {
+  const auto it = names_.find({section, key});
+  if (it == names_.end()) throw XlsxError("no Inputs cell for " + section + "." + key);
+  return it->second;
+}
+
+bool InputNames::has(const std::string& section, const std::string& key) const {
+  return names_.count({section, key}) > 0;
+}
+
+}  // namespace gputco::xlsx

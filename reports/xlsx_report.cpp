@@ -1,0 +1,275 @@
+#include "reports/xlsx_report.hpp"
+
+#include <xlsxwriter.h>
+
+#include <cmath>
+#include <ctime>
+#include <memory>
+
+#include "reports/xlsx_sheets.hpp"
+
+namespace gputco {
+namespace xlsx {
+
+namespace {
+bool is_leap(int year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+int days_in_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && is_leap(year) ? 29 : kDays[month - 1];
+}
+}  // namespace
+
+std::optional<lxw_datetime> parse_iso_date(const std::string& text) {
+  if (text.size() != 10 || text[4] != '-' || text[7] != '-') return std::nullopt;
+  int fields[3] = {0, 0, 0};
+  const int starts[3] = {0, 5, 8};
+  const int lengths[3] = {4, 2, 2};
+  for (int f = 0; f < 3; ++f) {
+    for (int k = 0; k < lengths[f]; ++k) {
+      const char c = text[static_cast<size_t>(starts[f] + k)];
+      if (c < '0' || c > '9') return std::nullopt;
+      fields[f] = fields[f] * 10 + (c - '0');
+    }
+  }
+  const int year = fields[0], month = fields[1], day = fields[2];
+  if (year < 1900 || month < 1 || month > 12 || day < 1 || day > days_in_month(year, month)) {
+    return std::nullopt;
+  }
+  return lxw_datetime{year, month, day, 0, 0, 0.0};
+}
+
+namespace {
+
+/// Seconds since 1970-01-01 UTC at midnight of `date` (days-from-civil, no time zone).
+std::time_t utc_midnight(const lxw_datetime& date) {
+  const int y = date.month <= 2 ? date.year - 1 : date.year;
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const int yoe = y - era * 400;
+  const int mp = (date.month + 9) % 12;
+  const int doy = (153 * mp + 2) / 5 + date.day - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const long long days = static_cast<long long>(era) * 146097 + doe - 719468;
+  return static_cast<std::time_t>(days * 86400);
+}
+
+}  // namespace
+
+void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                          const ResolvedScenario& scenario) {
+  const PlanInputs& in = scenario.plan_inputs;
+  sheet.text(0, 0, "Hardware: fit and speed", formats.title);
+  const std::string model = in.model.name.empty() ? in.model.id : in.model.name;
+  sheet.text(1, 0,
+             "Model " + model + " (" + in.quant.id + "), " +
+                 std::to_string(in.workload.context_tokens) + " tokens of context x " +
+                 std::to_string(in.workload.concurrent_streams) + " concurrent streams, KV cache " +
+                 kv_cache_label(in.workload.kv_cache) +
+                 ". Memory in GiB (2^30 bytes); decode speed estimated from memory bandwidth.",
+             formats.note);
+  const char* headers[] = {"Option",
+                           "Device",
+                           "Count",
+                           "Weights GiB",
+                           "KV cache GiB",
+                           "Overhead GiB",
+                           "Total GiB",
+                           "Usable GiB",
+                           "Headroom GiB",
+                           "Verdict",
+                           "Devices needed",
+                           "Decode tokens/s per stream",
+                           "Aggregate tokens/s",
+                           "Power at load W",
+                           "Energy kWh/month"};
+  const lxw_row_t header = 3;
+  for (lxw_col_t c = 0; c < 15; ++c) sheet.text(header, c, headers[c], formats.header);
+  check_xlsx(worksheet_set_row(sheet.raw(), header, 30, nullptr), "sizing the Hardware header");
+
+  lxw_row_t row = header + 1;
+  for (const OptionResult& option : plan.options) {
+    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
+    const MemoryBreakdown& memory = option.fit.memory;
+    sheet.text(row, 0, option.id, formats.bold);
+    if (inputs != nullptr) {
+      sheet.text(row, 1, inputs->device.name.empty() ? inputs->device.id : inputs->device.name);
+      sheet.number(row, 2, inputs->count, formats.integer);
+    } else {
+      sheet.text(row, 1, kNotAvailable);
+      sheet.text(row, 2, kNotAvailable);
+    }
+    sheet.number(row, 3, memory.weights_gib, formats.decimal2);
+    sheet.number(row, 4, memory.kv_cache_gib, formats.decimal2);
+    sheet.number(row, 5, memory.overhead_gib, formats.decimal2);
+    sheet.number(row, 6, memory.total_gib, formats.decimal2);
+    sheet.number(row, 7, option.fit.usable_gib, formats.decimal2);
+    sheet.number(row, 8, option.fit.headroom_gib, formats.decimal2);
+    sheet.text(row, 9, verdict_label(option.fit.verdict),
+               option.feasible ? nullptr : formats.warning);
+    if (option.devices_needed > 0) {
+      sheet.number(row, 10, option.devices_needed, formats.integer);
+    } else {
+      sheet.text(row, 10, "none fits");
+    }
+    if (option.feasible) {
+      sheet.number(row, 11, option.speed.decode_tokens_per_s, formats.decimal1);
+      sheet.number(row, 12, option.speed.aggregate_tokens_per_s, formats.decimal1);
+    } else {
+      sheet.text(row, 11, kNotAvailable);
+      sheet.text(row, 12, kNotAvailable);
+    }
+    sheet.number(row, 13, option.power_at_load_w, formats.integer);
+    if (option.kind == OptionKind::buy) {
+      sheet.number(row, 14, option.energy_kwh_per_month, formats.decimal1);
+    } else {
+      sheet.text(row, 14, "in the rent");
+    }
+    ++row;
+  }
+  sheet.width(0, 0, 24);
+  sheet.width(1, 1, 26);
+  sheet.width(2, 14, 11);
+  worksheet_freeze_panes(sheet.raw(), header + 1, 1);
+  set_print_layout(sheet);
+}
+
+void write_sources_sheet(SheetWriter& sheet, const Formats& formats,
+                         const ResolvedScenario& scenario) {
+  sheet.text(0, 0, "Sources", formats.title);
+  sheet.text(1, 0,
+             "Every catalog price the plan uses, as published. Age at the as-of date " +
+                 scenario.as_of + "; older than " + std::to_string(scenario.max_price_age_days) +
+                 " days is stale.",
+             formats.note);
+  const char* headers[] = {"What",        "Amount", "Currency",   "Unit",
+                           "Observed on", "Source", "Age (days)", "Stale"};
+  const lxw_row_t header = 3;
+  for (lxw_col_t c = 0; c < 8; ++c) sheet.text(header, c, headers[c], formats.header);
+  lxw_row_t row = header + 1;
+  for (const SourceRow& source : scenario.sources) {
+    sheet.text(row, 0, source.what);
+    sheet.number(row, 1, source.amount, formats.amount);
+    sheet.text(row, 2, source.currency);
+    sheet.text(row, 3, source.unit);
+    sheet.text(row, 4, source.observed_on);
+    sheet.text(row, 5, source.source);
+    sheet.number(row, 6, source.age_days, formats.integer);
+    sheet.text(row, 7, source.stale ? "stale" : "no", source.stale ? formats.warning : nullptr);
+    ++row;
+  }
+  sheet.width(0, 0, 36);
+  sheet.width(1, 1, 12);
+  sheet.width(2, 2, 9);
+  sheet.width(3, 3, 16);
+  sheet.width(4, 4, 12);
+  sheet.width(5, 5, 60);
+  sheet.width(6, 7, 10);
+  worksheet_freeze_panes(sheet.raw(), header + 1, 0);
+  set_print_layout(sheet);
+}
+
+}  // namespace xlsx
+
+namespace {
+
+/// Checks what the sheets rely on, before anything is created.
+void check_plan(const Plan& plan, const std::string& path) {
+  if (plan.horizon_months < 0) {
+    throw ReportError(path, "plan horizon is negative: " + std::to_string(plan.horizon_months));
+  }
+  // One column per month; Excel stops at 16384 columns.
+  if (plan.horizon_months > 12000) {
+    throw ReportError(path, "plan horizon too long for one sheet: " +
+                                std::to_string(plan.horizon_months) + " months");
+  }
+  const auto expected = static_cast<size_t>(plan.horizon_months) + 1;
+  for (const OptionResult& option : plan.options) {
+    const CashFlow& cf = option.cash_flow;
+    const std::pair<const char*, const std::vector<double>*> rows[] = {
+        {"capex", &cf.capex},
+        {"energy", &cf.energy},
+        {"maintenance", &cf.maintenance},
+        {"rent", &cf.rent},
+        {"resale", &cf.resale},
+        {"total", &cf.total},
+        {"cumulative", &cf.cumulative},
+        {"discount_factor", &cf.discount_factor},
+        {"discounted", &cf.discounted}};
+    for (const auto& [name, values] : rows) {
+      if (values->size() != expected) {
+        throw ReportError(path, "option " + option.id + ": cash flow row " + name + " has " +
+                                    std::to_string(values->size()) + " entries, expected " +
+                                    std::to_string(expected) + " (horizon + 1)");
+      }
+    }
+  }
+}
+
+struct WorkbookDeleter {
+  void operator()(lxw_workbook* workbook) const { lxw_workbook_free(workbook); }
+};
+
+void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& file,
+                    const lxw_datetime& as_of) {
+  std::unique_ptr<lxw_workbook, WorkbookDeleter> owned(workbook_new(file.c_str()));
+  if (!owned) throw XlsxError("cannot create the workbook");
+  lxw_workbook* workbook = owned.get();
+
+  // Fixed properties: the creation date is the as-of date, so same input, same bytes.
+  const std::string title = cell_text("TCO: " + scenario.name);
+  const std::string subject = cell_text(scenario.customer);
+  const std::string comments = cell_text("Quote " + scenario.quote_id);
+  lxw_doc_properties properties{};
+  properties.title = const_cast<char*>(title.c_str());
+  properties.subject = const_cast<char*>(subject.c_str());
+  properties.comments = const_cast<char*>(comments.c_str());
+  properties.author = const_cast<char*>("gputco");
+  properties.keywords = const_cast<char*>("TCO, GPU, quote");
+  properties.created = xlsx::utc_midnight(as_of);
+  check_xlsx(workbook_set_properties(workbook, &properties), "setting document properties");
+
+  const auto add_sheet = [&](const char* name) {
+    lxw_worksheet* sheet = workbook_add_worksheet(workbook, name);
+    if (sheet == nullptr) throw XlsxError(std::string("cannot add sheet ") + name);
+    return SheetWriter(sheet, name);
+  };
+  SheetWriter summary = add_sheet(kSummarySheet);
+  SheetWriter inputs = add_sheet(kInputsSheet);
+  SheetWriter cash_flow = add_sheet(kCashFlowSheet);
+  SheetWriter hardware = add_sheet(kHardwareSheet);
+  SheetWriter sources = add_sheet(kSourcesSheet);
+
+  const xlsx::Formats formats = xlsx::make_formats(workbook, plan.currency);
+  const xlsx::InputNames names =
+      xlsx::write_inputs_sheet(workbook, inputs, formats, plan, scenario);
+  const xlsx::CashFlowLayout layout =
+      xlsx::write_cash_flow_sheet(workbook, cash_flow, formats, plan, scenario, names);
+  xlsx::write_summary_sheet(workbook, summary, formats, plan, scenario, layout);
+  xlsx::write_hardware_sheet(hardware, formats, plan, scenario);
+  xlsx::write_sources_sheet(sources, formats, scenario);
+  worksheet_activate(summary.raw());
+
+  // workbook_close writes the file and frees the workbook whatever happens.
+  const lxw_error closed = workbook_close(owned.release());
+  check_xlsx(closed, "writing the workbook file");
+}
+
+}  // namespace
+
+void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& path) {
+  check_plan(plan, path);
+  const auto as_of = xlsx::parse_iso_date(scenario.as_of);
+  if (!as_of) {
+    throw ReportError(path, "scenario as_of date is not YYYY-MM-DD: '" + scenario.as_of + "'");
+  }
+  write_file_atomically(path, [&](const std::string& temp_path) {
+    try {
+      build_workbook(plan, scenario, temp_path, *as_of);
+    } catch (const XlsxError& e) {
+      throw ReportError(path, e.what());
+    }
+  });
+}
+
+}  // namespace gputco

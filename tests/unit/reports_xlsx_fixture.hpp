@@ -1,0 +1,77 @@
+// Shared by the xlsx report tests: a hand-built plan, and ways to look inside a workbook
+// (its zip members, its formula cells) and to recalculate it with LibreOffice.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/plan.hpp"
+#include "scenarios/resolved.hpp"
+
+namespace gputco::test {
+
+/// A plan and the scenario it came from, built by hand.
+struct SamplePlan {
+  Plan plan;
+  ResolvedScenario scenario;
+};
+
+/// Three options over 24 months (buy two used RTX 3090, rent one H100 by the hour, rent a
+/// server by the month). Cash flows, totals, NPVs and annual costs computed in the test by
+/// the math stated in engine/plan.hpp; scenario.inputs lists every input with provenance.
+SamplePlan sample_plan();
+
+/// Cash flows of one option, by the stated math (plan.hpp, option_cash_flow).
+CashFlow hand_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
+                        const SiteInputs& site, const FinanceInputs& finance);
+
+/// Fills the plan's results (cash flows, totals, NPV, annual costs) from its inputs again,
+/// after a test changed an input.
+void recompute_money(SamplePlan& sample);
+
+/// A fresh, empty directory under the build tree's test scratch area.
+std::string fresh_dir(const std::string& name);
+
+/// The whole content of a file ("" if it cannot be read).
+std::string read_bytes(const std::string& path);
+
+/// Names of the members of a zip file, in archive order (via `unzip -Z1`).
+std::vector<std::string> zip_members(const std::string& zip);
+
+/// One member of a zip file (via `unzip -p`).
+std::string zip_member(const std::string& zip, const std::string& member);
+
+/// Sheet name -> its part ("xl/worksheets/sheet3.xml"), from workbook.xml and its rels.
+std::map<std::string, std::string> sheet_parts(const std::string& xlsx);
+
+/// A formula cell as stored in the file.
+struct FormulaCell {
+  std::string sheet;
+  std::string ref;  ///< "C5"
+  int row = 0;      ///< zero-based
+  int col = 0;      ///< zero-based
+  std::string formula;
+  double cached = 0;
+};
+
+/// Every formula cell of every sheet, with its cached result.
+std::vector<FormulaCell> formula_cells(const std::string& xlsx);
+
+/// Zero-based (row, col) of an A1 reference such as "AB12" ("$" allowed).
+std::pair<int, int> parse_ref(const std::string& ref);
+
+/// Rows of fields; quoted fields may hold commas, quotes ("") and newlines.
+using CsvTable = std::vector<std::vector<std::string>>;
+CsvTable parse_csv(const std::string& text);
+
+/// True if LibreOffice's soffice can be run.
+bool soffice_available();
+
+/// Opens each workbook in a headless LibreOffice with a fresh profile set to always
+/// recalculate on load, and saves every sheet as CSV of raw values. Returns, per workbook
+/// path, sheet name -> table. Throws std::runtime_error if soffice fails.
+std::map<std::string, std::map<std::string, CsvTable>> recalculate_with_libreoffice(
+    const std::vector<std::string>& workbooks, const std::string& work_dir);
+
+}  // namespace gputco::test

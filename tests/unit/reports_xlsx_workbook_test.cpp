@@ -1,0 +1,335 @@
+// The TCO workbook's structure: sheets, names, formulas, cached values, text, determinism,
+// and what happens when it cannot be written.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <regex>
+#include <set>
+
+#include "reports/xlsx_report.hpp"
+#include "tests/unit/reports_xlsx_fixture.hpp"
+
+namespace gputco {
+namespace {
+
+using test::formula_cells;
+using test::fresh_dir;
+using test::read_bytes;
+using test::sample_plan;
+using test::zip_member;
+
+/// The formula cell at `ref` on `sheet`; fails the test if there is none.
+test::FormulaCell formula_at(const std::vector<test::FormulaCell>& cells, const std::string& sheet,
+                             const std::string& ref) {
+  for (const auto& cell : cells) {
+    if (cell.sheet == sheet && cell.ref == ref) return cell;
+  }
+  ADD_FAILURE() << "no formula at " << sheet << "!" << ref;
+  return {};
+}
+
+void expect_near_relative(double actual, double expected, const std::string& what) {
+  const double tolerance = 1e-12 * std::max(1.0, std::abs(expected));
+  EXPECT_NEAR(actual, expected, tolerance)
+      << what << ": stored " << actual << ", expected " << expected << ", tolerance " << tolerance;
+}
+
+TEST(XlsxReport, writesAZipWithTheFiveSheetsInOrder) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("sheets") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+
+  const auto members = test::zip_members(path);
+  EXPECT_NE(std::find(members.begin(), members.end(), "xl/workbook.xml"), members.end());
+  EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart1.xml"), members.end());
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  const std::regex sheet(R"re(<sheet name="([^"]+)")re");
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(workbook.begin(), workbook.end(), sheet), end; it != end; ++it) {
+    names.push_back((*it)[1]);
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"Summary", "Inputs", "Cash flow", "Hardware", "Sources"}));
+}
+
+TEST(XlsxReport, sameInputGivesIdenticalBytes) {
+  const auto sample = sample_plan();
+  const std::string dir = fresh_dir("determinism");
+  write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx");
+  // A different time zone and a later wall clock must not leak into the file.
+  const char* old_tz = std::getenv("TZ");
+  const std::string saved = old_tz != nullptr ? old_tz : "";
+  ::setenv("TZ", "America/New_York", 1);
+  ::tzset();
+  ::sleep(1);
+  write_workbook(sample.plan, sample.scenario, dir + "/b.xlsx");
+  if (old_tz != nullptr) {
+    ::setenv("TZ", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TZ");
+  }
+  ::tzset();
+  const std::string a = read_bytes(dir + "/a.xlsx");
+  ASSERT_FALSE(a.empty());
+  EXPECT_TRUE(a == read_bytes(dir + "/b.xlsx")) << "the two files differ";
+
+  // Rewriting over an existing file gives the same bytes too.
+  write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx");
+  EXPECT_TRUE(a == read_bytes(dir + "/a.xlsx"));
+}
+
+TEST(XlsxReport, creationDateIsTheAsOfDate) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("created") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const std::string core = zip_member(path, "docProps/core.xml");
+  EXPECT_NE(core.find("<dcterms:created xsi:type=\"dcterms:W3CDTF\">2026-11-15T00:00:00Z"),
+            std::string::npos)
+      << core;
+  EXPECT_NE(core.find("Q-2026-0042"), std::string::npos);
+}
+
+TEST(XlsxReport, definedNamesPointAtTheInputsSheet) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("names") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  for (const char* name :
+       {"tariff_per_kwh", "pue", "hours_per_day", "days_per_month", "discount_rate",
+        "horizon_months", "months_per_year", "watts_per_kw", "opt_office_3090_price_per_gpu",
+        "opt_office_3090_count", "opt_runpod_h100_rate_per_gpu_hour",
+        "opt_hetzner_gex44_price_per_month", "opt_hetzner_gex44_setup_fee"}) {
+    const std::regex defined("<definedName name=\"" + std::string(name) +
+                             "\">'?Inputs'?!\\$D\\$[0-9]+</definedName>");
+    EXPECT_TRUE(std::regex_search(workbook, defined)) << name << " missing in\n" << workbook;
+  }
+}
+
+TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("cached") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const auto cells = formula_cells(path);
+  // 25 months: 5 timeline rows; component rows that apply (buy 4, rent 1 each); total,
+  // cumulative and discounted per option; 2 sums per option; Summary: total, NPV and 2
+  // years per option.
+  EXPECT_EQ(cells.size(), 5u * 25 + (4 + 1 + 1) * 25 + 3 * 3 * 25 + 3 * 2 + 3 * 4);
+
+  const auto& own = sample.plan.options[0];
+  // Cash flow layout: months from column C (month 0); first block title on row 11, so
+  // capex on row 12 ... discounted on row 19; second block starts on row 21.
+  expect_near_relative(formula_at(cells, "Cash flow", "C12").cached, own.cash_flow.capex[0],
+                       "capex at month 0");
+  expect_near_relative(formula_at(cells, "Cash flow", "D13").cached, own.cash_flow.energy[1],
+                       "energy at month 1");
+  expect_near_relative(formula_at(cells, "Cash flow", "AA16").cached, own.cash_flow.resale[24],
+                       "resale at month 24");
+  expect_near_relative(formula_at(cells, "Cash flow", "B17").cached, own.total_cost, "total cost");
+  expect_near_relative(formula_at(cells, "Cash flow", "B19").cached, own.npv, "NPV");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D13").formula,
+            "D$6*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_3090_host_"
+            "power_w)/watts_per_kw*hours_per_day*days_per_month*tariff_per_kwh*pue");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "E18").formula, "SUM($C$17:E17)");
+  expect_near_relative(formula_at(cells, "Cash flow", "E9").cached,
+                       own.cash_flow.discount_factor[2], "discount factor at month 2");
+
+  // Every Summary formula caches the engine's figure.
+  int summary_formulas = 0;
+  for (const auto& cell : cells) {
+    if (cell.sheet != "Summary") continue;
+    ++summary_formulas;
+    const size_t i = static_cast<size_t>(cell.row - 16);
+    ASSERT_LT(i, sample.plan.options.size()) << cell.ref;
+    const auto& option = sample.plan.options[i];
+    const double expected = cell.col == 5 ? option.total_cost
+                            : cell.col == 6
+                                ? option.npv
+                                : option.annual_costs.at(static_cast<size_t>(cell.col - 7));
+    expect_near_relative(cell.cached, expected, "Summary!" + cell.ref);
+  }
+  EXPECT_EQ(summary_formulas, 3 * 4);
+}
+
+/// Numbers in a formula other than structural 0 and 1: the inputs belong on Inputs.
+std::vector<std::string> literal_numbers(const std::string& formula) {
+  std::vector<std::string> literals;
+  size_t i = 0;
+  while (i < formula.size()) {
+    const char c = formula[i];
+    if (c == '\'' || c == '"') {  // quoted sheet name or string
+      const size_t close = formula.find(c, i + 1);
+      i = close == std::string::npos ? formula.size() : close + 1;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$') {
+      while (i < formula.size() && (std::isalnum(static_cast<unsigned char>(formula[i])) ||
+                                    formula[i] == '_' || formula[i] == '$' || formula[i] == '.')) {
+        ++i;
+      }
+    } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      const size_t start = i;
+      while (i < formula.size() &&
+             (std::isdigit(static_cast<unsigned char>(formula[i])) || formula[i] == '.')) {
+        ++i;
+      }
+      const std::string number = formula.substr(start, i - start);
+      if (number != "0" && number != "1") literals.push_back(number);
+    } else {
+      ++i;
+    }
+  }
+  return literals;
+}
+
+TEST(XlsxReport, formulasHoldNoConstantsBeyondZeroAndOne) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("constants") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  for (const auto& cell : formula_cells(path)) {
+    EXPECT_TRUE(literal_numbers(cell.formula).empty())
+        << cell.sheet << "!" << cell.ref << ": " << cell.formula;
+  }
+}
+
+TEST(XlsxReport, eachCashFlowRowIsOneFormulaCopiedAcross) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("copied") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  // Replace the column letters of relative references by a marker: a formula copied across
+  // becomes the same text in every month column.
+  std::map<int, std::set<std::string>> shapes;
+  const std::regex relative_col(R"re((^|[^$A-Z_a-z])([A-Z]{1,3})(\$?[0-9]+))re");
+  for (const auto& cell : formula_cells(path)) {
+    if (cell.sheet != "Cash flow" || cell.col < 2) continue;
+    shapes[cell.row].insert(std::regex_replace(cell.formula, relative_col, "$1#$3"));
+  }
+  EXPECT_GE(shapes.size(), 5u + 3 * 4);
+  for (const auto& [row, forms] : shapes) {
+    EXPECT_EQ(forms.size(), 1u) << "row " << row + 1 << " has " << forms.size()
+                                << " different formulas, e.g. " << *forms.begin();
+  }
+}
+
+TEST(XlsxReport, userTextIsWrittenAsTextNeverAsFormula) {
+  auto sample = sample_plan();
+  sample.scenario.customer = "=HYPERLINK(\"http://example.invalid\",\"click\")";
+  sample.scenario.quote_id = "+1+2";
+  sample.scenario.name = "@SUM(A1)";
+  sample.plan.options[2].note = "-3-4";
+  const std::string path = fresh_dir("text") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+
+  const std::string strings = zip_member(path, "xl/sharedStrings.xml");
+  EXPECT_NE(strings.find("<t>=HYPERLINK(\"http://example.invalid\",\"click\")</t>"),
+            std::string::npos)
+      << strings;
+  EXPECT_NE(strings.find("<t>+1+2</t>"), std::string::npos);
+  EXPECT_NE(strings.find("<t>@SUM(A1)</t>"), std::string::npos);
+  EXPECT_NE(strings.find("<t>-3-4</t>"), std::string::npos);
+  for (const auto& cell : formula_cells(path)) {
+    EXPECT_EQ(cell.formula.find("HYPERLINK"), std::string::npos) << cell.ref;
+    EXPECT_NE(cell.formula, "1+2");
+  }
+}
+
+TEST(XlsxReport, missingNumbersAreWrittenAsNotAvailableNeverNaN) {
+  auto sample = sample_plan();
+  auto& rent = sample.plan.options[2];
+  rent.cost_per_million_tokens = std::numeric_limits<double>::quiet_NaN();
+  rent.speed.aggregate_tokens_per_s = std::numeric_limits<double>::infinity();
+  rent.break_even_hours.reset();
+  sample.plan.options[0].break_even_month.reset();  // owned, with a baseline: "never"
+  const std::string path = fresh_dir("nan") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+
+  for (const auto& [sheet, part] : test::sheet_parts(path)) {
+    const std::string xml = zip_member(path, part);
+    for (const char* bad : {"<v>nan", "<v>-nan", "<v>inf", "<v>-inf", "<v>NAN", "<v>INF"}) {
+      EXPECT_EQ(xml.find(bad), std::string::npos) << sheet << " holds " << bad;
+    }
+  }
+  const std::string strings = zip_member(path, "xl/sharedStrings.xml");
+  EXPECT_NE(strings.find("<t>n/a</t>"), std::string::npos);
+  EXPECT_NE(strings.find("<t>never</t>"), std::string::npos);
+}
+
+TEST(XlsxReport, inputsMissingFromTheListAreAddedWithTheEnginesValue) {
+  auto sample = sample_plan();
+  auto& rows = sample.scenario.inputs;
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [](const InputRow& r) {
+                              return r.section == "office-3090" && r.key == "host_power_w";
+                            }),
+             rows.end());
+  const std::string path = fresh_dir("missing") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  EXPECT_NE(workbook.find("<definedName name=\"opt_office_3090_host_power_w\">"),
+            std::string::npos);
+  const std::string strings = zip_member(path, "xl/sharedStrings.xml");
+  EXPECT_NE(strings.find("the value the engine used"), std::string::npos);
+}
+
+TEST(XlsxReport, badAsOfThrowsAndLeavesTheTargetAlone) {
+  auto sample = sample_plan();
+  sample.scenario.as_of = "15/11/2026";
+  const std::string dir = fresh_dir("bad-as-of");
+  const std::string path = dir + "/tco.xlsx";
+  test::read_bytes(path);
+  EXPECT_THROW(write_workbook(sample.plan, sample.scenario, path), ReportError);
+  EXPECT_FALSE(std::filesystem::exists(path));
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+}
+
+TEST(XlsxReport, cashFlowOfTheWrongLengthThrowsNamingTheRow) {
+  auto sample = sample_plan();
+  sample.plan.options[1].cash_flow.rent.pop_back();
+  const std::string path = fresh_dir("short") + "/tco.xlsx";
+  try {
+    write_workbook(sample.plan, sample.scenario, path);
+    FAIL() << "no ReportError";
+  } catch (const ReportError& e) {
+    EXPECT_EQ(e.path(), path);
+    EXPECT_NE(std::string(e.what()).find("runpod-h100"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rent"), std::string::npos) << e.what();
+  }
+}
+
+TEST(XlsxReport, missingDirectoryThrowsReportErrorWithThePath) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("no-dir") + "/missing/tco.xlsx";
+  try {
+    write_workbook(sample.plan, sample.scenario, path);
+    FAIL() << "no ReportError";
+  } catch (const ReportError& e) {
+    EXPECT_EQ(e.path(), path);
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(XlsxReport, oddOptionIdsGetValidDistinctNames) {
+  auto sample = sample_plan();
+  // Two ids that sanitise alike, one that starts with '='.
+  sample.plan.options[1].id = "=runpod h100";
+  sample.scenario.plan_inputs.options[1].id = "=runpod h100";
+  sample.plan.options[2].id = "=runpod-h100";
+  sample.scenario.plan_inputs.options[2].id = "=runpod-h100";
+  sample.plan.baseline_option_id = "=runpod h100";
+  sample.scenario.inputs.clear();  // every formula input then comes from the engine's inputs
+  const std::string path = fresh_dir("odd-ids") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  EXPECT_NE(workbook.find("<definedName name=\"opt__runpod_h100_rate_per_gpu_hour\">"),
+            std::string::npos)
+      << workbook;
+  EXPECT_NE(workbook.find("<definedName name=\"opt__runpod_h100_2_price_per_month\">"),
+            std::string::npos)
+      << workbook;
+}
+
+}  // namespace
+}  // namespace gputco
