@@ -60,8 +60,8 @@ TEST_P(Example, sameInputGivesTheSameBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, Example, ::testing::ValuesIn(examples()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+                         [](const ::testing::TestParamInfo<std::string>& param_info) {
+                           std::string name = param_info.param;
                            for (char& ch : name) {
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            }
