@@ -86,13 +86,15 @@ ModelArch read_model(SQLite::Statement& q) {
   m.mla_kv_lora_rank = int_or_zero(q.getColumn(13));
   m.mla_rope_dim = int_or_zero(q.getColumn(14));
   m.max_context = q.getColumn(15).getInt();
+  m.vocab_size = int_or_zero(q.getColumn(16));
+  m.tied_embeddings = int_or_zero(q.getColumn(17)) == 1;
   return m;
 }
 
 constexpr const char* kModelColumns =
     "SELECT id, name, params_b, active_params_b, layers, hidden, heads, kv_heads, head_dim, "
     "experts, experts_active, swa_window, swa_layers, mla_kv_lora_rank, mla_rope_dim, "
-    "max_context FROM models";
+    "max_context, vocab_size, tied_embeddings FROM models";
 
 Quant read_quant(SQLite::Statement& q) {
   return Quant{q.getColumn(0).getString(), q.getColumn(1).getDouble(), q.getColumn(2).getString()};

@@ -61,8 +61,8 @@ Column integer(std::string_view name, Range range, bool optional = false) {
 Column date(std::string_view name) {
   return {name, Type::date};
 }
-Column choice(std::string_view name, std::vector<std::string_view> choices) {
-  return {name, Type::choice, false, Range::any, std::move(choices)};
+Column choice(std::string_view name, std::vector<std::string_view> choices, bool optional = false) {
+  return {name, Type::choice, optional, Range::any, std::move(choices)};
 }
 Column currency(std::string_view name) {
   return {name, Type::currency};
@@ -84,15 +84,27 @@ const std::vector<TableSpec>& table_specs() {
       {"models.csv",
        "models",
        true,
-       {text("id"), text("name"), decimal("params_b", Range::positive),
-        decimal("active_params_b", Range::positive), integer("layers", Range::positive),
-        integer("hidden", Range::positive), integer("heads", Range::positive),
-        integer("kv_heads", Range::positive, true), integer("head_dim", Range::positive, true),
-        integer("experts", Range::positive, true), integer("experts_active", Range::positive, true),
-        integer("swa_window", Range::positive, true), integer("swa_layers", Range::positive, true),
+       {text("id"),
+        text("name"),
+        decimal("params_b", Range::positive),
+        decimal("active_params_b", Range::positive),
+        integer("layers", Range::positive),
+        integer("hidden", Range::positive),
+        integer("heads", Range::positive),
+        integer("kv_heads", Range::positive, true),
+        integer("head_dim", Range::positive, true),
+        integer("experts", Range::positive, true),
+        integer("experts_active", Range::positive, true),
+        integer("swa_window", Range::positive, true),
+        integer("swa_layers", Range::positive, true),
         integer("mla_kv_lora_rank", Range::positive, true),
-        integer("mla_rope_dim", Range::positive, true), integer("max_context", Range::positive),
-        note("note"), text("source"), date("observed_on")},
+        integer("mla_rope_dim", Range::positive, true),
+        integer("max_context", Range::positive),
+        integer("vocab_size", Range::positive, true),
+        choice("tied_embeddings", {"0", "1"}, true),
+        note("note"),
+        text("source"),
+        date("observed_on")},
        {"id"}},
       {"quants.csv",
        "quants",

@@ -86,6 +86,8 @@ CREATE TABLE models (
   mla_kv_lora_rank INTEGER CHECK (mla_kv_lora_rank IS NULL OR mla_kv_lora_rank > 0),
   mla_rope_dim INTEGER CHECK (mla_rope_dim IS NULL OR mla_rope_dim > 0),
   max_context INTEGER NOT NULL CHECK (max_context > 0),
+  vocab_size INTEGER CHECK (vocab_size IS NULL OR vocab_size > 0),   -- NULL: unknown
+  tied_embeddings INTEGER CHECK (tied_embeddings IS NULL OR tied_embeddings IN (0, 1)),
   note TEXT NOT NULL DEFAULT '',
   source TEXT NOT NULL CHECK (length(source) > 0),
   observed_on TEXT NOT NULL CHECK (date(observed_on) = observed_on),
