@@ -27,9 +27,11 @@ lxw_format* add(lxw_workbook* workbook) {
   return format;
 }
 
+/// A number format, right-aligned so that "n/a" written in its place lines up too.
 lxw_format* numeric(lxw_workbook* workbook, const std::string& code) {
   lxw_format* format = add(workbook);
   format_set_num_format(format, code.c_str());
+  format_set_align(format, LXW_ALIGN_RIGHT);
   return format;
 }
 
@@ -55,6 +57,20 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   format_set_bottom(f.header, LXW_BORDER_THIN);
   format_set_text_wrap(f.header);
   format_set_align(f.header, LXW_ALIGN_VERTICAL_TOP);
+  f.header_number = add(workbook);
+  format_set_bold(f.header_number);
+  format_set_bg_color(f.header_number, kHeaderFill);
+  format_set_bottom(f.header_number, LXW_BORDER_THIN);
+  format_set_text_wrap(f.header_number);
+  format_set_align(f.header_number, LXW_ALIGN_VERTICAL_TOP);
+  format_set_align(f.header_number, LXW_ALIGN_RIGHT);
+  f.header_indented = add(workbook);
+  format_set_bold(f.header_indented);
+  format_set_bg_color(f.header_indented, kHeaderFill);
+  format_set_bottom(f.header_indented, LXW_BORDER_THIN);
+  format_set_text_wrap(f.header_indented);
+  format_set_align(f.header_indented, LXW_ALIGN_VERTICAL_TOP);
+  format_set_indent(f.header_indented, 1);
   f.month_header = numeric(workbook, "0");
   format_set_bold(f.month_header);
   format_set_bg_color(f.month_header, kHeaderFill);
@@ -90,6 +106,7 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   f.integer = numeric(workbook, "#,##0");
   f.hours = numeric(workbook, "#,##0\" h\"");
   f.months = numeric(workbook, "0\" months\"");
+  format_set_align(f.months, LXW_ALIGN_LEFT);
   f.factor = numeric(workbook, "0.000000");
   f.flag = numeric(workbook, "0");
   format_set_font_color(f.flag, kQuietFont);
@@ -106,6 +123,10 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   format_set_font_color(f.input_text, kInputFont);
   format_set_bg_color(f.input_text, kInputFill);
   f.constant_number = numeric(workbook, "General");
+  f.not_available = add(workbook);
+  format_set_align(f.not_available, LXW_ALIGN_RIGHT);
+  f.indented = add(workbook);
+  format_set_indent(f.indented, 1);
   return f;
 }
 

@@ -138,7 +138,12 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
              formats.note);
   const lxw_row_t header = 3;
   const char* headers[] = {"Section", "Label", "Key", "Value", "Unit", "Provenance", "Name"};
-  for (lxw_col_t c = 0; c < 7; ++c) sheet.text(header, c, headers[c], formats.header);
+  for (lxw_col_t c = 0; c < 7; ++c) {
+    sheet.text(header, c, headers[c],
+               c == kValue  ? formats.header_number
+               : c == kUnit ? formats.header_indented
+                            : formats.header);
+  }
 
   InputNames result;
   lxw_row_t row = header + 1;
@@ -163,7 +168,7 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
     } else {
       sheet.text(row, kValue, r.text, formats.input_text);
     }
-    sheet.text(row, kUnit, r.unit);
+    sheet.text(row, kUnit, r.unit, formats.indented);
     sheet.text(row, kProvenance, r.provenance);
     if (r.value && std::isfinite(*r.value) && !result.has(r.section, r.key)) {
       const auto prefix = prefix_of.find(r.section);

@@ -84,8 +84,14 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                            "Power at load W",
                            "Energy kWh/month"};
   const lxw_row_t header = 3;
-  for (lxw_col_t c = 0; c < 15; ++c) sheet.text(header, c, headers[c], formats.header);
-  check_xlsx(worksheet_set_row(sheet.raw(), header, 30, nullptr), "sizing the Hardware header");
+  for (lxw_col_t c = 0; c < 15; ++c) {
+    // Numbers are right-aligned under right-aligned headers; the verdict follows a number.
+    sheet.text(header, c, headers[c],
+               c == 9   ? formats.header_indented
+               : c >= 2 ? formats.header_number
+                        : formats.header);
+  }
+  check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the Hardware header");
 
   lxw_row_t row = header + 1;
   for (const OptionResult& option : plan.options) {
@@ -97,7 +103,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
       sheet.number(row, 2, inputs->count, formats.integer);
     } else {
       sheet.text(row, 1, kNotAvailable);
-      sheet.text(row, 2, kNotAvailable);
+      sheet.text(row, 2, kNotAvailable, formats.not_available);
     }
     sheet.number(row, 3, memory.weights_gib, formats.decimal2);
     sheet.number(row, 4, memory.kv_cache_gib, formats.decimal2);
@@ -106,24 +112,24 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
     sheet.number(row, 7, option.fit.usable_gib, formats.decimal2);
     sheet.number(row, 8, option.fit.headroom_gib, formats.decimal2);
     sheet.text(row, 9, verdict_label(option.fit.verdict),
-               option.feasible ? nullptr : formats.warning);
+               option.feasible ? formats.indented : formats.warning);
     if (option.devices_needed > 0) {
       sheet.number(row, 10, option.devices_needed, formats.integer);
     } else {
-      sheet.text(row, 10, "none fits");
+      sheet.text(row, 10, "none fits", formats.not_available);
     }
     if (option.feasible) {
       sheet.number(row, 11, option.speed.decode_tokens_per_s, formats.decimal1);
       sheet.number(row, 12, option.speed.aggregate_tokens_per_s, formats.decimal1);
     } else {
-      sheet.text(row, 11, kNotAvailable);
-      sheet.text(row, 12, kNotAvailable);
+      sheet.text(row, 11, kNotAvailable, formats.not_available);
+      sheet.text(row, 12, kNotAvailable, formats.not_available);
     }
     sheet.number(row, 13, option.power_at_load_w, formats.integer);
     if (option.kind == OptionKind::buy) {
       sheet.number(row, 14, option.energy_kwh_per_month, formats.decimal1);
     } else {
-      sheet.text(row, 14, "in the rent");
+      sheet.text(row, 14, "in the rent", formats.not_available);
     }
     ++row;
   }
@@ -145,12 +151,17 @@ void write_sources_sheet(SheetWriter& sheet, const Formats& formats,
   const char* headers[] = {"What",        "Amount", "Currency",   "Unit",
                            "Observed on", "Source", "Age (days)", "Stale"};
   const lxw_row_t header = 3;
-  for (lxw_col_t c = 0; c < 8; ++c) sheet.text(header, c, headers[c], formats.header);
+  for (lxw_col_t c = 0; c < 8; ++c) {
+    sheet.text(header, c, headers[c],
+               c == 1 || c == 6 ? formats.header_number
+               : c == 2         ? formats.header_indented
+                                : formats.header);
+  }
   lxw_row_t row = header + 1;
   for (const SourceRow& source : scenario.sources) {
     sheet.text(row, 0, source.what);
     sheet.number(row, 1, source.amount, formats.amount);
-    sheet.text(row, 2, source.currency);
+    sheet.text(row, 2, source.currency, formats.indented);
     sheet.text(row, 3, source.unit);
     sheet.text(row, 4, source.observed_on);
     sheet.text(row, 5, source.source);

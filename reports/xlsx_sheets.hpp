@@ -22,6 +22,8 @@ struct Formats {
   lxw_format* subtitle = nullptr;
   lxw_format* note = nullptr;
   lxw_format* header = nullptr;
+  lxw_format* header_number = nullptr;    ///< header of a numeric column (right-aligned)
+  lxw_format* header_indented = nullptr;  ///< header of a column right after a numeric one
   lxw_format* month_header = nullptr;
   lxw_format* year_header = nullptr;
   lxw_format* label = nullptr;
@@ -46,6 +48,8 @@ struct Formats {
   lxw_format* input_number = nullptr;
   lxw_format* input_text = nullptr;
   lxw_format* constant_number = nullptr;
+  lxw_format* not_available = nullptr;  ///< "n/a", "never" in a numeric column
+  lxw_format* indented = nullptr;       ///< text right after a numeric column
 };
 
 /// Creates the formats; money formats carry `currency` when it is a plain code ("EUR").

@@ -104,17 +104,18 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
   sheet.text(header, c_kind, "Kind", formats.header);
   sheet.text(header, c_devices, "Devices", formats.header);
   sheet.text(header, c_fit, "Fit", formats.header);
-  sheet.text(header, c_decode, "Decode tokens/s per stream", formats.header);
-  sheet.text(header, c_total, "Total cost, " + plan.currency, formats.header);
-  sheet.text(header, c_npv, "NPV of cost, " + plan.currency, formats.header);
+  sheet.text(header, c_decode, "Decode tokens/s per stream", formats.header_number);
+  sheet.text(header, c_total, "Total cost, " + plan.currency, formats.header_number);
+  sheet.text(header, c_npv, "NPV of cost, " + plan.currency, formats.header_number);
   for (size_t y = 0; y < years; ++y) {
     sheet.number(header, static_cast<lxw_col_t>(c_year1 + y), static_cast<double>(y + 1),
                  formats.year_header);
   }
-  sheet.text(header, c_be_hours, "Break-even hours of use", formats.header);
-  sheet.text(header, c_be_month, "Break-even month", formats.header);
-  sheet.text(header, c_per_million, "Cost per million tokens, " + plan.currency, formats.header);
-  sheet.text(header, c_note, "Note", formats.header);
+  sheet.text(header, c_be_hours, "Break-even hours of use", formats.header_number);
+  sheet.text(header, c_be_month, "Break-even month", formats.header_number);
+  sheet.text(header, c_per_million, "Cost per million tokens, " + plan.currency,
+             formats.header_number);
+  sheet.text(header, c_note, "Note", formats.header_indented);
   check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the Summary header");
 
   const std::string year_range =
@@ -135,7 +136,7 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
     if (option.feasible) {
       sheet.number(row, c_decode, option.speed.decode_tokens_per_s, formats.decimal1);
     } else {
-      sheet.text(row, c_decode, kNotAvailable);
+      sheet.text(row, c_decode, kNotAvailable, formats.not_available);
     }
     sheet.formula(row, c_total, "=" + sheet_cell_ref(kCashFlowSheet, block.total, layout.sum_col),
                   option.total_cost, formats.money_whole);
@@ -147,7 +148,7 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
     for (size_t y = 0; y < years; ++y) {
       const auto col = static_cast<lxw_col_t>(c_year1 + y);
       if (y >= option.annual_costs.size()) {
-        sheet.text(row, col, kNotAvailable);
+        sheet.text(row, col, kNotAvailable, formats.not_available);
         continue;
       }
       sheet.formula(row, col,
@@ -158,19 +159,19 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
     if (option.break_even_hours) {
       sheet.number(row, c_be_hours, *option.break_even_hours, formats.hours);
     } else {
-      sheet.text(row, c_be_hours, break_even_gap(plan, option));
+      sheet.text(row, c_be_hours, break_even_gap(plan, option), formats.not_available);
     }
     if (option.break_even_month) {
-      sheet.number(row, c_be_month, *option.break_even_month, formats.flag);
+      sheet.number(row, c_be_month, *option.break_even_month, formats.integer);
     } else {
-      sheet.text(row, c_be_month, break_even_gap(plan, option));
+      sheet.text(row, c_be_month, break_even_gap(plan, option), formats.not_available);
     }
     if (option.cost_per_million_tokens) {
       sheet.number(row, c_per_million, *option.cost_per_million_tokens, formats.money);
     } else {
-      sheet.text(row, c_per_million, kNotAvailable);
+      sheet.text(row, c_per_million, kNotAvailable, formats.not_available);
     }
-    sheet.text(row, c_note, option.note);
+    sheet.text(row, c_note, option.note, formats.indented);
     ++row;
   }
 
