@@ -5,8 +5,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "engine/finder.hpp"
-#include "reports/json_report.hpp"
-#include "reports/text_report.hpp"
+#include "reports/fit_report.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace po = boost::program_options;

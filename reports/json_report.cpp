@@ -92,31 +92,4 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
   return j.dump(2) + "\n";
 }
 
-std::string fit_json(const FitRequest& request, const MemoryBreakdown& memory,
-                     const std::vector<DeviceFit>& rows) {
-  ordered j;
-  j["model"] = request.model.id;
-  j["quant"] = request.quant.id;
-  j["context_tokens"] = request.context_tokens;
-  j["concurrent_streams"] = request.concurrent_streams;
-  j["kv_cache"] = to_string(request.kv_cache);
-  j["memory"] = {{"weights_gib", number(memory.weights_gib)},
-                 {"kv_cache_gib", number(memory.kv_cache_gib)},
-                 {"overhead_gib", number(memory.overhead_gib)},
-                 {"total_gib", number(memory.total_gib)}};
-  ordered results = ordered::array();
-  for (const auto& row : rows) {
-    results.push_back({{"gpu", row.device.id},
-                       {"count", row.count},
-                       {"usable_gib", number(row.fit.usable_gib)},
-                       {"required_gib", number(row.fit.memory.total_gib)},
-                       {"headroom_gib", number(row.fit.headroom_gib)},
-                       {"verdict", to_string(row.fit.verdict)},
-                       {"decode_tokens_per_s", number(row.speed.decode_tokens_per_s)},
-                       {"aggregate_tokens_per_s", number(row.speed.aggregate_tokens_per_s)}});
-  }
-  j["results"] = std::move(results);
-  return j.dump(2) + "\n";
-}
-
 }  // namespace gputco

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/finder.hpp"
 #include "engine/plan.hpp"
 #include "scenarios/resolved.hpp"
 
@@ -20,12 +19,5 @@ namespace gputco {
 ///   monthly_cumulative[], note }], sources: [...] }.
 /// Absent values (never breaks even, does not fit) are null, never NaN.
 std::string plan_json(const Plan& plan, const ResolvedScenario& scenario);
-
-/// The fit command's JSON: { model, quant, context_tokens, concurrent_streams, kv_cache,
-/// memory: {weights_gib, kv_cache_gib, overhead_gib, total_gib} (for one device),
-/// results: [{ gpu, count, usable_gib, required_gib, headroom_gib, verdict,
-/// decode_tokens_per_s, aggregate_tokens_per_s }] }.
-std::string fit_json(const FitRequest& request, const MemoryBreakdown& memory,
-                     const std::vector<DeviceFit>& rows);
 
 }  // namespace gputco

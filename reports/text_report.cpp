@@ -95,26 +95,4 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   return out;
 }
 
-std::string fit_text(const FitRequest& request, const MemoryBreakdown& memory,
-                     const std::vector<DeviceFit>& rows) {
-  std::string out = fmt::format(
-      "{} {}, {} tokens x {} stream(s), KV cache {}\n"
-      "memory on one device: weights {:.2f} GiB + KV cache {:.2f} GiB + overhead {:.2f} GiB = "
-      "{:.2f} GiB\n\n",
-      request.model.id, request.quant.id, request.context_tokens, request.concurrent_streams,
-      to_string(request.kv_cache), memory.weights_gib, memory.kv_cache_gib, memory.overhead_gib,
-      memory.total_gib);
-  out += fmt::format("{:<24} {:>5} {:>11} {:>11} {:<7} {:>10} {:>14}\n", "gpu", "count",
-                     "usable GiB", "headroom", "fit", "tok/s", "aggregate tok/s");
-  for (const auto& row : rows) {
-    const bool fits = row.fit.verdict != Verdict::does_not_fit;
-    out += fmt::format("{:<24} {:>5} {:>11.1f} {:>11.1f} {:<7} {:>10} {:>14}\n", row.device.id,
-                       row.count, row.fit.usable_gib, row.fit.headroom_gib,
-                       verdict_text(row.fit.verdict),
-                       fits ? fmt::format("{:.1f}", row.speed.decode_tokens_per_s) : "-",
-                       fits ? fmt::format("{:.1f}", row.speed.aggregate_tokens_per_s) : "-");
-  }
-  return out;
-}
-
 }  // namespace gputco

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "engine/finder.hpp"
 #include "engine/plan.hpp"
 #include "scenarios/resolved.hpp"
 
@@ -15,10 +14,5 @@ namespace gputco {
 /// per million tokens), the recommendation, and stale prices. "never" / "n/a" where a
 /// figure does not exist.
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& scenario);
-
-/// The fit table: memory breakdown, then one row per device (count, usable GiB, verdict,
-/// headroom, decode and aggregate tokens/s).
-std::string fit_text(const FitRequest& request, const MemoryBreakdown& memory,
-                     const std::vector<DeviceFit>& rows);
 
 }  // namespace gputco
