@@ -354,6 +354,30 @@ SamplePlan sample_plan() {
   return sample;
 }
 
+SamplePlan engine_sample_plan() {
+  SamplePlan sample = sample_plan();
+  PlanInputs& in = sample.scenario.plan_inputs;
+  // Llama 3.1 8B as pricing/data/models.csv gives it.
+  in.model.params_b = 8.03;
+  in.model.active_params_b = 8.03;
+  in.model.layers = 32;
+  in.model.hidden = 4096;
+  in.model.heads = 32;
+  in.model.kv_heads = 8;
+  in.model.head_dim = 128;
+  in.model.max_context = 131072;
+  in.model.vocab_size = 128256;
+  in.quant.kind = "mix";
+  in.options[0].device.memory_type = "GDDR6X";
+  in.options[1].device.kind = DeviceKind::datacenter;
+  in.options[1].device.memory_type = "HBM3";
+  in.options[2].device.kind = DeviceKind::workstation;
+  in.options[2].device.memory_type = "GDDR6";
+  sample.plan = make_plan(in);
+  sample.scenario.inputs = input_rows(sample.scenario);
+  return sample;
+}
+
 std::string fresh_dir(const std::string& name) {
   const std::filesystem::path dir = binary_path("test-scratch/reports/" + name);
   std::filesystem::remove_all(dir);

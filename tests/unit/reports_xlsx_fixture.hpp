@@ -22,6 +22,10 @@ struct SamplePlan {
 /// the math stated in engine/plan.hpp; scenario.inputs lists every input with provenance.
 SamplePlan sample_plan();
 
+/// The same scenario with full model and device data, planned by the engine's make_plan:
+/// the workbook's formulas must reproduce the real engine, not only the test's arithmetic.
+SamplePlan engine_sample_plan();
+
 /// Cash flows of one option, by the stated math (plan.hpp, option_cash_flow).
 CashFlow hand_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
                         const SiteInputs& site, const FinanceInputs& finance);
