@@ -16,8 +16,8 @@
 #include <utility>
 #include <variant>
 
+#include "pricing/catalog_schema.hpp"
 #include "pricing/csv_table.hpp"
-#include "pricing/embedded.hpp"
 
 namespace gputco {
 
@@ -141,6 +141,30 @@ const std::vector<TableSpec>& table_specs() {
        {currency("base"), currency("quote"), decimal("rate", Range::positive), date("observed_on"),
         text("source")},
        {"base", "quote", "observed_on"}},
+      {"systems.csv",
+       "systems",
+       false,
+       {text("id"), text("name"), choice("kind", {"server", "workstation"}), text("device_id"),
+        integer("device_count", Range::positive), text("host"),
+        decimal("host_power_w", Range::non_negative), note("note"), text("source"),
+        date("observed_on")},
+       {"id"}},
+      {"system_prices.csv",
+       "system_prices",
+       false,
+       {text("system_id"), choice("condition", {"new", "used", "refurbished"}),
+        choice("includes_devices", {"0", "1"}), decimal("amount", Range::positive),
+        currency("currency"), text("region"), text("seller"), date("observed_on"), text("source"),
+        note("note")},
+       {"system_id", "condition", "includes_devices", "seller", "region", "observed_on"}},
+      {"resale_curves.csv",
+       "resale_curves",
+       false,
+       {choice("device_class", {"consumer", "workstation", "datacenter", "unified"}),
+        choice("condition", {"new", "used", "refurbished"}),
+        integer("age_months", Range::non_negative), decimal("fraction", Range::non_negative),
+        date("observed_on"), text("source"), note("note")},
+       {"device_class", "condition", "age_months", "observed_on"}},
   };
   return specs;
 }
@@ -388,6 +412,8 @@ std::string key_text(const Table& table, const Row& row, std::string_view separa
     if (!out.empty()) out += separator;
     const Value& v = row.values[table.index(column)];
     if (const auto* s = std::get_if<std::string>(&v)) out += *s;
+    if (const auto* d = std::get_if<double>(&v)) out += format_number(*d);
+    if (const auto* i = std::get_if<std::int64_t>(&v)) out += std::to_string(*i);
   }
   return out;
 }
@@ -439,17 +465,24 @@ void check_models(const Table& models, Problems& problems) {
   }
 }
 
-void check_device_refs(const Table& table, std::string_view column,
-                       const std::set<std::string, std::less<>>& device_ids, const Table& devices,
-                       Problems& problems) {
+// `what` names the referenced thing ("device"), `where` the list of known ids.
+void check_refs(const Table& table, std::string_view column,
+                const std::set<std::string, std::less<>>& ids, std::string_view what,
+                const std::string& where, Problems& problems) {
   for (const Row& row : table.rows) {
     if (!table.ok(row, {column})) continue;
     const std::string& id = table.str(row, column);
-    if (device_ids.find(id) == device_ids.end()) {
+    if (ids.find(id) == ids.end()) {
       problems.add(table.path, row.line, column,
-                   "unknown device " + in_quotes(id) + " (not an id of " + devices.path + ")");
+                   "unknown " + std::string(what) + " " + in_quotes(id) + " (" + where + ")");
     }
   }
+}
+
+void check_device_refs(const Table& table, std::string_view column,
+                       const std::set<std::string, std::less<>>& device_ids, const Table& devices,
+                       Problems& problems) {
+  check_refs(table, column, device_ids, "device", "not an id of " + devices.path, problems);
 }
 
 void check_rentals(const Table& rentals, Problems& problems) {
@@ -565,13 +598,25 @@ LoadedData load_data(const std::string& data_dir) {
   check_models(table("models.csv"), problems_of("models.csv"));
   std::set<std::string, std::less<>> device_ids;
   const Table& devices = table("devices.csv");
-  for (const Row& row : devices.rows) device_ids.insert(devices.str(row, "id"));
+  for (const Row& row : devices.rows) {
+    // A row whose id has a problem (reported already) holds no id.
+    if (devices.ok(row, {"id"})) device_ids.insert(devices.str(row, "id"));
+  }
   check_device_refs(table("purchase_prices.csv"), "item_id", device_ids, devices,
                     problems_of("purchase_prices.csv"));
   check_device_refs(table("rental_offers.csv"), "device_id", device_ids, devices,
                     problems_of("rental_offers.csv"));
   check_rentals(table("rental_offers.csv"), problems_of("rental_offers.csv"));
   check_fx(table("fx_rates.csv"), problems_of("fx_rates.csv"));
+  check_device_refs(table("systems.csv"), "device_id", device_ids, devices,
+                    problems_of("systems.csv"));
+  std::set<std::string, std::less<>> system_ids;
+  const Table& systems = table("systems.csv");
+  for (const Row& row : systems.rows) {
+    if (systems.ok(row, {"id"})) system_ids.insert(systems.str(row, "id"));
+  }
+  check_refs(table("system_prices.csv"), "system_id", system_ids, "system",
+             "not an id of " + systems.path, problems_of("system_prices.csv"));
 
   for (auto& [name, problems] : by_file) {
     std::stable_sort(problems.items.begin(), problems.items.end(),
@@ -653,10 +698,6 @@ CatalogBuildError::CatalogBuildError(std::vector<std::string> problems)
       }()),
       problems_(std::move(problems)) {}
 
-std::string_view catalog_schema_sql() {
-  return {reinterpret_cast<const char*>(embedded::schema_sql), embedded::schema_sql_size};
-}
-
 bool is_iso_date(std::string_view text) {
   if (text.size() != 10 || text[4] != '-' || text[7] != '-') return false;
   for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u, 8u, 9u}) {
@@ -687,8 +728,7 @@ void build_catalog(const std::string& data_dir, const std::string& db_path) {
   try {
     {
       SQLite::Database db(tmp, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-      db.exec(std::string(catalog_schema_sql()));
-      db.exec("PRAGMA foreign_keys = ON");
+      create_catalog_schema(db);
       std::vector<std::string> problems;
       SQLite::Transaction transaction(db);
       for (const Table& table : data.tables) insert_rows(db, table, problems);
@@ -707,6 +747,52 @@ void build_catalog(const std::string& data_dir, const std::string& db_path) {
     fs::remove(tmp, ec);
     throw;
   }
+}
+
+CheckedTable check_data_file(std::string_view file_name, const std::string& path,
+                             const std::set<std::string, std::less<>>& device_ids,
+                             const std::string& device_list, std::vector<std::string>& problems) {
+  const auto& specs = table_specs();
+  const auto spec = std::find_if(specs.begin(), specs.end(),
+                                 [&](const TableSpec& s) { return s.file == file_name; });
+  if (spec == specs.end() ||
+      (file_name != "purchase_prices.csv" && file_name != "rental_offers.csv")) {
+    throw std::invalid_argument("check_data_file: not a price file: " + std::string(file_name));
+  }
+  Problems found;
+  Table table = load_table(*spec, path, known_currencies(), found);
+  check_duplicates(table, found);
+  if (file_name == "purchase_prices.csv") {
+    check_refs(table, "item_id", device_ids, "device", device_list, found);
+  } else {
+    check_refs(table, "device_id", device_ids, "device", device_list, found);
+    check_rentals(table, found);
+  }
+  std::stable_sort(found.items.begin(), found.items.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& item : found.items) problems.push_back(std::move(item.second));
+
+  CheckedTable out;
+  for (const Column& column : spec->columns) out.columns.emplace_back(column.name);
+  for (Row& row : table.rows) {
+    const bool ok = std::all_of(row.valid.begin(), row.valid.end(), [](bool v) { return v; });
+    out.rows.push_back({row.line, std::move(row.values), ok});
+  }
+  return out;
+}
+
+std::vector<std::string> data_file_columns(std::string_view file_name) {
+  for (const TableSpec& spec : table_specs()) {
+    if (spec.file != file_name) continue;
+    std::vector<std::string> out;
+    for (const Column& column : spec.columns) out.emplace_back(column.name);
+    return out;
+  }
+  throw std::invalid_argument("no data file " + std::string(file_name));
+}
+
+std::set<std::string, std::less<>> catalog_currencies() {
+  return known_currencies();
 }
 
 }  // namespace gputco

@@ -3,18 +3,18 @@
 // reported as FILE:LINE: column: problem, nothing written unless all rows are good.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "pricing/catalog.hpp"
+#include "pricing/catalog_schema.hpp"
 
 namespace gputco {
-
-/// Schema version of the catalogs this code builds and reads (PRAGMA user_version).
-inline constexpr int kCatalogSchemaVersion = 1;
-/// PRAGMA application_id of a gputco catalog: 0x47505443, "GPTC".
-inline constexpr int kCatalogApplicationId = 0x47505443;
 
 /// Thrown when catalog data has problems. what() holds every problem, one per line;
 /// problems() gives them one by one, each "FILE:LINE: column: problem", in file order
@@ -28,17 +28,16 @@ class CatalogBuildError : public CatalogError {
   std::vector<std::string> problems_;
 };
 
-/// The catalog schema (pricing/schema.sql), compiled into the library.
-std::string_view catalog_schema_sql();
-
 /// Checks every CSV file of `data_dir` without writing anything. devices.csv, models.csv
-/// and quants.csv are required; purchase_prices.csv, rental_offers.csv, tariffs.csv and
-/// fx_rates.csv are optional (absent = no rows); any other *.csv is a problem.
+/// and quants.csv are required; purchase_prices.csv, rental_offers.csv, tariffs.csv,
+/// fx_rates.csv, systems.csv, system_prices.csv and resale_curves.csv are optional (absent = no
+/// rows); any other *.csv is a problem.
 /// Rules: the header has exactly the documented columns; every row has as many fields as the
 /// header; no field has leading or trailing whitespace; required fields are non-empty;
 /// numbers are plain decimals with a dot, parsed in full (std::from_chars, no locale); dates
 /// are real calendar dates YYYY-MM-DD; enumerations and currency codes are known; ranges
-/// hold (amounts > 0, setup fees >= 0, ...); references name a device of devices.csv; no key
+/// hold (amounts > 0, setup fees >= 0, ...); references name a device of devices.csv (a system
+/// of systems.csv for system_prices.csv); no key
 /// appears twice; a spot rate is not above the on-demand rate of the same provider, device,
 /// region and date (per device, same billing and currency; the same sku's on-demand offer when
 /// there is one, else the dearest on-demand offer).
@@ -55,5 +54,39 @@ void build_catalog(const std::string& data_dir, const std::string& db_path);
 
 /// True when `text` is a valid calendar date written YYYY-MM-DD (leap years included).
 bool is_iso_date(std::string_view text);
+
+/// A field value as stored: NULL (empty optional number), text, real or integer.
+using CellValue = std::variant<std::monostate, std::string, double, std::int64_t>;
+
+/// One data row of a checked file: values in the order of the file kind's documented columns.
+struct CheckedRow {
+  int line = 0;                   ///< 1-based line of the file where the record starts
+  std::vector<CellValue> values;  ///< one per column of CheckedTable::columns
+  bool ok = false;                ///< false when a field of the row had a problem
+};
+
+/// The rows of one checked price file, in file order.
+struct CheckedTable {
+  std::vector<std::string> columns;  ///< the documented columns of the file kind, in order
+  std::vector<CheckedRow> rows;
+};
+
+/// Reads the CSV file at `path` as a file of kind `file_name` ("purchase_prices.csv" or
+/// "rental_offers.csv", see pricing/data/README.md) and checks it by the rules of
+/// check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
+/// duplicate keys, spot above on-demand, and device references against `device_ids`
+/// (`device_list` says where those ids come from, for messages). Appends every problem
+/// ("PATH:LINE: column: problem", by line) to `problems` and returns the rows read.
+/// Throws std::invalid_argument for another `file_name`.
+CheckedTable check_data_file(std::string_view file_name, const std::string& path,
+                             const std::set<std::string, std::less<>>& device_ids,
+                             const std::string& device_list, std::vector<std::string>& problems);
+
+/// The documented columns of a data file kind ("rental_offers.csv"), in order. Throws
+/// std::invalid_argument for an unknown kind.
+std::vector<std::string> data_file_columns(std::string_view file_name);
+
+/// The ISO 4217 codes of the schema's currencies table.
+std::set<std::string, std::less<>> catalog_currencies();
 
 }  // namespace gputco

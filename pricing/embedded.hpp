@@ -1,5 +1,5 @@
-// Files compiled into the binary at build time by pricing/embed.cmake: the catalog schema
-// (in the builder library) and the built-in catalog database (in gputco_pricing).
+// Files compiled into the binary at build time by pricing/embed.cmake: the catalog schema and
+// its migrations (in the builder library) and the built-in catalog database (in gputco_pricing).
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,10 @@ namespace gputco::embedded {
 /// pricing/schema.sql, as bytes (not NUL-terminated).
 extern const unsigned char schema_sql[];
 extern const std::size_t schema_sql_size;
+
+/// pricing/migrations/0002_books_systems_resale.sql (schema version 1 -> 2).
+extern const unsigned char migration_0002_sql[];
+extern const std::size_t migration_0002_sql_size;
 
 /// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
 extern const unsigned char catalog_sqlite[];

@@ -1,0 +1,67 @@
+#include "pricing/catalog_schema.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "pricing/embedded.hpp"
+
+namespace gputco {
+
+namespace {
+
+std::string_view bytes(const unsigned char* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+void apply_migrations(SQLite::Database& db, int from_version) {
+  for (int version = from_version + 1; version <= kCatalogSchemaVersion; ++version) {
+    db.exec(std::string(catalog_migration_sql(version)));
+    // Version numbers are constants of this file, never data.
+    db.exec("PRAGMA user_version = " + std::to_string(version));
+  }
+}
+
+}  // namespace
+
+std::string_view catalog_schema_sql() {
+  return bytes(embedded::schema_sql, embedded::schema_sql_size);
+}
+
+std::string_view catalog_migration_sql(int to_version) {
+  switch (to_version) {
+    case 2:
+      return bytes(embedded::migration_0002_sql, embedded::migration_0002_sql_size);
+    default:
+      throw std::out_of_range("no catalog migration to version " + std::to_string(to_version));
+  }
+}
+
+void create_catalog_schema(SQLite::Database& db, bool in_transaction) {
+  if (in_transaction) {
+    db.exec(std::string(catalog_schema_sql()));
+    apply_migrations(db, 1);
+    return;
+  }
+  // schema.sql sets PRAGMA foreign_keys, which is a no-op inside a transaction: set it first.
+  db.exec("PRAGMA foreign_keys = ON");
+  SQLite::Transaction transaction(db);
+  db.exec(std::string(catalog_schema_sql()));
+  apply_migrations(db, 1);
+  transaction.commit();
+}
+
+void migrate_catalog(SQLite::Database& db, bool in_transaction) {
+  const int version = db.execAndGet("PRAGMA user_version").getInt();
+  if (version >= kCatalogSchemaVersion) return;
+  if (in_transaction) {
+    apply_migrations(db, version);
+    return;
+  }
+  SQLite::Transaction transaction(db);
+  apply_migrations(db, version);
+  transaction.commit();
+}
+
+}  // namespace gputco
