@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "pricing/catalog_build.hpp"
+#include "pricing/catalog_schema.hpp"
 #include "pricing/embedded.hpp"
 
 namespace gputco {
@@ -19,6 +21,8 @@ namespace {
 constexpr const char* kRequiredTables[] = {"meta",          "currencies", "devices",
                                            "models",        "quants",     "price_observations",
                                            "rental_offers", "tariffs",    "fx_rates"};
+// Tables migrations/0002 added.
+constexpr const char* kTablesOfVersion2[] = {"books", "systems", "system_prices", "resale_curves"};
 
 void require_date(const std::string& as_of) {
   if (!is_iso_date(as_of)) {
@@ -66,7 +70,7 @@ Device read_device(SQLite::Statement& q) {
 
 constexpr const char* kDeviceColumns =
     "SELECT id, name, vendor, kind, memory_gb, memory_type, bandwidth_gbps, board_power_w, "
-    "fp16_tflops, nvlink_gbps FROM devices";
+    "fp16_tflops, nvlink_gbps FROM layered_devices";
 
 ModelArch read_model(SQLite::Statement& q) {
   ModelArch m;
@@ -94,13 +98,13 @@ ModelArch read_model(SQLite::Statement& q) {
 constexpr const char* kModelColumns =
     "SELECT id, name, params_b, active_params_b, layers, hidden, heads, kv_heads, head_dim, "
     "experts, experts_active, swa_window, swa_layers, mla_kv_lora_rank, mla_rope_dim, "
-    "max_context, vocab_size, tied_embeddings FROM models";
+    "max_context, vocab_size, tied_embeddings FROM layered_models";
 
 Quant read_quant(SQLite::Statement& q) {
   return Quant{q.getColumn(0).getString(), q.getColumn(1).getDouble(), q.getColumn(2).getString()};
 }
 
-constexpr const char* kQuantColumns = "SELECT quant, bits_per_weight, kind FROM quants";
+constexpr const char* kQuantColumns = "SELECT quant, bits_per_weight, kind FROM layered_quants";
 
 PriceObservation read_price(SQLite::Statement& q) {
   PriceObservation p;
@@ -110,12 +114,13 @@ PriceObservation read_price(SQLite::Statement& q) {
   p.currency = q.getColumn(3).getString();
   p.region = q.getColumn(4).getString();
   p.seller = q.getColumn(5).getString();
-  p.provenance = {q.getColumn(6).getString(), q.getColumn(7).getString()};
+  p.provenance = {q.getColumn(6).getString(), q.getColumn(7).getString(),
+                  q.getColumn(8).getString()};
   return p;
 }
 
 constexpr const char* kPriceColumns =
-    "item_id, condition, amount, currency, region, seller, source, observed_on";
+    "item_id, condition, amount, currency, region, seller, source, observed_on, book";
 
 RentalOffer read_rental(SQLite::Statement& q) {
   RentalOffer r;
@@ -129,9 +134,14 @@ RentalOffer read_rental(SQLite::Statement& q) {
   r.setup_fee = q.getColumn(7).getDouble();
   r.currency = q.getColumn(8).getString();
   r.region = q.getColumn(9).getString();
-  r.provenance = {q.getColumn(10).getString(), q.getColumn(11).getString()};
+  r.provenance = {q.getColumn(10).getString(), q.getColumn(11).getString(),
+                  q.getColumn(12).getString()};
   return r;
 }
+
+constexpr const char* kRentalColumns =
+    "provider, sku, device_id, devices_per_instance, billing, term, amount, setup_fee, "
+    "currency, region, source, observed_on, book";
 
 Tariff read_tariff(SQLite::Statement& q) {
   Tariff t;
@@ -140,12 +150,82 @@ Tariff read_tariff(SQLite::Statement& q) {
   t.amount_per_kwh = q.getColumn(2).getDouble();
   t.currency = q.getColumn(3).getString();
   t.note = q.getColumn(4).getString();
-  t.provenance = {q.getColumn(5).getString(), q.getColumn(6).getString()};
+  t.provenance = {q.getColumn(5).getString(), q.getColumn(6).getString(),
+                  q.getColumn(7).getString()};
   return t;
 }
 
 constexpr const char* kTariffColumns =
-    "id, region, amount_per_kwh, currency, note, source, observed_on";
+    "id, region, amount_per_kwh, currency, note, source, observed_on, book";
+
+System read_system(SQLite::Statement& q) {
+  System s;
+  s.id = q.getColumn(0).getString();
+  s.name = q.getColumn(1).getString();
+  s.kind = q.getColumn(2).getString();
+  s.device_id = q.getColumn(3).getString();
+  s.device_count = q.getColumn(4).getInt();
+  s.host = q.getColumn(5).getString();
+  s.host_power_w = q.getColumn(6).getDouble();
+  s.provenance = {q.getColumn(7).getString(), q.getColumn(8).getString(), kBuiltinBook};
+  return s;
+}
+
+constexpr const char* kSystemColumns =
+    "SELECT id, name, kind, device_id, device_count, host, host_power_w, source, observed_on "
+    "FROM layered_systems";
+
+// ---- Layers ----------------------------------------------------------------------------------
+
+// Schema names of the databases a catalog reads, lowest precedence first: {"main"} for one
+// database, {"builtin", "main"} for the built-in catalog with a user database over it. They
+// are the constants below, never data, so they may be spliced into SQL.
+constexpr const char* kMainSchema = "main";
+constexpr const char* kBuiltinSchema = "builtin";
+
+// Reference tables: the first layer that has an id wins.
+struct ReferenceTable {
+  const char* table;
+  const char* key;
+};
+constexpr ReferenceTable kReferenceTables[] = {
+    {"devices", "id"}, {"models", "id"}, {"quants", "quant"}, {"systems", "id"}, {"books", "name"}};
+
+// Observation tables: read together, each row with its layer (0 lowest) and book.
+struct ObservationTable {
+  const char* table;
+  bool has_book;  // else every row counts as the built-in book's
+};
+constexpr ObservationTable kObservationTables[] = {
+    {"price_observations", true}, {"rental_offers", true}, {"system_prices", true},
+    {"tariffs", false},           {"fx_rates", false},     {"resale_curves", false}};
+
+// Creates the TEMP views layered_<table> every query reads (temp objects never touch the
+// databases themselves, so this works over read-only ones).
+void create_layer_views(SQLite::Database& db, const std::vector<std::string>& layers) {
+  for (const auto& [table, key] : kReferenceTables) {
+    std::string sql = std::string("CREATE TEMP VIEW layered_") + table + " AS ";
+    std::string seen;
+    for (const std::string& layer : layers) {
+      if (!seen.empty()) sql += " UNION ALL ";
+      sql += "SELECT * FROM " + layer + "." + table;
+      if (!seen.empty()) sql += " WHERE " + std::string(key) + " NOT IN (" + seen + ")";
+      seen += (seen.empty() ? "" : " UNION ") + std::string("SELECT ") + key + " FROM " + layer +
+              "." + table;
+    }
+    db.exec(sql);
+  }
+  for (const auto& [table, has_book] : kObservationTables) {
+    std::string sql = std::string("CREATE TEMP VIEW layered_") + table + " AS ";
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      if (i > 0) sql += " UNION ALL ";
+      sql += "SELECT *, " + std::to_string(i) + " AS layer";
+      if (!has_book) sql += std::string(", '") + kBuiltinBook + "' AS book";
+      sql += " FROM " + layers[i] + "." + table;
+    }
+    db.exec(sql);
+  }
+}
 
 // Checks that `db` holds a gputco catalog this code can read; returns what is wrong, or "".
 std::string catalog_problem(SQLite::Database& db) {
@@ -162,7 +242,10 @@ std::string catalog_problem(SQLite::Database& db) {
   SQLite::Statement has_table(db,
                               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
                               "name = ?");
-  for (const char* table : kRequiredTables) {
+  std::vector<const char*> required(std::begin(kRequiredTables), std::end(kRequiredTables));
+  if (version >= 2)
+    required.insert(required.end(), std::begin(kTablesOfVersion2), std::end(kTablesOfVersion2));
+  for (const char* table : required) {
     has_table.bind(1, table);
     has_table.executeStep();
     const bool present = has_table.getColumn(0).getInt() == 1;
@@ -172,20 +255,62 @@ std::string catalog_problem(SQLite::Database& db) {
   return {};
 }
 
-}  // namespace
-
-std::unique_ptr<SQLite::Database> open_builtin_database() {
-  auto db = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
+// Loads the embedded built-in catalog into the (empty, in-memory) database `schema` of `db`,
+// read-only. `schema` is one of the constants above.
+void deserialize_builtin(SQLite::Database& db, const char* schema) {
   // SQLite frees the copy on close; the embedded bytes stay untouched in read-only memory.
   const auto size = static_cast<sqlite3_int64>(embedded::catalog_sqlite_size);
   auto* image = static_cast<unsigned char*>(sqlite3_malloc64(embedded::catalog_sqlite_size));
   if (image == nullptr) throw CatalogError("built-in catalog: out of memory");
   std::memcpy(image, embedded::catalog_sqlite, embedded::catalog_sqlite_size);
-  const int rc = sqlite3_deserialize(db->getHandle(), "main", image, size, size,
+  const int rc = sqlite3_deserialize(db.getHandle(), schema, image, size, size,
                                      SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
   if (rc != SQLITE_OK) {
     throw CatalogError(std::string("built-in catalog: cannot load: ") + sqlite3_errstr(rc));
   }
+}
+
+// Opens the file at `path` read-only and checks that it is a gputco catalog this code can
+// read (of this or an older schema version). Throws CatalogError naming `path`.
+std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    throw CatalogError(path + ": cannot open catalog: no such file");
+  }
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw CatalogError(path + ": cannot open catalog: not a regular file");
+  }
+  try {
+    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
+    db->setBusyTimeout(kCatalogBusyTimeoutMs);
+    if (auto problem = catalog_problem(*db); !problem.empty()) {
+      throw CatalogError(path + ": " + problem);
+    }
+    return db;
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(path + ": not a gputco catalog: " + e.what());
+  }
+}
+
+// A private in-memory copy of the catalog file `path`, migrated to the current schema.
+std::unique_ptr<SQLite::Database> copy_into_memory(const std::string& path) {
+  auto file = open_checked_file(path);
+  try {
+    auto copy = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
+    SQLite::Backup backup(*copy, "main", *file, "main");
+    backup.executeStep(-1);  // all pages, in one read transaction: a consistent snapshot
+    migrate_catalog(*copy);
+    return copy;
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(path + ": cannot read the catalog: " + e.what());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<SQLite::Database> open_builtin_database() {
+  auto db = std::make_unique<SQLite::Database>(":memory:", SQLite::OPEN_READWRITE);
+  deserialize_builtin(*db, kMainSchema);
   return db;
 }
 
@@ -200,27 +325,30 @@ Catalog Catalog::open_builtin() {
     if (auto problem = catalog_problem(*db); !problem.empty()) {
       throw CatalogError("built-in catalog: " + problem);
     }
+    create_layer_views(*db, {kMainSchema});
     return Catalog(std::move(db));
   });
 }
 
 Catalog Catalog::open_file(const std::string& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) {
-    throw CatalogError(path + ": cannot open catalog: no such file");
-  }
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    throw CatalogError(path + ": cannot open catalog: not a regular file");
-  }
-  try {
-    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
-    if (auto problem = catalog_problem(*db); !problem.empty()) {
-      throw CatalogError(path + ": " + problem);
+  auto db = open_checked_file(path);
+  return guarded("opening a catalog file", [&] {
+    if (db->execAndGet("PRAGMA user_version").getInt() < kCatalogSchemaVersion) {
+      db = copy_into_memory(path);
     }
+    create_layer_views(*db, {kMainSchema});
     return Catalog(std::move(db));
-  } catch (const SQLite::Exception& e) {
-    throw CatalogError(path + ": not a gputco catalog: " + e.what());
-  }
+  });
+}
+
+Catalog Catalog::open_layered(const std::string& user_db_path) {
+  auto db = copy_into_memory(user_db_path);
+  return guarded("opening the layered catalog", [&] {
+    db->exec(std::string("ATTACH DATABASE ':memory:' AS ") + kBuiltinSchema);
+    deserialize_builtin(*db, kBuiltinSchema);
+    create_layer_views(*db, {kBuiltinSchema, kMainSchema});
+    return Catalog(std::move(db));
+  });
 }
 
 std::vector<Device> Catalog::devices() const {
@@ -283,9 +411,9 @@ std::optional<PriceObservation> Catalog::latest_price(const std::string& item_id
   require_date(as_of);
   return guarded("reading a price", [&]() -> std::optional<PriceObservation> {
     SQLite::Statement q(*db_, std::string("SELECT ") + kPriceColumns +
-                                  " FROM price_observations WHERE item_id = ? AND condition = ? "
-                                  "AND observed_on <= ? ORDER BY observed_on DESC, amount ASC, "
-                                  "currency, region, seller LIMIT 1");
+                                  " FROM layered_price_observations WHERE item_id = ? AND "
+                                  "condition = ? AND observed_on <= ? ORDER BY observed_on DESC, "
+                                  "layer DESC, book, amount ASC, currency, region, seller LIMIT 1");
     q.bind(1, item_id);
     q.bind(2, condition);
     q.bind(3, as_of);
@@ -300,10 +428,22 @@ std::vector<PriceObservation> Catalog::prices(const std::string& as_of) const {
     SQLite::Statement q(
         *db_, std::string("SELECT ") + kPriceColumns +
                   " FROM (SELECT *, row_number() OVER (PARTITION BY item_id, condition, seller, "
-                  "region ORDER BY observed_on DESC) AS recency FROM price_observations "
-                  "WHERE observed_on <= ?) WHERE recency = 1 "
+                  "region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
+                  "layered_price_observations WHERE observed_on <= ?) WHERE recency = 1 "
                   "ORDER BY item_id, condition, region, seller");
     q.bind(1, as_of);
+    std::vector<PriceObservation> out;
+    while (q.executeStep()) out.push_back(read_price(q));
+    return out;
+  });
+}
+
+std::vector<PriceObservation> Catalog::price_history(const std::string& item_id) const {
+  return guarded("reading a price history", [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kPriceColumns +
+                                  " FROM layered_price_observations WHERE item_id = ? "
+                                  "ORDER BY observed_on, condition, book, region, seller");
+    q.bind(1, item_id);
     std::vector<PriceObservation> out;
     while (q.executeStep()) out.push_back(read_price(q));
     return out;
@@ -318,14 +458,12 @@ std::vector<RentalOffer> Catalog::rental_offers(const std::string& as_of,
   return guarded("reading rental offers", [&] {
     // Latest per key first, then the filters, so that a filter never revives an older row.
     SQLite::Statement q(
-        *db_,
-        "SELECT provider, sku, device_id, devices_per_instance, billing, term, amount, setup_fee, "
-        "currency, region, source, observed_on FROM (SELECT *, row_number() OVER (PARTITION BY "
-        "provider, sku, billing, term, region ORDER BY observed_on DESC) AS recency FROM "
-        "rental_offers "
-        "WHERE observed_on <= ?1) WHERE recency = 1 AND (?2 = '' OR device_id = ?2) "
-        "AND (?3 = '' OR billing = ?3) AND (?4 = '' OR term = ?4) "
-        "ORDER BY amount / devices_per_instance, provider, sku, billing, term, region");
+        *db_, std::string("SELECT ") + kRentalColumns +
+                  " FROM (SELECT *, row_number() OVER (PARTITION BY provider, sku, billing, term, "
+                  "region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
+                  "layered_rental_offers WHERE observed_on <= ?1) WHERE recency = 1 AND (?2 = '' "
+                  "OR device_id = ?2) AND (?3 = '' OR billing = ?3) AND (?4 = '' OR term = ?4) "
+                  "ORDER BY amount / devices_per_instance, provider, sku, billing, term, region");
     q.bind(1, as_of);
     q.bind(2, device_id);
     q.bind(3, billing);
@@ -336,12 +474,24 @@ std::vector<RentalOffer> Catalog::rental_offers(const std::string& as_of,
   });
 }
 
+std::vector<RentalOffer> Catalog::rental_history(const std::string& device_id) const {
+  return guarded("reading a rental history", [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kRentalColumns +
+                                  " FROM layered_rental_offers WHERE device_id = ? ORDER BY "
+                                  "observed_on, provider, sku, billing, term, region, book");
+    q.bind(1, device_id);
+    std::vector<RentalOffer> out;
+    while (q.executeStep()) out.push_back(read_rental(q));
+    return out;
+  });
+}
+
 std::optional<Tariff> Catalog::tariff(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
   return guarded("reading a tariff", [&]() -> std::optional<Tariff> {
     SQLite::Statement q(*db_, std::string("SELECT ") + kTariffColumns +
-                                  " FROM tariffs WHERE id = ? AND observed_on <= ? "
-                                  "ORDER BY observed_on DESC LIMIT 1");
+                                  " FROM layered_tariffs WHERE id = ? AND observed_on <= ? "
+                                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
     q.bind(1, id);
     q.bind(2, as_of);
     if (!q.executeStep()) return std::nullopt;
@@ -354,8 +504,8 @@ std::vector<Tariff> Catalog::tariffs(const std::string& as_of) const {
   return guarded("reading tariffs", [&] {
     SQLite::Statement q(*db_, std::string("SELECT ") + kTariffColumns +
                                   " FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY "
-                                  "observed_on DESC) AS recency FROM tariffs WHERE observed_on "
-                                  "<= ?) WHERE recency = 1 ORDER BY id");
+                                  "observed_on DESC, layer DESC) AS recency FROM layered_tariffs "
+                                  "WHERE observed_on <= ?) WHERE recency = 1 ORDER BY id");
     q.bind(1, as_of);
     std::vector<Tariff> out;
     while (q.executeStep()) out.push_back(read_tariff(q));
@@ -368,11 +518,13 @@ std::optional<FxRate> Catalog::fx_rate(const std::string& from, const std::strin
   require_date(as_of);
   if (from == to) return FxRate{from, to, 1.0, {"same currency", as_of}};
   return guarded("reading an exchange rate", [&]() -> std::optional<FxRate> {
-    // Both directions; the later observation wins, the stored direction on a tie.
+    // Both directions; the later observation wins, then the upper layer, then the stored
+    // direction.
     SQLite::Statement q(*db_,
-                        "SELECT base, rate, source, observed_on FROM fx_rates "
+                        "SELECT base, rate, source, observed_on, book FROM layered_fx_rates "
                         "WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1)) "
-                        "AND observed_on <= ?3 ORDER BY observed_on DESC, base = ?1 DESC LIMIT 1");
+                        "AND observed_on <= ?3 ORDER BY observed_on DESC, layer DESC, "
+                        "base = ?1 DESC LIMIT 1");
     q.bind(1, from);
     q.bind(2, to);
     q.bind(3, as_of);
@@ -381,7 +533,92 @@ std::optional<FxRate> Catalog::fx_rate(const std::string& from, const std::strin
     const double rate = q.getColumn(1).getDouble();
     std::string source = q.getColumn(2).getString();
     if (!direct) source += " (inverted from " + to + "/" + from + ")";
-    return FxRate{from, to, direct ? rate : 1.0 / rate, {source, q.getColumn(3).getString()}};
+    return FxRate{from,
+                  to,
+                  direct ? rate : 1.0 / rate,
+                  {source, q.getColumn(3).getString(), q.getColumn(4).getString()}};
+  });
+}
+
+std::vector<System> Catalog::systems() const {
+  return guarded("reading systems", [&] {
+    SQLite::Statement q(*db_, std::string(kSystemColumns) + " ORDER BY id");
+    std::vector<System> out;
+    while (q.executeStep()) out.push_back(read_system(q));
+    return out;
+  });
+}
+
+std::optional<System> Catalog::system(const std::string& id) const {
+  return guarded("reading a system", [&]() -> std::optional<System> {
+    SQLite::Statement q(*db_, std::string(kSystemColumns) + " WHERE id = ?");
+    q.bind(1, id);
+    if (!q.executeStep()) return std::nullopt;
+    return read_system(q);
+  });
+}
+
+std::optional<SystemPrice> Catalog::latest_system_price(const std::string& id,
+                                                        const std::string& condition,
+                                                        const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading a system price", [&]() -> std::optional<SystemPrice> {
+    SQLite::Statement q(*db_,
+                        "SELECT system_id, condition, includes_devices, amount, currency, region, "
+                        "seller, source, observed_on, book FROM layered_system_prices WHERE "
+                        "system_id = ? AND condition = ? AND observed_on <= ? ORDER BY "
+                        "observed_on DESC, layer DESC, book, includes_devices DESC, amount, "
+                        "currency, region, seller LIMIT 1");
+    q.bind(1, id);
+    q.bind(2, condition);
+    q.bind(3, as_of);
+    if (!q.executeStep()) return std::nullopt;
+    SystemPrice p;
+    p.system_id = q.getColumn(0).getString();
+    p.condition = q.getColumn(1).getString();
+    p.includes_devices = q.getColumn(2).getInt() == 1;
+    p.amount = q.getColumn(3).getDouble();
+    p.currency = q.getColumn(4).getString();
+    p.region = q.getColumn(5).getString();
+    p.seller = q.getColumn(6).getString();
+    p.provenance = {q.getColumn(7).getString(), q.getColumn(8).getString(),
+                    q.getColumn(9).getString()};
+    return p;
+  });
+}
+
+std::vector<ResalePoint> Catalog::resale_curve(const std::string& device_class,
+                                               const std::string& condition,
+                                               const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading a resale curve", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT age_months, fraction, source, observed_on, book FROM (SELECT *, "
+                        "row_number() OVER (PARTITION BY age_months ORDER BY observed_on DESC, "
+                        "layer DESC) AS recency FROM layered_resale_curves WHERE device_class = ? "
+                        "AND condition = ? AND observed_on <= ?) WHERE recency = 1 "
+                        "ORDER BY age_months");
+    q.bind(1, device_class);
+    q.bind(2, condition);
+    q.bind(3, as_of);
+    std::vector<ResalePoint> out;
+    while (q.executeStep()) {
+      out.push_back(
+          {q.getColumn(0).getInt(),
+           q.getColumn(1).getDouble(),
+           {q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString()}});
+    }
+    return out;
+  });
+}
+
+std::vector<std::string> Catalog::books() const {
+  return guarded("reading books", [&] {
+    SQLite::Statement q(*db_, "SELECT name FROM layered_books WHERE name <> ? ORDER BY name");
+    q.bind(1, kBuiltinBook);
+    std::vector<std::string> out;
+    while (q.executeStep()) out.push_back(q.getColumn(0).getString());
+    return out;
   });
 }
 

@@ -23,10 +23,17 @@ class CatalogError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The book of the rows compiled into gputco (pricing/data).
+inline constexpr const char* kBuiltinBook = "built-in";
+
 /// Where a catalog row came from.
 struct Provenance {
   std::string source;  ///< publication, URL-less description, or "example value, no public source"
   std::string observed_on;  ///< YYYY-MM-DD
+  /// The price book holding the row: kBuiltinBook, or the name a user imported it under
+  /// (`gputco catalog import --book NAME`). Empty for values not read from a catalog row
+  /// (an identity exchange rate).
+  std::string book = {};
 };
 
 /// A purchase price of one device (or system), as observed.
@@ -67,6 +74,38 @@ struct Tariff {
   Provenance provenance;
 };
 
+/// A server or workstation: `device_count` devices of one kind in a host.
+struct System {
+  std::string id;
+  std::string name;
+  std::string kind;  ///< "server" | "workstation"
+  std::string device_id;
+  int device_count = 0;
+  std::string host;         ///< CPUs, memory, chassis, as published
+  double host_power_w = 0;  ///< what the host draws besides its devices, at full load
+  Provenance provenance;
+};
+
+/// A dated price of a system.
+struct SystemPrice {
+  std::string system_id;
+  std::string condition;          ///< "new" | "used" | "refurbished"
+  bool includes_devices = false;  ///< true: the whole system; false: host/chassis only
+  double amount = 0;
+  std::string currency;
+  std::string region;
+  std::string seller;
+  Provenance provenance;
+};
+
+/// One point of a resale curve: after `age_months`, a device fetches `fraction` of its
+/// purchase price.
+struct ResalePoint {
+  int age_months = 0;
+  double fraction = 0;
+  Provenance provenance;
+};
+
 /// base/quote = rate: 1 unit of base buys `rate` units of quote (EUR/USD 1.08).
 struct FxRate {
   std::string base;
@@ -75,10 +114,19 @@ struct FxRate {
   Provenance provenance;
 };
 
-/// Read-only view of a catalog database.
+/// Read-only view of a catalog database: the built-in catalog, a catalog file, or the built-in
+/// catalog with a user database of price books layered over it (open_layered).
 /// Every method throws CatalogError when the database cannot be read, and every dated
 /// lookup throws CatalogError when `as_of` is not a date YYYY-MM-DD. Results are in a fixed
 /// order (stated per method), never in storage or hash order.
+///
+/// Layering: devices, models, quants and systems come from the built-in catalog, and from
+/// the user database only for ids the built-in one lacks. Observations (prices, rental offers,
+/// system prices, tariffs, FX rates, resale points) of both are read together: a lookup "as
+/// of" a date takes the latest observation on or before it, and on the same date a price-book
+/// row wins over a built-in row of the same key (between two books, the book name in byte
+/// order decides). A later built-in observation wins over an older book price: date a
+/// negotiated price when it was agreed, and refresh it.
 class Catalog {
  public:
   /// Opens the catalog built into the binary (pricing/data/*.csv, built at compile time):
@@ -89,6 +137,12 @@ class Catalog {
   /// CatalogError, naming `path`, if it is missing, not an SQLite database, not a gputco
   /// catalog (application_id, user_version, tables), or of a newer schema version.
   static Catalog open_file(const std::string& path);
+  /// Opens the built-in catalog with the user database at `user_db_path` (price books, written
+  /// by import_price_book) layered over it; see the class comment. The file is only read: it is
+  /// copied into memory (one consistent snapshot, even while an import writes) and, when of an
+  /// older schema version, migrated in that copy. Throws CatalogError, naming the path, as
+  /// open_file does.
+  static Catalog open_layered(const std::string& user_db_path);
 
   Catalog(Catalog&&) noexcept;
   Catalog& operator=(Catalog&&) noexcept;
@@ -116,7 +170,8 @@ class Catalog {
                                                const std::string& condition,
                                                const std::string& as_of) const;
   /// Every purchase price observed on or before `as_of`, latest per (item, condition,
-  /// seller, region), ordered by item id, condition, region, seller.
+  /// seller, region) (a book's row wins on the same date), ordered by item id, condition,
+  /// region, seller.
   std::vector<PriceObservation> prices(const std::string& as_of) const;
 
   /// Rental offers observed on or before `as_of`, latest per (provider, sku, billing, term,
@@ -143,8 +198,52 @@ class Catalog {
   std::optional<FxRate> fx_rate(const std::string& from, const std::string& to,
                                 const std::string& as_of) const;
 
+  /// Every purchase price ever observed for `item_id`, from every book, ordered by
+  /// observed_on, condition, book, region, seller (no as-of filter: a price history).
+  std::vector<PriceObservation> price_history(const std::string& item_id) const;
+  /// Every rental offer ever observed for `device_id`, from every book, ordered by
+  /// observed_on, provider, sku, billing, term, region, book.
+  std::vector<RentalOffer> rental_history(const std::string& device_id) const;
+
+  /// Every system (server, workstation), ordered by id.
+  std::vector<System> systems() const;
+  /// The system with this id, nullopt when there is none.
+  std::optional<System> system(const std::string& id) const;
+  /// Latest price of system `id` in `condition` observed on or before `as_of`; a book's row
+  /// wins on the same date, then whole-system prices before host-only ones, then the lowest
+  /// amount (as stored). nullopt when none.
+  std::optional<SystemPrice> latest_system_price(const std::string& id,
+                                                 const std::string& condition,
+                                                 const std::string& as_of) const;
+
+  /// The resale curve of devices of class `device_class` (a device kind: "consumer",
+  /// "workstation", "datacenter", "unified") bought in `condition`, as of the date: per age,
+  /// the latest point observed on or before it; ordered by age_months. Empty when none.
+  std::vector<ResalePoint> resale_curve(const std::string& device_class,
+                                        const std::string& condition,
+                                        const std::string& as_of) const;
+
+  /// Names of the price books (other than the built-in one) of the layered user database,
+  /// ordered by name; empty for a catalog without one.
+  std::vector<std::string> books() const;
+
   /// Catalog schema version (PRAGMA user_version).
   int schema_version() const;
+
+  /// Logical checks of every row of every layer (pricing/catalog_check.cpp), each finding one
+  /// line naming the row (kind, key, book, date):
+  ///  - a spot rate above the on-demand rate of the same provider, device, region, date,
+  ///    billing and currency (the same sku's when published, else the dearest);
+  ///  - a per-device purchase, system or rental amount at or below 0.01 (kPriceFloor);
+  ///  - with `as_of` (YYYY-MM-DD; empty = not checked): price-book prices and offers that a
+  ///    lookup as of that date would use (latest per key) older than `max_age_days` days.
+  /// Built-in rows as old are counted in `notes` (plans flag them), not in `problems`.
+  /// Throws CatalogError for a bad `as_of` or a negative `max_age_days`.
+  struct Audit {
+    std::vector<std::string> problems;
+    std::vector<std::string> notes;
+  };
+  Audit audit(const std::string& as_of, int max_age_days) const;
 
  private:
   explicit Catalog(std::unique_ptr<SQLite::Database> db);

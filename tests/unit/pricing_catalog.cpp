@@ -244,8 +244,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsOne) {
-  EXPECT_EQ(catalog_.schema_version(), 1);
+TEST_F(CatalogTest, schemaVersionIsTwo) {
+  EXPECT_EQ(catalog_.schema_version(), 2);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -296,14 +296,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 2");
+    db.exec("PRAGMA user_version = 3");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 2 is newer than this program reads (1)");
+              path + ": catalog schema version 3 is newer than this program reads (2)");
   }
 }
 
@@ -332,7 +332,7 @@ std::size_t csv_rows(const std::string& file) {
 
 TEST(Catalog, builtinHoldsEveryDeviceModelAndQuantOfPricingData) {
   const Catalog catalog = Catalog::open_builtin();
-  EXPECT_EQ(catalog.schema_version(), 1);
+  EXPECT_EQ(catalog.schema_version(), kCatalogSchemaVersion);
   std::set<std::string> devices;
   for (const auto& d : catalog.devices()) devices.insert(d.id);
   std::set<std::string> models;
@@ -357,6 +357,13 @@ TEST(Catalog, builtinHoldsEveryObservationOfPricingData) {
   EXPECT_EQ(count("rental_offers"), csv_rows("rental_offers.csv"));
   EXPECT_EQ(count("tariffs"), csv_rows("tariffs.csv"));
   EXPECT_EQ(count("fx_rates"), csv_rows("fx_rates.csv"));
+  EXPECT_EQ(count("systems"), csv_rows("systems.csv"));
+  EXPECT_EQ(count("system_prices"), csv_rows("system_prices.csv"));
+  EXPECT_EQ(count("resale_curves"), csv_rows("resale_curves.csv"));
+  // Every built-in row is in the built-in book.
+  EXPECT_EQ(
+      db->execAndGet("SELECT count(*) FROM price_observations WHERE book <> 'built-in'").getInt(),
+      0);
 }
 
 TEST(Catalog, builtinIsReadOnly) {
@@ -366,7 +373,7 @@ TEST(Catalog, builtinIsReadOnly) {
                SQLite::Exception);
   EXPECT_THROW(db->exec("PRAGMA user_version = 7"), SQLite::Exception);
   EXPECT_EQ(db->execAndGet("SELECT count(*) FROM currencies WHERE code = 'XAU'").getInt(), 0);
-  EXPECT_EQ(db->execAndGet("PRAGMA user_version").getInt(), 1);
+  EXPECT_EQ(db->execAndGet("PRAGMA user_version").getInt(), kCatalogSchemaVersion);
   // The catalog built from it is unchanged.
   EXPECT_EQ(Catalog::open_builtin().devices().size(), csv_rows("devices.csv"));
 }

@@ -1,0 +1,187 @@
+#include "pricing/catalog_check.hpp"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <array>
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+
+#include "pricing/catalog.hpp"
+#include "pricing/catalog_build.hpp"
+#include "pricing/catalog_import.hpp"
+#include "pricing/catalog_schema.hpp"
+#include "pricing/embedded.hpp"
+
+namespace gputco {
+
+namespace {
+
+std::string format_number(double value) {
+  std::array<char, 64> buf{};
+  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
+  return ec == std::errc{} ? std::string(buf.data(), end) : std::string("?");
+}
+
+std::chrono::sys_days to_days(const std::string& iso) {
+  auto number = [&](std::size_t pos, std::size_t len) {
+    int value = 0;
+    std::from_chars(iso.data() + pos, iso.data() + pos + len, value);
+    return value;
+  };
+  return std::chrono::sys_days{std::chrono::year{number(0, 4)} /
+                               std::chrono::month{static_cast<unsigned>(number(5, 2))} /
+                               std::chrono::day{static_cast<unsigned>(number(8, 2))}};
+}
+
+int days_between(const std::string& from, const std::string& to) {
+  return static_cast<int>((to_days(to) - to_days(from)).count());
+}
+
+std::vector<std::string> physical_problems(SQLite::Database& db, const std::string& label) {
+  std::vector<std::string> out;
+  SQLite::Statement integrity(db, "PRAGMA integrity_check");
+  while (integrity.executeStep()) {
+    const std::string line = integrity.getColumn(0).getString();
+    if (line != "ok") out.push_back(label + ": integrity: " + line);
+  }
+  SQLite::Statement foreign(db, "PRAGMA foreign_key_check");
+  while (foreign.executeStep()) {
+    out.push_back(label + ": foreign key: " + foreign.getColumn(0).getString() + " row " +
+                  (foreign.getColumn(1).isNull()
+                       ? std::string("?")
+                       : std::to_string(foreign.getColumn(1).getInt64())) +
+                  ": no " + foreign.getColumn(2).getString() + " row it refers to");
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> catalog_file_problems(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw CatalogError(path + ": cannot open catalog: no such file");
+  }
+  try {
+    SQLite::Database db(path, SQLite::OPEN_READONLY);
+    db.setBusyTimeout(kCatalogBusyTimeoutMs);
+    return physical_problems(db, path);
+  } catch (const SQLite::Exception& e) {
+    return {path + ": integrity: " + e.what()};
+  }
+}
+
+std::vector<std::string> builtin_catalog_problems() {
+  try {
+    auto db = open_builtin_database();
+    return physical_problems(*db, "built-in catalog");
+  } catch (const SQLite::Exception& e) {
+    return {std::string("built-in catalog: integrity: ") + e.what()};
+  }
+}
+
+Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const {
+  if (!as_of.empty() && !is_iso_date(as_of)) {
+    throw CatalogError("as_of: '" + as_of + "' is not a date YYYY-MM-DD");
+  }
+  if (max_age_days < 0) throw CatalogError("max age: must be 0 days or more");
+  Audit audit;
+  try {
+    // Spot above on-demand, every row of every layer.
+    SQLite::Statement spot(
+        *db_,
+        "SELECT book, provider, sku, region, observed_on, currency, spot, on_demand FROM ("
+        "SELECT s.book, s.provider, s.sku, s.region, s.observed_on, s.currency, "
+        "s.amount * 1.0 / s.devices_per_instance AS spot, "
+        "coalesce((SELECT o.amount * 1.0 / o.devices_per_instance FROM layered_rental_offers o "
+        "WHERE o.term = 'on_demand' AND o.sku = s.sku AND o.provider = s.provider AND o.device_id "
+        "= s.device_id AND o.region = s.region AND o.observed_on = s.observed_on AND o.billing = "
+        "s.billing AND o.currency = s.currency ORDER BY o.layer DESC LIMIT 1), "
+        "(SELECT max(o.amount * 1.0 / o.devices_per_instance) FROM layered_rental_offers o WHERE "
+        "o.term = 'on_demand' AND o.provider = s.provider AND o.device_id = s.device_id AND "
+        "o.region = s.region AND o.observed_on = s.observed_on AND o.billing = s.billing AND "
+        "o.currency = s.currency)) AS on_demand FROM layered_rental_offers s "
+        "WHERE s.term = 'spot') WHERE on_demand IS NOT NULL AND spot > on_demand "
+        "ORDER BY provider, sku, region, observed_on, book");
+    while (spot.executeStep()) {
+      audit.problems.push_back(
+          "rental offer " + spot.getColumn(1).getString() + " " + spot.getColumn(2).getString() +
+          " (book " + spot.getColumn(0).getString() + ", " + spot.getColumn(3).getString() + ", " +
+          spot.getColumn(4).getString() + "): spot " +
+          format_number(spot.getColumn(6).getDouble()) + " " + spot.getColumn(5).getString() +
+          " per device-hour is above on-demand " + format_number(spot.getColumn(7).getDouble()));
+    }
+
+    // Amounts at or below the floor.
+    SQLite::Statement floor(
+        *db_,
+        "SELECT 'purchase price ' || item_id || ' ' || condition || ' (book ' || book || ', ' || "
+        "seller || ', ' || region || ', ' || observed_on || ')', amount, currency "
+        "FROM layered_price_observations WHERE amount <= ?1 "
+        "UNION ALL SELECT 'rental offer ' || provider || ' ' || sku || ' ' || term || ' (book ' || "
+        "book || ', ' || region || ', ' || observed_on || ')', amount * 1.0 / "
+        "devices_per_instance, currency FROM layered_rental_offers WHERE amount * 1.0 / "
+        "devices_per_instance <= ?1 "
+        "UNION ALL SELECT 'system price ' || system_id || ' ' || condition || ' (book ' || book || "
+        "', ' || seller || ', ' || region || ', ' || observed_on || ')', amount, currency FROM "
+        "layered_system_prices WHERE amount <= ?1 ORDER BY 1");
+    floor.bind(1, kPriceFloor);
+    while (floor.executeStep()) {
+      audit.problems.push_back(
+          floor.getColumn(0).getString() + ": " + format_number(floor.getColumn(1).getDouble()) +
+          " " + floor.getColumn(2).getString() + " per device is at or below the floor " +
+          format_number(kPriceFloor) + " (a parsing bug's typical value)");
+    }
+
+    if (as_of.empty()) {
+      audit.notes.push_back("staleness not checked: give --as-of DATE");
+      return audit;
+    }
+    // Stale: what a lookup as of the date would use, older than the limit.
+    int builtin_stale = 0;
+    int builtin_total = 0;
+    auto stale_rows = [&](const std::string& sql, const char* kind) {
+      SQLite::Statement q(*db_, sql);
+      q.bind(1, as_of);
+      while (q.executeStep()) {
+        const std::string book = q.getColumn(0).getString();
+        const std::string observed = q.getColumn(2).getString();
+        const int age = days_between(observed, as_of);
+        if (book == kBuiltinBook) {
+          ++builtin_total;
+          if (age > max_age_days) ++builtin_stale;
+          continue;
+        }
+        if (age > max_age_days) {
+          audit.problems.push_back(std::string(kind) + " " + q.getColumn(1).getString() +
+                                   " (book " + book + ", " + observed +
+                                   "): " + std::to_string(age) + " days old at " + as_of +
+                                   ", stale after " + std::to_string(max_age_days));
+        }
+      }
+    };
+    stale_rows(
+        "SELECT book, item_id || ' ' || condition || ' ' || seller || ' ' || region, observed_on "
+        "FROM (SELECT *, row_number() OVER (PARTITION BY item_id, condition, seller, region ORDER "
+        "BY observed_on DESC, layer DESC, book) AS recency FROM layered_price_observations WHERE "
+        "observed_on <= ?1) WHERE recency = 1 ORDER BY 2, 1",
+        "purchase price");
+    stale_rows(
+        "SELECT book, provider || ' ' || sku || ' ' || billing || ' ' || term || ' ' || region, "
+        "observed_on FROM (SELECT *, row_number() OVER (PARTITION BY provider, sku, billing, "
+        "term, region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
+        "layered_rental_offers WHERE observed_on <= ?1) WHERE recency = 1 ORDER BY 2, 1",
+        "rental offer");
+    audit.notes.push_back("built-in catalog: " + std::to_string(builtin_stale) + " of " +
+                          std::to_string(builtin_total) +
+                          " prices and offers in use are older than " +
+                          std::to_string(max_age_days) + " days at " + as_of +
+                          " (plans flag each one they use as stale)");
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(std::string("catalog: checking: ") + e.what());
+  }
+  return audit;
+}
+
+}  // namespace gputco

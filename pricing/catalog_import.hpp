@@ -1,0 +1,122 @@
+// Importing a price file into a user database of price books, layered over the built-in
+// catalog by Catalog::open_layered. Every row is checked first; a file with any problem is
+// rejected whole (nothing written), and a good file is written in one transaction.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pricing/catalog.hpp"
+
+namespace gputco {
+
+/// Thrown when an import file (or its options) has problems: bad input, exit code 2.
+/// problems() lists every one, "FILE:LINE: column: problem", in line order; what() holds them
+/// one per line and a count. Nothing was written.
+class ImportError : public CatalogError {
+ public:
+  explicit ImportError(std::vector<std::string> problems);
+  const std::vector<std::string>& problems() const { return problems_; }
+
+ private:
+  std::vector<std::string> problems_;
+};
+
+/// The file formats an import reads, told apart by their header.
+enum class ImportFormat {
+  purchase_prices,  ///< our purchase_prices.csv (pricing/data/README.md)
+  rental_offers,    ///< our rental_offers.csv
+  skypilot_vms,  ///< SkyPilot catalog vms.csv: InstanceType, AcceleratorName, ... Price, SpotPrice
+  gpuhunt,       ///< gpuhunt catalog CSV: instance_name, location, price, ... gpu_name, spot
+};
+
+/// "purchase_prices", "rental_offers", "skypilot_vms" or "gpuhunt".
+std::string to_string(ImportFormat format);
+
+/// What an import is told besides the file.
+struct ImportOptions {
+  /// The price book the rows go into; not empty, no outer whitespace, not kBuiltinBook.
+  std::string book = "default";
+  /// YYYY-MM-DD: a row observed after this date is rejected as "in the future". The only use of
+  /// this date; the CLI passes --as-of or, without it, today's date (the one place a wall
+  /// clock is read, and it never reaches a result).
+  std::string as_of;
+  /// SkyPilot and gpuhunt files carry no dates: the date their prices were observed
+  /// (YYYY-MM-DD), required for those formats and ignored for ours.
+  std::string observed_on;
+  /// SkyPilot and gpuhunt: the provider ("lambda"); empty = from the file name: the name
+  /// without its extension ("runpod.csv" -> "runpod"), or for SkyPilot's "vms.csv" the folder
+  /// it is in ("catalogs/v7/lambda/vms.csv" -> "lambda").
+  std::string provider;
+  /// SkyPilot and gpuhunt: the `source` of every row; empty = "<format> <provider>/<file name>".
+  std::string source;
+};
+
+/// What an import did.
+struct ImportReport {
+  ImportFormat format = ImportFormat::purchase_prices;
+  std::string book;
+  int rows_read = 0;  ///< data rows of the file
+  int inserted = 0;   ///< observations added
+  int unchanged = 0;  ///< observations already in the book with the same values
+  int skipped = 0;    ///< rows left out: CPU-only, unmapped accelerators, fractional, no price
+  /// One line per skipped row that had an accelerator ("FILE:LINE: AcceleratorName: 'TPU-v4' is
+  /// not a catalog device; row skipped"); CPU-only rows are only counted.
+  std::vector<std::string> warnings;
+};
+
+/// Per-device amounts at or below this (0.01 in any currency: the typical value of a parsing
+/// bug) are rejected by imports and reported by catalog checks.
+inline constexpr double kPriceFloor = 0.01;
+
+/// Imports the price file `csv_path` into the book `options.book` of the user database at
+/// `db_path`, creating the database (and its folder) with the current schema when it does not
+/// exist, migrating it when it is older.
+///
+/// Checks, all before anything is written, each problem reported "FILE:LINE: column: problem":
+/// the header (a missing column; for our formats the exact documented columns), every field
+/// (numbers, dates, enumerations, currencies of the schema), zero or negative amounts,
+/// per-device amounts at or below kPriceFloor, dates after `options.as_of`, devices unknown to
+/// the built-in catalog, spot above on-demand for the same offer, keys appearing twice in the
+/// file, and keys already in the book with other values (an observation is never overwritten:
+/// give the new figure its own date). Any problem rejects the whole file: throws ImportError and
+/// the database is as it was (not even created).
+///
+/// SkyPilot and gpuhunt rows: prices are USD per instance-hour, stored per instance with
+/// devices_per_instance = the accelerator count (so the per-device rate is price / count);
+/// SkyPilot's Price becomes an on_demand and SpotPrice a spot offer; rows of one instance type
+/// and region that repeat per availability zone with the same prices are stored once, zones with
+/// different prices get region "REGION/ZONE". Rows without an accelerator (CPU-only), with a
+/// fractional accelerator count, without any price, or whose accelerator is not a catalog
+/// device (map_accelerator) are skipped, not rejected: counted in `skipped`, the last two kinds
+/// listed in `warnings`.
+///
+/// Writing: WAL journal, a busy timeout of kCatalogBusyTimeoutMs, foreign keys on, one
+/// BEGIN IMMEDIATE transaction for the whole file (a concurrent import waits for it, or fails
+/// with CatalogError "database is locked" leaving nothing half done); a process killed inside it
+/// leaves the database as it was. Rows already in the book with the same values are counted as
+/// unchanged, so importing a file twice changes nothing. The device rows referenced are copied
+/// from the built-in catalog so that the user database is consistent on its own.
+///
+/// Test hook: when the environment holds GPUTCO_FAULT_IMPORT_SLEEP_MS=N, the import sleeps N ms
+/// inside its transaction, after the inserts and before the commit, having first created the
+/// file named by GPUTCO_FAULT_IMPORT_MARKER (if set); tests kill it there.
+///
+/// Throws ImportError (bad file or options: exit 2), CatalogError (the database cannot be
+/// created, read or written, is not a gputco catalog, or is locked too long: exit 1).
+ImportReport import_price_book(const std::string& db_path, const std::string& csv_path,
+                               const ImportOptions& options);
+
+/// Writes the rows of the user database at `db_path` as a CSV file in our format `format`
+/// (purchase_prices or rental_offers, columns as pricing/data/README.md), importable again:
+/// rows of the book `book` (every book when empty; rows with the same key in two books then
+/// both appear, so export one book to import it again), ordered by the key columns, then book;
+/// numbers in their shortest exact form, so that importing the export into the same book
+/// changes nothing. Returns the CSV text. Throws CatalogError when the database cannot be read,
+/// std::invalid_argument for another format.
+std::string export_price_book(const std::string& db_path, ImportFormat format,
+                              const std::string& book);
+/// The built-in catalog's rows in our format `format` (as export_price_book).
+std::string export_builtin_prices(ImportFormat format);
+
+}  // namespace gputco
