@@ -1,9 +1,12 @@
-// gputco catalog list gpus|models|quants|prices|rentals|tariffs [--as-of DATE] [--json]
+// gputco catalog list|show|import|export|check: the catalog and the user's price books.
 #include <fmt/format.h>
+
 #include <boost/program_options.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
+#include "cli/catalog_actions.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "scenarios/dates.hpp"
@@ -18,6 +21,31 @@ using ordered = nlohmann::ordered_json;
 
 /// Without --as-of, lists every observation up to the end of the calendar (no wall clock).
 constexpr const char* kLatest = "2999-12-31";
+
+/// Age of an observation at the listing date, when one was given (--as-of).
+struct Staleness {
+  std::string as_of;  // "" when no --as-of: no age, no flag
+  int max_age_days = 90;
+
+  std::optional<int> age(const std::string& observed_on) const {
+    if (as_of.empty()) return std::nullopt;
+    return days_between(observed_on, as_of);
+  }
+  std::string age_text(const std::string& observed_on) const {
+    auto a = age(observed_on);
+    return a ? std::to_string(*a) : "-";
+  }
+  std::string stale_text(const std::string& observed_on) const {
+    auto a = age(observed_on);
+    if (!a) return "-";
+    return *a > max_age_days ? "STALE" : "ok";
+  }
+  void add_to(ordered& row, const std::string& observed_on) const {
+    auto a = age(observed_on);
+    row["age_days"] = a ? ordered(*a) : ordered(nullptr);
+    row["stale"] = a ? ordered(*a > max_age_days) : ordered(nullptr);
+  }
+};
 
 void list_gpus(const Catalog& c, bool json, std::ostream& out) {
   ordered rows = ordered::array();
@@ -92,111 +120,193 @@ void list_quants(const Catalog& c, bool json, std::ostream& out) {
   if (json) out << rows.dump(2) << "\n";
 }
 
-void list_prices(const Catalog& c, const std::string& as_of, bool json, std::ostream& out) {
+void list_systems(const Catalog& c, bool json, std::ostream& out) {
   ordered rows = ordered::array();
   if (!json) {
-    out << fmt::format("{:<24} {:<9} {:>10} {:<4} {:<11} {}\n", "device", "condition", "amount",
-                       "cur", "observed", "source");
+    out << fmt::format("{:<18} {:<40} {:<11} {:<10} {:>5} {:>7}\n", "id", "name", "kind", "device",
+                       "count", "host W");
+  }
+  for (const auto& s : c.systems()) {
+    if (json) {
+      rows.push_back({{"id", s.id},
+                      {"name", s.name},
+                      {"kind", s.kind},
+                      {"device_id", s.device_id},
+                      {"device_count", s.device_count},
+                      {"host", s.host},
+                      {"host_power_w", s.host_power_w},
+                      {"observed_on", s.provenance.observed_on},
+                      {"source", s.provenance.source}});
+    } else {
+      out << fmt::format("{:<18} {:<40} {:<11} {:<10} {:>5} {:>7}\n", s.id, s.name, s.kind,
+                         s.device_id, s.device_count, s.host_power_w);
+    }
+  }
+  if (json) out << rows.dump(2) << "\n";
+}
+
+void list_prices(const Catalog& c, const std::string& as_of, const Staleness& age, bool json,
+                 std::ostream& out) {
+  ordered rows = ordered::array();
+  if (!json) {
+    out << fmt::format("{:<24} {:<9} {:>10} {:<4} {:<11} {:>5} {:<5} {:<10} {}\n", "device",
+                       "condition", "amount", "cur", "observed", "age", "stale", "book", "source");
   }
   for (const auto& p : c.prices(as_of)) {
     if (json) {
-      rows.push_back({{"item_id", p.item_id},
-                      {"condition", p.condition},
-                      {"amount", p.amount},
-                      {"currency", p.currency},
-                      {"region", p.region},
-                      {"seller", p.seller},
-                      {"observed_on", p.provenance.observed_on},
-                      {"source", p.provenance.source}});
+      ordered row = {{"item_id", p.item_id},
+                     {"condition", p.condition},
+                     {"amount", p.amount},
+                     {"currency", p.currency},
+                     {"region", p.region},
+                     {"seller", p.seller},
+                     {"observed_on", p.provenance.observed_on},
+                     {"source", p.provenance.source},
+                     {"book", p.provenance.book}};
+      age.add_to(row, p.provenance.observed_on);
+      rows.push_back(std::move(row));
     } else {
-      out << fmt::format("{:<24} {:<9} {:>10.2f} {:<4} {:<11} {}\n", p.item_id, p.condition,
-                         p.amount, p.currency, p.provenance.observed_on, p.provenance.source);
+      out << fmt::format(
+          "{:<24} {:<9} {:>10.2f} {:<4} {:<11} {:>5} {:<5} {:<10} {}\n", p.item_id, p.condition,
+          p.amount, p.currency, p.provenance.observed_on, age.age_text(p.provenance.observed_on),
+          age.stale_text(p.provenance.observed_on), p.provenance.book, p.provenance.source);
     }
   }
   if (json) out << rows.dump(2) << "\n";
 }
 
-void list_rentals(const Catalog& c, const std::string& as_of, bool json, std::ostream& out) {
+void list_rentals(const Catalog& c, const std::string& as_of, const Staleness& age, bool json,
+                  std::ostream& out) {
   ordered rows = ordered::array();
   if (!json) {
-    out << fmt::format("{:<22} {:<14} {:<30} {:<8} {:<12} {:>10} {:<4} {:<11}\n", "device",
-                       "provider", "sku", "billing", "term", "per device", "cur", "observed");
+    out << fmt::format("{:<22} {:<14} {:<30} {:<8} {:<12} {:>10} {:<4} {:<11} {:>5} {:<5} {}\n",
+                       "device", "provider", "sku", "billing", "term", "per device", "cur",
+                       "observed", "age", "stale", "book");
   }
   for (const auto& r : c.rental_offers(as_of)) {
     if (json) {
-      rows.push_back({{"provider", r.provider},
-                      {"sku", r.sku},
-                      {"device_id", r.device_id},
-                      {"devices_per_instance", r.devices_per_instance},
-                      {"billing", r.billing},
-                      {"term", r.term},
-                      {"amount", r.amount},
-                      {"amount_per_device", r.amount_per_device()},
-                      {"setup_fee", r.setup_fee},
-                      {"currency", r.currency},
-                      {"region", r.region},
-                      {"observed_on", r.provenance.observed_on},
-                      {"source", r.provenance.source}});
+      ordered row = {{"provider", r.provider},
+                     {"sku", r.sku},
+                     {"device_id", r.device_id},
+                     {"devices_per_instance", r.devices_per_instance},
+                     {"billing", r.billing},
+                     {"term", r.term},
+                     {"amount", r.amount},
+                     {"amount_per_device", r.amount_per_device()},
+                     {"setup_fee", r.setup_fee},
+                     {"currency", r.currency},
+                     {"region", r.region},
+                     {"observed_on", r.provenance.observed_on},
+                     {"source", r.provenance.source},
+                     {"book", r.provenance.book}};
+      age.add_to(row, r.provenance.observed_on);
+      rows.push_back(std::move(row));
     } else {
-      out << fmt::format("{:<22} {:<14} {:<30} {:<8} {:<12} {:>10.3f} {:<4} {:<11}\n", r.device_id,
-                         r.provider, r.sku, r.billing, r.term, r.amount_per_device(), r.currency,
-                         r.provenance.observed_on);
+      out << fmt::format(
+          "{:<22} {:<14} {:<30} {:<8} {:<12} {:>10.3f} {:<4} {:<11} {:>5} {:<5} {}\n", r.device_id,
+          r.provider, r.sku, r.billing, r.term, r.amount_per_device(), r.currency,
+          r.provenance.observed_on, age.age_text(r.provenance.observed_on),
+          age.stale_text(r.provenance.observed_on), r.provenance.book);
     }
   }
   if (json) out << rows.dump(2) << "\n";
 }
 
-void list_tariffs(const Catalog& c, const std::string& as_of, bool json, std::ostream& out) {
+void list_tariffs(const Catalog& c, const std::string& as_of, const Staleness& age, bool json,
+                  std::ostream& out) {
   ordered rows = ordered::array();
   if (!json) {
-    out << fmt::format("{:<22} {:<24} {:>8} {:<4} {:<11} {}\n", "id", "region", "per kWh", "cur",
-                       "observed", "source");
+    out << fmt::format("{:<22} {:<24} {:>8} {:<4} {:<11} {:>5} {:<5} {}\n", "id", "region",
+                       "per kWh", "cur", "observed", "age", "stale", "source");
   }
   for (const auto& t : c.tariffs(as_of)) {
     if (json) {
-      rows.push_back({{"id", t.id},
-                      {"region", t.region},
-                      {"amount_per_kwh", t.amount_per_kwh},
-                      {"currency", t.currency},
-                      {"note", t.note},
-                      {"observed_on", t.provenance.observed_on},
-                      {"source", t.provenance.source}});
+      ordered row = {{"id", t.id},
+                     {"region", t.region},
+                     {"amount_per_kwh", t.amount_per_kwh},
+                     {"currency", t.currency},
+                     {"note", t.note},
+                     {"observed_on", t.provenance.observed_on},
+                     {"source", t.provenance.source}};
+      age.add_to(row, t.provenance.observed_on);
+      rows.push_back(std::move(row));
     } else {
-      out << fmt::format("{:<22} {:<24} {:>8.4f} {:<4} {:<11} {}\n", t.id, t.region,
+      out << fmt::format("{:<22} {:<24} {:>8.4f} {:<4} {:<11} {:>5} {:<5} {}\n", t.id, t.region,
                          t.amount_per_kwh, t.currency, t.provenance.observed_on,
-                         t.provenance.source);
+                         age.age_text(t.provenance.observed_on),
+                         age.stale_text(t.provenance.observed_on), t.provenance.source);
     }
   }
   if (json) out << rows.dump(2) << "\n";
 }
 
+constexpr const char* kCatalogUsage =
+    "usage: gputco catalog ACTION [options]   (gputco catalog ACTION --help)\n"
+    "\n"
+    "actions:\n"
+    "  list gpus|models|quants|systems|prices|rentals|tariffs\n"
+    "                 the catalog as of a date, with each price's age and a stale flag\n"
+    "  show ID        price history of a device: every purchase price and rental offer, dated,\n"
+    "                 with its source and book\n"
+    "  import FILE    import a price file into a price book of the user catalog\n"
+    "  export [prices|rentals]\n"
+    "                 write a price book as CSV (importable again)\n"
+    "  check          integrity report of the built-in and user catalogs (exit 1 on problems)\n"
+    "\n"
+    "The user catalog (price books) is $XDG_DATA_HOME/gputco/catalog.sqlite, else\n"
+    "~/.local/share/gputco/catalog.sqlite, or --catalog DB; it is layered over the built-in\n"
+    "catalog: a book's price wins over the built-in one for the same item and date.\n";
+
 }  // namespace
 
-int catalog_command(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+po::variables_map parse_action(
+    const std::vector<std::string>& args, const po::options_description& visible,
+    const std::vector<std::pair<const char*, std::string*>>& positional) {
+  po::options_description all;
+  all.add(visible);
+  po::positional_options_description positions;
+  for (const auto& [name, target] : positional) {
+    all.add_options()(name, po::value(target));
+    positions.add(name, 1);
+  }
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+  po::notify(vm);
+  return vm;
+}
+
+void require_date_option(const std::string& option, const std::string& date) {
+  if (!parse_date(date)) {
+    throw UsageError("catalog: " + option + " expects YYYY-MM-DD, got '" + date + "'");
+  }
+}
+
+int catalog_list(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
   po::options_description visible(
-      "usage: gputco catalog list gpus|models|quants|prices|rentals|tariffs [options]\n\n"
-      "Lists the catalog. Prices, rentals and tariffs: the latest observation of each on or\n"
-      "before --as-of (default: all).\n\noptions");
-  std::string action, what, as_of = kLatest, catalog_path;
+      "usage: gputco catalog list gpus|models|quants|systems|prices|rentals|tariffs [options]\n\n"
+      "Lists the catalog: the built-in one with the user's price books layered over it.\n"
+      "Prices, rentals and tariffs: the latest observation of each on or before --as-of\n"
+      "(default: all), with its age in days at --as-of and a stale flag (older than\n"
+      "--max-age); prices and rentals name their book ('built-in' or the book imported).\n\n"
+      "options");
+  std::string what, as_of, catalog_path;
+  int max_age = 90;
   bool json = false;
   visible.add_options()("help,h", "this text")("json", po::bool_switch(&json), "print JSON")(
       "as-of", po::value(&as_of)->value_name("DATE"), "YYYY-MM-DD")(
-      "catalog", po::value(&catalog_path)->value_name("DB"), "catalog database file");
-  po::options_description all;
-  all.add(visible).add_options()("action", po::value(&action))("what", po::value(&what));
-  po::positional_options_description positional;
-  positional.add("action", 1).add("what", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
-  if (vm.count("help") || action.empty()) {
+      "max-age", po::value(&max_age)->value_name("DAYS"),
+      "a price older than this at --as-of is stale (default 90)")(
+      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "user catalog to layer over the built-in one (default: the XDG one, if it exists)");
+  auto vm = parse_action(args, visible, {{"what", &what}});
+  if (vm.count("help") || what.empty()) {
     out << visible << "\n";
     return vm.count("help") ? 0 : 2;
   }
-  if (action != "list")
-    throw UsageError("catalog: unknown action '" + action + "' (expected list)");
-  if (!parse_date(as_of))
-    throw UsageError("catalog: --as-of expects YYYY-MM-DD, got '" + as_of + "'");
+  if (!as_of.empty()) require_date_option("--as-of", as_of);
+  if (max_age < 0) throw UsageError("catalog list: --max-age must be 0 or more days");
+  const Staleness age{as_of, max_age};
+  const std::string date = as_of.empty() ? kLatest : as_of;
   const Catalog catalog = open_catalog(catalog_path);
   if (what == "gpus") {
     list_gpus(catalog, json, out);
@@ -204,18 +314,113 @@ int catalog_command(const std::vector<std::string>& args, std::ostream& out, std
     list_models(catalog, json, out);
   } else if (what == "quants") {
     list_quants(catalog, json, out);
+  } else if (what == "systems") {
+    list_systems(catalog, json, out);
   } else if (what == "prices") {
-    list_prices(catalog, as_of, json, out);
+    list_prices(catalog, date, age, json, out);
   } else if (what == "rentals") {
-    list_rentals(catalog, as_of, json, out);
+    list_rentals(catalog, date, age, json, out);
   } else if (what == "tariffs") {
-    list_tariffs(catalog, as_of, json, out);
+    list_tariffs(catalog, date, age, json, out);
   } else {
     throw UsageError(
-        "catalog list: expected gpus, models, quants, prices, rentals or tariffs, got '" + what +
-        "'");
+        "catalog list: expected gpus, models, quants, systems, prices, rentals or tariffs, got '" +
+        what + "'");
   }
   return 0;
+}
+
+int catalog_show(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+  po::options_description visible(
+      "usage: gputco catalog show DEVICE_ID [options]\n\n"
+      "Price history of a device: every purchase price and rental offer ever observed, from\n"
+      "the built-in catalog and every price book, in date order, with source and book.\n\n"
+      "options");
+  std::string id, catalog_path;
+  bool json = false;
+  visible.add_options()("help,h", "this text")("json", po::bool_switch(&json), "print JSON")(
+      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "user catalog to layer over the built-in one (default: the XDG one, if it exists)");
+  auto vm = parse_action(args, visible, {{"id", &id}});
+  if (vm.count("help") || id.empty()) {
+    out << visible << "\n";
+    return vm.count("help") ? 0 : 2;
+  }
+  const Catalog catalog = open_catalog(catalog_path);
+  const auto device = catalog.device(id);
+  if (!device) {
+    throw UsageError("catalog show: unknown device '" + id + "' (gputco catalog list gpus)");
+  }
+  const auto prices = catalog.price_history(id);
+  const auto rentals = catalog.rental_history(id);
+  if (json) {
+    ordered doc = {{"id", device->id}, {"name", device->name}};
+    doc["purchase_prices"] = ordered::array();
+    for (const auto& p : prices) {
+      doc["purchase_prices"].push_back({{"observed_on", p.provenance.observed_on},
+                                        {"condition", p.condition},
+                                        {"amount", p.amount},
+                                        {"currency", p.currency},
+                                        {"region", p.region},
+                                        {"seller", p.seller},
+                                        {"book", p.provenance.book},
+                                        {"source", p.provenance.source}});
+    }
+    doc["rental_offers"] = ordered::array();
+    for (const auto& r : rentals) {
+      doc["rental_offers"].push_back({{"observed_on", r.provenance.observed_on},
+                                      {"provider", r.provider},
+                                      {"sku", r.sku},
+                                      {"devices_per_instance", r.devices_per_instance},
+                                      {"billing", r.billing},
+                                      {"term", r.term},
+                                      {"amount", r.amount},
+                                      {"amount_per_device", r.amount_per_device()},
+                                      {"currency", r.currency},
+                                      {"region", r.region},
+                                      {"book", r.provenance.book},
+                                      {"source", r.provenance.source}});
+    }
+    out << doc.dump(2) << "\n";
+    return 0;
+  }
+  out << device->id << ": " << device->name << "\n\npurchase prices (" << prices.size() << ")\n";
+  out << fmt::format("  {:<11} {:<11} {:>10} {:<4} {:<8} {:<24} {:<10} {}\n", "observed",
+                     "condition", "amount", "cur", "region", "seller", "book", "source");
+  for (const auto& p : prices) {
+    out << fmt::format("  {:<11} {:<11} {:>10.2f} {:<4} {:<8} {:<24} {:<10} {}\n",
+                       p.provenance.observed_on, p.condition, p.amount, p.currency, p.region,
+                       p.seller, p.provenance.book, p.provenance.source);
+  }
+  out << "\nrental offers (" << rentals.size() << ")\n";
+  out << fmt::format("  {:<11} {:<12} {:<30} {:<8} {:<12} {:>10} {:<4} {:<10} {}\n", "observed",
+                     "provider", "sku", "billing", "term", "per device", "cur", "book", "source");
+  for (const auto& r : rentals) {
+    out << fmt::format("  {:<11} {:<12} {:<30} {:<8} {:<12} {:>10.3f} {:<4} {:<10} {}\n",
+                       r.provenance.observed_on, r.provider, r.sku, r.billing, r.term,
+                       r.amount_per_device(), r.currency, r.provenance.book, r.provenance.source);
+  }
+  return 0;
+}
+
+int catalog_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  if (args.empty()) {
+    err << kCatalogUsage;
+    return 2;
+  }
+  const std::string& action = args.front();
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (action == "--help" || action == "-h" || action == "help") {
+    out << kCatalogUsage;
+    return 0;
+  }
+  if (action == "list") return catalog_list(rest, out, err);
+  if (action == "show") return catalog_show(rest, out, err);
+  if (action == "import") return catalog_import(rest, out, err);
+  if (action == "export") return catalog_export(rest, out, err);
+  if (action == "check") return catalog_check(rest, out, err);
+  throw UsageError("catalog: unknown action '" + action +
+                   "' (expected list, show, import, export or check)");
 }
 
 }  // namespace gputco::cli

@@ -1,13 +1,43 @@
 #include "cli/catalog_open.hpp"
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "cli/commands.hpp"
 
 namespace gputco::cli {
 
+std::string default_user_catalog_path() {
+  namespace fs = std::filesystem;
+  const char* xdg = std::getenv("XDG_DATA_HOME");
+  if (xdg != nullptr && fs::path(xdg).is_absolute()) {
+    return (fs::path(xdg) / "gputco" / "catalog.sqlite").string();
+  }
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && fs::path(home).is_absolute()) {
+    return (fs::path(home) / ".local" / "share" / "gputco" / "catalog.sqlite").string();
+  }
+  return {};
+}
+
+std::string user_catalog_path(const std::string& path) {
+  if (!path.empty()) return path;
+  std::string fallback = default_user_catalog_path();
+  if (fallback.empty()) {
+    throw UsageError("no user catalog: neither XDG_DATA_HOME nor HOME is set; give --catalog DB");
+  }
+  return fallback;
+}
+
 Catalog open_catalog(const std::string& path) {
-  if (path.empty()) return Catalog::open_builtin();
+  if (path.empty()) {
+    const std::string user = default_user_catalog_path();
+    std::error_code ec;
+    if (user.empty() || !std::filesystem::exists(user, ec)) return Catalog::open_builtin();
+    return Catalog::open_layered(user);
+  }
   try {
-    return Catalog::open_file(path);
+    return Catalog::open_layered(path);
   } catch (const CatalogError& e) {
     // A catalog file the user named is input: a bad one is bad input (exit 2).
     throw UsageError(std::string("--catalog: ") + e.what());

@@ -1,0 +1,138 @@
+// gputco catalog import FILE [--book NAME] [--catalog DB] ... and
+// gputco catalog export [prices|rentals] [--book NAME] [-o FILE] [--catalog DB]
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <iostream>
+
+#include "cli/catalog_actions.hpp"
+#include "cli/catalog_open.hpp"
+#include "cli/commands.hpp"
+#include "pricing/catalog_import.hpp"
+#include "reports/atomic_file.hpp"
+#include "scenarios/dates.hpp"
+
+namespace po = boost::program_options;
+
+namespace gputco::cli {
+
+namespace {
+
+// Today's date (UTC). Only the import's "observed in the future" check reads it, and only
+// when --as-of is not given; it never reaches a stored value or a result.
+std::string today_utc() {
+  const auto now = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+  return format_date(std::chrono::year_month_day{now});
+}
+
+}  // namespace
+
+int catalog_import(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description visible(
+      "usage: gputco catalog import FILE.csv [options]\n\n"
+      "Imports a price file into a price book of the user catalog (created on first import),\n"
+      "layered over the built-in catalog by plan, fit and catalog list/show. The format is told\n"
+      "by the header: purchase_prices.csv or rental_offers.csv as in pricing/data/README.md,\n"
+      "a SkyPilot catalog vms.csv, or a gpuhunt catalog CSV. Every row is checked first; a file\n"
+      "with any problem is rejected whole (each problem printed as FILE:LINE: column: problem,\n"
+      "exit code 2) and nothing changes. Importing the same file again changes nothing.\n\n"
+      "options");
+  std::string file, catalog_path;
+  ImportOptions options;
+  visible.add_options()("help,h", "this text")("book", po::value(&options.book)->value_name("NAME"),
+                                               "price book to import into (default: "
+                                               "default)")(
+      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "user catalog to write (default: $XDG_DATA_HOME/gputco/catalog.sqlite, else "
+      "~/.local/share/gputco/catalog.sqlite)")(
+      "as-of", po::value(&options.as_of)->value_name("DATE"),
+      "rows observed after this date are rejected as in the future (default: today, UTC; the "
+      "only use of the clock)")(
+      "observed-on", po::value(&options.observed_on)->value_name("DATE"),
+      "SkyPilot/gpuhunt files: the date their prices were read (required for them)")(
+      "provider", po::value(&options.provider)->value_name("NAME"),
+      "SkyPilot/gpuhunt files: the provider (default: from the file name; vms.csv: its folder)")(
+      "source", po::value(&options.source)->value_name("TEXT"),
+      "SkyPilot/gpuhunt files: the source of every row (default: format, provider, file name)");
+  auto vm = parse_action(args, visible, {{"file", &file}});
+  if (vm.count("help") || file.empty()) {
+    out << visible << "\n";
+    return vm.count("help") ? 0 : 2;
+  }
+  if (options.as_of.empty()) options.as_of = today_utc();
+  require_date_option("--as-of", options.as_of);
+  const std::string db = user_catalog_path(catalog_path);
+  ImportReport report;
+  try {
+    report = import_price_book(db, file, options);
+  } catch (const ImportError& e) {
+    for (const auto& problem : e.problems()) err << problem << "\n";
+    err << "gputco: " << e.problems().size()
+        << (e.problems().size() == 1 ? " problem" : " problems") << " in " << file
+        << "; nothing imported\n";
+    return 2;
+  }
+  for (const auto& warning : report.warnings) err << "warning: " << warning << "\n";
+  out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
+      << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
+      << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";
+  return 0;
+}
+
+int catalog_export(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+  po::options_description visible(
+      "usage: gputco catalog export [prices|rentals] [options]\n\n"
+      "Writes the purchase prices or rental offers of a price book as CSV in the format of\n"
+      "pricing/data/README.md, importable again. Without prices|rentals: the one kind the\n"
+      "selection holds. --book built-in exports the built-in catalog's rows.\n\n"
+      "options");
+  std::string what, book, output, catalog_path;
+  visible.add_options()("help,h", "this text")("book", po::value(&book)->value_name("NAME"),
+                                               "the book to export (default: every book)")(
+      "output,o", po::value(&output)->value_name("FILE"), "file to write (default: stdout)")(
+      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "user catalog to read (default: the XDG one)");
+  auto vm = parse_action(args, visible, {{"what", &what}});
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  if (!what.empty() && what != "prices" && what != "rentals") {
+    throw UsageError("catalog export: expected prices or rentals, got '" + what + "'");
+  }
+  auto export_kind = [&](ImportFormat format) {
+    if (book == kBuiltinBook) return export_builtin_prices(format);
+    const std::string db = user_catalog_path(catalog_path);
+    try {
+      return export_price_book(db, format, book);
+    } catch (const CatalogError& e) {
+      throw UsageError(std::string("catalog export: ") + e.what());
+    }
+  };
+  auto rows = [](const std::string& csv) { return std::count(csv.begin(), csv.end(), '\n') - 1; };
+  std::string csv;
+  if (what == "prices") {
+    csv = export_kind(ImportFormat::purchase_prices);
+  } else if (what == "rentals") {
+    csv = export_kind(ImportFormat::rental_offers);
+  } else {
+    const std::string prices = export_kind(ImportFormat::purchase_prices);
+    const std::string rentals = export_kind(ImportFormat::rental_offers);
+    if (rows(prices) > 0 && rows(rentals) > 0) {
+      throw UsageError(
+          "catalog export: the selection holds purchase prices and rental offers; say which "
+          "(gputco catalog export prices|rentals)");
+    }
+    csv = rows(rentals) > 0 ? rentals : prices;
+  }
+  if (!book.empty() && book != kBuiltinBook && rows(csv) == 0) {
+    throw UsageError("catalog export: the book '" + book + "' holds no such rows");
+  }
+  if (output.empty()) {
+    out << csv;
+  } else {
+    write_text_file_atomically(output, csv);
+  }
+  return 0;
+}
+
+}  // namespace gputco::cli
