@@ -1,11 +1,15 @@
-// gputco fit --model ID --quant Q [--context N] [--streams N] [--gpu ID [--count N]] [--json]
+// gputco fit --model ID [--quant Q] [options]: memory, fit and speed of one model on one device,
+// on every catalog device (the GPU finder), on two devices side by side (--compare A B), or
+// the memory of fine-tuning it (--mode finetune-*).
 #include <boost/program_options.hpp>
 #include <iostream>
 
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "engine/finder.hpp"
+#include "engine/finetune.hpp"
 #include "reports/fit_report.hpp"
+#include "scenarios/dates.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace po = boost::program_options;
@@ -13,6 +17,9 @@ namespace po = boost::program_options;
 namespace gputco::cli {
 
 namespace {
+
+/// "Every observation": later than any catalog date.
+constexpr const char* kLatest = "2999-12-31";
 
 template <typename T, typename IdOf>
 [[noreturn]] void unknown_id(const std::string& option, const std::string& id,
@@ -24,26 +31,161 @@ template <typename T, typename IdOf>
                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
 }
 
+Device find_device(const Catalog& catalog, const std::string& option, const std::string& id) {
+  const auto device = catalog.device(id);
+  if (!device) {
+    unknown_id(
+        option, id, catalog.devices(), [](const Device& d) { return d.id; },
+        "gputco catalog list gpus");
+  }
+  return *device;
+}
+
+Quant find_quant(const Catalog& catalog, const std::string& id) {
+  const auto quant = catalog.quant(id);
+  if (!quant) {
+    unknown_id(
+        "quant", id, catalog.quants(), [](const Quant& q) { return q.id; },
+        "gputco catalog list quants");
+  }
+  return *quant;
+}
+
+DeviceOffer offer_of(const Catalog& catalog, const Device& device, const std::string& as_of) {
+  DeviceOffer offer{device, std::nullopt, std::nullopt};
+  if (const auto p = catalog.latest_price(device.id, "new", as_of)) {
+    offer.new_price = Price{p->amount, p->currency};
+  }
+  if (const auto p = catalog.latest_price(device.id, "used", as_of)) {
+    offer.used_price = Price{p->amount, p->currency};
+  }
+  return offer;
+}
+
+/// The speed index's 100: the catalog's RTX 3090, or its spec-sheet figures (24 GB GDDR6X,
+/// 936 GB/s, 350 W, 71 FP16 TFLOPS; DOMAIN E1) when a custom catalog lacks it.
+Device speed_reference(const Catalog& catalog) {
+  if (auto d = catalog.device("rtx-3090")) return *d;
+  return Device{"rtx-3090",
+                "GeForce RTX 3090",
+                Vendor::nvidia,
+                DeviceKind::consumer,
+                24,
+                "GDDR6X",
+                936,
+                350,
+                71,
+                0};
+}
+
+/// The tier probe of the buyer's guides: every catalog model at Q4_K_M (4.89 bits when a
+/// custom catalog lacks it), 8K context.
+TierProbe tier_probe(const Catalog& catalog) {
+  TierProbe probe;
+  probe.models = catalog.models();
+  probe.quant = catalog.quant("Q4_K_M").value_or(Quant{"Q4_K_M", 4.89, "mix"});
+  probe.context_tokens = 8192;
+  return probe;
+}
+
+struct Options {
+  std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
+  std::string split = "layer", backend, mode = "inference", as_of;
+  std::vector<std::string> compare;
+  int context = 8192, streams = 1, count = 0, prompt_tokens = 0;
+  int lora_rank = 16, micro_batch = 1;
+  bool json = false, multi = false, no_checkpointing = false, double_quant = false;
+  bool context_given = false;
+};
+
+void check_range(const char* option, int value, int lo, int hi) {
+  if (value < lo || value > hi) {
+    throw UsageError("fit: --" + std::string(option) + " must be between " + std::to_string(lo) +
+                     " and " + std::to_string(hi) + ", got " + std::to_string(value));
+  }
+}
+
+int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog,
+                 const ModelArch& model, std::ostream& out) {
+  FinetuneRequest request;
+  request.model = model;
+  request.method = method;
+  request.sequence_tokens = o.context_given ? o.context : 2048;
+  request.micro_batch = o.micro_batch;
+  request.gradient_checkpointing = !o.no_checkpointing;
+  request.lora_rank = o.lora_rank;
+  request.double_quant = o.double_quant;
+  FinetuneReportInputs in;
+  in.request = request;
+  in.memory = estimate_finetune_memory(request);
+  // The inference baseline: --quant, else 16-bit for full and LoRA (the precision trained),
+  // 4-bit Q4_0 (4.5 bits, like NF4) for QLoRA.
+  const std::string baseline = !o.quant_id.empty()               ? o.quant_id
+                               : method == FinetuneMethod::qlora ? "Q4_0"
+                                                                 : "F16";
+  in.inference_request = FitRequest{model, find_quant(catalog, baseline), request.sequence_tokens,
+                                    1, KvCacheType::f16};
+  in.inference_memory = estimate_memory(in.inference_request, 1);
+  in.ratio_to_inference = training_to_inference_ratio(in.memory, in.inference_memory);
+  std::vector<Device> devices;
+  if (!o.gpu_id.empty()) {
+    devices.push_back(find_device(catalog, "gpu", o.gpu_id));
+  } else {
+    devices = catalog.devices();
+  }
+  const int count = o.count > 0 ? o.count : (o.gpu_id.empty() ? 0 : 1);
+  const auto rows = rank_finetune(in.memory, devices, count);
+  out << (o.json ? finetune_json(in, rows) : finetune_text(in, rows));
+  return 0;
+}
+
 }  // namespace
 
 int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
   po::options_description visible(
-      "usage: gputco fit --model ID --quant Q [options]\n\n"
+      "usage: gputco fit --model ID --quant Q [options]\n"
+      "       gputco fit --model ID --quant Q --compare GPU_A GPU_B [options]\n"
+      "       gputco fit --model ID --mode finetune-full|finetune-lora|finetune-qlora "
+      "[options]\n\n"
       "Memory needed (weights + KV cache + overhead), whether it fits, and decode speed.\n"
-      "Without --gpu: every catalog device, best first.\n\noptions");
-  std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
-  int context = 8192, streams = 1, count = 0;
-  bool json = false;
-  visible.add_options()("help,h", "this text")("model", po::value(&model_id)->value_name("ID"),
+      "Without --gpu: the GPU finder, every catalog device (and the smallest multi-card system\n"
+      "of a device one card of which does not hold the model), best first, with prices, a\n"
+      "speed index (RTX 3090 = 100) and the tier each system serves.\n\noptions");
+  Options o;
+  visible.add_options()("help,h", "this text")("model", po::value(&o.model_id)->value_name("ID"),
                                                "catalog model id (required)")(
-      "quant", po::value(&quant_id)->value_name("Q"), "weight format, e.g. Q4_K_M (required)")(
-      "context", po::value(&context)->value_name("N"), "context tokens per stream (default 8192)")(
-      "streams", po::value(&streams)->value_name("N"), "concurrent streams (default 1)")(
-      "kv-cache", po::value(&kv_cache)->value_name("T"), "KV cache type: f16 | q8_0 | q4_0")(
-      "gpu", po::value(&gpu_id)->value_name("ID"), "one catalog device id")(
-      "count", po::value(&count)->value_name("N"), "devices (default 1)")(
-      "json", po::bool_switch(&json), "print JSON")(
-      "catalog", po::value(&catalog_path)->value_name("DB"), "catalog database file");
+      "quant", po::value(&o.quant_id)->value_name("Q"),
+      "weight format, e.g. Q4_K_M (required for inference; fine-tuning: the inference "
+      "baseline, default F16, Q4_0 for QLoRA)")(
+      "context", po::value(&o.context)->value_name("N"),
+      "context tokens per stream (default 8192); fine-tuning: tokens per training sequence "
+      "(default 2048)")("streams", po::value(&o.streams)->value_name("N"),
+                        "concurrent streams (default 1)")(
+      "kv-cache", po::value(&o.kv_cache)->value_name("T"), "KV cache type: f16 | q8_0 | q4_0")(
+      "split", po::value(&o.split)->value_name("S"),
+      "several devices: layer (pipeline, default) | tensor (tensor parallel)")(
+      "backend", po::value(&o.backend)->value_name("B"),
+      "cuda | metal | rocm | vulkan | sycl (default: from each device's vendor)")(
+      "prompt-tokens", po::value(&o.prompt_tokens)->value_name("N"),
+      "prompt length: report prefill time (time to first token)")(
+      "gpu", po::value(&o.gpu_id)->value_name("ID"), "one catalog device id")(
+      "count", po::value(&o.count)->value_name("N"), "devices per system (default 1)")(
+      "compare", po::value(&o.compare)->multitoken()->value_name("A B"),
+      "two device ids side by side, with a one-line verdict")(
+      "multi", po::bool_switch(&o.multi), "finder: list 2x, 4x and 8x systems of every device")(
+      "as-of", po::value(&o.as_of)->value_name("DATE"),
+      "prices: latest observation on or before YYYY-MM-DD (default: all)")(
+      "mode", po::value(&o.mode)->value_name("M"),
+      "inference (default) | finetune-full | finetune-lora | finetune-qlora")(
+      "lora-rank", po::value(&o.lora_rank)->value_name("R"), "LoRA / QLoRA rank (default 16)")(
+      "micro-batch", po::value(&o.micro_batch)->value_name("N"),
+      "fine-tuning: sequences per device per step (default 1)")(
+      "no-checkpointing", po::bool_switch(&o.no_checkpointing),
+      "fine-tuning: keep every layer's activations (no gradient checkpointing)")(
+      "double-quant", po::bool_switch(&o.double_quant),
+      "QLoRA: double quantization (4.127 instead of 4.5 bits per weight)")(
+      "json", po::bool_switch(&o.json), "print JSON")(
+      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
   po::variables_map vm;
   po::store(po::command_line_parser(args).options(visible).run(), vm);
   po::notify(vm);
@@ -51,48 +193,92 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     out << visible << "\n";
     return 0;
   }
-  if (model_id.empty()) throw UsageError("fit: --model is required (gputco catalog list models)");
-  if (quant_id.empty()) throw UsageError("fit: --quant is required (gputco catalog list quants)");
-  if (context < 1 || context > 10'000'000) {
-    throw UsageError("fit: --context must be between 1 and 10000000");
-  }
-  if (streams < 1 || streams > 100'000)
-    throw UsageError("fit: --streams must be between 1 and 100000");
-  if (vm.count("count") && (count < 1 || count > 4096)) {
-    throw UsageError("fit: --count must be between 1 and 4096");
-  }
-  const auto kv = parse_kv_cache_type(kv_cache);
-  if (!kv) throw UsageError("fit: --kv-cache must be f16, q8_0 or q4_0, got '" + kv_cache + "'");
 
-  const Catalog catalog = open_catalog(catalog_path);
-  const auto model = catalog.model(model_id);
+  o.context_given = vm.count("context") > 0;
+  const bool finetune = o.mode.rfind("finetune-", 0) == 0;
+  std::optional<FinetuneMethod> method;
+  if (finetune) method = parse_finetune_method(o.mode.substr(9));
+  if (o.mode != "inference" && !method) {
+    throw UsageError(
+        "fit: --mode must be inference, finetune-full, finetune-lora or finetune-qlora, got '" +
+        o.mode + "'");
+  }
+  if (o.model_id.empty()) throw UsageError("fit: --model is required (gputco catalog list models)");
+  if (!finetune && o.quant_id.empty()) {
+    throw UsageError("fit: --quant is required (gputco catalog list quants)");
+  }
+  check_range("context", o.context, 1, 10'000'000);
+  check_range("streams", o.streams, 1, 100'000);
+  if (vm.count("count")) check_range("count", o.count, 1, 4096);
+  check_range("prompt-tokens", o.prompt_tokens, 0, 10'000'000);
+  check_range("lora-rank", o.lora_rank, 1, 65'536);
+  check_range("micro-batch", o.micro_batch, 1, 65'536);
+  const auto kv = parse_kv_cache_type(o.kv_cache);
+  if (!kv) {
+    throw UsageError("fit: --kv-cache must be f16, q8_0 or q4_0, got '" + o.kv_cache + "'");
+  }
+  const auto split = parse_split_mode(o.split);
+  if (!split) throw UsageError("fit: --split must be layer or tensor, got '" + o.split + "'");
+  std::optional<Backend> backend;
+  if (vm.count("backend")) {
+    backend = parse_backend(o.backend);
+    if (!backend) {
+      throw UsageError("fit: --backend must be cuda, metal, rocm, vulkan or sycl, got '" +
+                       o.backend + "'");
+    }
+  }
+  if (vm.count("as-of") && !parse_date(o.as_of)) {
+    throw UsageError("fit: --as-of expects YYYY-MM-DD, got '" + o.as_of + "'");
+  }
+  if (vm.count("compare")) {
+    if (o.compare.size() != 2) {
+      throw UsageError("fit: --compare takes exactly two device ids, got " +
+                       std::to_string(o.compare.size()));
+    }
+    if (!o.gpu_id.empty()) throw UsageError("fit: --compare and --gpu exclude each other");
+    if (finetune) throw UsageError("fit: --compare is for inference (--mode inference)");
+  }
+
+  const Catalog catalog = open_catalog(o.catalog_path);
+  const auto model = catalog.model(o.model_id);
   if (!model) {
     unknown_id(
-        "model", model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
+        "model", o.model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
         "gputco catalog list models");
   }
-  const auto quant = catalog.quant(quant_id);
-  if (!quant) {
-    unknown_id(
-        "quant", quant_id, catalog.quants(), [](const Quant& q) { return q.id; },
-        "gputco catalog list quants");
+  if (finetune) return run_finetune(o, *method, catalog, *model, out);
+
+  FinderRequest finder;
+  finder.request = FitRequest{*model, find_quant(catalog, o.quant_id), o.context, o.streams, *kv};
+  finder.options.split = *split;
+  finder.options.backend = backend;
+  finder.options.prompt_tokens = o.prompt_tokens;
+  finder.speed_reference = speed_reference(catalog);
+  finder.tier_probe = tier_probe(catalog);
+  finder.all_multi = o.multi;
+  const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
+  const FitReportContext context{o.as_of, backend.has_value()};
+  const MemoryBreakdown memory = estimate_memory(finder.request, 1);
+
+  if (vm.count("compare")) {
+    const auto a = offer_of(catalog, find_device(catalog, "compare", o.compare[0]), as_of);
+    const auto b = offer_of(catalog, find_device(catalog, "compare", o.compare[1]), as_of);
+    const auto comparison = compare_devices(finder, a, b, o.count > 0 ? o.count : 1);
+    out << (o.json ? compare_json(finder, memory, comparison, context)
+                   : compare_text(finder, memory, comparison, context));
+    return 0;
   }
-  std::vector<Device> devices;
-  if (!gpu_id.empty()) {
-    const auto device = catalog.device(gpu_id);
-    if (!device) {
-      unknown_id(
-          "gpu", gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
-          "gputco catalog list gpus");
-    }
-    devices.push_back(*device);
+  std::vector<FinderRow> rows;
+  if (!o.gpu_id.empty()) {
+    const auto offer = offer_of(catalog, find_device(catalog, "gpu", o.gpu_id), as_of);
+    rows.push_back(finder_row(finder, offer, o.count > 0 ? o.count : 1));
   } else {
-    devices = catalog.devices();
+    std::vector<DeviceOffer> offers;
+    for (const auto& device : catalog.devices()) offers.push_back(offer_of(catalog, device, as_of));
+    rows = o.count > 0 ? find_devices_at(finder, offers, o.count) : find_devices(finder, offers);
   }
-  const FitRequest request{*model, *quant, context, streams, *kv};
-  const auto rows = rank_devices(request, devices, count > 0 ? count : 1);
-  const MemoryBreakdown memory = estimate_memory(request, 1);
-  out << (json ? fit_json(request, memory, rows) : fit_text(request, memory, rows));
+  out << (o.json ? fit_json(finder, memory, rows, context)
+                 : fit_text(finder, memory, rows, context));
   return 0;
 }
 

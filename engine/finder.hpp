@@ -1,6 +1,10 @@
-// The GPU finder: one request against many devices, best first.
+// The GPU finder: one request against many devices, best first, with the buyer's-guide
+// columns (speed index, price, bandwidth per unit of money, the tier a device serves), and
+// the side-by-side comparison of two devices.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/fit.hpp"
@@ -8,20 +12,179 @@
 
 namespace gputco {
 
+/// How the finder runs the speed estimate on every device.
+struct FinderOptions {
+  SplitMode split = SplitMode::layer;
+  /// The backend of every device; nullopt: each device's default_backend (CUDA for NVIDIA,
+  /// Metal for Apple, ROCm for AMD discrete, Vulkan for AMD SoCs, SYCL for Intel).
+  std::optional<Backend> backend;
+  int prompt_tokens = 0;  ///< for time to first token; 0 = not asked
+  MemoryPolicy policy;
+};
+
 /// The fit and speed of one request on `count` devices of one kind.
 struct DeviceFit {
   Device device;
   int count = 1;
+  Backend backend = Backend::cuda;  ///< the backend the speed was estimated for
   FitResult fit;
   SpeedEstimate speed;  ///< zero when the model does not fit
 };
 
+/// Fits and times `request` on `count` devices of `device` (speed only when it fits or is
+/// tight). Throws EngineError on a bad request or count < 1 (see fit, estimate_speed).
+DeviceFit evaluate_device(const FitRequest& request, const Device& device, int count,
+                          const FinderOptions& options = {});
+
+/// Orders rows best first: fits, then tight, then does not fit; within each, faster decode
+/// first, then by device id, then fewer devices. Stable; never throws.
+void sort_best_first(std::vector<DeviceFit>& rows);
+
 /// Fits `request` on `count` of each device (or, when count is 0, on the fewest devices
-/// of that kind that hold it, up to 8) and orders the results best first: fits, then tight,
-/// then does not fit; within each, faster decode first, then by device id.
+/// of that kind that hold it, up to 8) and orders the results with sort_best_first.
 /// Throws EngineError on a bad request.
 std::vector<DeviceFit> rank_devices(const FitRequest& request, const std::vector<Device>& devices,
-                                    int count, SplitMode split = SplitMode::layer,
-                                    const MemoryPolicy& policy = {});
+                                    int count, const FinderOptions& options = {});
+
+/// The same, with the split and policy given directly (the older signature).
+std::vector<DeviceFit> rank_devices(const FitRequest& request, const std::vector<Device>& devices,
+                                    int count, SplitMode split, const MemoryPolicy& policy = {});
+
+/// What a system is good for, in the buyer's guides' words: entry (prototyping, models up to
+/// ~7B), mid-range (8-30B), high-end (30-70B), flagship (beyond 70B, or many users).
+enum class Tier { entry, mid_range, high_end, flagship };
+/// "entry", "mid-range", "high-end", "flagship". Never throws.
+std::string to_string(Tier tier);
+
+/// Lower bounds of the tiers on the size of the largest model a system holds, billions of
+/// parameters. The guides name nominal sizes (8B, 30B, 70B); real models are a few percent
+/// off them (Llama 3.1 8B = 8.03B, Qwen3 30B-A3B = 30.53B, Llama 3.3 70B = 70.6B), so each
+/// bound sits 5 % beyond its nominal size: a 7B-class model (Mistral 7B, 7.25B) is entry;
+/// Qwen3 32B (32.76B) is high-end; only models beyond ~73.5B make a flagship.
+struct TierBounds {
+  double mid_range_min_b = 7.5;  ///< holds an 8B-class model
+  double high_end_min_b = 31.5;  ///< holds a model beyond the 30B class
+  double flagship_min_b = 73.5;  ///< holds a model beyond the 70B class
+};
+
+/// The tier of a system whose largest comfortably fitting model has `largest_params_b`
+/// billion parameters (0 when none fits: entry). Throws EngineError on a negative size or
+/// bounds out of order.
+Tier tier_for_largest_model(double largest_params_b, const TierBounds& bounds = {});
+
+/// The reference workload a tier is derived from: every catalog model at one quant and
+/// context (the buyer's guides' Q4_K_M at 8K), one stream.
+struct TierProbe {
+  std::vector<ModelArch> models;
+  Quant quant;
+  int context_tokens = 8192;
+  TierBounds bounds;
+};
+
+/// The largest model of `probe.models` (by total parameters; ties by id) that FITS (verdict
+/// fits, not tight: a tier is what a system serves comfortably, DOMAIN M13) on `count`
+/// devices of `device`; nullopt when none does. Throws EngineError like fit().
+std::optional<ModelArch> largest_fitting_model(const TierProbe& probe, const Device& device,
+                                               int count, const MemoryPolicy& policy = {});
+
+/// A purchase price per device, in its currency.
+struct Price {
+  double amount = 0;
+  std::string currency;  ///< ISO 4217
+};
+
+/// A device with its latest new and used prices (either may be unknown).
+struct DeviceOffer {
+  Device device;
+  std::optional<Price> new_price;
+  std::optional<Price> used_price;
+};
+
+/// How a speed index was computed.
+enum class SpeedIndexBasis {
+  decode,    ///< the decode estimate of the request, against the reference's
+  bandwidth  ///< memory bandwidth, against the reference's (the request does not fit)
+};
+/// "decode", "bandwidth". Never throws.
+std::string to_string(SpeedIndexBasis basis);
+
+/// One row of the finder table: a single card or an N-card system of one device.
+struct FinderRow {
+  DeviceFit result;
+  double combined_memory_gb = 0;    ///< nameplate memory x count (vendor's "GB")
+  std::optional<Price> price_new;   ///< whole system: count x unit price
+  std::optional<Price> price_used;  ///< whole system: count x unit price
+  /// Peak bandwidth per unit of money, GB/s per 1 currency unit (DOMAIN E1: used RTX 3090
+  /// 936 / 700 = 1.34): the card's bandwidth over its unit price, for the cheaper of the used
+  /// and new prices (used when their currencies differ). nullopt without a price.
+  std::optional<double> gbps_per_money;
+  std::string gbps_per_money_currency;
+  std::string gbps_per_money_condition;  ///< "used" or "new"
+  /// Speed relative to the reference device (RTX 3090 = 100). Basis decode: 100 x this row's
+  /// decode tokens/s / the reference's decode estimate for the same request on ONE card (a
+  /// bandwidth-bound figure, computed even where one reference card could not hold the model).
+  /// Basis bandwidth (the request does not fit here): 100 x the bandwidth one decode step
+  /// streams from (one card for a layer split, count cards for a tensor split) / the
+  /// reference's bandwidth.
+  double speed_index = 0;
+  SpeedIndexBasis speed_index_basis = SpeedIndexBasis::bandwidth;
+  Tier tier = Tier::entry;
+  std::string tier_model_id;  ///< the largest probe model that fits; empty when none
+};
+
+/// The finder's question: one request over every device, single cards and multi-card systems.
+struct FinderRequest {
+  FitRequest request;
+  FinderOptions options;
+  /// The speed index's 100 (the buyer's guides normalise on the RTX 3090).
+  Device speed_reference;
+  TierProbe tier_probe;
+  /// Card counts of multi-card systems. Unified-memory devices (Apple SoCs, DGX Spark, Strix
+  /// Halo) are never multiplied: they are whole computers, not cards in one box.
+  std::vector<int> multi_counts = {2, 4, 8};
+  /// false: a multi-card system is listed only for a device one card of which does not hold
+  /// the request (fits or tight), and only its smallest count that does. true: every count.
+  bool all_multi = false;
+};
+
+/// The finder table: for every offer a single-card row, plus multi-card rows as
+/// FinderRequest::all_multi says, each with price, bandwidth per money, speed index and tier;
+/// sorted as sort_best_first. Throws EngineError on a bad request, a reference device without
+/// bandwidth, or a non-positive count in multi_counts.
+std::vector<FinderRow> find_devices(const FinderRequest& finder,
+                                    const std::vector<DeviceOffer>& offers);
+
+/// The finder table with every offer at exactly `count` devices (unified-memory devices
+/// included: the user asked for that count), sorted as sort_best_first. Throws like
+/// find_devices, and on count < 1.
+std::vector<FinderRow> find_devices_at(const FinderRequest& finder,
+                                       const std::vector<DeviceOffer>& offers, int count);
+
+/// One row of the finder for `count` devices of `offer` (see FinderRow). Throws like
+/// find_devices.
+FinderRow finder_row(const FinderRequest& finder, const DeviceOffer& offer, int count);
+
+/// Two systems side by side, and the margins between them.
+struct DeviceComparison {
+  FinderRow a;
+  FinderRow b;
+  /// Decode: how much faster the faster system is, as a fraction (0.51 = 51 % faster:
+  /// faster / slower - 1); nullopt unless both hold the request.
+  std::optional<double> faster_by;
+  std::string faster_id;  ///< device id of the faster one ("" when equal or not both fit)
+  /// Price: how much less the cheaper system costs, as a fraction of the dearer (0.62 =
+  /// 62 % less: 1 - cheaper / dearer), comparing used prices when both have one, else new
+  /// prices, else the price each has (a used one first); nullopt without prices on both
+  /// sides or in different currencies.
+  std::optional<double> cheaper_by;
+  std::string cheaper_id;
+  std::string price_condition_a;  ///< "used" or "new": which price of a was compared
+  std::string price_condition_b;  ///< the same for b
+};
+
+/// Compares `count` devices of `a` with `count` of `b` for the finder's request.
+/// Throws EngineError like finder_row.
+DeviceComparison compare_devices(const FinderRequest& finder, const DeviceOffer& a,
+                                 const DeviceOffer& b, int count);
 
 }  // namespace gputco
