@@ -92,6 +92,9 @@ std::optional<AcceleratorMatch> map_accelerator(std::string_view name, std::stri
     if (contains(sku_key, "SXM")) {
       return {std::string(sxm), "plain " + quoted + ": 'sxm' in the instance type"};
     }
+    if (contains(sku_key, "HBM3")) {  // gpuhunt's RunPod "NVIDIA H100 80GB HBM3": the SXM card
+      return {std::string(sxm), "plain " + quoted + ": 'HBM3' in the instance type"};
+    }
     if (runpod) return {std::string(pcie), "plain " + quoted + " at RunPod is the PCIe card"};
     return {std::string(sxm), "plain " + quoted + " taken as the SXM (HGX) card"};
   };

@@ -19,7 +19,8 @@ struct AcceleratorMatch {
 /// vendor words (NVIDIA, Tesla, GeForce, AMD, Radeon, Instinct) and every character other than a
 /// letter or digit ("RTX 4090" = "RTX4090" = "rtx-4090").
 /// Names that stand for several devices are decided by:
-///  - `sku` (instance type): "pcie" or "sxm" in it picks the form factor of an H100 / A100 80GB;
+///  - `sku` (instance type): "pcie", or "sxm" / "HBM3", in it picks the form factor of an
+///    H100 / A100 80GB;
 ///  - `provider`: RunPod's plain "H100" and "A100-80GB" are the PCIe cards (see
 ///    pricing/data/rental_offers.csv); elsewhere (AWS, GCP, Azure, Lambda, Nebius: HGX boards)
 ///    the SXM ones;

@@ -1,0 +1,654 @@
+// Price books: importing (every rejection rule, idempotence, public catalog formats), the
+// layered catalog's as-of lookups, export, migration of an older file, concurrent imports and
+// an import killed inside its transaction.
+#include "pricing/catalog_import.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "pricing/accelerator_names.hpp"
+#include "pricing/catalog.hpp"
+#include "pricing/catalog_check.hpp"
+#include "pricing/catalog_schema.hpp"
+#include "tests/support/paths.hpp"
+#include "tests/unit/pricing_fixtures.hpp"
+
+namespace gputco {
+namespace {
+
+namespace fs = std::filesystem;
+using Problems = std::vector<std::string>;
+
+constexpr const char* kPriceHeader =
+    "item_id,condition,amount,currency,region,seller,observed_on,source,note\n";
+constexpr const char* kRentalHeader =
+    "provider,sku,device_id,devices_per_instance,billing,term,amount,setup_fee,currency,region,"
+    "observed_on,source,note\n";
+
+// A fresh directory for the current test (ctest runs tests as parallel processes).
+fs::path test_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return test::work_dir(std::string("import.") + info->test_suite_name() + "." + info->name());
+}
+
+std::string write(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << content;
+  return path.string();
+}
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+ImportOptions options(const std::string& book = "acme", const std::string& as_of = "2026-12-01") {
+  ImportOptions o;
+  o.book = book;
+  o.as_of = as_of;
+  return o;
+}
+
+// The problems an import reports, with "DIR/" removed; empty when it succeeds.
+Problems import_problems(const std::string& db, const std::string& file, const ImportOptions& o) {
+  try {
+    import_price_book(db, file, o);
+    return {};
+  } catch (const ImportError& e) {
+    Problems out = e.problems();
+    const std::string prefix = fs::path(file).parent_path().string() + "/";
+    for (auto& p : out) {
+      if (p.rfind(prefix, 0) == 0) p.erase(0, prefix.size());
+    }
+    return out;
+  }
+}
+
+int count_rows(const std::string& db, const std::string& table) {
+  SQLite::Database d(db, SQLite::OPEN_READONLY);
+  return d.execAndGet("SELECT count(*) FROM " + table).getInt();
+}
+
+// ---- Each rejection rule, with its line, and nothing written ---------------------------------
+
+struct RejectCase {
+  const char* name;
+  std::string content;
+  Problems expected;
+};
+
+class ImportRejects : public ::testing::TestWithParam<RejectCase> {};
+
+TEST_P(ImportRejects, wholeFileWithEveryProblemAndItsLine) {
+  const fs::path dir = test_dir();
+  const std::string file = write(dir / "book.csv", GetParam().content);
+  const std::string db = (dir / "user" / "catalog.sqlite").string();
+  EXPECT_EQ(import_problems(db, file, options()), GetParam().expected);
+  EXPECT_FALSE(fs::exists(db)) << "a rejected import must not even create the database";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, ImportRejects,
+    ::testing::Values(
+        RejectCase{"unknownDevice",
+                   std::string(kPriceHeader) + "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                                               "rtx-9999,new,999,USD,us,acme,2026-03-10,quote,\n",
+                   {"book.csv:3: item_id: unknown device 'rtx-9999' (not a device of the "
+                    "built-in catalog: gputco catalog list gpus)"}},
+        RejectCase{"zeroNegativeAndNonNumericPrices",
+                   std::string(kPriceHeader) +
+                       "rtx-3090,used,0,USD,us,acme,2026-03-10,quote,\n"
+                       "rtx-3090,used,-5,USD,us,acme2,2026-03-10,quote,\n"
+                       "rtx-3090,used,\"1,200\",USD,us,acme3,2026-03-10,quote,\n"
+                       "rtx-3090,used,0.01,USD,us,acme4,2026-03-10,quote,\n",
+                   {"book.csv:2: amount: must be greater than 0, got 0",
+                    "book.csv:3: amount: must be greater than 0, got -5",
+                    "book.csv:4: amount: '1,200' is not a plain decimal number (digits, a dot for "
+                    "decimals, nothing else)",
+                    "book.csv:5: amount: 0.01 per device is at or below the floor 0.01 (the "
+                    "typical value of a parsing bug)"}},
+        RejectCase{"badAndFutureDates",
+                   std::string(kPriceHeader) + "rtx-3090,used,640,USD,us,acme,2026-02-30,quote,\n"
+                                               "rtx-3090,used,640,USD,us,acme,10.03.2026,quote,\n"
+                                               "rtx-3090,used,640,USD,us,acme,2026-12-02,quote,\n",
+                   {"book.csv:2: observed_on: '2026-02-30' is not a date YYYY-MM-DD",
+                    "book.csv:3: observed_on: '10.03.2026' is not a date YYYY-MM-DD",
+                    "book.csv:4: observed_on: 2026-12-02 is after the import date 2026-12-01 "
+                    "(--as-of, default today): a price cannot be observed in the future"}},
+        RejectCase{"unknownCurrency",
+                   std::string(kPriceHeader) + "rtx-3090,used,640,US$,us,acme,2026-03-10,quote,\n",
+                   {"book.csv:2: currency: 'US$' is not a known currency code (ISO 4217, table "
+                    "currencies of pricing/schema.sql)"}},
+        RejectCase{"spotAboveOnDemand",
+                   std::string(kRentalHeader) +
+                       "cloudy,h100x1,h100-sxm,1,hourly,on_demand,2.00,0,USD,us,2026-03-01,page,\n"
+                       "cloudy,h100x1,h100-sxm,1,hourly,spot,2.50,0,USD,us,2026-03-01,page,\n",
+                   {"book.csv:3: amount: spot rate 2.5 USD per device-hour is above the on-demand "
+                    "rate 2 of line 2 (same provider, device, region, date)"}},
+        RejectCase{"duplicateKey",
+                   std::string(kPriceHeader) + "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                                               "rtx-3090,used,650,USD,us,acme,2026-03-10,quote,\n",
+                   {"book.csv:3: item_id+condition+seller+region+observed_on: duplicate key "
+                    "(rtx-3090, used, acme, us, 2026-03-10), first on line 2"}},
+        RejectCase{"missingColumn",
+                   "item_id,condition,amount,region,seller,observed_on,source,note\n"
+                   "rtx-3090,used,640,us,acme,2026-03-10,quote,\n",
+                   {"book.csv:1: currency: missing column"}},
+        RejectCase{"unknownHeader",
+                   "a,b\n1,2\n",
+                   {"book.csv:1: header: not a price file this program reads: expected the "
+                    "columns of purchase_prices.csv or rental_offers.csv (pricing/data/README.md), "
+                    "a SkyPilot vms.csv (InstanceType, AcceleratorName, AcceleratorCount, Region, "
+                    "Price, SpotPrice) or a gpuhunt CSV (instance_name, location, price, "
+                    "gpu_count, gpu_name, spot)"}}),
+    [](const ::testing::TestParamInfo<RejectCase>& case_info) { return case_info.param.name; });
+
+TEST(Import, rejectedFileLeavesAnExistingDatabaseByteForByte) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  const std::string good = write(dir / "good.csv", std::string(kPriceHeader) +
+                                                       "rtx-3090,used,640,USD,us,acme,2026-03-10,"
+                                                       "quote,\n");
+  import_price_book(db, good, options());
+  const std::string before = read_bytes(db);
+  // One good row first, then a bad one: the good row must not land either.
+  const std::string bad = write(dir / "bad.csv", std::string(kPriceHeader) +
+                                                     "rtx-4090,new,1700,USD,us,acme,2026-05-01,q,\n"
+                                                     "rtx-4090,new,-1,USD,us,acme,2026-05-02,q,\n");
+  EXPECT_THROW(import_price_book(db, bad, options()), ImportError);
+  EXPECT_EQ(read_bytes(db), before);
+  EXPECT_EQ(count_rows(db, "price_observations"), 1);
+}
+
+TEST(Import, futureIsRelativeToTheGivenDateOnly) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  const std::string file = write(dir / "book.csv", std::string(kPriceHeader) +
+                                                       "rtx-3090,used,640,USD,us,acme,2026-06-02,"
+                                                       "quote,\n");
+  EXPECT_EQ(import_problems(db, file, options("acme", "2026-06-01")),
+            (Problems{"book.csv:2: observed_on: 2026-06-02 is after the import date 2026-06-01 "
+                      "(--as-of, default today): a price cannot be observed in the future"}));
+  EXPECT_EQ(import_problems(db, file, options("acme", "2026-06-02")), Problems{});
+}
+
+TEST(Import, sameFileTwiceChangesNothing) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  const std::string file = write(
+      dir / "book.csv", std::string(kRentalHeader) +
+                            "cloudy,h100x8,h100-sxm,8,hourly,on_demand,20,0,USD,us,2026-03-01,"
+                            "page,\"per 8, negotiated\"\n"
+                            "cloudy,h100x8,h100-sxm,8,hourly,spot,12.5,0,USD,us,2026-03-01,"
+                            "page,\n");
+  const ImportReport first = import_price_book(db, file, options());
+  EXPECT_EQ(first.format, ImportFormat::rental_offers);
+  EXPECT_EQ(first.inserted, 2);
+  const ImportReport second = import_price_book(db, file, options());
+  EXPECT_EQ(second.inserted, 0);
+  EXPECT_EQ(second.unchanged, 2);
+  EXPECT_EQ(count_rows(db, "rental_offers"), 2);
+  // The same rows under another book are other observations.
+  EXPECT_EQ(import_price_book(db, file, options("other")).inserted, 2);
+  EXPECT_EQ(count_rows(db, "rental_offers"), 4);
+}
+
+TEST(Import, anObservationIsNeverOverwritten) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db,
+                    write(dir / "a.csv", std::string(kPriceHeader) +
+                                             "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"),
+                    options());
+  const std::string changed =
+      write(dir / "b.csv",
+            std::string(kPriceHeader) + "rtx-3090,used,600,USD,us,acme,2026-03-10,quote,\n");
+  EXPECT_EQ(import_problems(db, changed, options()),
+            (Problems{"b.csv:2: amount: the book 'acme' already holds this price with amount "
+                      "'640', not '600' (an observation is never overwritten: give the new figure "
+                      "its own date)"}));
+  EXPECT_EQ(count_rows(db, "price_observations"), 1);
+}
+
+TEST(Import, badOptionsAreInput) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  const std::string file = write(dir / "b.csv", std::string(kPriceHeader));
+  EXPECT_EQ(import_problems(db, file, options("built-in")),
+            (Problems{"--book: 'built-in' is the built-in catalog's book"}));
+  EXPECT_EQ(import_problems(db, file, options(" acme")),
+            (Problems{"--book: ' acme' is not a book name (not empty, no leading or trailing "
+                      "space)"}));
+  const std::string vms = test::source_path("tests/data/catalog/import/skypilot/lambda/vms.csv");
+  EXPECT_EQ(import_problems(db, vms, options()),
+            (Problems{"--observed-on: required for skypilot_vms files, which carry no dates (the "
+                      "date their prices were read)"}));
+  EXPECT_FALSE(fs::exists(db));
+}
+
+// ---- The layered catalog ---------------------------------------------------------------------
+
+class Layered : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = test_dir();
+    db_ = (dir_ / "catalog.sqlite").string();
+    // Built-in rtx-3090 used: 700 (2026-01-01), 850 (2026-02-01), 750 (2026-05-16).
+    import_price_book(
+        db_,
+        write(dir_ / "acme.csv", std::string(kPriceHeader) +
+                                     "rtx-3090,used,640,USD,us,acme,2026-03-10,acme quote 17,\n"
+                                     "rtx-3090,used,800,USD,us,acme,2026-06-29,acme quote 18,\n"),
+        options());
+  }
+  fs::path dir_;
+  std::string db_;
+};
+
+TEST_F(Layered, asOfLookupsAtTheirBoundaries) {
+  const Catalog c = Catalog::open_layered(db_);
+  auto price = [&](const std::string& as_of) {
+    auto p = c.latest_price("rtx-3090", "used", as_of);
+    return p ? p->amount : -1.0;
+  };
+  EXPECT_EQ(price("2025-12-31"), -1.0);  // nothing observed yet
+  EXPECT_EQ(price("2026-01-01"), 700);   // built-in, on its date
+  EXPECT_EQ(price("2026-03-09"), 850);   // the day before the book's price: built-in
+  EXPECT_EQ(price("2026-03-10"), 640);   // the book's price on its date
+  EXPECT_EQ(price("2026-05-15"), 640);
+  EXPECT_EQ(price("2026-05-16"), 750);  // a later built-in observation wins
+  EXPECT_EQ(price("2026-06-28"), 750);
+  EXPECT_EQ(price("2026-06-29"), 800);  // the book again, on its date
+}
+
+TEST_F(Layered, bookWinsOverBuiltinOnTheSameDateAndSaysSo) {
+  // Same item, same date as the built-in 750 of 2026-05-16, dearer: the book still wins.
+  import_price_book(
+      db_,
+      write(dir_ / "same_day.csv", std::string(kPriceHeader) +
+                                       "rtx-3090,used,790,USD,us,acme,2026-05-16,acme quote 19,\n"),
+      options());
+  const Catalog c = Catalog::open_layered(db_);
+  const auto p = c.latest_price("rtx-3090", "used", "2026-05-20");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->amount, 790);
+  EXPECT_EQ(p->provenance.book, "acme");
+  EXPECT_EQ(p->provenance.source, "acme quote 19");
+  EXPECT_EQ(p->provenance.observed_on, "2026-05-16");
+  // The built-in rows are still there, and say where they come from.
+  const auto builtin = Catalog::open_builtin().latest_price("rtx-3090", "used", "2026-05-20");
+  ASSERT_TRUE(builtin.has_value());
+  EXPECT_EQ(builtin->provenance.book, kBuiltinBook);
+  EXPECT_EQ(c.books(), (std::vector<std::string>{"acme"}));
+}
+
+TEST_F(Layered, listsAndHistoriesHoldBothLayers) {
+  const Catalog c = Catalog::open_layered(db_);
+  int acme = 0;
+  for (const auto& p : c.prices("2026-04-01")) acme += p.provenance.book == "acme";
+  EXPECT_EQ(acme, 1);  // 640; the 800 of June is not observed yet
+  const auto history = c.price_history("rtx-3090");
+  ASSERT_GE(history.size(), 5u);
+  EXPECT_EQ(history.front().provenance.observed_on, "2026-01-01");
+  EXPECT_EQ(history.back().provenance.observed_on, "2026-06-29");
+  EXPECT_EQ(history.back().provenance.book, "acme");
+  // Devices, models and quants are the built-in ones.
+  EXPECT_EQ(c.devices().size(), Catalog::open_builtin().devices().size());
+  EXPECT_EQ(c.models().size(), Catalog::open_builtin().models().size());
+}
+
+TEST_F(Layered, openingNeverWritesTheFile) {
+  const std::string before = read_bytes(db_);
+  const auto mtime = fs::last_write_time(db_);
+  {
+    const Catalog c = Catalog::open_layered(db_);
+    (void)c.prices("2026-12-01");
+  }
+  EXPECT_EQ(read_bytes(db_), before);
+  EXPECT_EQ(fs::last_write_time(db_), mtime);
+}
+
+TEST_F(Layered, exportImportsAgainUnchanged) {
+  const std::string csv = export_price_book(db_, ImportFormat::purchase_prices, "acme");
+  EXPECT_EQ(csv, std::string(kPriceHeader) +
+                     "rtx-3090,used,640,USD,us,acme,2026-03-10,acme quote 17,\n"
+                     "rtx-3090,used,800,USD,us,acme,2026-06-29,acme quote 18,\n");
+  const ImportReport again = import_price_book(db_, write(dir_ / "export.csv", csv), options());
+  EXPECT_EQ(again.inserted, 0);
+  EXPECT_EQ(again.unchanged, 2);
+  // The built-in rows export in the same format and pass the same checks.
+  const std::string builtin = export_builtin_prices(ImportFormat::rental_offers);
+  EXPECT_EQ(builtin.rfind(kRentalHeader, 0), 0u);
+  const ImportReport all = import_price_book(db_, write(dir_ / "builtin.csv", builtin),
+                                             options("copy-of-builtin", "2026-12-31"));
+  EXPECT_GT(all.inserted, 50);
+}
+
+TEST_F(Layered, userDatabaseIsSoundAndConsistentOnItsOwn) {
+  EXPECT_EQ(catalog_file_problems(db_), Problems{});
+  EXPECT_EQ(builtin_catalog_problems(), Problems{});
+  SQLite::Database d(db_, SQLite::OPEN_READONLY);
+  EXPECT_EQ(d.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  EXPECT_EQ(d.execAndGet("PRAGMA user_version").getInt(), kCatalogSchemaVersion);
+  // The referenced device row was copied, so foreign keys hold inside the file.
+  EXPECT_EQ(d.execAndGet("SELECT count(*) FROM devices WHERE id = 'rtx-3090'").getInt(), 1);
+}
+
+TEST_F(Layered, auditFindsStaleBookPricesAtADate) {
+  const Catalog c = Catalog::open_layered(db_);
+  // 2026-06-29 + 90 days = 2026-09-27: stale from the day after (age > limit, as plans flag).
+  EXPECT_EQ(c.audit("2026-09-27", 90).problems, Problems{});
+  EXPECT_EQ(c.audit("2026-09-28", 90).problems,
+            (Problems{"purchase price rtx-3090 used acme us (book acme, 2026-06-29): 91 days old "
+                      "at 2026-09-28, stale after 90"}));
+  EXPECT_EQ(c.audit("", 90).notes, (Problems{"staleness not checked: give --as-of DATE"}));
+}
+
+// ---- Public catalog formats ------------------------------------------------------------------
+
+std::vector<RentalOffer> book_offers(const std::string& db, const std::string& device) {
+  std::vector<RentalOffer> out;
+  for (const auto& r : Catalog::open_layered(db).rental_history(device)) {
+    if (r.provenance.book != kBuiltinBook) out.push_back(r);
+  }
+  return out;
+}
+
+TEST(ImportSkyPilot, lambdaVmsPerDevicePricesAndUnmappedRowsListed) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o = options();
+  o.observed_on = "2025-06-07";
+  const std::string vms = test::source_path("tests/data/catalog/import/skypilot/lambda/vms.csv");
+  const ImportReport report = import_price_book(db, vms, o);
+  EXPECT_EQ(report.format, ImportFormat::skypilot_vms);
+  EXPECT_EQ(report.rows_read, 5);
+  EXPECT_EQ(report.inserted, 4);  // h100 pcie in two regions, a100 x8, a6000
+  EXPECT_EQ(report.skipped, 1);
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_EQ(report.warnings[0],
+            vms + ":5: AcceleratorName: 'A10' is not a catalog device; row skipped");
+
+  const auto a100 = book_offers(db, "a100-80gb-sxm");
+  ASSERT_EQ(a100.size(), 1u);
+  EXPECT_EQ(a100[0].provider, "lambda");  // from the folder of vms.csv
+  EXPECT_EQ(a100[0].sku, "gpu_8x_a100_80gb_sxm4");
+  EXPECT_EQ(a100[0].devices_per_instance, 8);
+  EXPECT_DOUBLE_EQ(a100[0].amount_per_device(), 1.79);
+  EXPECT_EQ(a100[0].currency, "USD");
+  EXPECT_EQ(a100[0].provenance.source, "SkyPilot catalog vms.csv lambda/vms.csv");
+  EXPECT_EQ(a100[0].provenance.observed_on, "2025-06-07");
+  const auto h100 = book_offers(db, "h100-pcie");
+  ASSERT_EQ(h100.size(), 2u);  // different regions stay apart
+  EXPECT_EQ(h100[0].region, "us-east-1");
+  EXPECT_EQ(h100[1].region, "us-west-1");
+  EXPECT_DOUBLE_EQ(h100[0].amount_per_device(), 2.49);
+  EXPECT_EQ(book_offers(db, "rtx-a6000").size(), 1u);
+  // Again: nothing changes.
+  EXPECT_EQ(import_price_book(db, vms, o).inserted, 0);
+}
+
+TEST(ImportSkyPilot, runpodZonesMergeSpotIsKeptCpuRowsSkipped) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o = options();
+  o.observed_on = "2025-06-07";
+  const std::string vms = test::source_path("tests/data/catalog/import/skypilot/runpod/vms.csv");
+  const ImportReport report = import_price_book(db, vms, o);
+  EXPECT_EQ(report.skipped, 1);  // the CPU row, without a warning
+  EXPECT_TRUE(report.warnings.empty());
+  const auto sxm = book_offers(db, "h100-sxm");
+  // 1x in CA (two zones, same prices: one row each term) and 2x in US.
+  ASSERT_EQ(sxm.size(), 4u);
+  for (const auto& r : sxm) {
+    // 2x: 5.98 and 5.38 per instance, the same per device as 1x.
+    EXPECT_DOUBLE_EQ(r.amount_per_device(), r.term == "spot" ? 2.69 : 2.99)
+        << r.sku << " " << r.term;
+  }
+  EXPECT_EQ(sxm[0].region, "CA");
+  const auto rtx = book_offers(db, "rtx-4090");
+  ASSERT_EQ(rtx.size(), 2u);
+  for (const auto& r : rtx) {
+    EXPECT_DOUBLE_EQ(r.amount_per_device(), r.term == "spot" ? 0.34 : 0.69);
+  }
+  const auto pcie = book_offers(db, "h100-pcie");  // RunPod's plain H100 is the PCIe card
+  ASSERT_EQ(pcie.size(), 1u);
+  EXPECT_NE(pcie[0].provenance.source.find("runpod/vms.csv"), std::string::npos);
+  const auto l4 = book_offers(db, "l4");  // zones with different prices stay apart
+  ASSERT_EQ(l4.size(), 2u);
+  EXPECT_EQ(l4[0].region, "US/US-GA-1");
+  EXPECT_EQ(l4[1].region, "US/US-TX-1");
+}
+
+TEST(ImportSkyPilot, spotAboveOnDemandAndZeroPriceRejectTheFile) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o = options();
+  o.observed_on = "2025-06-07";
+  o.provider = "runpod";
+  const std::string vms = test::source_path("tests/data/catalog/import/skypilot/bad_spot/vms.csv");
+  EXPECT_EQ(import_problems(db, vms, o),
+            (Problems{"vms.csv:3: SpotPrice: spot 3.44 is above the on-demand Price 1.72 of the "
+                      "same instance (columns swapped?)",
+                      "vms.csv:4: Price: must be greater than 0, got 0"}));
+  EXPECT_FALSE(fs::exists(db));
+}
+
+TEST(ImportGpuhunt, runpodCatalogPerDevicePrices) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o = options();
+  o.observed_on = "2026-05-01";
+  const std::string csv = test::source_path("tests/data/catalog/import/gpuhunt/runpod.csv");
+  const ImportReport report = import_price_book(db, csv, o);
+  EXPECT_EQ(report.format, ImportFormat::gpuhunt);
+  EXPECT_EQ(report.rows_read, 6);
+  EXPECT_EQ(report.inserted, 4);
+  EXPECT_EQ(report.skipped, 2);
+  EXPECT_EQ(report.warnings,
+            (Problems{csv + ":6: gpu_name: 'MI250X' is not a catalog device; row skipped"}));
+  const auto a100 = book_offers(db, "a100-80gb-pcie");  // 80 GB, 'PCIe' in the name
+  ASSERT_EQ(a100.size(), 2u);
+  EXPECT_EQ(a100[0].provider, "runpod");  // from the file name
+  EXPECT_EQ(a100[0].term, "on_demand");
+  EXPECT_DOUBLE_EQ(a100[0].amount, 1.64);
+  EXPECT_EQ(a100[1].term, "spot");
+  EXPECT_DOUBLE_EQ(a100[1].amount, 1.19);
+  const auto rtx = book_offers(db, "rtx-4090");
+  ASSERT_EQ(rtx.size(), 1u);
+  EXPECT_EQ(rtx[0].devices_per_instance, 8);
+  EXPECT_DOUBLE_EQ(rtx[0].amount_per_device(), 0.69);
+  ASSERT_EQ(book_offers(db, "h100-sxm").size(), 1u);  // "H100 80GB HBM3" is the SXM card
+}
+
+TEST(ImportGpuhunt, spotAboveOnDemandNamesBothLines) {
+  const fs::path dir = test_dir();
+  const std::string file =
+      write(dir / "runpod.csv",
+            "instance_name,location,price,cpu,memory,gpu_count,gpu_name,gpu_memory,spot\n"
+            "NVIDIA L4,US-TX-1,0.44,12,50,1,L4,24.0,False\n"
+            "NVIDIA L4,US-TX-1,0.50,12,50,1,L4,24.0,True\n"
+            "NVIDIA L4,US-TX-1,0.40,12,50,1,L4,24.0,maybe\n");
+  ImportOptions o = options();
+  o.observed_on = "2026-05-01";
+  EXPECT_EQ(import_problems((dir / "c.sqlite").string(), file, o),
+            (Problems{"runpod.csv:3: price: spot 0.5 is above the on-demand price 0.44 of line 2 "
+                      "(same instance and location)",
+                      "runpod.csv:4: spot: 'maybe' is not True or False"}));
+}
+
+TEST(AcceleratorNames, publicNamesMapToCatalogDevices) {
+  auto id = [](const char* name, const char* sku = "", const char* provider = "",
+               double memory = 0) {
+    auto m = map_accelerator(name, sku, provider, memory);
+    return m ? m->device_id : std::string("-");
+  };
+  EXPECT_EQ(id("RTX4090"), "rtx-4090");
+  EXPECT_EQ(id("NVIDIA GeForce RTX 4090"), "rtx-4090");
+  EXPECT_EQ(id("rtx 3090"), "rtx-3090");
+  EXPECT_EQ(id("L40S"), "l40s");
+  EXPECT_EQ(id("L4"), "l4");
+  EXPECT_EQ(id("A100"), "a100-40gb-sxm");
+  EXPECT_EQ(id("A100", "", "", 80), "a100-80gb-sxm");
+  EXPECT_EQ(id("A100-80GB"), "a100-80gb-sxm");
+  EXPECT_EQ(id("A100-80GB", "1x_A100-80GB_SECURE", "runpod"), "a100-80gb-pcie");
+  EXPECT_EQ(id("H100", "p5.48xlarge", "aws"), "h100-sxm");
+  EXPECT_EQ(id("H100", "gpu_1x_h100_pcie", "lambda"), "h100-pcie");
+  EXPECT_EQ(id("H100", "1x_H100_SECURE", "runpod"), "h100-pcie");
+  EXPECT_EQ(id("H100-SXM"), "h100-sxm");
+  EXPECT_EQ(id("RTX6000-Ada"), "rtx-6000-ada");
+  EXPECT_EQ(id("A6000"), "rtx-a6000");
+  EXPECT_EQ(id("MI300X"), "mi300x");
+  EXPECT_EQ(id("RTX4060TI", "", "", 8), "-");  // the catalog has the 16 GB card only
+  EXPECT_EQ(id("RTX4060TI", "", "", 16), "rtx-4060-ti-16gb");
+  EXPECT_EQ(id("A10"), "-");
+  EXPECT_EQ(id("tpu-v4-8"), "-");
+  EXPECT_EQ(id(""), "-");
+}
+
+// ---- Schema versions -------------------------------------------------------------------------
+
+TEST(Migration, versionOneFileIsReadInMemoryAndMigratedOnImport) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "v1.sqlite").string();
+  {
+    SQLite::Database d(db, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    d.exec(std::string(catalog_schema_sql()));  // version 1 only
+    d.exec(
+        "INSERT INTO devices VALUES ('rtx-3090', 'GeForce RTX 3090', 'nvidia', 'consumer', 24, "
+        "'GDDR6X', 936, 350, NULL, NULL, '', 'fixture', '2026-01-01');"
+        "INSERT INTO price_observations (item_id, condition, amount, currency, region, seller, "
+        "observed_on, source) VALUES ('rtx-3090', 'used', 555, 'USD', 'us', 'v1 seller', "
+        "'2026-04-01', 'v1 fixture')");
+  }
+  const std::string before = read_bytes(db);
+  const Catalog file = Catalog::open_file(db);
+  EXPECT_EQ(file.schema_version(), kCatalogSchemaVersion);
+  const auto p = file.latest_price("rtx-3090", "used", "2026-04-01");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(p->amount, 555);
+  EXPECT_EQ(p->provenance.book, kBuiltinBook);  // rows of version 1 had no book
+  EXPECT_EQ(read_bytes(db), before);            // read in memory: the file is untouched
+
+  import_price_book(db,
+                    write(dir / "b.csv", std::string(kPriceHeader) +
+                                             "rtx-3090,used,640,USD,us,acme,2026-03-10,q,\n"),
+                    options());
+  SQLite::Database d(db, SQLite::OPEN_READONLY);
+  EXPECT_EQ(d.execAndGet("PRAGMA user_version").getInt(), kCatalogSchemaVersion);
+  EXPECT_EQ(d.execAndGet("SELECT count(*) FROM price_observations").getInt(), 2);
+  EXPECT_EQ(d.execAndGet("SELECT count(*) FROM books").getInt(), 2);  // built-in, acme
+}
+
+TEST(Builtin, systemsAndResaleCurvesAreDatedLookups) {
+  const Catalog c = Catalog::open_builtin();
+  const auto dgx = c.system("dgx-h100");
+  ASSERT_TRUE(dgx.has_value());
+  EXPECT_EQ(dgx->device_id, "h100-sxm");
+  EXPECT_EQ(dgx->device_count, 8);
+  EXPECT_EQ(dgx->host_power_w, 4600);
+  EXPECT_FALSE(c.latest_system_price("hgx-h100-8x-ib", "new", "2024-07-31").has_value());
+  const auto node = c.latest_system_price("hgx-h100-8x-ib", "new", "2024-08-01");
+  ASSERT_TRUE(node.has_value());
+  EXPECT_TRUE(node->includes_devices);
+  EXPECT_EQ(node->amount, 313500);
+  const auto curve = c.resale_curve("datacenter", "new", "2026-06-01");
+  ASSERT_EQ(curve.size(), 5u);
+  EXPECT_EQ(curve.front().age_months, 0);
+  EXPECT_EQ(curve.front().fraction, 1);
+  EXPECT_EQ(curve.back().age_months, 48);
+  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-01-01").size(), 2u);  // 43 months: May
+  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-05-01").size(), 3u);
+  EXPECT_TRUE(c.resale_curve("datacenter", "new", "2025-12-31").empty());
+}
+
+// ---- Concurrency and durability --------------------------------------------------------------
+
+// Runs `body` in a child process; returns its pid. The child exits with body()'s value.
+template <typename Body>
+pid_t spawn(Body body) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int code = 3;
+    try {
+      code = body();
+    } catch (...) {
+      code = 4;
+    }
+    _exit(code);
+  }
+  return pid;
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+std::string generated_prices(int rows, const std::string& seller) {
+  std::string csv = kPriceHeader;
+  for (int i = 0; i < rows; ++i) {
+    csv += "rtx-3090,used," + std::to_string(500 + i % 400) + ",USD,us," + seller + "-" +
+           std::to_string(i) + ",2026-03-10,generated,\n";
+  }
+  return csv;
+}
+
+TEST(Concurrency, twoImportsAtOnceBothLand) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "user" / "catalog.sqlite").string();  // not there yet
+  const std::string a = write(dir / "a.csv", generated_prices(2000, "a"));
+  const std::string b = write(dir / "b.csv", generated_prices(2000, "b"));
+  const pid_t first = spawn([&] {
+    setenv("GPUTCO_FAULT_IMPORT_SLEEP_MS", "800", 1);  // hold the write lock a while
+    return import_price_book(db, a, options("a")).inserted == 2000 ? 0 : 1;
+  });
+  const pid_t second =
+      spawn([&] { return import_price_book(db, b, options("b")).inserted == 2000 ? 0 : 1; });
+  EXPECT_EQ(wait_for(first), 0);
+  EXPECT_EQ(wait_for(second), 0);
+  EXPECT_EQ(count_rows(db, "price_observations"), 4000);
+  EXPECT_EQ(catalog_file_problems(db), Problems{});
+}
+
+TEST(Durability, importKilledInsideItsTransactionLeavesTheDatabaseAsItWas) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db, write(dir / "small.csv", generated_prices(10, "first")), options());
+  const std::string big = write(dir / "big.csv", generated_prices(20000, "big"));
+  const std::string marker = (dir / "inside").string();
+  const pid_t child = spawn([&] {
+    setenv("GPUTCO_FAULT_IMPORT_SLEEP_MS", "60000", 1);
+    setenv("GPUTCO_FAULT_IMPORT_MARKER", marker.c_str(), 1);
+    import_price_book(db, big, options());
+    return 0;
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(marker) && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(fs::exists(marker)) << "the import never reached its transaction";
+  kill(child, SIGKILL);
+  EXPECT_EQ(wait_for(child), 128 + SIGKILL);
+  EXPECT_EQ(catalog_file_problems(db), Problems{});
+  EXPECT_EQ(count_rows(db, "price_observations"), 10);
+  // And the database takes the same import afterwards.
+  EXPECT_EQ(import_price_book(db, big, options()).inserted, 20000);
+}
+
+}  // namespace
+}  // namespace gputco
