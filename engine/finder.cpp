@@ -233,21 +233,16 @@ DeviceComparison compare_devices(const FinderRequest& finder, const DeviceOffer&
     c.faster_by = std::max(speed_a, speed_b) / std::min(speed_a, speed_b) - 1.0;
     if (speed_a != speed_b) c.faster_id = speed_a > speed_b ? a.device.id : b.device.id;
   }
-  const auto pick = [](const FinderRow& row, bool used) {
-    return std::make_pair(used ? row.price_used : row.price_new,
-                          std::string(used ? "used" : "new"));
-  };
-  const bool both_used = c.a.price_used && c.b.price_used;
-  const bool both_new = c.a.price_new && c.b.price_new;
-  const auto [pa, condition_a] = pick(c.a, both_used || (!both_new && c.a.price_used.has_value()));
-  const auto [pb, condition_b] = pick(c.b, both_used || (!both_new && c.b.price_used.has_value()));
-  if (pa && pb && pa->currency == pb->currency && pa->amount > 0 && pb->amount > 0) {
-    c.cheaper_by = 1.0 - std::min(pa->amount, pb->amount) / std::max(pa->amount, pb->amount);
-    if (pa->amount != pb->amount) {
-      c.cheaper_id = pa->amount < pb->amount ? a.device.id : b.device.id;
-    }
-    c.price_condition_a = condition_a;
-    c.price_condition_b = condition_b;
+  const auto pa = value_price(a);
+  const auto pb = value_price(b);
+  if (pa && pb && pa->first.currency == pb->first.currency && pa->first.amount > 0 &&
+      pb->first.amount > 0) {
+    // Unit prices: the same count on both sides, so the ratio is the systems' ratio.
+    const double x = pa->first.amount, y = pb->first.amount;
+    c.cheaper_by = 1.0 - std::min(x, y) / std::max(x, y);
+    if (x != y) c.cheaper_id = x < y ? a.device.id : b.device.id;
+    c.price_condition_a = pa->second;
+    c.price_condition_b = pb->second;
   }
   return c;
 }

@@ -173,9 +173,10 @@ struct DeviceComparison {
   std::optional<double> faster_by;
   std::string faster_id;  ///< device id of the faster one ("" when equal or not both fit)
   /// Price: how much less the cheaper system costs, as a fraction of the dearer (0.62 =
-  /// 62 % less: 1 - cheaper / dearer), comparing used prices when both have one, else new
-  /// prices, else the price each has (a used one first); nullopt without prices on both
-  /// sides or in different currencies.
+  /// 62 % less: 1 - cheaper / dearer), each side at the price a buyer pays least for it (the
+  /// cheaper of its used and new prices, as FinderRow::gbps_per_money): a used RTX 3090 at 750
+  /// against a new RTX 5090 at 1,999 costs 62 % less. nullopt without a price on both sides
+  /// or in different currencies.
   std::optional<double> cheaper_by;
   std::string cheaper_id;
   std::string price_condition_a;  ///< "used" or "new": which price of a was compared
