@@ -179,8 +179,8 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
   sheet.width(c_kind, c_kind, 13);
   sheet.width(c_devices, c_devices, 24);
   sheet.width(c_fit, c_fit, 12);
-  sheet.width(c_decode, c_decode, 11);
-  sheet.width(c_total, c_npv, 13);
+  sheet.width(c_decode, c_decode, 12);
+  sheet.width(c_total, c_npv, 14);
   if (years > 0) sheet.width(c_year1, static_cast<lxw_col_t>(c_be_hours - 1), 12);
   sheet.width(c_be_hours, c_per_million, 12);
   sheet.width(c_note, c_note, 44);
