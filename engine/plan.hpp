@@ -122,8 +122,6 @@ struct Plan {
   std::string recommendation_reason;
 };
 
-struct Sensitivity;  // engine/sensitivity.hpp
-
 /// Monthly cash flows of one option over the horizon (see CashFlow for the timing):
 /// buy: capex[0] = count x price_per_gpu + host_cost; energy[m>=1] = (count x board_power_w
 /// + host_power_w) / 1000 x hours_per_day x days_per_month x tariff_per_kwh x pue;
