@@ -53,9 +53,10 @@ TempDir::~TempDir() {
 }
 
 RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::string& working_dir) {
+              const std::string& working_dir, const Environment& environment) {
   TempDir capture;
   std::string command = "LC_ALL=C TZ=UTC ";
+  for (const auto& [name, value] : environment) command += name + "=" + quote(value) + " ";
   if (!working_dir.empty()) command = "cd " + quote(working_dir) + " && " + command;
   command += quote(program);
   for (const auto& arg : args) command += " " + quote(arg);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gputco::test {
@@ -12,11 +13,15 @@ struct RunResult {
   std::string err;  ///< stderr
 };
 
+/// Extra environment variables for run(): name, value (e.g. {"XDG_DATA_HOME", dir}).
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
 /// Runs `program` with `args` (no shell interpretation of the arguments: each is quoted),
-/// in `working_dir` when given, with LC_ALL=C and TZ=UTC, and returns its exit code and
+/// in `working_dir` when given, with LC_ALL=C and TZ=UTC and the variables of `environment`
+/// set (names must be shell identifiers; values are quoted), and returns its exit code and
 /// output.
 RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::string& working_dir = "");
+              const std::string& working_dir = "", const Environment& environment = {});
 
 /// A fresh empty directory under the system temp dir, removed by the destructor.
 class TempDir {
