@@ -55,7 +55,9 @@ TempDir::~TempDir() {
 RunResult run(const std::string& program, const std::vector<std::string>& args,
               const std::string& working_dir, const Environment& environment) {
   TempDir capture;
-  std::string command = "LC_ALL=C TZ=UTC ";
+  // No test may see the developer's own price books: unless a test names its own,
+  // XDG_DATA_HOME points at an empty directory that only lives for this run.
+  std::string command = "LC_ALL=C TZ=UTC XDG_DATA_HOME=" + quote(capture.file("xdg")) + " ";
   for (const auto& [name, value] : environment) command += name + "=" + quote(value) + " ";
   if (!working_dir.empty()) command = "cd " + quote(working_dir) + " && " + command;
   command += quote(program);

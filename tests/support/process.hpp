@@ -14,6 +14,7 @@ struct RunResult {
 };
 
 /// Extra environment variables for run(): name, value (e.g. {"XDG_DATA_HOME", dir}).
+/// Without one, XDG_DATA_HOME is an empty scratch directory, so no user price book leaks in.
 using Environment = std::vector<std::pair<std::string, std::string>>;
 
 /// Runs `program` with `args` (no shell interpretation of the arguments: each is quoted),
