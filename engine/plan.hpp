@@ -18,28 +18,97 @@ enum class OptionKind {
 };
 enum class Condition { new_unit, used };
 
+/// How a rent_hourly option is billed.
+enum class RentTerm {
+  on_demand,    ///< billed for the hours used
+  spot,         ///< billed for the hours used / goodput (interruptions waste some hours)
+  reserved_1y,  ///< committed for 12 months: billed for every hour of the month, used or not
+  reserved_3y   ///< committed for 36 months: billed for every hour of the month, used or not
+};
+/// Where owned hardware runs.
+enum class Hosting {
+  on_site,    ///< the plan's site (office): its tariff and PUE
+  colocation  ///< a rented rack: per kW and per rack unit per month, the data centre's PUE
+};
+/// What an option does when the demand outgrows its capacity.
+enum class Overflow {
+  add_units,  ///< add another unit of the option (capex or contract in that month)
+  rent        ///< rent the excess by the hour from a named rent_hourly option
+};
+/// How an owned option's hardware is paid for.
+enum class Financing {
+  cash,  ///< capex when bought
+  loan,  ///< down payment, then annuity instalments (PMT)
+  lease  ///< no purchase: a monthly fee as a fraction of the hardware price
+};
+/// The hours in a month for 24-hour billing (reserved terms) and for the default days of use.
+enum class HoursConvention {
+  h730,     ///< 730 h = 365 x 24 / 12 (the cloud providers' month)
+  h720,     ///< 720 h = 30 days x 24
+  calendar  ///< the real days of each calendar month x 24 (needs the start month)
+};
+
 std::string to_string(OptionKind k);
 std::string to_string(Condition c);
+std::string to_string(RentTerm t);
+std::string to_string(Hosting h);
+std::string to_string(Overflow o);
+std::string to_string(Financing f);
+std::string to_string(HoursConvention c);
+
+/// Months of a reserved term (12, 36), 0 for on_demand and spot.
+int term_months(RentTerm t);
 
 /// What is served and how hard. Hours of use per month = hours_per_day x days_per_month.
+///
+/// Demand over time: the load of month m (m >= 1), in units of one option unit's capacity, is
+/// L_m = base_load x (1 + growth_per_month)^(m - 1), where base_load = tokens_per_day /
+/// (capacity_tokens_per_hour x hours_per_day) when tokens_per_day is given, else 1 (every
+/// option is sized to carry the stated workload: concurrent_streams during hours_per_day).
 struct WorkloadInputs {
   int context_tokens = 8192;
   int concurrent_streams = 1;
   double hours_per_day = 8;              ///< hours per day the service runs at load
   double days_per_month = 730.0 / 24.0;  ///< default: 730 h per month at 24 h/day
   KvCacheType kv_cache = KvCacheType::f16;
+  /// Demand growth per month, a fraction (0.03 = tokens per day +3 % a month); > -1.
+  double growth_per_month = 0;
+  /// Tokens generated per day in month 1; nullopt: the stated workload is one unit of load.
+  std::optional<double> tokens_per_day;
+  /// Hours in a month for 24-hour billing, and for days of use when days_follow_convention.
+  HoursConvention hours_per_month_convention = HoursConvention::h730;
+  /// true: days of use in month m = hours in month m / 24 (days_per_month is then ignored).
+  bool days_follow_convention = false;
+  /// People served, for cost per user per month; nullopt: not given.
+  std::optional<double> users;
 };
 
 /// Where owned hardware runs.
 struct SiteInputs {
   double tariff_per_kwh = 0;  ///< electricity, plan currency per kWh
   double pue = 1.0;           ///< facility power / IT power (1.0 = no cooling overhead)
+  /// Electricity price change per year, a fraction (0.05 = +5 %/year), applied monthly:
+  /// month m pays tariff x (1 + trend)^((m - 1) / 12).
+  double tariff_trend_per_year = 0;
 };
 
 struct FinanceInputs {
   int horizon_months = 36;
   double discount_rate_per_year = 0.08;  ///< annual rate; discounting is monthly
   std::string currency = "EUR";          ///< every amount in PlanInputs is in this currency
+  /// Hourly rental rates' change per year (on-demand, spot, overflow rentals; not reserved
+  /// or monthly contracts, whose price is fixed), applied monthly: (1 + trend)^((m - 1) / 12).
+  double rent_trend_per_year = 0;
+  /// VAT rate on every cost (0.19 = 19 %). Amounts in PlanInputs exclude VAT.
+  double vat_rate = 0;
+  /// true: VAT is reclaimed (a business): costs exclude VAT and the vat row is zero;
+  /// false: VAT is a cost, shown on its own row.
+  bool vat_reclaimable = true;
+  /// Straight-line depreciation period of owned hardware (accounting view), months.
+  int useful_life_months = 36;
+  /// First month of the plan (for calendar months only): year and month 1..12.
+  int start_year = 2027;
+  int start_month = 1;
 };
 
 /// One option, every figure resolved and in the plan currency.
@@ -57,11 +126,43 @@ struct OptionInputs {
   double host_power_w = 0;          ///< rest of the system's draw at load, W
   double residual_fraction = 0;     ///< resale at the horizon as a fraction of capex
   double maintenance_per_year = 0;  ///< fraction of capex per year
+  // buy: the used market and failures
+  int warranty_months = 0;         ///< failures within it cost nothing
+  double annual_failure_rate = 0;  ///< expected share of devices failing per year after it
+  // buy: hosting
+  Hosting hosting = Hosting::on_site;
+  double colo_per_kw_month = 0;          ///< colocation: price per contracted kW per month
+  double contracted_kw = 0;              ///< colocation: kW contracted per unit
+  double colo_per_rack_unit_month = 0;   ///< colocation: price per rack unit per month
+  double rack_units = 0;                 ///< colocation: rack units per unit
+  bool power_metered = true;             ///< colocation: energy billed apart (false: in the kW fee)
+  std::optional<double> pue;             ///< this option's PUE if not the site's (colocation)
+  std::optional<double> tariff_per_kwh;  ///< this option's tariff if not the site's
+  // buy: financing
+  Financing financing = Financing::cash;
+  double down_payment_fraction = 0;  ///< loan: paid at month 0, fraction of the first capex
+  double loan_rate_per_year = 0;     ///< loan: nominal annual rate, r / 12 per month
+  int loan_term_months = 36;
+  double lease_rate_per_month = 0;  ///< lease: monthly fee as a fraction of the hardware price
+  int lease_term_months = 36;
   // rent_hourly
   double rate_per_gpu_hour = 0;
+  RentTerm term = RentTerm::on_demand;
+  double goodput = 1.0;  ///< spot: useful share of billed hours (0 < goodput <= 1)
   // rent_monthly
   double price_per_month = 0;  ///< the whole server, per month
   double setup_fee = 0;        ///< once, at the start
+  int notice_months = 0;       ///< months paid after the horizon (notice given at its end)
+  // growth
+  Overflow overflow = Overflow::add_units;
+  std::string overflow_option_id;  ///< overflow = rent: the rent_hourly option that carries it
+  bool blend = false;              ///< own the base load, rent the peaks (label; overflow = rent)
+  // Derived by prepare_plan_inputs (from fit, speed and the overflow option); a caller that
+  // changes prices after it calls it again.
+  double capacity_tokens_per_hour = 0;  ///< one unit at load: aggregate tokens/s x 3600
+  double base_load = 1;                 ///< month-1 load in units of this option (see Workload)
+  double overflow_rate_per_hour = 0;    ///< overflow rental: rate x count / goodput, per hour
+  double overflow_units_per_load = 1;   ///< overflow rental units per unit of this option's load
 };
 
 struct PlanInputs {
@@ -80,6 +181,8 @@ struct PlanInputs {
 /// Monthly cash flows of one option, plan currency. Index 0 is the start of month 1
 /// (purchases, setup fees); index m (1..horizon) is the end of month m (running costs,
 /// paid in arrears; resale at the horizon). Every vector has horizon_months + 1 entries.
+/// total = capex + energy + maintenance + hosting + failures + rent + financing + vat +
+/// resale; depreciation and book_value are the accounting view, not cash, not in total.
 struct CashFlow {
   std::vector<double> capex;
   std::vector<double> energy;
@@ -90,6 +193,15 @@ struct CashFlow {
   std::vector<double> cumulative;
   std::vector<double> discount_factor;  ///< (1 + r)^(-m/12)
   std::vector<double> discounted;       ///< total x discount_factor
+  std::vector<double> hosting;          ///< colocation: per kW and per rack unit, per month
+  std::vector<double> failures;         ///< expected replacements after the warranty
+  std::vector<double> financing;        ///< loan: -principal at 0, then instalments; lease: fees
+  std::vector<double> vat;              ///< VAT when not reclaimable
+  std::vector<double> depreciation;     ///< straight-line, accounting only (not in total)
+  std::vector<double> book_value;       ///< capex to date - depreciation to date (accounting)
+  std::vector<double> load;             ///< demand in units of this option (index 0: month 1's)
+  std::vector<double> units;            ///< units in service (owned, reserved, monthly servers)
+  std::vector<double> overflow_load;    ///< load rented from the overflow option
 };
 
 struct OptionResult {
@@ -110,7 +222,23 @@ struct OptionResult {
   std::optional<double> break_even_hours;  ///< hours of use at which owning = renting baseline
   std::optional<int> break_even_month;     ///< first month with cumulative own <= rent
   std::optional<double> cost_per_million_tokens;
-  std::string note;  ///< why infeasible, or what the break-even is against
+  std::string note;          ///< why infeasible, or what the break-even is against
+  double cost_per_year = 0;  ///< total_cost / (horizon_months / 12)
+  /// Months until the cumulative saving of owning against the baseline turns non-negative,
+  /// interpolated within the month; nullopt: never within the horizon (or not owned).
+  std::optional<double> payback_months;
+  /// IRR of owning against the baseline (baseline total - own total by month), annualised
+  /// (1 + monthly)^12 - 1; nullopt ("n/a") when the flows do not change sign or no root.
+  std::optional<double> irr;
+  /// Hours of use per day at which owning costs the same as the baseline over the horizon.
+  std::optional<double> break_even_hours_per_day;
+  std::optional<double> cost_per_user_per_month;
+  /// What the model added month by month (units bought, overflow rented).
+  struct Event {
+    int month = 0;
+    std::string what;
+  };
+  std::vector<Event> events;
 };
 
 struct Plan {
@@ -122,15 +250,64 @@ struct Plan {
   std::string recommendation_reason;
 };
 
-/// Monthly cash flows of one option over the horizon (see CashFlow for the timing):
-/// buy: capex[0] = count x price_per_gpu + host_cost; energy[m>=1] = (count x board_power_w
-/// + host_power_w) / 1000 x hours_per_day x days_per_month x tariff_per_kwh x pue;
-/// maintenance[m>=1] = capex x maintenance_per_year / 12; resale[N] = -residual_fraction x
-/// capex. rent_hourly: rent[m>=1] = rate_per_gpu_hour x count x hours_per_day x
-/// days_per_month. rent_monthly: rent[0] = setup_fee, rent[m>=1] = price_per_month.
-/// Preconditions are checked by make_plan.
+/// Monthly cash flows of one option over the horizon (see CashFlow for the timing), plan
+/// currency, VAT excluded unless finance.vat_reclaimable is false. With m = 1..N, H_m = hours
+/// of use in month m (hours_per_day x days of use), h_m = hours in month m (convention),
+/// L_m = load (WorkloadInputs), u_m = units in service, R_m and T_m the rent and tariff
+/// trend factors (1 + trend)^((m - 1) / 12):
+/// - units: index 0 holds month 1's load; u_m = max(1, ceil(max(L_0..L_m) - 1e-9)) when the
+///   option adds units (buy with overflow add_units, reserved terms, rent_monthly), else 1.
+/// - buy: unit capex C = count x price_per_gpu + host_cost; capex[m] = C x (u_m - u_{m-1})
+///   (u_{-1} = 0), zero under a lease; energy[m] = min(L_m, u_m) x (count x board_power_w +
+///   host_power_w) / 1000 x H_m x tariff x PUE x T_m (0 when colocated power is not metered);
+///   maintenance[m] = C x u_m x maintenance_per_year / 12; hosting[m] (colocation) = u_m x
+///   (colo_per_kw_month x contracted_kw + colo_per_rack_unit_month x rack_units);
+///   failures[m] = [m > warranty_months] x annual_failure_rate / 12 x count x price_per_gpu
+///   x u_m; rent[m] (overflow = rent) = max(0, L_m - u_m) x overflow_units_per_load x H_m x
+///   overflow_rate_per_hour x R_m; resale[N] = -residual_fraction x sum(capex).
+///   Financing covers the month-0 purchase: loan: financing[0] = -P (P = capex[0] x (1 -
+///   down_payment_fraction)), financing[m] = PMT for m <= loan_term_months, and the balance
+///   still owed after N instalments at N (annuity: PMT = r P / (1 - (1 + r)^-n), r =
+///   loan_rate_per_year / 12; P / n when r = 0); lease: financing[m] = lease_rate_per_month x C
+///   x u_m, plus at N the fees of the lease term left after the horizon (u_N units).
+/// - rent_hourly on_demand/spot: rent[m] = rate_per_gpu_hour x count x H_m x L_m / goodput x
+///   R_m. reserved_1y/3y: rent[m] = rate_per_gpu_hour x count x u_m x h_m (every hour, no
+///   trend: the rate is contracted; renewed at the same rate after each term), plus at N the
+///   unexpired term (ceil(N / term) x term - N months) x rate x count x u_N x average hours per
+///   month of the convention (730, 720, 730.5 for calendar).
+/// - rent_monthly: rent[0] = setup_fee x u_0; rent[m] = price_per_month x u_m + setup_fee x
+///   (u_m - u_{m-1}), plus at N notice_months x price_per_month x u_N (notice is given at the
+///   end of the last month needed, the horizon, and the notice months are paid then).
+/// - vat[m] = (vat_reclaimable ? 0 : vat_rate) x (capex + energy + maintenance + hosting +
+///   failures + rent, + financing under a lease); no VAT on loan flows or resale.
+/// - depreciation[m] (m >= 1) = sum of capex[k] for m - useful_life <= k < m, / useful_life
+///   (straight line, SLN(cost, 0, life)); book_value[m] = sum(capex[0..m]) -
+///   sum(depreciation[0..m]).
+/// Preconditions are checked by make_plan (validate_plan_inputs). Allocates only the rows.
 CashFlow option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
                           const SiteInputs& site, const FinanceInputs& finance);
+
+/// The same into `out`, reusing its rows' capacity (no allocation once sized): for loops
+/// (Monte Carlo) that recompute one option many times.
+void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
+                      const SiteInputs& site, const FinanceInputs& finance, CashFlow& out);
+
+/// Hours in month m (1-based) under the workload's convention: 730, 720, or the calendar
+/// month's days x 24 (from finance.start_year / start_month). Throws nothing.
+double hours_in_month(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
+
+/// Average hours per month of a convention (for commitments running past the horizon): 730,
+/// 720, 730.5 (365.25 days x 24 / 12) for calendar months.
+double average_hours_per_month(HoursConvention convention);
+
+/// Fills the derived OptionInputs fields (capacity_tokens_per_hour from fit and speed when
+/// it is 0, base_load, and the overflow rental's rate and units per load) and checks the
+/// overflow links. Idempotent; call it again after changing a rental's rate.
+/// Throws EngineError when an overflow option is missing or not a rent_hourly option.
+void prepare_plan_inputs(PlanInputs& inputs);
+
+/// Checks every input's domain; throws EngineError naming the input and its value.
+void validate_plan_inputs(const PlanInputs& inputs);
 
 /// Sums a cash flow by year: year 1 = index 0..12 (the start and months 1-12), year k =
 /// months 12(k-1)+1..12k; a last partial year is summed as far as the horizon goes.
@@ -148,6 +325,23 @@ std::optional<double> break_even_hours(const OptionInputs& owned, const OptionIn
 /// The first month index (0..horizon) at which the owned option's cumulative cost is at or
 /// below the rented one's; nullopt ("never within the horizon").
 std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented);
+
+/// Payback period of an investment whose incremental monthly flows are `saving` (index 0 =
+/// month 0, usually negative): the first time the running sum turns non-negative, in months,
+/// interpolated linearly within the month it happens. nullopt when it never does (or when
+/// the running sum starts non-negative without an investment: payback 0 is returned).
+std::optional<double> payback_months(const std::vector<double>& saving);
+
+/// Hours of use per day (0..24) at which the owned option's total cost over the horizon
+/// equals the rented one's, solved by bisection on the totals of option_cash_flow with both
+/// options at the same hours per day (tokens_per_day scaled with it: the load per hour of
+/// use stays the same). 0 when owning is no dearer even unused; nullopt ("never") when
+/// renting is still cheaper at 24 h/day. Needs prepared inputs.
+std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
+                                               const OptionInputs& rented,
+                                               const WorkloadInputs& workload,
+                                               const SiteInputs& site,
+                                               const FinanceInputs& finance);
 
 /// Computes the plan: fit, speed, cash flows and metrics of every option.
 /// Throws EngineError on inputs outside their domain (negative prices, zero horizon...).

@@ -1,0 +1,121 @@
+#include "engine/finance.hpp"
+
+#include <cmath>
+
+#include "engine/error.hpp"
+#include "engine/units.hpp"
+
+namespace gputco {
+
+namespace {
+
+void check_annuity(double principal, double rate, int periods) {
+  GPUTCO_REQUIRE(std::isfinite(principal) && principal >= 0,
+                 "annuity principal must be a non-negative number, got " << principal);
+  GPUTCO_REQUIRE(std::isfinite(rate) && rate > -1,
+                 "annuity rate per period must be above -100%, got " << rate);
+  GPUTCO_REQUIRE(periods >= 1, "annuity needs at least one period, got " << periods);
+}
+
+}  // namespace
+
+double annuity_payment(double principal, double rate, int periods) {
+  check_annuity(principal, rate, periods);
+  const double n = periods;
+  if (rate == 0) return principal / n;
+  return rate * principal / (1.0 - std::pow(1.0 + rate, -n));
+}
+
+double annuity_balance(double principal, double rate, int periods, int paid) {
+  check_annuity(principal, rate, periods);
+  GPUTCO_REQUIRE(paid >= 0, "instalments paid must not be negative, got " << paid);
+  if (paid >= periods) return 0;
+  const double payment = annuity_payment(principal, rate, periods);
+  const double k = paid;
+  if (rate == 0) return principal - k * payment;
+  const double growth = std::pow(1.0 + rate, k);
+  return principal * growth - payment * (growth - 1.0) / rate;
+}
+
+double straight_line_depreciation(double cost, double salvage, int life_periods) {
+  GPUTCO_REQUIRE(
+      std::isfinite(cost) && std::isfinite(salvage),
+      "depreciation needs a finite cost and salvage, got " << cost << " and " << salvage);
+  GPUTCO_REQUIRE(life_periods >= 1,
+                 "useful life must be at least one period, got " << life_periods);
+  return (cost - salvage) / life_periods;
+}
+
+double net_present_value(const std::vector<double>& flows, double rate) {
+  GPUTCO_REQUIRE(std::isfinite(rate) && rate > -1,
+                 "discount rate per period must be above -100%, got " << rate);
+  double npv = 0;
+  double factor = 1;
+  for (double flow : flows) {
+    npv += flow * factor;
+    factor /= 1.0 + rate;
+  }
+  return npv;
+}
+
+std::optional<double> internal_rate_of_return(const std::vector<double>& flows) {
+  bool positive = false, negative = false;
+  for (double flow : flows) {
+    if (!std::isfinite(flow)) return std::nullopt;
+    positive = positive || flow > 0;
+    negative = negative || flow < 0;
+  }
+  if (!positive || !negative) return std::nullopt;
+  // Scan a grid that is dense near zero (where monthly rates live) for the first sign change.
+  constexpr double kLowest = -0.99, kHighest = 10.0;
+  constexpr int kSteps = 2000;
+  const auto rate_at = [](int i) {
+    // Geometric spacing of 1 + r: from 0.01 to 11, so equal steps in log(1 + r).
+    const double lo = std::log(1.0 + kLowest), hi = std::log(1.0 + kHighest);
+    return std::exp(lo + (hi - lo) * i / kSteps) - 1.0;
+  };
+  double a = rate_at(0);
+  double npv_a = net_present_value(flows, a);
+  for (int i = 1; i <= kSteps; ++i) {
+    const double b = rate_at(i);
+    const double npv_b = net_present_value(flows, b);
+    if (npv_a == 0) return a;
+    if ((npv_a < 0) != (npv_b < 0)) {
+      double lo = a, hi = b, npv_lo = npv_a;
+      for (int k = 0; k < 200 && hi - lo > 1e-12; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        const double npv_mid = net_present_value(flows, mid);
+        if ((npv_mid < 0) == (npv_lo < 0)) {
+          lo = mid;
+          npv_lo = npv_mid;
+        } else {
+          hi = mid;
+        }
+      }
+      return 0.5 * (lo + hi);
+    }
+    a = b;
+    npv_a = npv_b;
+  }
+  return std::nullopt;
+}
+
+double monthly_from_annual(double annual_rate) {
+  return std::pow(1.0 + annual_rate, 1.0 / kMonthsPerYear) - 1.0;
+}
+
+double annual_from_monthly(double monthly_rate) {
+  return std::pow(1.0 + monthly_rate, kMonthsPerYear) - 1.0;
+}
+
+double trend_factor(double trend_per_year, int month) {
+  if (month <= 1 || trend_per_year == 0) return 1.0;
+  return std::pow(1.0 + trend_per_year, static_cast<double>(month - 1) / kMonthsPerYear);
+}
+
+double growth_factor(double growth_per_month, int month) {
+  if (month <= 1 || growth_per_month == 0) return 1.0;
+  return std::pow(1.0 + growth_per_month, static_cast<double>(month - 1));
+}
+
+}  // namespace gputco
