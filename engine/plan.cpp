@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <locale>
 #include <numeric>
+#include <sstream>
 
 #include "engine/error.hpp"
+#include "engine/finance.hpp"
 #include "engine/units.hpp"
 
 namespace gputco {
@@ -26,56 +29,113 @@ std::string to_string(Condition c) {
   return c == Condition::used ? "used" : "new";
 }
 
+std::string to_string(RentTerm t) {
+  switch (t) {
+    case RentTerm::on_demand:
+      return "on_demand";
+    case RentTerm::spot:
+      return "spot";
+    case RentTerm::reserved_1y:
+      return "reserved_1y";
+    case RentTerm::reserved_3y:
+      return "reserved_3y";
+  }
+  return "unknown";
+}
+
+std::string to_string(Hosting h) {
+  return h == Hosting::colocation ? "colocation" : "on_site";
+}
+
+std::string to_string(Overflow o) {
+  return o == Overflow::rent ? "rent" : "buy";
+}
+
+std::string to_string(Financing f) {
+  switch (f) {
+    case Financing::cash:
+      return "cash";
+    case Financing::loan:
+      return "loan";
+    case Financing::lease:
+      return "lease";
+  }
+  return "unknown";
+}
+
+std::string to_string(HoursConvention c) {
+  switch (c) {
+    case HoursConvention::h730:
+      return "730";
+    case HoursConvention::h720:
+      return "720";
+    case HoursConvention::calendar:
+      return "calendar";
+  }
+  return "unknown";
+}
+
+int term_months(RentTerm t) {
+  switch (t) {
+    case RentTerm::reserved_1y:
+      return 12;
+    case RentTerm::reserved_3y:
+      return 36;
+    case RentTerm::on_demand:
+    case RentTerm::spot:
+      return 0;
+  }
+  return 0;
+}
+
 namespace {
+
+constexpr double kHoursPerDay = kHoursPerFullDay;
 
 bool finite_non_negative(double x) {
   return std::isfinite(x) && x >= 0;
 }
 
-void validate(const PlanInputs& in) {
-  const auto& f = in.finance;
-  GPUTCO_REQUIRE(f.horizon_months >= 1 && f.horizon_months <= 600,
-                 "horizon_months must be between 1 and 600, got " << f.horizon_months);
-  GPUTCO_REQUIRE(std::isfinite(f.discount_rate_per_year) && f.discount_rate_per_year > -1 &&
-                     f.discount_rate_per_year <= 10,
-                 "discount_rate must be above -100% and at most 1000% per year, got "
-                     << f.discount_rate_per_year);
-  const auto& w = in.workload;
-  GPUTCO_REQUIRE(std::isfinite(w.hours_per_day) && w.hours_per_day >= 0 && w.hours_per_day <= 24,
-                 "hours_per_day must be between 0 and 24, got " << w.hours_per_day);
-  GPUTCO_REQUIRE(std::isfinite(w.days_per_month) && w.days_per_month >= 0 && w.days_per_month <= 31,
-                 "days_per_month must be between 0 and 31, got " << w.days_per_month);
-  GPUTCO_REQUIRE(finite_non_negative(in.site.tariff_per_kwh),
-                 "tariff_per_kwh must be a non-negative number, got " << in.site.tariff_per_kwh);
-  GPUTCO_REQUIRE(std::isfinite(in.site.pue) && in.site.pue >= 1 && in.site.pue <= 5,
-                 "pue must be between 1 and 5, got " << in.site.pue);
-  GPUTCO_REQUIRE(!in.options.empty(), "a plan needs at least one option");
-  for (const auto& o : in.options) {
-    GPUTCO_REQUIRE(o.count >= 1 && o.count <= 4096,
-                   "option " << o.id << ": count must be between 1 and 4096, got " << o.count);
-    GPUTCO_REQUIRE(finite_non_negative(o.price_per_gpu) && finite_non_negative(o.host_cost) &&
-                       finite_non_negative(o.host_power_w) &&
-                       finite_non_negative(o.rate_per_gpu_hour) &&
-                       finite_non_negative(o.price_per_month) && finite_non_negative(o.setup_fee) &&
-                       finite_non_negative(o.maintenance_per_year),
-                   "option " << o.id << ": prices, power and rates must be non-negative numbers");
-    GPUTCO_REQUIRE(
-        std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 && o.residual_fraction <= 1,
-        "option " << o.id << ": residual_fraction must be between 0 and 1, got "
-                  << o.residual_fraction);
+bool is_leap(int year) {
+  return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+}
+
+int days_in_calendar_month(int year, int month) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return month == 2 && is_leap(year) ? 29 : kDays[month - 1];
+}
+
+/// Does the option add whole units when its load grows (owned hardware bought, reserved
+/// commitments, monthly servers)?
+bool adds_units(const OptionInputs& o) {
+  switch (o.kind) {
+    case OptionKind::buy:
+      return o.overflow == Overflow::add_units;
+    case OptionKind::rent_hourly:
+      return term_months(o.term) > 0;
+    case OptionKind::rent_monthly:
+      return true;
+  }
+  return false;
+}
+
+void size_rows(CashFlow& cf, size_t n) {
+  for (auto* row :
+       {&cf.capex, &cf.energy, &cf.maintenance, &cf.rent, &cf.resale, &cf.total, &cf.cumulative,
+        &cf.discount_factor, &cf.discounted, &cf.hosting, &cf.failures, &cf.financing, &cf.vat,
+        &cf.depreciation, &cf.book_value, &cf.load, &cf.units, &cf.overflow_load}) {
+    row->assign(n, 0.0);
   }
 }
 
 /// Fills the derived rows (total, cumulative, discounted) from the component rows.
 void finish_cash_flow(CashFlow& cf, double discount_rate_per_year) {
   const size_t n = cf.capex.size();
-  cf.total.assign(n, 0);
-  cf.cumulative.assign(n, 0);
-  cf.discount_factor.assign(n, 0);
-  cf.discounted.assign(n, 0);
   double running = 0;
   for (size_t m = 0; m < n; ++m) {
-    cf.total[m] = cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.rent[m] + cf.resale[m];
+    // The workbook's Total is SUM(capex:resale) over the rows in this order.
+    cf.total[m] = cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] + cf.failures[m] +
+                  cf.rent[m] + cf.financing[m] + cf.vat[m] + cf.resale[m];
     running += cf.total[m];
     cf.cumulative[m] = running;
     // Monthly discounting with the effective annual rate: a flow at the end of month m is
@@ -86,57 +146,344 @@ void finish_cash_flow(CashFlow& cf, double discount_rate_per_year) {
   }
 }
 
-CashFlow empty_cash_flow(int horizon_months) {
-  const auto n = static_cast<size_t>(horizon_months) + 1;
-  CashFlow cf;
-  cf.capex.assign(n, 0);
-  cf.energy.assign(n, 0);
-  cf.maintenance.assign(n, 0);
-  cf.rent.assign(n, 0);
-  cf.resale.assign(n, 0);
-  return cf;
-}
-
-/// Capital cost of an owned option: devices plus host, once.
+/// Capital cost of one unit of an owned option: devices plus host.
 double capex_of(const OptionInputs& o) {
   return o.count * o.price_per_gpu + o.host_cost;
 }
 
-/// Electricity cost per hour of use of an owned option: power x tariff x PUE.
+double pue_of(const OptionInputs& o, const SiteInputs& site) {
+  return o.pue.value_or(site.pue);
+}
+
+double tariff_of(const OptionInputs& o, const SiteInputs& site) {
+  return o.tariff_per_kwh.value_or(site.tariff_per_kwh);
+}
+
+/// Electricity cost per hour of use of one unit of an owned option: power x tariff x PUE
+/// (zero when a colocation's power is in its kW fee).
 double energy_cost_per_hour(const OptionInputs& o, const SiteInputs& site) {
+  if (o.hosting == Hosting::colocation && !o.power_metered) return 0;
   const double power_w = o.count * o.device.board_power_w + o.host_power_w;
-  return power_w / kWattsPerKilowatt * site.tariff_per_kwh * site.pue;
+  return power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
+}
+
+double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+  return w.days_follow_convention ? hours_in_month(w, f, month) / kHoursPerDay : w.days_per_month;
+}
+
+void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                 const FinanceInputs& f, CashFlow& cf) {
+  const int n_months = f.horizon_months;
+  const auto last = static_cast<size_t>(n_months);
+  const double unit_capex = capex_of(o);
+  const bool lease = o.financing == Financing::lease;
+  const double ratio = overflow_units_per_load(o, w);
+  const double hosting_per_unit =
+      o.hosting == Hosting::colocation
+          ? o.colo_per_kw_month * o.contracted_kw + o.colo_per_rack_unit_month * o.rack_units
+          : 0.0;
+  const double energy_per_hour = energy_cost_per_hour(o, site);
+  for (size_t m = 0; m <= last; ++m) {
+    const double previous_units = m == 0 ? 0.0 : cf.units[m - 1];
+    if (!lease) cf.capex[m] = unit_capex * (cf.units[m] - previous_units);
+    if (m == 0) continue;
+    const int month = static_cast<int>(m);
+    const double units = cf.units[m];
+    const double hours = w.hours_per_day * days_of_use(w, f, month);
+    cf.energy[m] = std::min(cf.load[m], units) * energy_per_hour * hours *
+                   trend_factor(site.tariff_trend_per_year, month);
+    cf.maintenance[m] = unit_capex * units * o.maintenance_per_year / kMonthsPerYear;
+    cf.hosting[m] = units * hosting_per_unit;
+    if (month > o.warranty_months) {
+      cf.failures[m] = o.annual_failure_rate / kMonthsPerYear * o.count * o.price_per_gpu * units;
+    }
+    if (o.overflow == Overflow::rent) {
+      cf.overflow_load[m] = std::max(0.0, cf.load[m] - units);
+      cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour *
+                   trend_factor(f.rent_trend_per_year, month);
+    }
+  }
+  double capex_total = 0;
+  for (size_t m = 0; m <= last; ++m) capex_total += cf.capex[m];
+  cf.resale[last] = -o.residual_fraction * capex_total;
+
+  if (o.financing == Financing::loan) {
+    const double principal = cf.capex[0] * (1.0 - o.down_payment_fraction);
+    const double rate = o.loan_rate_per_year / kMonthsPerYear;
+    const double payment = annuity_payment(principal, rate, o.loan_term_months);
+    cf.financing[0] = -principal;
+    for (size_t m = 1; m <= last && static_cast<int>(m) <= o.loan_term_months; ++m) {
+      cf.financing[m] = payment;
+    }
+    cf.financing[last] += annuity_balance(principal, rate, o.loan_term_months, n_months);
+  } else if (lease) {
+    const double fee_per_unit = o.lease_rate_per_month * unit_capex;
+    for (size_t m = 1; m <= last; ++m) cf.financing[m] = fee_per_unit * cf.units[m];
+    if (o.lease_term_months > n_months) {
+      cf.financing[last] += (o.lease_term_months - n_months) * fee_per_unit * cf.units[last];
+    }
+  }
+
+  // Straight-line depreciation: a lot bought at index k depreciates in months k+1..k+life.
+  const auto life = static_cast<size_t>(f.useful_life_months);
+  double window = 0, capex_to_date = cf.capex[0], depreciation_to_date = 0;
+  cf.book_value[0] = cf.capex[0];
+  for (size_t m = 1; m <= last; ++m) {
+    window += cf.capex[m - 1];
+    if (m - 1 >= life) window -= cf.capex[m - 1 - life];
+    cf.depreciation[m] = window / static_cast<double>(life);
+    capex_to_date += cf.capex[m];
+    depreciation_to_date += cf.depreciation[m];
+    cf.book_value[m] = capex_to_date - depreciation_to_date;
+  }
+}
+
+void rent_hourly_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+                       CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const double per_hour = o.rate_per_gpu_hour * o.count;
+  const int term = term_months(o.term);
+  for (size_t m = 1; m <= last; ++m) {
+    const int month = static_cast<int>(m);
+    if (term > 0) {
+      cf.rent[m] = per_hour * cf.units[m] * hours_in_month(w, f, month);
+    } else {
+      const double hours = w.hours_per_day * days_of_use(w, f, month);
+      cf.rent[m] =
+          per_hour * hours * cf.load[m] / o.goodput * trend_factor(f.rent_trend_per_year, month);
+    }
+  }
+  if (term > 0) {
+    // Terms are renewed at the same rate; the unexpired part of the last one is owed.
+    const int n_months = f.horizon_months;
+    const int committed = (n_months + term - 1) / term * term;
+    cf.rent[last] += (committed - n_months) * per_hour * cf.units[last] *
+                     average_hours_per_month(w.hours_per_month_convention);
+  }
+}
+
+void rent_monthly_flows(const OptionInputs& o, const FinanceInputs& f, CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  cf.rent[0] = o.setup_fee * cf.units[0];
+  for (size_t m = 1; m <= last; ++m) {
+    cf.rent[m] = o.price_per_month * cf.units[m] + o.setup_fee * (cf.units[m] - cf.units[m - 1]);
+  }
+  cf.rent[last] += o.notice_months * o.price_per_month * cf.units[last];
 }
 
 }  // namespace
 
-CashFlow option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
-                          const FinanceInputs& f) {
-  CashFlow cf = empty_cash_flow(f.horizon_months);
-  const double hours_per_month = w.hours_per_day * w.days_per_month;
-  const auto last = static_cast<size_t>(f.horizon_months);
-  switch (o.kind) {
-    case OptionKind::buy: {
-      const double capex = capex_of(o);
-      cf.capex[0] = capex;
-      for (size_t m = 1; m <= last; ++m) {
-        cf.energy[m] = energy_cost_per_hour(o, site) * hours_per_month;
-        cf.maintenance[m] = capex * o.maintenance_per_year / kMonthsPerYear;
-      }
-      cf.resale[last] = -o.residual_fraction * capex;
-      break;
+double hours_in_month(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+  switch (w.hours_per_month_convention) {
+    case HoursConvention::h730:
+      return 730.0;
+    case HoursConvention::h720:
+      return 720.0;
+    case HoursConvention::calendar: {
+      // Month 1 is the start month.
+      const int index = f.start_year * kMonthsPerYear + (f.start_month - 1) + (month - 1);
+      return days_in_calendar_month(index / kMonthsPerYear, index % kMonthsPerYear + 1) *
+             kHoursPerDay;
     }
+  }
+  return 730.0;
+}
+
+Timeline plan_timeline(const WorkloadInputs& w, const SiteInputs& site, const FinanceInputs& f) {
+  Timeline t;
+  const auto n = static_cast<size_t>(f.horizon_months) + 1;
+  for (auto* row : {&t.hours_in_month, &t.days_of_use, &t.hours_of_use, &t.growth_factor,
+                    &t.rent_factor, &t.tariff_factor}) {
+    row->assign(n, 0.0);
+  }
+  for (size_t m = 0; m < n; ++m) {
+    const int month = static_cast<int>(m);
+    if (m > 0) {
+      t.hours_in_month[m] = hours_in_month(w, f, month);
+      t.days_of_use[m] = days_of_use(w, f, month);
+      t.hours_of_use[m] = w.hours_per_day * t.days_of_use[m];
+    }
+    t.growth_factor[m] = growth_factor(w.growth_per_month, month);
+    t.rent_factor[m] = trend_factor(f.rent_trend_per_year, month);
+    t.tariff_factor[m] = trend_factor(site.tariff_trend_per_year, month);
+  }
+  return t;
+}
+
+double average_hours_per_month(HoursConvention convention) {
+  switch (convention) {
+    case HoursConvention::h730:
+      return 730.0;
+    case HoursConvention::h720:
+      return 720.0;
+    case HoursConvention::calendar:
+      return 365.25 * kHoursPerDay / kMonthsPerYear;
+  }
+  return 730.0;
+}
+
+double base_load(const OptionInputs& o, const WorkloadInputs& w) {
+  if (!w.tokens_per_day || o.capacity_tokens_per_hour <= 0) return 1.0;
+  if (w.hours_per_day <= 0) return 0.0;
+  return *w.tokens_per_day / (o.capacity_tokens_per_hour * w.hours_per_day);
+}
+
+double overflow_units_per_load(const OptionInputs& o, const WorkloadInputs& w) {
+  if (!w.tokens_per_day || o.capacity_tokens_per_hour <= 0 ||
+      o.overflow_capacity_tokens_per_hour <= 0) {
+    return 1.0;
+  }
+  return o.capacity_tokens_per_hour / o.overflow_capacity_tokens_per_hour;
+}
+
+WorkloadInputs at_hours_per_day(const WorkloadInputs& w, double hours_per_day) {
+  WorkloadInputs out = w;
+  if (out.tokens_per_day && w.hours_per_day > 0) {
+    out.tokens_per_day = *w.tokens_per_day * hours_per_day / w.hours_per_day;
+  }
+  out.hours_per_day = hours_per_day;
+  return out;
+}
+
+void validate_plan_inputs(const PlanInputs& in) {
+  const auto& f = in.finance;
+  GPUTCO_REQUIRE(f.horizon_months >= 1 && f.horizon_months <= 600,
+                 "horizon_months must be between 1 and 600, got " << f.horizon_months);
+  GPUTCO_REQUIRE(std::isfinite(f.discount_rate_per_year) && f.discount_rate_per_year > -1 &&
+                     f.discount_rate_per_year <= 10,
+                 "discount_rate must be above -100% and at most 1000% per year, got "
+                     << f.discount_rate_per_year);
+  GPUTCO_REQUIRE(
+      std::isfinite(f.rent_trend_per_year) && f.rent_trend_per_year > -1 &&
+          f.rent_trend_per_year <= 10,
+      "rent_trend_per_year must be above -100% and at most 1000%, got " << f.rent_trend_per_year);
+  GPUTCO_REQUIRE(std::isfinite(f.vat_rate) && f.vat_rate >= 0 && f.vat_rate <= 1,
+                 "vat_rate must be between 0 and 1, got " << f.vat_rate);
+  GPUTCO_REQUIRE(f.useful_life_months >= 1 && f.useful_life_months <= 600,
+                 "useful_life_months must be between 1 and 600, got " << f.useful_life_months);
+  GPUTCO_REQUIRE(
+      f.start_month >= 1 && f.start_month <= 12 && f.start_year >= 1900 && f.start_year <= 9999,
+      "the start month must be a month of the years 1900-9999, got " << f.start_year << "-"
+                                                                     << f.start_month);
+  const auto& w = in.workload;
+  GPUTCO_REQUIRE(std::isfinite(w.hours_per_day) && w.hours_per_day >= 0 && w.hours_per_day <= 24,
+                 "hours_per_day must be between 0 and 24, got " << w.hours_per_day);
+  GPUTCO_REQUIRE(std::isfinite(w.days_per_month) && w.days_per_month >= 0 && w.days_per_month <= 31,
+                 "days_per_month must be between 0 and 31, got " << w.days_per_month);
+  GPUTCO_REQUIRE(
+      std::isfinite(w.growth_per_month) && w.growth_per_month > -1 && w.growth_per_month <= 1,
+      "growth_per_month must be above -100% and at most 100%, got " << w.growth_per_month);
+  // Growth compounds: the last month's load must stay a finite number of units.
+  GPUTCO_REQUIRE(std::isfinite(std::pow(1.0 + w.growth_per_month, f.horizon_months)) &&
+                     std::pow(1.0 + w.growth_per_month, f.horizon_months) <= 1e6,
+                 "growth_per_month " << w.growth_per_month << " over " << f.horizon_months
+                                     << " months multiplies the demand by more than a million");
+  GPUTCO_REQUIRE(!w.tokens_per_day || finite_non_negative(*w.tokens_per_day),
+                 "tokens_per_day must be a non-negative number");
+  GPUTCO_REQUIRE(!w.users || (std::isfinite(*w.users) && *w.users > 0),
+                 "users must be a positive number");
+  GPUTCO_REQUIRE(finite_non_negative(in.site.tariff_per_kwh),
+                 "tariff_per_kwh must be a non-negative number, got " << in.site.tariff_per_kwh);
+  GPUTCO_REQUIRE(std::isfinite(in.site.pue) && in.site.pue >= 1 && in.site.pue <= 5,
+                 "pue must be between 1 and 5, got " << in.site.pue);
+  GPUTCO_REQUIRE(std::isfinite(in.site.tariff_trend_per_year) &&
+                     in.site.tariff_trend_per_year > -1 && in.site.tariff_trend_per_year <= 10,
+                 "tariff_trend_per_year must be above -100% and at most 1000%, got "
+                     << in.site.tariff_trend_per_year);
+  GPUTCO_REQUIRE(!in.options.empty(), "a plan needs at least one option");
+  for (const auto& o : in.options) {
+    GPUTCO_REQUIRE(o.count >= 1 && o.count <= 4096,
+                   "option " << o.id << ": count must be between 1 and 4096, got " << o.count);
+    GPUTCO_REQUIRE(
+        finite_non_negative(o.price_per_gpu) && finite_non_negative(o.host_cost) &&
+            finite_non_negative(o.host_power_w) && finite_non_negative(o.rate_per_gpu_hour) &&
+            finite_non_negative(o.price_per_month) && finite_non_negative(o.setup_fee) &&
+            finite_non_negative(o.maintenance_per_year) &&
+            finite_non_negative(o.colo_per_kw_month) && finite_non_negative(o.contracted_kw) &&
+            finite_non_negative(o.colo_per_rack_unit_month) && finite_non_negative(o.rack_units) &&
+            finite_non_negative(o.lease_rate_per_month) &&
+            finite_non_negative(o.capacity_tokens_per_hour) &&
+            finite_non_negative(o.overflow_rate_per_hour) &&
+            finite_non_negative(o.overflow_capacity_tokens_per_hour),
+        "option " << o.id << ": prices, power and rates must be non-negative numbers");
+    GPUTCO_REQUIRE(
+        std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 && o.residual_fraction <= 1,
+        "option " << o.id << ": residual_fraction must be between 0 and 1, got "
+                  << o.residual_fraction);
+    GPUTCO_REQUIRE(std::isfinite(o.annual_failure_rate) && o.annual_failure_rate >= 0 &&
+                       o.annual_failure_rate <= 1,
+                   "option " << o.id << ": annual_failure_rate must be between 0 and 1, got "
+                             << o.annual_failure_rate);
+    GPUTCO_REQUIRE(o.warranty_months >= 0 && o.warranty_months <= 600,
+                   "option " << o.id << ": warranty_months must be between 0 and 600, got "
+                             << o.warranty_months);
+    GPUTCO_REQUIRE(
+        std::isfinite(o.goodput) && o.goodput > 0 && o.goodput <= 1,
+        "option " << o.id << ": goodput must be above 0 and at most 1, got " << o.goodput);
+    GPUTCO_REQUIRE(
+        o.notice_months >= 0 && o.notice_months <= 120,
+        "option " << o.id << ": notice_months must be between 0 and 120, got " << o.notice_months);
+    GPUTCO_REQUIRE(!o.pue || (std::isfinite(*o.pue) && *o.pue >= 1 && *o.pue <= 5),
+                   "option " << o.id << ": pue must be between 1 and 5");
+    GPUTCO_REQUIRE(!o.tariff_per_kwh || finite_non_negative(*o.tariff_per_kwh),
+                   "option " << o.id << ": tariff_per_kwh must be a non-negative number");
+    GPUTCO_REQUIRE(std::isfinite(o.down_payment_fraction) && o.down_payment_fraction >= 0 &&
+                       o.down_payment_fraction <= 1,
+                   "option " << o.id << ": down_payment must be between 0 and 1, got "
+                             << o.down_payment_fraction);
+    GPUTCO_REQUIRE(std::isfinite(o.loan_rate_per_year) && o.loan_rate_per_year >= 0 &&
+                       o.loan_rate_per_year <= 1,
+                   "option " << o.id << ": loan_rate must be between 0 and 1 per year, got "
+                             << o.loan_rate_per_year);
+    GPUTCO_REQUIRE(o.loan_term_months >= 1 && o.loan_term_months <= 600 &&
+                       o.lease_term_months >= 1 && o.lease_term_months <= 600,
+                   "option " << o.id << ": loan and lease terms must be 1-600 months");
+    GPUTCO_REQUIRE(o.overflow != Overflow::rent || o.kind == OptionKind::buy,
+                   "option " << o.id << ": only owned options rent their overflow");
+  }
+}
+
+void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                      const FinanceInputs& f, CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  size_rows(cf, last + 1);
+  // Load and units: index 0 holds month 1's load (what the start must be sized for).
+  const double load_1 = base_load(o, w);
+  const bool whole_units = adds_units(o);
+  const bool has_units = o.kind != OptionKind::rent_hourly || term_months(o.term) > 0;
+  double peak = 0;
+  for (size_t m = 0; m <= last; ++m) {
+    cf.load[m] = load_1 * growth_factor(w.growth_per_month, static_cast<int>(m));
+    peak = std::max(peak, cf.load[m]);
+    if (has_units) {
+      cf.units[m] = whole_units ? std::max(1.0, std::ceil(peak - kLoadTolerance)) : 1.0;
+    }
+  }
+  switch (o.kind) {
+    case OptionKind::buy:
+      owned_flows(o, w, site, f, cf);
+      break;
     case OptionKind::rent_hourly:
-      for (size_t m = 1; m <= last; ++m) {
-        cf.rent[m] = o.rate_per_gpu_hour * o.count * hours_per_month;
-      }
+      rent_hourly_flows(o, w, f, cf);
       break;
     case OptionKind::rent_monthly:
-      cf.rent[0] = o.setup_fee;
-      for (size_t m = 1; m <= last; ++m) cf.rent[m] = o.price_per_month;
+      rent_monthly_flows(o, f, cf);
       break;
   }
+  if (!f.vat_reclaimable && f.vat_rate > 0) {
+    const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
+    for (size_t m = 0; m <= last; ++m) {
+      cf.vat[m] = f.vat_rate * (cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] +
+                                cf.failures[m] + cf.rent[m] + (lease ? cf.financing[m] : 0.0));
+    }
+  }
   finish_cash_flow(cf, f.discount_rate_per_year);
+}
+
+CashFlow option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                          const FinanceInputs& f) {
+  CashFlow cf;
+  option_cash_flow(o, w, site, f, cf);
   return cf;
 }
 
@@ -160,7 +507,7 @@ std::optional<double> break_even_hours(const OptionInputs& owned, const OptionIn
   const double capex = capex_of(owned);
   const double fixed = capex * (1.0 - owned.residual_fraction) +
                        capex * owned.maintenance_per_year / kMonthsPerYear * f.horizon_months;
-  const double rent_per_hour = rented.rate_per_gpu_hour * rented.count;
+  const double rent_per_hour = rented.rate_per_gpu_hour * rented.count / rented.goodput;
   const double saving_per_hour = rent_per_hour - energy_cost_per_hour(owned, site);
   if (saving_per_hour <= 0) return std::nullopt;  // renting is cheaper per hour: never
   return fixed / saving_per_hour;
@@ -176,11 +523,136 @@ std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rente
   return std::nullopt;
 }
 
-Plan make_plan(const PlanInputs& in) {
-  validate(in);
+std::optional<double> payback_months(const std::vector<double>& saving) {
+  double running = 0;
+  for (size_t m = 0; m < saving.size(); ++m) {
+    const double before = running;
+    running += saving[m];
+    // Tolerance: equal running sums must not miss each other by rounding.
+    const double tolerance = 1e-9 * std::max(1.0, std::abs(before) + std::abs(saving[m]));
+    if (running >= -tolerance) {
+      if (m == 0 || before >= 0 || saving[m] <= 0) return static_cast<double>(m);
+      // Linear within the month: the saving accrues evenly from m - 1 to m.
+      return static_cast<double>(m - 1) + std::min(1.0, -before / saving[m]);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
+                                               const OptionInputs& rented,
+                                               const WorkloadInputs& workload,
+                                               const SiteInputs& site,
+                                               const FinanceInputs& finance) {
+  CashFlow own_cf, rent_cf;
+  const auto gap = [&](double hours_per_day) {
+    const WorkloadInputs w = at_hours_per_day(workload, hours_per_day);
+    option_cash_flow(owned, w, site, finance, own_cf);
+    option_cash_flow(rented, w, site, finance, rent_cf);
+    const double own = std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0);
+    const double rent = std::accumulate(rent_cf.total.begin(), rent_cf.total.end(), 0.0);
+    return own - rent;
+  };
+  // With tokens_per_day, the load per hour of use must come from the stated hours.
+  if (workload.tokens_per_day && workload.hours_per_day <= 0) return std::nullopt;
+  double lo = 0, hi = kHoursPerDay;
+  if (gap(lo) <= 0) return 0.0;
+  if (gap(hi) > 0) return std::nullopt;
+  for (int i = 0; i < 100 && hi - lo > 1e-10; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (gap(mid) > 0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+void prepare_plan_inputs(PlanInputs& in) {
+  FitRequest request;
+  request.model = in.model;
+  request.quant = in.quant;
+  request.context_tokens = in.workload.context_tokens;
+  request.concurrent_streams = in.workload.concurrent_streams;
+  request.kv_cache = in.workload.kv_cache;
+  for (auto& o : in.options) {
+    if (o.capacity_tokens_per_hour > 0) continue;
+    const FitResult f = fit(request, o.device, o.count, in.memory_policy);
+    if (f.verdict == Verdict::does_not_fit) continue;
+    const SpeedEstimate speed =
+        estimate_speed(SpeedRequest{request, o.count, o.split, o.backend, 0}, o.device);
+    if (std::isfinite(speed.aggregate_tokens_per_s) && speed.aggregate_tokens_per_s > 0) {
+      o.capacity_tokens_per_hour = speed.aggregate_tokens_per_s * kSecondsPerHour;
+    }
+  }
+  for (auto& o : in.options) {
+    if (o.overflow != Overflow::rent) continue;
+    GPUTCO_REQUIRE(o.kind == OptionKind::buy,
+                   "option " << o.id << ": only owned options rent their overflow");
+    const OptionInputs* rental = nullptr;
+    for (const auto& other : in.options) {
+      if (other.id == o.overflow_option_id) rental = &other;
+    }
+    GPUTCO_REQUIRE(rental != nullptr, "option " << o.id << ": the overflow option '"
+                                                << o.overflow_option_id
+                                                << "' is not an option of the plan");
+    GPUTCO_REQUIRE(rental->kind == OptionKind::rent_hourly && term_months(rental->term) == 0,
+                   "option " << o.id << ": the overflow option '" << rental->id
+                             << "' must be a rent_hourly option billed by use (on_demand or "
+                                "spot)");
+    o.overflow_rate_per_hour = rental->rate_per_gpu_hour * rental->count / rental->goodput;
+    o.overflow_capacity_tokens_per_hour = rental->capacity_tokens_per_hour;
+  }
+}
+
+namespace {
+
+/// A count of units or a load, as text: whole numbers plain, others with two decimals.
+std::string units_text(double units) {
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  out.setf(std::ios::fixed);
+  out.precision(units == std::floor(units) ? 0 : 2);
+  out << units;
+  return out.str();
+}
+
+/// What the model added month by month: units bought or contracted, overflow rented.
+std::vector<OptionResult::Event> events_of(const OptionInputs& o, const CashFlow& cf) {
+  std::vector<OptionResult::Event> events;
+  const std::string unit = std::to_string(o.count) + " x " + o.device.id;
+  bool renting = false;
+  for (size_t m = 1; m < cf.units.size(); ++m) {
+    const double added = cf.units[m] - cf.units[m - 1];
+    if (added > 0) {
+      const std::string what = o.kind == OptionKind::buy
+                                   ? (o.financing == Financing::lease ? "leased" : "bought")
+                               : o.kind == OptionKind::rent_monthly ? "rented"
+                                                                    : "reserved";
+      events.push_back({static_cast<int>(m), what + " " + units_text(added) + " more unit(s) of " +
+                                                 unit + ": " + units_text(cf.units[m]) +
+                                                 " in service (load " + units_text(cf.load[m]) +
+                                                 ")"});
+    }
+    const bool overflow = cf.overflow_load[m] > 0;
+    if (overflow && !renting) {
+      events.push_back({static_cast<int>(m), "load " + units_text(cf.load[m]) +
+                                                 " exceeds the owned capacity: renting the "
+                                                 "overflow from " +
+                                                 o.overflow_option_id});
+    }
+    renting = overflow;
+  }
+  return events;
+}
+
+}  // namespace
+
+Plan make_plan(const PlanInputs& given) {
+  validate_plan_inputs(given);
+  PlanInputs in = given;
+  prepare_plan_inputs(in);
   Plan plan;
   plan.currency = in.finance.currency;
   plan.horizon_months = in.finance.horizon_months;
+  plan.timeline = plan_timeline(in.workload, in.site, in.finance);
 
   FitRequest request;
   request.model = in.model;
@@ -189,7 +661,10 @@ Plan make_plan(const PlanInputs& in) {
   request.concurrent_streams = in.workload.concurrent_streams;
   request.kv_cache = in.workload.kv_cache;
 
-  const double hours_per_month = in.workload.hours_per_day * in.workload.days_per_month;
+  const int horizon = in.finance.horizon_months;
+  double days_of_use_total = 0;
+  for (int m = 1; m <= horizon; ++m) days_of_use_total += days_of_use(in.workload, in.finance, m);
+  const double hours_per_month = in.workload.hours_per_day * days_of_use_total / horizon;
   for (const auto& o : in.options) {
     OptionResult r;
     r.id = o.id;
@@ -201,14 +676,33 @@ Plan make_plan(const PlanInputs& in) {
     if (r.feasible) r.speed = estimate_speed(speed_request, o.device);
     r.hours_per_month = hours_per_month;
     r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
-    r.energy_kwh_per_month = r.power_at_load_w / kWattsPerKilowatt * hours_per_month * in.site.pue;
-    r.tokens_per_month = r.speed.aggregate_tokens_per_s * kSecondsPerHour * hours_per_month;
+    r.energy_kwh_per_month =
+        r.power_at_load_w / kWattsPerKilowatt * hours_per_month * pue_of(o, in.site);
     r.cash_flow = option_cash_flow(o, in.workload, in.site, in.finance);
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
     r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
     r.annual_costs = annual_costs(r.cash_flow);
-    const double tokens = r.tokens_per_month * in.finance.horizon_months;
+    r.cost_per_year = r.total_cost / (static_cast<double>(horizon) / kMonthsPerYear);
+    // Tokens served: the demand (load x capacity during the hours of use), month by month.
+    double tokens = 0;
+    if (in.workload.tokens_per_day) {
+      for (int m = 1; m <= horizon; ++m) {
+        tokens += *in.workload.tokens_per_day * growth_factor(in.workload.growth_per_month, m) *
+                  days_of_use(in.workload, in.finance, m);
+      }
+    } else {
+      for (int m = 1; m <= horizon; ++m) {
+        tokens += r.speed.aggregate_tokens_per_s * kSecondsPerHour * in.workload.hours_per_day *
+                  days_of_use(in.workload, in.finance, m) *
+                  growth_factor(in.workload.growth_per_month, m);
+      }
+    }
+    r.tokens_per_month = tokens / horizon;
     if (r.feasible && tokens > 0) r.cost_per_million_tokens = r.total_cost / tokens * 1e6;
+    if (r.feasible && in.workload.users) {
+      r.cost_per_user_per_month = r.total_cost / (*in.workload.users * horizon);
+    }
+    r.events = events_of(o, r.cash_flow);
     if (!r.feasible) {
       r.note = "the model does not fit on " + std::to_string(o.count) + " x " + o.device.id;
       if (r.devices_needed > 0) r.note += "; needs " + std::to_string(r.devices_needed);
@@ -216,8 +710,8 @@ Plan make_plan(const PlanInputs& in) {
     plan.options.push_back(std::move(r));
   }
 
-  // The rental baseline: the named one, else the feasible hourly rental that costs the
-  // least per hour of use.
+  // The rental baseline: the named one, else the feasible on-demand hourly rental that
+  // costs the least per hour of use.
   std::optional<size_t> baseline;
   for (size_t i = 0; i < in.options.size(); ++i) {
     const auto& o = in.options[i];
@@ -226,6 +720,7 @@ Plan make_plan(const PlanInputs& in) {
       if (o.id == in.baseline_option_id) baseline = i;
       continue;
     }
+    if (o.term != RentTerm::on_demand) continue;
     const double per_hour = o.rate_per_gpu_hour * o.count;
     if (!baseline ||
         per_hour < in.options[*baseline].rate_per_gpu_hour * in.options[*baseline].count) {
@@ -237,12 +732,24 @@ Plan make_plan(const PlanInputs& in) {
                              << " is not a feasible rent_hourly option of the scenario");
   if (baseline) {
     plan.baseline_option_id = in.options[*baseline].id;
+    const CashFlow& rented = plan.options[*baseline].cash_flow;
     for (size_t i = 0; i < in.options.size(); ++i) {
       if (in.options[i].kind != OptionKind::buy || !plan.options[i].feasible) continue;
       auto& r = plan.options[i];
-      r.break_even_hours =
-          break_even_hours(in.options[i], in.options[*baseline], in.site, in.finance);
-      r.break_even_month = break_even_month(r.cash_flow, plan.options[*baseline].cash_flow);
+      r.break_even_month = break_even_month(r.cash_flow, rented);
+      r.break_even_hours_per_day = break_even_hours_per_day(in.options[i], in.options[*baseline],
+                                                            in.workload, in.site, in.finance);
+      // Hours of use over the horizon at the break-even utilization (DOMAIN E2's hours when
+      // nothing but the purchase and the rent counts).
+      if (r.break_even_hours_per_day) {
+        r.break_even_hours = *r.break_even_hours_per_day * days_of_use_total;
+      }
+      std::vector<double> saving(rented.total.size());
+      for (size_t m = 0; m < saving.size(); ++m) saving[m] = rented.total[m] - r.cash_flow.total[m];
+      r.payback_months = payback_months(saving);
+      if (const auto monthly = internal_rate_of_return(saving)) {
+        r.irr = annual_from_monthly(*monthly);
+      }
       r.note = "break-even against " + plan.baseline_option_id;
     }
   }

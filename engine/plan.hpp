@@ -41,6 +41,12 @@ enum class Financing {
   loan,  ///< down payment, then annuity instalments (PMT)
   lease  ///< no purchase: a monthly fee as a fraction of the hardware price
 };
+/// A load within this of a whole number of units is that number: no unit is bought for the
+/// rounding residue of (1 + g)^m. The workbook's units formula uses the same value.
+inline constexpr double kLoadTolerance = 1e-9;
+/// Hours in a full day, for 24-hour billing and calendar months.
+inline constexpr double kHoursPerFullDay = 24.0;
+
 /// The hours in a month for 24-hour billing (reserved terms) and for the default days of use.
 enum class HoursConvention {
   h730,     ///< 730 h = 365 x 24 / 12 (the cloud providers' month)
@@ -160,9 +166,8 @@ struct OptionInputs {
   // Derived by prepare_plan_inputs (from fit, speed and the overflow option); a caller that
   // changes prices after it calls it again.
   double capacity_tokens_per_hour = 0;  ///< one unit at load: aggregate tokens/s x 3600
-  double base_load = 1;                 ///< month-1 load in units of this option (see Workload)
   double overflow_rate_per_hour = 0;    ///< overflow rental: rate x count / goodput, per hour
-  double overflow_units_per_load = 1;   ///< overflow rental units per unit of this option's load
+  double overflow_capacity_tokens_per_hour = 0;  ///< one overflow rental unit at load
 };
 
 struct PlanInputs {
@@ -241,7 +246,19 @@ struct OptionResult {
   std::vector<Event> events;
 };
 
+/// The plan's calendar month by month (index 0..horizon, as CashFlow), shared by every
+/// option's flows; the workbook's timeline rows show it.
+struct Timeline {
+  std::vector<double> hours_in_month;  ///< 24-hour billing hours of month m (0 at index 0)
+  std::vector<double> days_of_use;     ///< days of use in month m (0 at index 0)
+  std::vector<double> hours_of_use;    ///< hours_per_day x days_of_use
+  std::vector<double> growth_factor;   ///< demand factor (1 + growth)^max(0, m - 1)
+  std::vector<double> rent_factor;     ///< hourly rental trend (1 + trend)^(max(0, m - 1) / 12)
+  std::vector<double> tariff_factor;   ///< electricity trend (1 + trend)^(max(0, m - 1) / 12)
+};
+
 struct Plan {
+  Timeline timeline;
   std::string currency;
   int horizon_months = 0;
   std::string baseline_option_id;  ///< the rental baseline actually used ("" if none)
@@ -295,6 +312,23 @@ void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload
 /// Hours in month m (1-based) under the workload's convention: 730, 720, or the calendar
 /// month's days x 24 (from finance.start_year / start_month). Throws nothing.
 double hours_in_month(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
+
+/// Month-1 load of an option in units of its own capacity: tokens_per_day /
+/// (capacity_tokens_per_hour x hours_per_day) when tokens_per_day is given and the capacity
+/// known (0 when hours_per_day is 0), else 1 (the stated workload).
+double base_load(const OptionInputs& option, const WorkloadInputs& workload);
+
+/// Overflow rental units per unit of the option's load: own capacity / the rental's capacity
+/// when tokens_per_day is given and both are known, else 1 (both carry the stated workload).
+double overflow_units_per_load(const OptionInputs& option, const WorkloadInputs& workload);
+
+/// The workload at another utilization: hours_per_day = h, tokens_per_day scaled by h / the
+/// old hours_per_day (the load per hour of use stays), unchanged when the old hours were 0.
+WorkloadInputs at_hours_per_day(const WorkloadInputs& workload, double hours_per_day);
+
+/// The plan's timeline (see Timeline) for these inputs. Throws nothing.
+Timeline plan_timeline(const WorkloadInputs& workload, const SiteInputs& site,
+                       const FinanceInputs& finance);
 
 /// Average hours per month of a convention (for commitments running past the horizon): 730,
 /// 720, 730.5 (365.25 days x 24 / 12) for calendar months.
