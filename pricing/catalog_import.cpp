@@ -423,9 +423,10 @@ std::vector<Offer> merge_zones(std::vector<Offer> offers, std::string_view key_c
   std::vector<Offer> out;
   std::set<Key> qualified;
   for (auto& [key, group] : groups) {
-    const bool same = std::all_of(group.begin(), group.end(), [&](const Offer* o) {
-      return o->amount == group.front()->amount;
-    });
+    // Not `group` in the lambda: clang before 16 cannot capture a structured binding.
+    const Offer* first = group.front();
+    const bool same = std::all_of(group.begin(), group.end(),
+                                  [&](const Offer* o) { return o->amount == first->amount; });
     if (same) {
       out.push_back(*group.front());
       continue;
