@@ -1,11 +1,14 @@
-// gputco plan SCENARIO [-o OUT.xlsx] [--json] [--catalog DB]
+// gputco plan SCENARIO [-o OUT.xlsx] [--format text|json|csv] [--json] [--quote] [--catalog DB]
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "engine/plan.hpp"
+#include "engine/sensitivity.hpp"
+#include "reports/csv_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/text_report.hpp"
 #include "reports/xlsx_report.hpp"
@@ -15,6 +18,17 @@
 namespace po = boost::program_options;
 
 namespace gputco::cli {
+namespace {
+
+/// The engine's sensitivity run for the workbook's Sensitivity and Crossover sheets: none in
+/// this build. engine/sensitivity.hpp holds the contract, and no engine function computes
+/// it yet; the workbook shows engine results only, never stand-ins, so without a run it
+/// simply has no Sensitivity and Crossover sheets.
+std::optional<Sensitivity> sensitivity_of(const PlanInputs& /*inputs*/, const Plan& /*plan*/) {
+  return std::nullopt;
+}
+
+}  // namespace
 
 int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description visible(
@@ -22,14 +36,21 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "Plans a scenario (.ini or .json): fit and speed of every option, monthly cash flows,\n"
       "total cost, NPV, break-even hours and month, cost per million tokens. Writes a\n"
       "workbook and prints a summary.\n\noptions");
-  std::string output, catalog_path, scenario_path;
+  std::string output, catalog_path, scenario_path, format;
   bool json = false;
+  bool quote = false;
   visible.add_options()("help,h", "this text")(
       "output,o", po::value(&output)->value_name("OUT.xlsx"),
-      "workbook to write (default: the scenario's name with .xlsx, in the current directory)")(
-      "json", po::bool_switch(&json), "print JSON on stdout instead of the summary")(
-      "catalog", po::value(&catalog_path)->value_name("DB"),
-      "catalog database to use instead of the built-in one (opened read-only)");
+      "workbook to write (default: the scenario's name with .xlsx, or -quote.xlsx with "
+      "--quote, in the current directory)")(
+      "format", po::value(&format)->value_name("FMT"),
+      "what goes to stdout: text (the summary, default), json (the whole plan) or csv (one "
+      "row per option, RFC 4180)")("json", po::bool_switch(&json), "the same as --format json")(
+      "quote", po::bool_switch(&quote),
+      "write the customer-facing workbook to attach to a quote (Cover, Summary, Sources; "
+      "figures as values)")("catalog", po::value(&catalog_path)->value_name("DB"),
+                            "catalog database to use instead of the built-in one (opened "
+                            "read-only)");
   po::options_description all;
   all.add(visible).add_options()("scenario", po::value(&scenario_path));
   po::positional_options_description positional;
@@ -42,8 +63,19 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     return 0;
   }
   if (scenario_path.empty()) throw UsageError("plan: missing SCENARIO (see gputco plan --help)");
+  if (json) {
+    if (!format.empty() && format != "json") {
+      throw UsageError("plan: --json and --format " + format + " disagree; give one of them");
+    }
+    format = "json";
+  }
+  if (format.empty()) format = "text";
+  if (format != "text" && format != "json" && format != "csv") {
+    throw UsageError("plan: --format must be text, json or csv, got '" + format + "'");
+  }
   if (output.empty()) {
-    output = std::filesystem::path(scenario_path).stem().string() + ".xlsx";
+    output =
+        std::filesystem::path(scenario_path).stem().string() + (quote ? "-quote.xlsx" : ".xlsx");
   }
   if (std::filesystem::path(output).extension() != ".xlsx") {
     throw UsageError("plan: --output must end in .xlsx, got '" + output + "'");
@@ -53,9 +85,16 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Scenario scenario = load_scenario(scenario_path);
   const ResolvedScenario resolved = resolve(scenario, catalog);
   const Plan plan = make_plan(resolved.plan_inputs);
-  write_workbook(plan, resolved, output);
-  if (json) {
+  const std::optional<Sensitivity> sensitivity = sensitivity_of(resolved.plan_inputs, plan);
+  WorkbookOptions options;
+  options.quote = quote;
+  options.sensitivity = sensitivity ? &*sensitivity : nullptr;
+  write_workbook(plan, resolved, output, options);
+  if (format == "json") {
     out << plan_json(plan, resolved);
+    err << "workbook: " << output << "\n";
+  } else if (format == "csv") {
+    out << plan_csv(plan, resolved);
     err << "workbook: " << output << "\n";
   } else {
     out << plan_summary_text(plan, resolved) << "Workbook: " << output << "\n";

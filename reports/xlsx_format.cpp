@@ -1,7 +1,9 @@
 // Formats, labels and page setup shared by the sheets of the xlsx report.
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
+#include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco::xlsx {
@@ -13,6 +15,8 @@ constexpr lxw_color_t kHeaderFill = 0xD9E1F2;  // light blue-grey
 constexpr lxw_color_t kHighlightFill = 0xE2EFDA;
 constexpr lxw_color_t kWarningFill = 0xFCE4D6;
 constexpr lxw_color_t kQuietFont = 0x808080;
+constexpr lxw_color_t kFailFill = 0xFFC7CE;  // light red
+constexpr lxw_color_t kFailFont = 0x9C0006;
 
 /// A currency code safe inside a number format's quotes: letters only ("EUR", "USD").
 bool is_plain_code(const std::string& currency) {
@@ -127,6 +131,30 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   format_set_align(f.not_available, LXW_ALIGN_RIGHT);
   f.indented = add(workbook);
   format_set_indent(f.indented, 1);
+
+  f.percent = numeric(workbook, "0.0%");
+  f.days = numeric(workbook, "0\" days\"");
+  format_set_align(f.days, LXW_ALIGN_LEFT);
+  f.check = numeric(workbook, "\"TRUE\";\"TRUE\";\"FALSE\"");
+  format_set_align(f.check, LXW_ALIGN_CENTER);
+  format_set_bold(f.check);
+  f.check_text = add(workbook);
+  format_set_align(f.check_text, LXW_ALIGN_CENTER);
+  format_set_font_color(f.check_text, kQuietFont);
+  f.input_date = numeric(workbook, "yyyy-mm-dd");
+  format_set_align(f.input_date, LXW_ALIGN_LEFT);
+  format_set_font_color(f.input_date, kInputFont);
+  format_set_bg_color(f.input_date, kInputFill);
+  f.period_date = numeric(workbook, "yyyy-mm-dd");
+  format_set_align(f.period_date, LXW_ALIGN_CENTER);
+  f.wrapped = add(workbook);
+  format_set_text_wrap(f.wrapped);
+  format_set_align(f.wrapped, LXW_ALIGN_VERTICAL_TOP);
+  f.fail = add(workbook);
+  format_set_bg_color(f.fail, kFailFill);
+  format_set_font_color(f.fail, kFailFont);
+  f.pass = add(workbook);
+  format_set_bg_color(f.pass, kHighlightFill);
   return f;
 }
 
@@ -188,6 +216,115 @@ void set_print_layout(SheetWriter& sheet) {
   // &A = sheet name, &P/&N = page numbers; no user text here (& is a code in footers).
   check_xlsx(worksheet_set_footer(ws, "&L&A&RPage &P of &N"),
              "setting the footer of " + sheet.name());
+}
+
+namespace {
+
+/// Text for a header or footer: '&' is a control code there, so a literal one is doubled;
+/// Excel allows 255 characters per header or footer, so long text is cut (at a character
+/// boundary, never in the middle of a UTF-8 sequence).
+std::string header_text(const std::string& text, size_t max_bytes) {
+  std::string out;
+  for (char c : cell_text(text)) {
+    if (c == '&') out += '&';
+    out += c;
+  }
+  if (out.size() <= max_bytes) return out;
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+  if (cut > 0 && out[cut - 1] == '&') --cut;  // never leave half of a doubled '&'
+  return out.substr(0, cut);
+}
+
+template <class Scenario>
+std::string paper_key(const Scenario& scenario) {
+  // The scenario parser owns the key; until ResolvedScenario carries `paper`, A4.
+  if constexpr (requires { scenario.paper; }) {
+    return std::string(scenario.paper);
+  } else {
+    return "a4";
+  }
+}
+
+template <class Scenario>
+int valid_days(const Scenario& scenario) {
+  if constexpr (requires { scenario.valid_days; }) {
+    return static_cast<int>(scenario.valid_days);
+  } else {
+    return kDefaultValidDays;
+  }
+}
+
+}  // namespace
+
+int quote_valid_days(const ResolvedScenario& scenario) {
+  return valid_days(scenario);
+}
+
+PrintSetup print_setup(const ResolvedScenario& scenario) {
+  PrintSetup setup;
+  std::string paper = paper_key(scenario);
+  std::transform(paper.begin(), paper.end(), paper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  setup.paper = paper == "letter" ? 1 : 9;
+  // Each side of a header holds user text; with the codes "&L", "&R" the whole stays <= 255.
+  std::string left = header_text(scenario.customer, 120);
+  std::string right =
+      scenario.quote_id.empty() ? "" : header_text("Quote " + scenario.quote_id, 120);
+  setup.header = "&L" + left + "&R" + right;
+  setup.footer = "&L" + header_text("Prices as of " + scenario.as_of, 60) + "&CPage &P of &N&R&A";
+  return setup;
+}
+
+void apply_print_setup(SheetWriter& sheet, const PrintSetup& setup, bool landscape) {
+  lxw_worksheet* ws = sheet.raw();
+  worksheet_set_paper(ws, setup.paper);
+  if (landscape) {
+    worksheet_set_landscape(ws);
+  } else {
+    worksheet_set_portrait(ws);
+  }
+  worksheet_fit_to_pages(ws, 1, 0);  // one page wide, as many tall as needed
+  worksheet_set_margins(ws, 0.5, 0.5, 0.75, 0.75);
+  check_xlsx(worksheet_set_header(ws, setup.header.c_str()),
+             "setting the header of " + sheet.name());
+  check_xlsx(worksheet_set_footer(ws, setup.footer.c_str()),
+             "setting the footer of " + sheet.name());
+}
+
+std::string vat_basis_label(const FinanceInputs& finance) {
+  if (finance.vat_rate <= 0) return "excl. VAT (no VAT rate in the scenario)";
+  char rate[32];
+  std::snprintf(rate, sizeof rate, "%g", finance.vat_rate * 100);
+  if (finance.vat_reclaimable) {
+    return std::string("excl. VAT (") + rate + " % VAT reclaimed by the buyer)";
+  }
+  return std::string("incl. ") + rate + " % VAT (not reclaimable: a cost, on its own row)";
+}
+
+void write_figure(SheetWriter& sheet, bool live, lxw_row_t row, lxw_col_t col,
+                  const std::string& formula, double cached, lxw_format* format) {
+  if (live) {
+    sheet.formula(row, col, formula, cached, format);
+  } else {
+    sheet.number(row, col, cached, format);
+  }
+}
+
+void write_check(SheetWriter& sheet, bool live, lxw_row_t row, lxw_col_t col,
+                 const std::string& formula, bool cached, lxw_format* format) {
+  if (live) {
+    sheet.formula(row, col, formula, cached ? 1.0 : 0.0, format);
+  } else {
+    check_xlsx(worksheet_write_boolean(sheet.raw(), row, col, cached ? 1 : 0, format),
+               "writing a check to " + sheet.name());
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> InputNames::keys() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [key, name] : names_) out.push_back(key);
+  return out;
 }
 
 void InputNames::add(const std::string& section, const std::string& key, const std::string& name) {

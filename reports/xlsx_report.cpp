@@ -2,10 +2,14 @@
 
 #include <xlsxwriter.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <iterator>
 #include <memory>
+#include <optional>
 
+#include "engine/units.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco {
@@ -137,11 +141,12 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   sheet.width(1, 1, 26);
   sheet.width(2, 14, 11);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
-  set_print_layout(sheet);
 }
 
-void write_sources_sheet(SheetWriter& sheet, const Formats& formats,
-                         const ResolvedScenario& scenario) {
+SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet,
+                                  const Formats& formats, const ResolvedScenario& scenario,
+                                  const InputNames* names, bool live) {
+  SourcesLayout layout;
   sheet.text(0, 0, "Sources", formats.title);
   sheet.text(1, 0,
              "Every catalog price the plan uses, as published. Age at the as-of date " +
@@ -157,17 +162,50 @@ void write_sources_sheet(SheetWriter& sheet, const Formats& formats,
                : c == 2         ? formats.header_indented
                                 : formats.header);
   }
+  const bool stale_live = live && names != nullptr && names->has("scenario", "max_price_age_days");
   lxw_row_t row = header + 1;
+  layout.first_row = row;
+  layout.count = scenario.sources.size();
   for (const SourceRow& source : scenario.sources) {
     sheet.text(row, 0, source.what);
-    sheet.number(row, 1, source.amount, formats.amount);
+    sheet.number(row, layout.amount_col, source.amount, formats.amount);
     sheet.text(row, 2, source.currency, formats.indented);
     sheet.text(row, 3, source.unit);
-    sheet.text(row, 4, source.observed_on);
+    const auto observed = parse_iso_date(source.observed_on);
+    if (observed) {
+      sheet.date(row, 4, *observed, formats.date);
+    } else {
+      sheet.text(row, 4, source.observed_on);
+    }
     sheet.text(row, 5, source.source);
-    sheet.number(row, 6, source.age_days, formats.integer);
-    sheet.text(row, 7, source.stale ? "stale" : "no", source.stale ? formats.warning : nullptr);
+    // Age = as-of date - observation date: a formula over the Cover's prices_as_of.
+    write_figure(sheet, live && observed.has_value(), row, layout.age_col,
+                 std::string("=") + kPricesAsOfName + "-" + cell_ref(row, 4), source.age_days,
+                 formats.integer);
+    const char* flag = source.stale ? "stale" : "no";
+    if (stale_live) {
+      const std::string formula = "=IF(" + cell_ref(row, layout.age_col) + ">" +
+                                  names->at("scenario", "max_price_age_days") +
+                                  ",\"stale\",\"no\")";
+      check_xlsx(worksheet_write_formula_str(sheet.raw(), row, layout.stale_col, formula.c_str(),
+                                             formats.indented, flag),
+                 "writing the stale flag to " + sheet.name());
+    } else {
+      sheet.text(row, layout.stale_col, flag, formats.indented);
+    }
     ++row;
+  }
+  if (!scenario.sources.empty()) {
+    // The stale flag is highlighted by rule, so it follows a changed age or maximum.
+    const std::string rule =
+        "=" + cell_ref(layout.first_row, layout.stale_col, false, true) + "=\"stale\"";
+    lxw_conditional_format stale{};
+    stale.type = LXW_CONDITIONAL_TYPE_FORMULA;
+    stale.value_string = const_cast<char*>(rule.c_str());
+    stale.format = formats.warning;
+    check_xlsx(worksheet_conditional_format_range(sheet.raw(), layout.first_row, 0, row - 1,
+                                                  layout.stale_col, &stale),
+               "highlighting stale prices");
   }
   sheet.width(0, 0, 36);
   sheet.width(1, 1, 12);
@@ -177,7 +215,89 @@ void write_sources_sheet(SheetWriter& sheet, const Formats& formats,
   sheet.width(5, 5, 60);
   sheet.width(6, 7, 10);
   worksheet_freeze_panes(sheet.raw(), header + 1, 0);
-  set_print_layout(sheet);
+  check_xlsx(worksheet_repeat_rows(sheet.raw(), header, header), "setting Sources print titles");
+  return layout;
+}
+
+CumulativeSource cash_flow_source(const CashFlowLayout& layout) {
+  CumulativeSource source;
+  source.sheet = kCashFlowSheet;
+  source.month_row = layout.month_row;
+  source.first_col = layout.first_month_col;
+  source.last_col = layout.last_month_col;
+  source.name_col = layout.label_col;
+  source.sum_col = layout.sum_col;
+  source.year_row = layout.year_row;
+  for (const OptionBlock& block : layout.blocks) {
+    source.name_rows.push_back(block.title);
+    source.cumulative_rows.push_back(block.cumulative);
+    source.total_rows.push_back(block.total);
+    source.discounted_rows.push_back(block.discounted);
+    source.component_rows[0].push_back(block.capex);
+    source.component_rows[1].push_back(block.energy);
+    source.component_rows[2].push_back(block.maintenance);
+    source.component_rows[3].push_back(block.rent);
+    source.component_rows[4].push_back(block.resale);
+  }
+  return source;
+}
+
+CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& formats,
+                                        const Plan& plan) {
+  CumulativeSource source;
+  source.sheet = kChartDataSheet;
+  source.month_row = 2;
+  source.year_row = 3;
+  source.first_col = 2;
+  source.last_col = static_cast<lxw_col_t>(source.first_col + plan.horizon_months);
+  source.name_col = 0;
+  source.sum_col = 1;
+  sheet.text(0, 0,
+             "Chart data: the full workbook's figures, as values (the Summary's charts plot "
+             "them)",
+             formats.note);
+  sheet.text(source.month_row, 0, "Month", formats.header);
+  sheet.text(source.year_row, 0, "Plan year", formats.flag_label);
+  for (int m = 0; m <= plan.horizon_months; ++m) {
+    const auto col = static_cast<lxw_col_t>(source.first_col + m);
+    sheet.number(source.month_row, col, m, formats.month_header);
+    sheet.number(source.year_row, col, m == 0 ? 1 : (m - 1) / kMonthsPerYear + 1, formats.flag);
+  }
+  lxw_row_t row = source.year_row + 2;
+  for (const OptionResult& option : plan.options) {
+    const CashFlow& cf = option.cash_flow;
+    source.name_rows.push_back(row);
+    sheet.text(row++, 0, option.id, formats.subtitle);
+    const std::pair<const char*, const std::vector<double>*> rows[] = {
+        {"Capex", &cf.capex},
+        {"Energy", &cf.energy},
+        {"Maintenance", &cf.maintenance},
+        {"Rent", &cf.rent},
+        {"Resale", &cf.resale},
+        {"Total", &cf.total},
+        {"Cumulative", &cf.cumulative},
+        {"Discounted", &cf.discounted}};
+    for (size_t k = 0; k < std::size(rows); ++k) {
+      sheet.text(row, 0, rows[k].first);
+      for (size_t m = 0; m < rows[k].second->size(); ++m) {
+        sheet.number(row, static_cast<lxw_col_t>(source.first_col + m), (*rows[k].second)[m],
+                     formats.money);
+      }
+      if (k < 5) source.component_rows[k].push_back(row);
+      if (k == 5) {
+        source.total_rows.push_back(row);
+        sheet.number(row, source.sum_col, option.total_cost, formats.money);
+      }
+      if (k == 6) source.cumulative_rows.push_back(row);
+      if (k == 7) {
+        source.discounted_rows.push_back(row);
+        sheet.number(row, source.sum_col, option.npv, formats.money);
+      }
+      ++row;
+    }
+    ++row;
+  }
+  return source;
 }
 
 }  // namespace xlsx
@@ -222,7 +342,7 @@ struct WorkbookDeleter {
 };
 
 void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& file,
-                    const lxw_datetime& as_of) {
+                    const lxw_datetime& as_of, const WorkbookOptions& options) {
   std::unique_ptr<lxw_workbook, WorkbookDeleter> owned(workbook_new(file.c_str()));
   if (!owned) throw XlsxError("cannot create the workbook");
   lxw_workbook* workbook = owned.get();
@@ -245,21 +365,90 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     if (sheet == nullptr) throw XlsxError(std::string("cannot add sheet ") + name);
     return SheetWriter(sheet, name);
   };
+  const bool quote = options.quote;
+  const Sensitivity* sensitivity = quote ? nullptr : options.sensitivity;
+  // Tabs in reading order: the customer's pages, the model, the evidence, the checks.
+  SheetWriter cover = add_sheet(kCoverSheet);
   SheetWriter summary = add_sheet(kSummarySheet);
-  SheetWriter inputs = add_sheet(kInputsSheet);
-  SheetWriter cash_flow = add_sheet(kCashFlowSheet);
-  SheetWriter hardware = add_sheet(kHardwareSheet);
+  std::optional<SheetWriter> inputs, timeline, cash_flow, sensitivity_sheet, crossover, hardware,
+      checks, chart_data;
+  if (!quote) {
+    inputs = add_sheet(kInputsSheet);
+    timeline = add_sheet(kTimelineSheet);
+    cash_flow = add_sheet(kCashFlowSheet);
+    if (sensitivity != nullptr) {
+      sensitivity_sheet = add_sheet(kSensitivitySheet);
+      crossover = add_sheet(kCrossoverSheet);
+    }
+    hardware = add_sheet(kHardwareSheet);
+  }
   SheetWriter sources = add_sheet(kSourcesSheet);
+  if (!quote) {
+    checks = add_sheet(kChecksSheet);
+  } else {
+    chart_data = add_sheet(kChartDataSheet);
+  }
 
   const xlsx::Formats formats = xlsx::make_formats(workbook, plan.currency);
-  const xlsx::InputNames names =
-      xlsx::write_inputs_sheet(workbook, inputs, formats, plan, scenario);
-  const xlsx::CashFlowLayout layout =
-      xlsx::write_cash_flow_sheet(workbook, cash_flow, formats, plan, scenario, names);
-  xlsx::write_summary_sheet(workbook, summary, formats, plan, scenario, layout);
-  xlsx::write_hardware_sheet(hardware, formats, plan, scenario);
-  xlsx::write_sources_sheet(sources, formats, scenario);
-  worksheet_activate(summary.raw());
+  xlsx::InputNames names;
+  xlsx::CashFlowLayout layout;
+  xlsx::TimelineLayout timeline_layout;
+  xlsx::CumulativeSource source;
+  if (!quote) {
+    names = xlsx::write_inputs_sheet(workbook, *inputs, formats, plan, scenario);
+    xlsx::add_input_validation(workbook, *inputs, names, plan.horizon_months);
+    timeline_layout = xlsx::write_timeline_sheet(workbook, *timeline, formats, plan, scenario,
+                                                 names, xlsx::CashFlowLayout{}.first_month_col);
+    layout = xlsx::write_cash_flow_sheet(workbook, *cash_flow, formats, plan, scenario, names);
+    source = xlsx::cash_flow_source(layout);
+  } else {
+    source = xlsx::write_chart_data_sheet(*chart_data, formats, plan);
+    worksheet_hide(chart_data->raw());
+  }
+  const xlsx::SummaryLayout summary_layout =
+      xlsx::write_summary_sheet(workbook, summary, formats, plan, scenario, source, !quote);
+  const xlsx::SourcesLayout sources_layout = xlsx::write_sources_sheet(
+      workbook, sources, formats, scenario, quote ? nullptr : &names, !quote);
+  xlsx::SensitivityLayout sensitivity_layout;
+  if (sensitivity != nullptr) {
+    sensitivity_layout = xlsx::write_sensitivity_sheet(workbook, *sensitivity_sheet, formats, plan,
+                                                       *sensitivity, layout);
+    xlsx::write_crossover_sheet(workbook, *crossover, formats, plan, scenario, *sensitivity, names);
+  }
+  if (hardware) xlsx::write_hardware_sheet(*hardware, formats, plan, scenario);
+
+  xlsx::CheckInputs check_inputs;
+  if (!quote) {
+    check_inputs.cash_flow = &layout;
+    check_inputs.timeline = &timeline_layout;
+    check_inputs.summary = &summary_layout;
+    check_inputs.sources = &sources_layout;
+    check_inputs.sensitivity = sensitivity;
+    check_inputs.sensitivity_layout = &sensitivity_layout;
+  }
+  const xlsx::ChecksLayout checks_layout = xlsx::write_checks_sheet(
+      workbook, checks ? &*checks : nullptr, formats, plan, scenario, names, check_inputs);
+  const std::string master_cell =
+      quote ? std::string()
+            : sheet_cell_ref(kChecksSheet, checks_layout.master_row, checks_layout.result_col);
+  xlsx::write_cover_sheet(workbook, cover, formats, plan, scenario, summary_layout, master_cell,
+                          checks_layout.all_pass);
+
+  // Page setup last, over every sheet (also those whose writers set their own).
+  const xlsx::PrintSetup setup = xlsx::print_setup(scenario);
+  xlsx::apply_print_setup(cover, setup, false);
+  for (SheetWriter* sheet : {&summary, &sources}) xlsx::apply_print_setup(*sheet, setup, true);
+  for (auto* sheet :
+       {&inputs, &timeline, &cash_flow, &sensitivity_sheet, &crossover, &hardware, &checks}) {
+    if (*sheet) xlsx::apply_print_setup(**sheet, setup, true);
+  }
+  // A timeline squeezed onto one page wide is unreadable beyond a year or so: about 18
+  // months per landscape page, the label columns repeated on each (print titles).
+  const auto pages_wide = static_cast<uint16_t>(std::max(1, (plan.horizon_months + 18) / 19));
+  for (auto* sheet : {&timeline, &cash_flow}) {
+    if (*sheet) worksheet_fit_to_pages((*sheet)->raw(), pages_wide, 0);
+  }
+  worksheet_activate(cover.raw());
 
   // workbook_close writes the file and frees the workbook whatever happens.
   const lxw_error closed = workbook_close(owned.release());
@@ -268,7 +457,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
 
 }  // namespace
 
-void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& path) {
+void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& path,
+                    const WorkbookOptions& options) {
   check_plan(plan, path);
   const auto as_of = xlsx::parse_iso_date(scenario.as_of);
   if (!as_of) {
@@ -276,7 +466,7 @@ void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   }
   write_file_atomically(path, [&](const std::string& temp_path) {
     try {
-      build_workbook(plan, scenario, temp_path, *as_of);
+      build_workbook(plan, scenario, temp_path, *as_of, options);
     } catch (const XlsxError& e) {
       throw ReportError(path, e.what());
     }

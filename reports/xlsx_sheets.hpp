@@ -4,6 +4,7 @@
 
 #include <xlsxwriter.h>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "engine/plan.hpp"
+#include "engine/sensitivity.hpp"
 #include "reports/xlsx_cells.hpp"
 #include "scenarios/resolved.hpp"
 
@@ -50,6 +52,15 @@ struct Formats {
   lxw_format* constant_number = nullptr;
   lxw_format* not_available = nullptr;  ///< "n/a", "never" in a numeric column
   lxw_format* indented = nullptr;       ///< text right after a numeric column
+  lxw_format* percent = nullptr;        ///< a fraction shown as a percentage
+  lxw_format* days = nullptr;           ///< a count of days
+  lxw_format* check = nullptr;          ///< a check's TRUE/FALSE
+  lxw_format* check_text = nullptr;     ///< "n/a" in the result column of a check
+  lxw_format* input_date = nullptr;     ///< a date typed by someone (input style)
+  lxw_format* period_date = nullptr;    ///< a timeline date, in a month column
+  lxw_format* wrapped = nullptr;        ///< long text that wraps in its cell
+  lxw_format* fail = nullptr;           ///< conditional format: a FALSE check
+  lxw_format* pass = nullptr;           ///< conditional format: a TRUE check
 };
 
 /// Creates the formats; money formats carry `currency` when it is a plain code ("EUR").
@@ -72,9 +83,45 @@ std::optional<lxw_datetime> parse_iso_date(const std::string& text);
 /// Applies the shared print setup: landscape, one page wide, page numbers in the footer.
 void set_print_layout(SheetWriter& sheet);
 
+/// The page setup of a workbook that goes with a quote: paper, header and footer.
+struct PrintSetup {
+  std::uint8_t paper = 9;  ///< libxlsxwriter paper code: 9 = A4, 1 = Letter
+  std::string header;      ///< customer and quote id (header/footer codes escaped)
+  std::string footer;      ///< page x of y and the prices-as-of date
+};
+
+/// The print setup for `scenario`: paper from its `paper` key (a4 | letter; default a4, also
+/// for anything else), header "customer  |  Quote id", footer "Prices as of DATE", "Page &P
+/// of &N" and the sheet name. User text in them has its '&' doubled (a code character there).
+PrintSetup print_setup(const ResolvedScenario& scenario);
+
+/// Applies `setup` to a sheet: paper, orientation, one page wide, margins, header, footer.
+void apply_print_setup(SheetWriter& sheet, const PrintSetup& setup, bool landscape);
+
+/// Days the quote is valid: the scenario's `valid_days` when ResolvedScenario carries it,
+/// else kDefaultValidDays.
+int quote_valid_days(const ResolvedScenario& scenario);
+
+/// "excl. VAT (reclaimed)" or "incl. 19 % VAT (not reclaimable)": the VAT basis of the plan.
+std::string vat_basis_label(const FinanceInputs& finance);
+
+/// Writes a derived figure: the live formula with `cached` (the engine's value) as its
+/// stored result when `live`, else `cached` as a plain number (the quote, whose formulas
+/// must not reach sheets it leaves out).
+void write_figure(SheetWriter& sheet, bool live, lxw_row_t row, lxw_col_t col,
+                  const std::string& formula, double cached, lxw_format* format);
+
+/// Writes a check: a formula giving TRUE or FALSE, stored with `cached` as 1 or 0
+/// (libxlsxwriter 1.1.4 stores formula results as numbers; the check format shows them as
+/// TRUE/FALSE until the file is recalculated). Not live: a plain boolean.
+void write_check(SheetWriter& sheet, bool live, lxw_row_t row, lxw_col_t col,
+                 const std::string& formula, bool cached, lxw_format* format);
+
 /// Workbook names of the Inputs cells, by (section, key).
 class InputNames {
  public:
+  /// Every (section, key) that has a name, in order.
+  std::vector<std::pair<std::string, std::string>> keys() const;
   void add(const std::string& section, const std::string& key, const std::string& name);
   /// The name of an input; throws XlsxError if the Inputs sheet has no such cell.
   const std::string& at(const std::string& section, const std::string& key) const;
@@ -83,6 +130,14 @@ class InputNames {
  private:
   std::map<std::pair<std::string, std::string>, std::string> names_;
 };
+
+/// Adds data validation to every named numeric cell of the Inputs sheet: the rule follows
+/// the input's key (a fraction between 0 and 1, a non-negative price, hours 0..24, PUE 1..3,
+/// whole counts, the horizon no longer than the sheets' timeline); constants get none.
+/// Reads each name's cell from the workbook's defined names. Throws XlsxError when a name's cell
+/// cannot be found.
+void add_input_validation(lxw_workbook* workbook, SheetWriter& inputs, const InputNames& names,
+                          int horizon_months);
 
 /// Section of the named constants on the Inputs sheet (months per year, watts per kW).
 inline constexpr const char* kConstantsSection = "constants";
@@ -126,18 +181,168 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                      const Formats& formats, const Plan& plan,
                                      const ResolvedScenario& scenario, const InputNames& names);
 
-/// Writes the Summary sheet, whose totals, NPVs and annual costs are formulas over the
-/// Cash flow sheet, and the cumulative-cost chart.
-void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
-                         const Plan& plan, const ResolvedScenario& scenario,
-                         const CashFlowLayout& layout);
+/// Where the Timeline sheet puts things; its month m sits in column first_month_col + m,
+/// the same column as on the Cash flow sheet.
+struct TimelineLayout {
+  lxw_row_t first_month_row = 0;  ///< the named input: first month of the plan (a date)
+  lxw_row_t month_row = 0;
+  lxw_row_t date_row = 0;  ///< period end date
+  lxw_row_t year_row = 0;  ///< plan year (month 0 belongs to year 1)
+  lxw_row_t calendar_year_row = 0;
+  lxw_row_t is_start_row = 0;
+  lxw_row_t is_running_row = 0;
+  lxw_row_t is_end_row = 0;
+  lxw_row_t is_year_end_row = 0;
+  lxw_row_t discount_row = 0;
+  lxw_col_t first_month_col = 2;
+  lxw_col_t last_month_col = 2;
+};
+
+/// Writes the Timeline sheet: month number, period end date, plan and calendar year, flags
+/// and discount factor, one formula per row over the named Inputs, with the engine's values
+/// (flags and years by the rules of engine/plan.hpp) as cached results.
+TimelineLayout write_timeline_sheet(lxw_workbook* workbook, SheetWriter& sheet,
+                                    const Formats& formats, const Plan& plan,
+                                    const ResolvedScenario& scenario, const InputNames& names,
+                                    lxw_col_t first_month_col);
+
+/// The cells a chart of cumulative cost by month plots: on the Cash flow sheet in the full
+/// workbook, on the hidden Chart data sheet in the quote.
+struct CumulativeSource {
+  std::string sheet;
+  lxw_row_t month_row = 0;
+  lxw_col_t first_col = 0;
+  lxw_col_t last_col = 0;
+  lxw_col_t name_col = 0;
+  std::vector<lxw_row_t> name_rows;        ///< the option id's cell, per plan option
+  std::vector<lxw_row_t> cumulative_rows;  ///< per plan option
+  std::vector<lxw_row_t> total_rows;       ///< per plan option; its sum in sum_col
+  std::vector<lxw_row_t> discounted_rows;  ///< per plan option; its sum (NPV) in sum_col
+  lxw_col_t sum_col = 1;
+  std::vector<lxw_row_t> component_rows[5];  ///< capex, energy, maintenance, rent, resale
+  lxw_row_t year_row = 0;                    ///< plan year per month column
+};
+
+/// A CumulativeSource over the Cash flow sheet's rows.
+CumulativeSource cash_flow_source(const CashFlowLayout& layout);
+
+/// Writes the quote's hidden Chart data sheet (values only, the Cash flow layout's rows)
+/// and returns where its rows are.
+CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& formats,
+                                        const Plan& plan);
+
+/// Where the Summary sheet puts things. Option i is on row first_option_row + i.
+struct SummaryLayout {
+  lxw_row_t recommendation_row = 0;  ///< the recommended option's id, in value_col
+  lxw_col_t value_col = 1;
+  lxw_row_t first_option_row = 0;
+  lxw_col_t option_col = 0;
+  lxw_col_t fit_col = 3;
+  lxw_col_t total_col = 5;
+  lxw_col_t npv_col = 6;
+  lxw_col_t first_year_col = 7;
+  size_t years = 0;
+  lxw_col_t break_even_month_col = 0;
+  lxw_row_t first_component_row = 0;  ///< annual cost by component: option i, year y on
+                                      ///< first_component_row + i x years + y
+  lxw_col_t component_total_col = 0;  ///< that table's total column
+};
+
+/// Writes the Summary sheet: key facts, one row per option (totals, NPVs and annual costs
+/// are formulas over the Cash flow sheet when `live`), the annual cost by component, and the
+/// cumulative-cost chart (with each owned option's break-even crossing marked) and the
+/// stacked annual-cost chart.
+SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
+                                  const Formats& formats, const Plan& plan,
+                                  const ResolvedScenario& scenario, const CumulativeSource& source,
+                                  bool live);
+
+/// Where the Sources sheet puts things. Source i is on row first_row + i.
+struct SourcesLayout {
+  lxw_row_t first_row = 0;
+  size_t count = 0;
+  lxw_col_t amount_col = 1;
+  lxw_col_t age_col = 6;
+  lxw_col_t stale_col = 7;
+};
+
+/// Where the Cover sheet puts things.
+struct CoverLayout {
+  lxw_row_t as_of_row = 0;  ///< the prices-as-of date (workbook name prices_as_of)
+  lxw_row_t master_check_row = 0;
+  lxw_col_t value_col = 1;
+};
+
+/// Workbook name of the Cover's prices-as-of date (the Sources ages count from it).
+inline constexpr const char* kPricesAsOfName = "prices_as_of";
+
+/// Writes the Cover: scenario, customer, quote, prices as of, valid until (a formula), currency,
+/// VAT basis, horizon, the recommendation and its cost (formulas over the Summary), the master
+/// check (a formula over the Checks sheet when `master_check_cell` is given, else its value)
+/// and the disclaimer. Defines the name prices_as_of.
+CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
+                              const Plan& plan, const ResolvedScenario& scenario,
+                              const SummaryLayout& summary, const std::string& master_check_cell,
+                              bool master_check_value);
+
+/// The checks of a workbook, for the Checks sheet and the Cover.
+struct ChecksLayout {
+  lxw_row_t master_row = 0;
+  lxw_col_t result_col = 2;
+  bool all_pass = true;  ///< the master check's cached value
+};
+
+/// Where the Sensitivity sheet puts the Monte Carlo table (for the Checks).
+struct SensitivityLayout {
+  lxw_row_t monte_carlo_first_row = 0;  ///< P10 of option i on this + i (0: no table)
+  lxw_col_t p10_col = 1;
+  std::vector<size_t> monte_carlo_options;  ///< plan index of each Monte Carlo row
+  lxw_row_t engine_base_row = 0;            ///< the engine's base difference (0: none)
+  lxw_row_t workbook_base_row = 0;          ///< the same from the Cash flow NPVs (a formula)
+  lxw_col_t value_col = 1;
+};
+
+/// Everything the Checks formulas read (all null in the quote, which has no Checks sheet).
+struct CheckInputs {
+  const CashFlowLayout* cash_flow = nullptr;
+  const TimelineLayout* timeline = nullptr;
+  const SummaryLayout* summary = nullptr;
+  const SourcesLayout* sources = nullptr;
+  const Sensitivity* sensitivity = nullptr;
+  const SensitivityLayout* sensitivity_layout = nullptr;
+};
+
+/// Writes the Checks sheet (when `sheet` is given): one TRUE/FALSE formula per check with a
+/// description, and the master check (their AND). Cached results are the same tests on the
+/// engine's figures; without a sheet (the quote) only those results are computed, for the
+/// Cover. Defines the name check_tolerance (relative tolerance of the equality checks).
+ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, const Formats& formats,
+                                const Plan& plan, const ResolvedScenario& scenario,
+                                const InputNames& names, const CheckInputs& inputs);
+
+/// Writes the Sensitivity sheet: the tornado (engine results, offsets from the base as
+/// formulas; the base difference as a formula over the Cash flow NPVs) with its bar chart, and
+/// the Monte Carlo (engine results: probability that buying beats renting, P10/P50/P90).
+SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& sheet,
+                                          const Formats& formats, const Plan& plan,
+                                          const Sensitivity& sensitivity,
+                                          const CashFlowLayout& layout);
+
+/// Writes the Crossover sheet: total cost of each option against hours of use per day (the
+/// engine's utilization sweep) with its line chart and a marker at the scenario's hours.
+void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
+                           const Plan& plan, const ResolvedScenario& scenario,
+                           const Sensitivity& sensitivity, const InputNames& names);
 
 /// Writes the Hardware sheet (fit and speed per option; engine figures as numbers).
 void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
                           const ResolvedScenario& scenario);
 
-/// Writes the Sources sheet (every catalog price used, with age and stale flag).
-void write_sources_sheet(SheetWriter& sheet, const Formats& formats,
-                         const ResolvedScenario& scenario);
+/// Writes the Sources sheet (every catalog price used, with age and stale flag). When `live`,
+/// the age is a formula over the Cover's prices_as_of and the stale flag one over the Inputs'
+/// max_price_age_days (when `names` has it); otherwise both are values.
+SourcesLayout write_sources_sheet(lxw_workbook* workbook, SheetWriter& sheet,
+                                  const Formats& formats, const ResolvedScenario& scenario,
+                                  const InputNames* names, bool live);
 
 }  // namespace gputco::xlsx

@@ -1,14 +1,47 @@
-// The Summary sheet: what was asked, what is recommended, one row per option, and the
-// cumulative-cost chart. Totals, NPVs and annual costs are formulas over the Cash flow
+// The Summary sheet: what was asked, what is recommended, one row per option, the annual cost
+// by component, and the charts (cumulative cost with the break-even crossings marked; annual
+// cost stacked by component). Totals, NPVs and annual costs are formulas over the Cash flow
 // sheet (cached with the engine's figures); the other metrics are the engine's numbers.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
+#include "engine/units.hpp"
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco::xlsx {
 namespace {
+
+constexpr std::array<const char*, 5> kComponentLabels = {"Capex", "Energy", "Maintenance", "Rent",
+                                                         "Resale"};
+
+const std::vector<double>& component_values(const CashFlow& cf, size_t which) {
+  switch (which) {
+    case 0:
+      return cf.capex;
+    case 1:
+      return cf.energy;
+    case 2:
+      return cf.maintenance;
+    case 3:
+      return cf.rent;
+    default:
+      return cf.resale;
+  }
+}
+
+/// Sum of a monthly row over plan year `year` (1-based) by the rule of engine/plan.hpp
+/// annual_costs: year 1 = index 0..12, year k = 12(k-1)+1..12k. The cached result of a
+/// SUMIF over the Timeline's year row.
+double year_sum(const std::vector<double>& monthly, size_t year) {
+  double sum = 0;
+  for (size_t m = 0; m < monthly.size(); ++m) {
+    const size_t y = m == 0 ? 1 : (m - 1) / static_cast<size_t>(kMonthsPerYear) + 1;
+    if (y == year) sum += monthly[m];
+  }
+  return sum;
+}
 
 /// Break-even figures exist only for owned options with a rental baseline that hold the
 /// model; otherwise they do not apply ("n/a"). An owned option that never catches up with
@@ -20,8 +53,8 @@ std::string break_even_gap(const Plan& plan, const OptionResult& option) {
   return "never";
 }
 
-void write_key_values(SheetWriter& sheet, const Formats& formats, const Plan& plan,
-                      const ResolvedScenario& scenario, lxw_row_t row) {
+lxw_row_t write_key_values(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                           const ResolvedScenario& scenario, lxw_row_t row) {
   const auto label = [&](const char* text) { sheet.text(row, 0, text, formats.label); };
   label("Scenario");
   sheet.text(row++, 1, scenario.name);
@@ -43,52 +76,133 @@ void write_key_values(SheetWriter& sheet, const Formats& formats, const Plan& pl
   sheet.text(row++, 1, scenario.start);
   label("Break-even baseline");
   sheet.text(row++, 1, plan.baseline_option_id.empty() ? "none" : plan.baseline_option_id);
+  const lxw_row_t recommendation_row = row;
   label("Recommendation");
   sheet.text(row++, 1, plan.recommendation.value_or("none"), formats.highlight);
   label("Why");
   sheet.text(row++, 1, plan.recommendation_reason);
+  return recommendation_row;
 }
 
-void write_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& plan,
-                 const CashFlowLayout& layout, lxw_row_t row) {
-  lxw_chart* chart = workbook_add_chart(workbook, LXW_CHART_LINE);
-  if (chart == nullptr) throw XlsxError("out of memory creating the chart");
-  for (const OptionBlock& block : layout.blocks) {
-    lxw_chart_series* series = chart_add_series(chart, nullptr, nullptr);
-    if (series == nullptr) throw XlsxError("out of memory creating a chart series");
-    chart_series_set_categories(series, kCashFlowSheet, layout.month_row, layout.first_month_col,
-                                layout.month_row, layout.last_month_col);
-    chart_series_set_values(series, kCashFlowSheet, block.cumulative, layout.first_month_col,
-                            block.cumulative, layout.last_month_col);
+lxw_chart* new_chart(lxw_workbook* workbook, uint8_t type) {
+  lxw_chart* chart = workbook_add_chart(workbook, type);
+  if (chart == nullptr) throw XlsxError("out of memory creating a chart");
+  return chart;
+}
+
+lxw_chart_series* new_series(lxw_chart* chart) {
+  lxw_chart_series* series = chart_add_series(chart, nullptr, nullptr);
+  if (series == nullptr) throw XlsxError("out of memory creating a chart series");
+  return series;
+}
+
+/// One break-even crossing on the Summary: its label, month and cumulative cost cells.
+struct Marker {
+  lxw_row_t row = 0;
+};
+
+void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& plan,
+                            const CumulativeSource& source, const std::vector<Marker>& markers,
+                            lxw_col_t marker_label_col, lxw_col_t marker_month_col,
+                            lxw_col_t marker_cost_col, lxw_row_t row, lxw_col_t col) {
+  // A scatter chart with straight lines: months are numbers on a value axis, so a
+  // crossing's marker sits exactly at its month.
+  lxw_chart* chart = new_chart(workbook, LXW_CHART_SCATTER_STRAIGHT);
+  for (size_t i = 0; i < source.cumulative_rows.size(); ++i) {
+    lxw_chart_series* series = new_series(chart);
+    chart_series_set_categories(series, source.sheet.c_str(), source.month_row, source.first_col,
+                                source.month_row, source.last_col);
+    chart_series_set_values(series, source.sheet.c_str(), source.cumulative_rows[i],
+                            source.first_col, source.cumulative_rows[i], source.last_col);
     // The option id is user text: the series name points at its cell, never parsed.
-    chart_series_set_name_range(series, kCashFlowSheet, block.title, layout.label_col);
+    chart_series_set_name_range(series, source.sheet.c_str(), source.name_rows[i], source.name_col);
+  }
+  for (const Marker& marker : markers) {
+    lxw_chart_series* series = new_series(chart);
+    chart_series_set_categories(series, sheet.name().c_str(), marker.row, marker_month_col,
+                                marker.row, marker_month_col);
+    chart_series_set_values(series, sheet.name().c_str(), marker.row, marker_cost_col, marker.row,
+                            marker_cost_col);
+    chart_series_set_name_range(series, sheet.name().c_str(), marker.row, marker_label_col);
+    lxw_chart_line no_line{};
+    no_line.none = LXW_TRUE;
+    chart_series_set_line(series, &no_line);
+    chart_series_set_marker_type(series, LXW_CHART_MARKER_DIAMOND);
+    chart_series_set_marker_size(series, 11);
+    lxw_chart_fill fill{};
+    fill.color = 0xC00000;
+    chart_series_set_marker_fill(series, &fill);
+    lxw_chart_line outline{};
+    outline.color = 0x000000;
+    chart_series_set_marker_line(series, &outline);
+    // A vertical drop from the crossing to the axis: a minus error bar of 100 %.
+    chart_series_set_error_bars(series->y_error_bars, LXW_CHART_ERROR_BAR_TYPE_PERCENTAGE, 100);
+    chart_series_set_error_bars_direction(series->y_error_bars, LXW_CHART_ERROR_BAR_DIR_MINUS);
+    chart_series_set_error_bars_endcap(series->y_error_bars, LXW_CHART_ERROR_BAR_NO_CAP);
+    lxw_chart_line drop{};
+    drop.color = 0xC00000;
+    drop.dash_type = LXW_CHART_LINE_DASH_DASH;
+    drop.width = 1.5;
+    chart_series_set_error_bars_line(series->y_error_bars, &drop);
   }
   chart_title_set_name(chart, "Cumulative cost by month");
   chart_axis_set_name(chart->x_axis, "Month (0 = start)");
   const std::string y_name = cell_text("Cumulative cost, " + plan.currency);
   chart_axis_set_name(chart->y_axis, y_name.c_str());
   chart_axis_set_num_format(chart->y_axis, "#,##0");
-  chart_axis_set_interval_unit(chart->x_axis,
-                               static_cast<uint16_t>(std::max(1, plan.horizon_months / 12)));
+  chart_axis_set_min(chart->x_axis, 0);
+  chart_axis_set_max(chart->x_axis, plan.horizon_months);
+  chart_axis_set_major_unit(chart->x_axis, plan.horizon_months > 24 ? 6 : 3);
   chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
   lxw_chart_options options{};
-  options.x_scale = 2.2;
-  options.y_scale = 1.5;
-  check_xlsx(worksheet_insert_chart_opt(sheet.raw(), row, 0, chart, &options),
-             "inserting the chart");
+  options.x_scale = 1.55;
+  options.y_scale = 1.45;
+  check_xlsx(worksheet_insert_chart_opt(sheet.raw(), row, col, chart, &options),
+             "inserting the cumulative-cost chart");
+}
+
+void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& plan,
+                        lxw_row_t first_row, lxw_row_t last_row, lxw_col_t label_col,
+                        lxw_col_t first_component_col, lxw_row_t header_row, lxw_row_t row,
+                        lxw_col_t col) {
+  lxw_chart* chart = new_chart(workbook, LXW_CHART_COLUMN_STACKED);
+  for (lxw_col_t c = 0; c < kComponentLabels.size(); ++c) {
+    lxw_chart_series* series = new_series(chart);
+    const auto component_col = static_cast<lxw_col_t>(first_component_col + c);
+    chart_series_set_categories(series, sheet.name().c_str(), first_row, label_col, last_row,
+                                label_col);
+    chart_series_set_values(series, sheet.name().c_str(), first_row, component_col, last_row,
+                            component_col);
+    chart_series_set_name_range(series, sheet.name().c_str(), header_row, component_col);
+  }
+  chart_set_series_gap(chart, 60);
+  chart_title_set_name(chart, "Annual cost by component");
+  const std::string y_name = cell_text("Cost per plan year, " + plan.currency);
+  chart_axis_set_name(chart->y_axis, y_name.c_str());
+  chart_axis_set_num_format(chart->y_axis, "#,##0");
+  chart_axis_set_label_position(chart->x_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+  chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+  lxw_chart_options options{};
+  options.x_scale = 1.55;
+  options.y_scale = 1.45;
+  check_xlsx(worksheet_insert_chart_opt(sheet.raw(), row, col, chart, &options),
+             "inserting the annual-cost chart");
 }
 
 }  // namespace
 
-void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
-                         const Plan& plan, const ResolvedScenario& scenario,
-                         const CashFlowLayout& layout) {
+SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
+                                  const Formats& formats, const Plan& plan,
+                                  const ResolvedScenario& scenario, const CumulativeSource& source,
+                                  bool live) {
+  SummaryLayout layout;
   sheet.text(0, 0, "Total cost of ownership", formats.title);
   sheet.text(1, 0, scenario.name, formats.subtitle);
-  write_key_values(sheet, formats, plan, scenario, 3);
+  layout.recommendation_row = write_key_values(sheet, formats, plan, scenario, 3);
 
   size_t years = 0;
   for (const auto& option : plan.options) years = std::max(years, option.annual_costs.size());
+  layout.years = years;
 
   // Table columns.
   const lxw_col_t c_option = 0, c_kind = 1, c_devices = 2, c_fit = 3, c_decode = 4, c_total = 5,
@@ -97,8 +211,15 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
   const auto c_be_month = static_cast<lxw_col_t>(c_be_hours + 1);
   const auto c_per_million = static_cast<lxw_col_t>(c_be_hours + 2);
   const auto c_note = static_cast<lxw_col_t>(c_be_hours + 3);
+  layout.option_col = c_option;
+  layout.fit_col = c_fit;
+  layout.total_col = c_total;
+  layout.npv_col = c_npv;
+  layout.first_year_col = c_year1;
+  layout.break_even_month_col = c_be_month;
 
   const lxw_row_t header = 15;
+  layout.first_option_row = header + 1;
   sheet.text(header - 1, 0, "Options", formats.subtitle);
   sheet.text(header, c_option, "Option", formats.header);
   sheet.text(header, c_kind, "Kind", formats.header);
@@ -118,13 +239,14 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
   sheet.text(header, c_note, "Note", formats.header_indented);
   check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the Summary header");
 
-  const std::string year_range =
-      sheet_range_ref(kCashFlowSheet, layout.year_row, layout.first_month_col, layout.year_row,
-                      layout.last_month_col);
-  lxw_row_t row = header + 1;
+  const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,
+                                                 source.year_row, source.last_col);
+  const auto monthly_range = [&](lxw_row_t row) {
+    return sheet_range_ref(source.sheet, row, source.first_col, row, source.last_col);
+  };
+  lxw_row_t row = layout.first_option_row;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const OptionResult& option = plan.options[i];
-    const OptionBlock& block = layout.blocks[i];
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     const bool recommended = plan.recommendation && *plan.recommendation == option.id;
 
@@ -138,23 +260,22 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
     } else {
       sheet.text(row, c_decode, kNotAvailable, formats.not_available);
     }
-    sheet.formula(row, c_total, "=" + sheet_cell_ref(kCashFlowSheet, block.total, layout.sum_col),
-                  option.total_cost, formats.money_whole);
-    sheet.formula(row, c_npv,
-                  "=" + sheet_cell_ref(kCashFlowSheet, block.discounted, layout.sum_col),
-                  option.npv, formats.money_whole);
-    const std::string total_range = sheet_range_ref(
-        kCashFlowSheet, block.total, layout.first_month_col, block.total, layout.last_month_col);
+    write_figure(sheet, live, row, c_total,
+                 "=" + sheet_cell_ref(source.sheet, source.total_rows[i], source.sum_col),
+                 option.total_cost, formats.money_whole);
+    write_figure(sheet, live, row, c_npv,
+                 "=" + sheet_cell_ref(source.sheet, source.discounted_rows[i], source.sum_col),
+                 option.npv, formats.money_whole);
     for (size_t y = 0; y < years; ++y) {
       const auto col = static_cast<lxw_col_t>(c_year1 + y);
       if (y >= option.annual_costs.size()) {
         sheet.text(row, col, kNotAvailable, formats.not_available);
         continue;
       }
-      sheet.formula(row, col,
-                    "=SUMIF(" + year_range + "," + cell_ref(header, col, true, false) + "," +
-                        total_range + ")",
-                    option.annual_costs[y], formats.money_whole);
+      write_figure(sheet, live, row, col,
+                   "=SUMIF(" + year_range + "," + cell_ref(header, col, true, false) + "," +
+                       monthly_range(source.total_rows[i]) + ")",
+                   option.annual_costs[y], formats.money_whole);
     }
     if (option.break_even_hours) {
       sheet.number(row, c_be_hours, *option.break_even_hours, formats.hours);
@@ -185,18 +306,103 @@ void write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Forma
   sheet.width(c_be_hours, c_per_million, 12);
   sheet.width(c_note, c_note, 44);
 
-  lxw_row_t chart_row = row + 2;
-  if (!layout.blocks.empty()) {
-    write_chart(workbook, sheet, plan, layout, chart_row);
-    chart_row += 23;  // the chart is about 22 rows tall at this scale
+  // Below the charts: the crossings they mark, then the annual cost by component they plot.
+  const lxw_row_t chart_row = row + 2;
+  row = chart_row + 24;  // the charts are about 22 rows tall at this scale
+
+  std::vector<Marker> markers;
+  const lxw_col_t m_option = 0, m_month = 1, m_cost = 2, m_label = 3;
+  bool any_crossing = false;
+  for (const auto& option : plan.options) any_crossing = any_crossing || option.break_even_month;
+  if (any_crossing) {
+    sheet.text(row++, 0,
+               "Break-even crossings with " + plan.baseline_option_id +
+                   " (marked on the cumulative chart)",
+               formats.subtitle);
+    sheet.text(row, m_option, "Owned option", formats.header);
+    sheet.text(row, m_month, "Month", formats.header_number);
+    sheet.text(row, m_cost, "Cumulative cost then, " + plan.currency, formats.header_number);
+    sheet.text(row, m_label, "Chart label", formats.header_indented);
+    ++row;
+    for (size_t i = 0; i < plan.options.size(); ++i) {
+      const OptionResult& option = plan.options[i];
+      if (!option.break_even_month) continue;
+      const int month = *option.break_even_month;
+      sheet.text(row, m_option, option.id);
+      write_figure(sheet, live, row, m_month,
+                   "=" + cell_ref(static_cast<lxw_row_t>(layout.first_option_row + i), c_be_month,
+                                  true, true),
+                   month, formats.integer);
+      write_figure(sheet, live, row, m_cost,
+                   "=INDEX(" + monthly_range(source.cumulative_rows[i]) + ",1," +
+                       cell_ref(row, m_month) + "+1)",
+                   option.cash_flow.cumulative.at(static_cast<size_t>(month)), formats.money_whole);
+      sheet.text(row, m_label, option.id + " breaks even (month " + std::to_string(month) + ")",
+                 formats.indented);
+      markers.push_back({row});
+      ++row;
+    }
+    ++row;
   }
-  sheet.text(chart_row, 0,
-             "Estimates for planning. Prices are as published on the dates on the Sources sheet "
-             "(stale ones flagged); speeds are model estimates, not measurements of the "
-             "customer's workload. Figures on this sheet recalculate from the Inputs and Cash "
-             "flow sheets. Not an offer.",
+
+  // Annual cost by component: one row per option and plan year.
+  const lxw_col_t a_label = 0, a_year = 1, a_first = 2;
+  const auto a_total = static_cast<lxw_col_t>(a_first + kComponentLabels.size());
+  layout.component_total_col = a_total;
+  sheet.text(row++, 0, "Annual cost by component, " + plan.currency, formats.subtitle);
+  const lxw_row_t a_header = row++;
+  sheet.text(a_header, a_label, "Option, plan year", formats.header);
+  sheet.text(a_header, a_year, "Year", formats.header_number);
+  for (size_t c = 0; c < kComponentLabels.size(); ++c) {
+    sheet.text(a_header, static_cast<lxw_col_t>(a_first + c), kComponentLabels[c],
+               formats.header_number);
+  }
+  sheet.text(a_header, a_total, "Total", formats.header_number);
+  layout.first_component_row = row;
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    const OptionResult& option = plan.options[i];
+    for (size_t y = 1; y <= years; ++y) {
+      sheet.text(row, a_label, option.id + ", year " + std::to_string(y));
+      sheet.number(row, a_year, static_cast<double>(y), formats.integer);
+      double total = 0;
+      for (size_t c = 0; c < kComponentLabels.size(); ++c) {
+        const double value = year_sum(component_values(option.cash_flow, c), y);
+        total += value;
+        write_figure(sheet, live, row, static_cast<lxw_col_t>(a_first + c),
+                     "=SUMIF(" + year_range + "," + cell_ref(row, a_year) + "," +
+                         monthly_range(source.component_rows[c][i]) + ")",
+                     value, formats.money_whole);
+      }
+      // The sum of the component cells: a formula in both workbooks (same sheet).
+      sheet.formula(row, a_total,
+                    "=SUM(" + cell_ref(row, a_first) + ":" +
+                        cell_ref(row, static_cast<lxw_col_t>(a_total - 1)) + ")",
+                    total, formats.money_whole);
+      ++row;
+    }
+  }
+  const lxw_row_t a_last = row - 1;
+
+  if (!plan.options.empty()) {
+    write_cumulative_chart(workbook, sheet, plan, source, markers, m_label, m_month, m_cost,
+                           chart_row, 0);
+    if (years > 0) {
+      write_annual_chart(workbook, sheet, plan, layout.first_component_row, a_last, a_label,
+                         a_first, a_header, chart_row, 6);
+    }
+  }
+  ++row;
+  sheet.text(row, 0,
+             live ? "Estimates for planning. Prices are as published on the dates on the Sources "
+                    "sheet (stale ones flagged); speeds are model estimates, not measurements of "
+                    "the customer's workload. Figures on this sheet recalculate from the Inputs "
+                    "and Cash flow sheets. Not an offer."
+                  : "Estimates for planning. Prices are as published on the dates on the Sources "
+                    "sheet (stale ones flagged); speeds are model estimates, not measurements of "
+                    "the customer's workload. Figures are those of the full TCO workbook of this "
+                    "quote. Not an offer.",
              formats.note);
-  set_print_layout(sheet);
+  return layout;
 }
 
 }  // namespace gputco::xlsx

@@ -12,6 +12,9 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "pricing/catalog.hpp"
+#include "scenarios/resolve.hpp"
+#include "scenarios/scenario.hpp"
 #include "tests/support/paths.hpp"
 
 namespace gputco::test {
@@ -450,7 +453,7 @@ std::string xml_unescape(std::string text) {
 
 std::vector<FormulaCell> formula_cells(const std::string& xlsx) {
   std::vector<FormulaCell> cells;
-  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"[^>]*><f>([^<]*)</f><v>([^<]*)</v></c>)re");
+  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"([^>]*)><f>([^<]*)</f><v>([^<]*)</v></c>)re");
   for (const auto& [sheet, part] : sheet_parts(xlsx)) {
     const std::string xml = zip_member(xlsx, part);
     for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
@@ -458,12 +461,111 @@ std::vector<FormulaCell> formula_cells(const std::string& xlsx) {
       f.sheet = sheet;
       f.ref = (*it)[1];
       std::tie(f.row, f.col) = parse_ref(f.ref);
-      f.formula = xml_unescape((*it)[2]);
-      f.cached = std::stod((*it)[3]);
+      f.formula = xml_unescape((*it)[3]);
+      if ((*it)[2].str().find("t=\"str\"") != std::string::npos) {
+        f.text_result = true;
+        f.cached_text = xml_unescape((*it)[4]);
+      } else {
+        f.cached = std::stod((*it)[4]);
+      }
       cells.push_back(f);
     }
   }
   return cells;
+}
+
+bool zip_available() {
+  return std::system("command -v zip >/dev/null 2>&1 && command -v unzip >/dev/null 2>&1") == 0;
+}
+
+void copy_with_input(const std::string& xlsx, const std::string& name, double value,
+                     const std::string& copy) {
+  namespace fs = std::filesystem;
+  const std::string workbook = zip_member(xlsx, "xl/workbook.xml");
+  const std::regex defined("<definedName name=\"" + name +
+                           "\">'?([^'!<]+)'?!\\$([A-Z]+)\\$([0-9]+)</definedName>");
+  std::smatch match;
+  if (!std::regex_search(workbook, match, defined)) {
+    throw std::runtime_error("no defined name " + name + " in " + xlsx);
+  }
+  const std::string part = sheet_parts(xlsx).at(match[1]);
+  const std::string ref = match[2].str() + match[3].str();
+  std::string xml = zip_member(xlsx, part);
+  const std::regex cell("(<c r=\"" + ref + "\"[^>]*><v>)([^<]*)(</v></c>)");
+  if (!std::regex_search(xml, match, cell)) {
+    throw std::runtime_error("no number in " + part + " " + ref);
+  }
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  xml = match.prefix().str() + match[1].str() + text + match[3].str() + match.suffix().str();
+
+  // Rezip a copy: the edited member replaces the original (same name, same place).
+  const fs::path dir = fs::path(copy).parent_path() / (fs::path(copy).stem().string() + "-parts");
+  fs::remove_all(dir);
+  fs::create_directories(dir / fs::path(part).parent_path());
+  {
+    std::ofstream out(dir / part, std::ios::binary);
+    out << xml;
+  }
+  fs::copy_file(xlsx, copy, fs::copy_options::overwrite_existing);
+  capture("cd " + shell_quote(dir.string()) + " && zip -q -X " +
+          shell_quote(fs::absolute(copy).string()) + " " + shell_quote(part));
+  fs::remove_all(dir);
+}
+
+Sensitivity sample_sensitivity(const SamplePlan& sample) {
+  const Plan& plan = sample.plan;
+  Sensitivity s;
+  s.owned_option_id = plan.options.at(0).id;
+  s.rented_option_id = plan.options.at(1).id;
+  s.swing_fraction = 0.2;
+  s.base_difference = plan.options[0].npv - plan.options[1].npv;
+  const double base = s.base_difference;
+  s.tornado = {
+      {"hours per day", "hours_per_day", 8, 12, base + 2400.5, base - 2400.5},
+      {"purchase price", "price_per_gpu", 560, 840, base - 280, base + 280},
+      {"resale", "residual_fraction", 0.24, 0.36, base + 201.25, base - 201.25},
+      {"tariff", "tariff_per_kwh", 0.24, 0.36, base - 150.75, base + 150.75},
+      {"host cost", "host_cost", 960, 1440, base - 240, base + 240},
+  };
+  RiskResult risk;
+  risk.draws = 10000;
+  risk.seed = 20260101;
+  risk.probability_buy_beats_rent = 0.8731;
+  for (const auto& option : plan.options) {
+    risk.options.push_back(
+        {option.id, option.total_cost * 0.9, option.total_cost, option.total_cost * 1.125});
+  }
+  s.risk = risk;
+  for (int h = 0; h <= 24; h += 2) {
+    SweepPoint point;
+    point.hours_per_day = h;
+    for (const auto& option : plan.options) {
+      // Fixed part plus a part proportional to the hours (hand-made, not a model).
+      const double at_plan = option.total_cost;
+      point.total_cost.push_back(
+          option.kind == OptionKind::rent_monthly ? at_plan : at_plan * (0.35 + 0.65 * h / 10.0));
+    }
+    s.utilization_sweep.push_back(point);
+  }
+  return s;
+}
+
+std::vector<std::pair<std::string, SamplePlan>> example_plans() {
+  std::vector<std::pair<std::string, SamplePlan>> plans;
+  const Catalog catalog = Catalog::open_builtin();
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(source_path("scenarios/examples"))) {
+    files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    SamplePlan sample;
+    sample.scenario = resolve(load_scenario(file.string()), catalog);
+    sample.plan = make_plan(sample.scenario.plan_inputs);
+    plans.emplace_back(file.filename().string(), std::move(sample));
+  }
+  return plans;
 }
 
 CsvTable parse_csv(const std::string& text) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/plan.hpp"
+#include "engine/sensitivity.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco::test {
@@ -25,6 +26,15 @@ SamplePlan sample_plan();
 /// The same scenario with full model and device data, planned by the engine's make_plan:
 /// the workbook's formulas must reproduce the real engine, not only the test's arithmetic.
 SamplePlan engine_sample_plan();
+
+/// A hand-made sensitivity run of `sample` (the engine's analyse() stands in until it lands):
+/// the tornado compares options 0 (owned) and 1 (rented) with the plan's own base
+/// difference, a Monte Carlo of every option and a sweep 0..24 h/day in steps of 2.
+Sensitivity sample_sensitivity(const SamplePlan& sample);
+
+/// Every bundled example (scenarios/examples), resolved against the built-in catalog and
+/// planned by make_plan: file name -> plan and scenario.
+std::vector<std::pair<std::string, SamplePlan>> example_plans();
 
 /// Cash flows of one option, by the stated math (plan.hpp, option_cash_flow).
 CashFlow hand_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
@@ -56,8 +66,19 @@ struct FormulaCell {
   int row = 0;      ///< zero-based
   int col = 0;      ///< zero-based
   std::string formula;
-  double cached = 0;
+  double cached = 0;         ///< numeric results (checks: 1 TRUE, 0 FALSE)
+  bool text_result = false;  ///< the result is text (t="str"), in cached_text
+  std::string cached_text;
 };
+
+/// Writes a copy of `xlsx` at `copy` in which the cell the defined name `name` points at
+/// holds `value` (its sheet XML edited, the archive rezipped with `zip`). Throws
+/// std::runtime_error when the name, its cell or the zip tools are missing.
+void copy_with_input(const std::string& xlsx, const std::string& name, double value,
+                     const std::string& copy);
+
+/// True if the `zip` and `unzip` programs can be run.
+bool zip_available();
 
 /// Every formula cell of every sheet, with its cached result.
 std::vector<FormulaCell> formula_cells(const std::string& xlsx);

@@ -1,10 +1,13 @@
-// An independent spreadsheet engine recalculates the workbook: every formula must give the
-// engine's figure that the file stores as its cached result, and no cell may be an error.
+// An independent spreadsheet engine recalculates every workbook we write (the hand-built
+// sample with every sheet, the real engine's plan, the quote, and every bundled example):
+// every formula must give the engine's figure that the file stores as its cached result,
+// and no cell may be an error.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -15,9 +18,9 @@ namespace gputco {
 namespace {
 
 using test::CsvTable;
+using Sheets = std::map<std::string, CsvTable>;
 
-const std::string* csv_cell(const std::map<std::string, CsvTable>& sheets, const std::string& sheet,
-                            int row, int col) {
+const std::string* csv_cell(const Sheets& sheets, const std::string& sheet, int row, int col) {
   const auto it = sheets.find(sheet);
   if (it == sheets.end()) return nullptr;
   const CsvTable& table = it->second;
@@ -35,6 +38,44 @@ bool is_error_text(const std::string& text) {
   return false;
 }
 
+/// Days since 1899-12-30 (the spreadsheet date serial) of a YYYY-MM-DD date, or NaN.
+double date_serial(const std::string& text) {
+  int y = 0, m = 0, d = 0;
+  char tail = 0;
+  if (text.size() != 10 || std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3) {
+    return std::nan("");
+  }
+  // Days from civil (proleptic Gregorian), then shifted to the spreadsheet epoch.
+  const int yy = m <= 2 ? y - 1 : y;
+  const int era = (yy >= 0 ? yy : yy - 399) / 400;
+  const int yoe = yy - era * 400;
+  const int doy = (153 * ((m + 9) % 12) + 2) / 5 + d - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return static_cast<double>(era * 146097 + doe - 719468 + 25569);
+}
+
+/// A recalculated cell as a number: booleans are 1 and 0, dates (LibreOffice writes date
+/// cells as YYYY-MM-DD even when asked for raw values) their serial; NaN otherwise.
+double as_number(const std::string& text) {
+  if (text == "TRUE") return 1;
+  if (text == "FALSE") return 0;
+  if (const double serial = date_serial(text); !std::isnan(serial)) return serial;
+  try {
+    size_t used = 0;
+    const double value = std::stod(text, &used);
+    return used == text.size() ? value : std::nan("");
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
+}
+
+/// One workbook of the suite: its file and what LibreOffice made of it.
+struct Book {
+  std::string label;
+  std::string path;
+  size_t sheets = 0;  ///< sheets LibreOffice must export
+};
+
 class Recalculation : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -43,20 +84,38 @@ class Recalculation : public ::testing::Test {
     dir_ = test::fresh_dir("recalc-" + std::to_string(::getpid()));
     sample_ = new test::SamplePlan(test::sample_plan());
     sample_->scenario.customer = "=1+2";
-    book_ = dir_ + "/tco.xlsx";
-    write_workbook(sample_->plan, sample_->scenario, book_);
+    books_ = new std::vector<Book>();
+    const Sensitivity sensitivity = test::sample_sensitivity(*sample_);
+    WorkbookOptions with_sensitivity;
+    with_sensitivity.sensitivity = &sensitivity;
+    add("hand-built sample, every sheet", "sample", *sample_, with_sensitivity, 10);
     // A control whose cached total is deliberately wrong: after recalculation it must show
     // the true sum, or LibreOffice did not recalculate and the comparison proves nothing.
     test::SamplePlan tampered = *sample_;
     tampered.plan.options[0].total_cost += 1000;
     control_ = dir_ + "/control.xlsx";
     write_workbook(tampered.plan, tampered.scenario, control_);
-    // The real engine's plan of the same scenario.
-    const test::SamplePlan engine = test::engine_sample_plan();
-    engine_book_ = dir_ + "/engine.xlsx";
-    write_workbook(engine.plan, engine.scenario, engine_book_);
-    results_ = new std::map<std::string, std::map<std::string, CsvTable>>(
-        test::recalculate_with_libreoffice({book_, control_, engine_book_}, dir_));
+    add("the real engine's plan", "engine", test::engine_sample_plan(), {}, 8);
+    WorkbookOptions quote;
+    quote.quote = true;
+    add("the quote", "quote", *sample_, quote, 4);
+    int n = 0;
+    for (const auto& [name, example] : test::example_plans()) {
+      add("example " + name, "example" + std::to_string(n++), example, {}, 8);
+      WorkbookOptions example_quote;
+      example_quote.quote = true;
+      add("example " + name + " (quote)", "example" + std::to_string(n++), example, example_quote,
+          4);
+    }
+    std::vector<std::string> paths = {control_};
+    for (const Book& book : *books_) paths.push_back(book.path);
+    results_ = new std::map<std::string, Sheets>(test::recalculate_with_libreoffice(paths, dir_));
+  }
+  static void add(const std::string& label, const std::string& stem, const test::SamplePlan& sample,
+                  const WorkbookOptions& options, size_t sheets) {
+    const std::string path = dir_ + "/" + stem + ".xlsx";
+    write_workbook(sample.plan, sample.scenario, path, options);
+    books_->push_back({label, path, sheets});
   }
   static void TearDownTestSuite() {
     if (!dir_.empty() && !::testing::UnitTest::GetInstance()->Failed()) {
@@ -64,29 +123,31 @@ class Recalculation : public ::testing::Test {
     }
     delete sample_;
     delete results_;
+    delete books_;
     sample_ = nullptr;
     results_ = nullptr;
+    books_ = nullptr;
   }
   void SetUp() override {
     if (!test::soffice_available()) GTEST_SKIP() << "soffice (LibreOffice) is not installed";
   }
+  static const Sheets& sheets_of(const std::string& path) { return results_->at(path); }
 
-  static std::string dir_, book_, control_, engine_book_;
+  static std::string dir_, control_;
   static test::SamplePlan* sample_;
-  static std::map<std::string, std::map<std::string, CsvTable>>* results_;
+  static std::vector<Book>* books_;
+  static std::map<std::string, Sheets>* results_;
 };
 
 std::string Recalculation::dir_;
-std::string Recalculation::book_;
 std::string Recalculation::control_;
-std::string Recalculation::engine_book_;
 test::SamplePlan* Recalculation::sample_ = nullptr;
-std::map<std::string, std::map<std::string, CsvTable>>* Recalculation::results_ = nullptr;
+std::vector<Book>* Recalculation::books_ = nullptr;
+std::map<std::string, Sheets>* Recalculation::results_ = nullptr;
 
 TEST_F(Recalculation, libreOfficeRecalculatesOnLoad) {
-  const auto& sheets = results_->at(control_);
   // Cash flow!B17: the first option's total cost (see the workbook test for the layout).
-  const std::string* total = csv_cell(sheets, "Cash flow", 16, 1);
+  const std::string* total = csv_cell(sheets_of(control_), "Cash flow", 16, 1);
   ASSERT_NE(total, nullptr);
   const double expected = sample_->plan.options[0].total_cost;
   EXPECT_NEAR(std::stod(*total), expected, 1e-9 * expected)
@@ -95,64 +156,114 @@ TEST_F(Recalculation, libreOfficeRecalculatesOnLoad) {
 
 /// Compares every formula cell's recalculated value with its cached one; returns the
 /// number of mismatches and describes the first ones in `report`.
-int count_mismatches(const std::string& book, const std::map<std::string, CsvTable>& sheets,
-                     std::ostringstream& report) {
-  const auto cells = test::formula_cells(book);
-  EXPECT_GT(cells.size(), 500u);
+int count_mismatches(const Book& book, const Sheets& sheets, std::ostringstream& report) {
+  const auto cells = test::formula_cells(book.path);
+  EXPECT_GT(cells.size(), book.sheets > 4 ? 500u : 5u) << book.label;
   int mismatches = 0;
   for (const auto& cell : cells) {
     const std::string* text = csv_cell(sheets, cell.sheet, cell.row, cell.col);
-    double recalculated = std::nan("");
-    try {
-      if (text != nullptr) recalculated = std::stod(*text);
-    } catch (const std::exception&) {
+    bool same = false;
+    double tolerance = 0;
+    if (cell.text_result) {
+      same = text != nullptr && *text == cell.cached_text;
+    } else {
+      const double recalculated = text != nullptr ? as_number(*text) : std::nan("");
+      tolerance = 1e-9 * std::max(1.0, std::abs(cell.cached));
+      same = std::abs(recalculated - cell.cached) <= tolerance;
     }
-    const double tolerance = 1e-9 * std::max(1.0, std::abs(cell.cached));
-    if (!(std::abs(recalculated - cell.cached) <= tolerance)) {
-      if (++mismatches <= 20) {
-        report << cell.sheet << "!" << cell.ref << " = " << cell.formula << ": recalculated '"
-               << (text != nullptr ? *text : "<missing>") << "', cached " << cell.cached
-               << ", tolerance " << tolerance << "\n";
-      }
+    if (!same && ++mismatches <= 20) {
+      report << book.label << ": " << cell.sheet << "!" << cell.ref << " = " << cell.formula
+             << ": recalculated '" << (text != nullptr ? *text : "<missing>") << "', cached "
+             << (cell.text_result ? cell.cached_text : std::to_string(cell.cached))
+             << ", tolerance " << tolerance << "\n";
     }
   }
-  std::printf("LibreOffice recalculation of %s: %zu formula cells, %d mismatches\n", book.c_str(),
-              cells.size(), mismatches);
+  std::printf("LibreOffice recalculation of %s (%s): %zu formula cells, %d mismatches\n",
+              book.path.c_str(), book.label.c_str(), cells.size(), mismatches);
   return mismatches;
 }
 
-TEST_F(Recalculation, everyFormulaGivesTheCachedValue) {
-  const auto& sheets = results_->at(book_);
-  ASSERT_EQ(sheets.size(), 5u);
-  std::ostringstream report;
-  EXPECT_EQ(count_mismatches(book_, sheets, report), 0) << report.str();
+TEST_F(Recalculation, everyFormulaOfEveryWorkbookGivesTheCachedValue) {
+  ASSERT_GE(books_->size(), 5u);
+  for (const Book& book : *books_) {
+    const Sheets& sheets = sheets_of(book.path);
+    EXPECT_EQ(sheets.size(), book.sheets) << book.label;
+    std::ostringstream report;
+    EXPECT_EQ(count_mismatches(book, sheets, report), 0) << report.str();
+  }
 }
 
-TEST_F(Recalculation, everyFormulaGivesTheRealEnginesValue) {
-  const auto& sheets = results_->at(engine_book_);
-  ASSERT_EQ(sheets.size(), 5u);
-  std::ostringstream report;
-  EXPECT_EQ(count_mismatches(engine_book_, sheets, report), 0) << report.str();
-}
-
-TEST_F(Recalculation, noCellHoldsAnError) {
-  for (const auto& book : {book_, engine_book_}) {
-    for (const auto& [sheet, table] : results_->at(book)) {
+TEST_F(Recalculation, noCellOfAnyWorkbookHoldsAnError) {
+  int cells = 0;
+  for (const Book& book : *books_) {
+    for (const auto& [sheet, table] : sheets_of(book.path)) {
       for (size_t r = 0; r < table.size(); ++r) {
         for (size_t c = 0; c < table[r].size(); ++c) {
-          EXPECT_FALSE(is_error_text(table[r][c])) << book << ": " << sheet << " row " << r + 1
-                                                   << " column " << c + 1 << ": " << table[r][c];
+          ++cells;
+          EXPECT_FALSE(is_error_text(table[r][c]))
+              << book.label << ": " << sheet << " row " << r + 1 << " column " << c + 1 << ": "
+              << table[r][c];
         }
       }
     }
   }
+  std::printf("%d cells of %zu workbooks checked for errors\n", cells, books_->size());
+}
+
+TEST_F(Recalculation, everyCheckButTheStalePriceHolds) {
+  // The sample's Hetzner price is 148 days old (stale at 90): that check, and so the master
+  // check, is FALSE; every other check recalculates to TRUE.
+  const Sheets& sheets = sheets_of(books_->front().path);
+  const CsvTable& checks = sheets.at("Checks");
+  int seen = 0;
+  for (size_t r = 7; r < checks.size(); ++r) {
+    if (checks[r].size() < 3 || checks[r][2] == "n/a") continue;
+    ++seen;
+    const bool stale_check = checks[r][0] == "No price older than the scenario allows";
+    EXPECT_EQ(checks[r][2], stale_check ? "FALSE" : "TRUE")
+        << "Checks row " << r + 1 << ": " << checks[r][0];
+  }
+  EXPECT_GE(seen, 15);
+  EXPECT_EQ(checks.at(4).at(2), "FALSE") << "the master check";
+  // The Cover shows the master check.
+  bool found = false;
+  for (const auto& row : sheets.at("Cover")) {
+    if (!row.empty() && row[0] == "Workbook checks pass") found = row.at(1) == "FALSE";
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(Recalculation, everyCheckOfEveryExampleHoldsButStalePrices) {
+  // The examples' catalog prices can be older than the scenario allows: that check (and the
+  // master check) then says FALSE, exactly when the Sources sheet flags a price stale.
+  for (const Book& book : *books_) {
+    if (book.label.rfind("example", 0) != 0 || book.sheets != 8) continue;
+    const Sheets& sheets = sheets_of(book.path);
+    bool any_stale = false;
+    for (const auto& row : sheets.at("Sources")) {
+      any_stale = any_stale || (row.size() > 7 && row[7] == "stale");
+    }
+    const CsvTable& checks = sheets.at("Checks");
+    for (size_t r = 7; r < checks.size(); ++r) {
+      if (checks[r].size() < 3 || checks[r][2] == "n/a") continue;
+      const bool stale_check = checks[r][0] == "No price older than the scenario allows";
+      EXPECT_EQ(checks[r][2], stale_check && any_stale ? "FALSE" : "TRUE")
+          << book.label << ": Checks row " << r + 1 << ": " << checks[r][0];
+    }
+    EXPECT_EQ(checks.at(4).at(2), any_stale ? "FALSE" : "TRUE") << book.label << ": master";
+    if (any_stale)
+      std::printf("%s: stale catalog prices (master check FALSE)\n", book.label.c_str());
+  }
 }
 
 TEST_F(Recalculation, textThatLooksLikeAFormulaStaysText) {
-  // Summary!B5 holds the customer, "=1+2": text, not 3.
-  const std::string* customer = csv_cell(results_->at(book_), "Summary", 4, 1);
-  ASSERT_NE(customer, nullptr);
-  EXPECT_EQ(*customer, "=1+2");
+  // Summary!B5 and Cover!B4 hold the customer, "=1+2": text, not 3.
+  for (const char* sheet : {"Summary", "Cover"}) {
+    const std::string* customer =
+        csv_cell(sheets_of(books_->front().path), sheet, std::string(sheet) == "Cover" ? 3 : 4, 1);
+    ASSERT_NE(customer, nullptr) << sheet;
+    EXPECT_EQ(*customer, "=1+2") << sheet;
+  }
 }
 
 }  // namespace

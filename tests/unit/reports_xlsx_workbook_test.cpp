@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -40,7 +41,17 @@ void expect_near_relative(double actual, double expected, const std::string& wha
       << what << ": stored " << actual << ", expected " << expected << ", tolerance " << tolerance;
 }
 
-TEST(XlsxReport, writesAZipWithTheFiveSheetsInOrder) {
+std::vector<std::string> sheet_names(const std::string& path) {
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  const std::regex sheet(R"re(<sheet name="([^"]+)")re");
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(workbook.begin(), workbook.end(), sheet), end; it != end; ++it) {
+    names.push_back((*it)[1]);
+  }
+  return names;
+}
+
+TEST(XlsxReport, writesAZipWithTheSheetsInReadingOrder) {
   const auto sample = sample_plan();
   const std::string path = fresh_dir("sheets") + "/tco.xlsx";
   write_workbook(sample.plan, sample.scenario, path);
@@ -48,27 +59,178 @@ TEST(XlsxReport, writesAZipWithTheFiveSheetsInOrder) {
   const auto members = test::zip_members(path);
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/workbook.xml"), members.end());
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart1.xml"), members.end());
-  const std::string workbook = zip_member(path, "xl/workbook.xml");
-  const std::regex sheet(R"re(<sheet name="([^"]+)")re");
-  std::vector<std::string> names;
-  for (std::sregex_iterator it(workbook.begin(), workbook.end(), sheet), end; it != end; ++it) {
-    names.push_back((*it)[1]);
+  EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart2.xml"), members.end());
+  EXPECT_EQ(sheet_names(path),
+            (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline", "Cash flow",
+                                      "Hardware", "Sources", "Checks"}));
+}
+
+TEST(XlsxReport, aSensitivityRunAddsTheSensitivityAndCrossoverSheets) {
+  const auto sample = sample_plan();
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;
+  const std::string path = fresh_dir("sensitivity") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path, options);
+  EXPECT_EQ(sheet_names(path), (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline",
+                                                         "Cash flow", "Sensitivity", "Crossover",
+                                                         "Hardware", "Sources", "Checks"}));
+  // Summary: cumulative and annual charts; Sensitivity: tornado; Crossover: cost by hours.
+  const auto members = test::zip_members(path);
+  EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart4.xml"), members.end());
+  const std::string tornado = zip_member(path, "xl/charts/chart3.xml");
+  EXPECT_NE(tornado.find("<c:barDir val=\"bar\"/>"), std::string::npos) << tornado;
+  const std::string annual = zip_member(path, "xl/charts/chart2.xml");
+  EXPECT_NE(annual.find("<c:grouping val=\"stacked\"/>"), std::string::npos);
+  const std::string cumulative = zip_member(path, "xl/charts/chart1.xml");
+  EXPECT_NE(cumulative.find("<c:errBars>"), std::string::npos) << "no break-even marker";
+
+  // Engine results are values; what follows from them is a formula.
+  const auto cells = formula_cells(path);
+  int tornado_formulas = 0, crossover_formulas = 0;
+  for (const auto& cell : cells) {
+    tornado_formulas += cell.sheet == "Sensitivity";
+    crossover_formulas += cell.sheet == "Crossover";
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"Summary", "Inputs", "Cash flow", "Hardware", "Sources"}));
+  // Base difference; per bar: down, up, width; per Monte Carlo row: P90 - P10.
+  EXPECT_EQ(tornado_formulas, 1 + 3 * 5 + 3);
+  // The scenario's hours per day (twice) and the marker's top.
+  EXPECT_EQ(crossover_formulas, 3);
+}
+
+TEST(XlsxReport, theQuoteIsCoverSummaryAndSourcesWithNoFormulaReachingOtherSheets) {
+  const auto sample = sample_plan();
+  WorkbookOptions options;
+  options.quote = true;
+  const std::string path = fresh_dir("quote") + "/quote.xlsx";
+  write_workbook(sample.plan, sample.scenario, path, options);
+  const auto names = sheet_names(path);
+  EXPECT_EQ(names, (std::vector<std::string>{"Cover", "Summary", "Sources", "Chart data"}));
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  EXPECT_NE(workbook.find("<sheet name=\"Chart data\" sheetId=\"4\" state=\"hidden\""),
+            std::string::npos)
+      << workbook;
+  const std::set<std::string> visible = {"Cover", "Summary", "Sources"};
+  const std::regex sheet_ref(R"re('([^']+)'!)re");
+  const auto cells = formula_cells(path);
+  EXPECT_GT(cells.size(), 0u);
+  for (const auto& cell : cells) {
+    for (std::sregex_iterator it(cell.formula.begin(), cell.formula.end(), sheet_ref), end;
+         it != end; ++it) {
+      EXPECT_TRUE(visible.count((*it)[1])) << cell.sheet << "!" << cell.ref << ": " << cell.formula;
+    }
+    for (const char* input_name : {"tariff_per_kwh", "horizon_months", "check_tolerance"}) {
+      EXPECT_EQ(cell.formula.find(input_name), std::string::npos) << cell.formula;
+    }
+  }
+  // Every defined name points at a sheet the quote has.
+  const std::regex defined(R"re(<definedName name="([^"]+)"[^>]*>'?([^'!<]+)'?!)re");
+  for (std::sregex_iterator it(workbook.begin(), workbook.end(), defined), end; it != end; ++it) {
+    if ((*it)[1].str().rfind("_xlnm.", 0) == 0) continue;
+    EXPECT_TRUE(visible.count((*it)[2])) << (*it)[1] << " -> " << (*it)[2];
+  }
+  // The charts plot the hidden sheet's values, never the missing Cash flow sheet.
+  for (const auto& member : test::zip_members(path)) {
+    if (member.rfind("xl/charts/", 0) != 0) continue;
+    const std::string chart = zip_member(path, member);
+    EXPECT_EQ(chart.find("Cash flow"), std::string::npos) << member;
+  }
+}
+
+TEST(XlsxReport, everySheetPrintsOnPaperWithCustomerQuoteAndPages) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("print") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  for (const auto& [sheet, part] : test::sheet_parts(path)) {
+    const std::string xml = zip_member(path, part);
+    EXPECT_NE(xml.find("paperSize=\"9\""), std::string::npos) << sheet << ": A4 by default";
+    EXPECT_NE(xml.find("fitToWidth") == std::string::npos ? xml.find("fitToHeight=\"0\"")
+                                                          : xml.find("fitToHeight=\"0\""),
+              std::string::npos)
+        << sheet << ": one page wide";
+    EXPECT_NE(xml.find(sheet == "Cover" ? "orientation=\"portrait\"" : "orientation=\"landscape\""),
+              std::string::npos)
+        << sheet;
+    // The customer's '&' doubled: a literal ampersand, not a header code.
+    EXPECT_NE(xml.find("<oddHeader>&amp;LMüller &amp;&amp; Söhne GmbH&amp;RQuote Q-2026-0042"
+                       "</oddHeader>"),
+              std::string::npos)
+        << sheet << "\n"
+        << xml.substr(
+               xml.find("<headerFooter>") == std::string::npos ? 0 : xml.find("<headerFooter>"),
+               300);
+    EXPECT_NE(xml.find("<oddFooter>&amp;LPrices as of 2026-11-15&amp;CPage &amp;P of &amp;N"),
+              std::string::npos)
+        << sheet;
+  }
+}
+
+TEST(XlsxReport, inputCellsAreValidated) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("validation") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const std::string xml = zip_member(path, test::sheet_parts(path).at("Inputs"));
+  const std::regex rule(
+      R"re(<dataValidation type="(\w+)"( operator="(\w+)")?[^>]*sqref="(D\d+)"[^>]*>(<formula1>([^<]*)</formula1>)?(<formula2>([^<]*)</formula2>)?)re");
+  std::map<std::string, std::string> rules;  // cell -> "type op min max"
+  for (std::sregex_iterator it(xml.begin(), xml.end(), rule), end; it != end; ++it) {
+    rules[(*it)[4]] =
+        (*it)[1].str() + " " + (*it)[3].str() + " " + (*it)[6].str() + " " + (*it)[8].str();
+  }
+  // One rule per named input (not the four constants).
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  const std::regex defined(
+      R"re(<definedName name="([^"]+)">'?Inputs'?!\$D\$(\d+)</definedName>)re");
+  std::map<std::string, std::string> cell_of;
+  for (std::sregex_iterator it(workbook.begin(), workbook.end(), defined), end; it != end; ++it) {
+    cell_of[(*it)[1]] = "D" + (*it)[2].str();
+  }
+  EXPECT_EQ(rules.size(), cell_of.size() - 2);
+  EXPECT_EQ(rules[cell_of["hours_per_day"]], "decimal  0 24");
+  EXPECT_EQ(rules[cell_of["pue"]], "decimal  1 3");
+  EXPECT_EQ(rules[cell_of["discount_rate"]], "decimal  0 1");
+  EXPECT_EQ(rules[cell_of["opt_office_3090_residual_fraction"]], "decimal  0 1");
+  EXPECT_EQ(rules[cell_of["opt_office_3090_price_per_gpu"]], "decimal greaterThanOrEqual 0 ");
+  EXPECT_EQ(rules[cell_of["opt_office_3090_count"]], "whole greaterThanOrEqual 1 ");
+  EXPECT_EQ(rules[cell_of["horizon_months"]], "whole  1 24");
+  EXPECT_EQ(rules.count(cell_of["months_per_year"]), 0u);
+}
+
+TEST(XlsxReport, sourcesFlagStalePricesByFormulaAndRule) {
+  auto sample = sample_plan();
+  sample.scenario.inputs.push_back(
+      {"scenario", "max_price_age_days", "Stale after", 90.0, "", "days", "default"});
+  const std::string path = fresh_dir("stale") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const auto cells = formula_cells(path);
+  const auto stale = formula_at(cells, "Sources", "H7");
+  EXPECT_EQ(stale.formula, "IF(G7>max_price_age_days,\"stale\",\"no\")");
+  EXPECT_TRUE(stale.text_result);
+  EXPECT_EQ(stale.cached_text, "stale");
+  EXPECT_EQ(formula_at(cells, "Sources", "G7").formula, "prices_as_of-E7");
+  EXPECT_EQ(formula_at(cells, "Sources", "G7").cached, 148);
+  const std::string xml = zip_member(path, test::sheet_parts(path).at("Sources"));
+  EXPECT_NE(xml.find("<formula>$H5=\"stale\"</formula>"), std::string::npos) << xml;
 }
 
 TEST(XlsxReport, sameInputGivesIdenticalBytes) {
   const auto sample = sample_plan();
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;  // every sheet
   const std::string dir = fresh_dir("determinism");
-  write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx");
+  write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx", options);
+  WorkbookOptions quote;
+  quote.quote = true;
+  write_workbook(sample.plan, sample.scenario, dir + "/qa.xlsx", quote);
   // A different time zone and a later wall clock must not leak into the file.
   const char* old_tz = std::getenv("TZ");
   const std::string saved = old_tz != nullptr ? old_tz : "";
   ::setenv("TZ", "America/New_York", 1);
   ::tzset();
   ::sleep(1);
-  write_workbook(sample.plan, sample.scenario, dir + "/b.xlsx");
+  write_workbook(sample.plan, sample.scenario, dir + "/b.xlsx", options);
+  write_workbook(sample.plan, sample.scenario, dir + "/qb.xlsx", quote);
   if (old_tz != nullptr) {
     ::setenv("TZ", saved.c_str(), 1);
   } else {
@@ -78,9 +240,12 @@ TEST(XlsxReport, sameInputGivesIdenticalBytes) {
   const std::string a = read_bytes(dir + "/a.xlsx");
   ASSERT_FALSE(a.empty());
   EXPECT_TRUE(a == read_bytes(dir + "/b.xlsx")) << "the two files differ";
+  EXPECT_TRUE(read_bytes(dir + "/qa.xlsx") == read_bytes(dir + "/qb.xlsx"))
+      << "the two quotes differ";
+  EXPECT_EQ(test::sheet_parts(dir + "/a.xlsx").size(), 10u);
 
   // Rewriting over an existing file gives the same bytes too.
-  write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx");
+  write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx", options);
   EXPECT_TRUE(a == read_bytes(dir + "/a.xlsx"));
 }
 
@@ -116,10 +281,15 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   const std::string path = fresh_dir("cached") + "/tco.xlsx";
   write_workbook(sample.plan, sample.scenario, path);
   const auto cells = formula_cells(path);
-  // 25 months: 5 timeline rows; component rows that apply (buy 4, rent 1 each); total,
-  // cumulative and discounted per option; 2 sums per option; Summary: total, NPV and 2
-  // years per option.
-  EXPECT_EQ(cells.size(), 5u * 25 + (4 + 1 + 1) * 25 + 3 * 3 * 25 + 3 * 2 + 3 * 4);
+  // Cash flow, 25 months: 5 timeline rows; component rows that apply (buy 4, rent 1 each);
+  // total, cumulative and discounted per option; 2 sums per option.
+  const auto on = [&](const char* sheet) {
+    return std::count_if(cells.begin(), cells.end(),
+                         [&](const test::FormulaCell& c) { return c.sheet == sheet; });
+  };
+  EXPECT_EQ(on("Cash flow"), 5 * 25 + (4 + 1 + 1) * 25 + 3 * 3 * 25 + 3 * 2);
+  // Timeline: date, plan year, calendar year, 4 flags, discount factor per month.
+  EXPECT_EQ(on("Timeline"), 8 * 25);
 
   const auto& own = sample.plan.options[0];
   // Cash flow layout: months from column C (month 0); first block title on row 11, so
@@ -139,10 +309,10 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   expect_near_relative(formula_at(cells, "Cash flow", "E9").cached,
                        own.cash_flow.discount_factor[2], "discount factor at month 2");
 
-  // Every Summary formula caches the engine's figure.
+  // Every Summary formula of the options table caches the engine's figure.
   int summary_formulas = 0;
   for (const auto& cell : cells) {
-    if (cell.sheet != "Summary") continue;
+    if (cell.sheet != "Summary" || cell.row < 16 || cell.row > 18) continue;
     ++summary_formulas;
     const size_t i = static_cast<size_t>(cell.row - 16);
     ASSERT_LT(i, sample.plan.options.size()) << cell.ref;
@@ -204,10 +374,11 @@ TEST(XlsxReport, eachCashFlowRowIsOneFormulaCopiedAcross) {
   std::map<int, std::set<std::string>> shapes;
   const std::regex relative_col(R"re((^|[^$A-Z_a-z])([A-Z]{1,3})(\$?[0-9]+))re");
   for (const auto& cell : formula_cells(path)) {
-    if (cell.sheet != "Cash flow" || cell.col < 2) continue;
-    shapes[cell.row].insert(std::regex_replace(cell.formula, relative_col, "$1#$3"));
+    if ((cell.sheet != "Cash flow" && cell.sheet != "Timeline") || cell.col < 2) continue;
+    shapes[(cell.sheet == "Timeline" ? 100000 : 0) + cell.row].insert(
+        std::regex_replace(cell.formula, relative_col, "$1#$3"));
   }
-  EXPECT_GE(shapes.size(), 5u + 3 * 4);
+  EXPECT_GE(shapes.size(), 5u + 3 * 4 + 8);
   for (const auto& [row, forms] : shapes) {
     EXPECT_EQ(forms.size(), 1u) << "row " << row + 1 << " has " << forms.size()
                                 << " different formulas, e.g. " << *forms.begin();

@@ -1,0 +1,108 @@
+#include "reports/csv_report.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+namespace gputco {
+namespace {
+
+/// One RFC 4180 field: quoted when it holds a separator, a quote or a line break.
+std::string field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+/// The shortest text that reads back to `value` (std::to_chars: no locale); "" if not finite.
+std::string number(double value) {
+  if (!std::isfinite(value)) return "";
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+std::string number(const std::optional<double>& value) {
+  return value ? number(*value) : std::string();
+}
+
+std::string verdict_id(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::fits:
+      return "fits";
+    case Verdict::tight:
+      return "tight";
+    case Verdict::does_not_fit:
+      return "does_not_fit";
+  }
+  return "";
+}
+
+void line(std::string& out, const std::vector<std::string>& fields) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += ',';
+    out += field(fields[i]);
+  }
+  out += "\r\n";
+}
+
+}  // namespace
+
+std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
+  size_t years = 0;
+  for (const auto& option : plan.options) years = std::max(years, option.annual_costs.size());
+  std::vector<std::string> header = {"option",
+                                     "kind",
+                                     "gpu",
+                                     "count",
+                                     "fit",
+                                     "feasible",
+                                     "decode_tokens_per_s",
+                                     "aggregate_tokens_per_s",
+                                     "currency",
+                                     "total_cost",
+                                     "npv"};
+  for (size_t y = 1; y <= years; ++y) header.push_back("year_" + std::to_string(y));
+  for (const char* name :
+       {"break_even_hours", "break_even_month", "cost_per_million_tokens", "recommended", "note"}) {
+    header.emplace_back(name);
+  }
+  std::string out;
+  line(out, header);
+  for (const OptionResult& option : plan.options) {
+    const OptionInputs* inputs = nullptr;
+    for (const auto& o : scenario.plan_inputs.options) {
+      if (o.id == option.id) inputs = &o;
+    }
+    std::vector<std::string> fields = {
+        option.id,
+        to_string(option.kind),
+        inputs != nullptr ? inputs->device.id : "",
+        inputs != nullptr ? std::to_string(inputs->count) : "",
+        verdict_id(option.fit.verdict),
+        option.feasible ? "true" : "false",
+        option.feasible ? number(option.speed.decode_tokens_per_s) : "",
+        option.feasible ? number(option.speed.aggregate_tokens_per_s) : "",
+        plan.currency,
+        number(option.total_cost),
+        number(option.npv)};
+    for (size_t y = 0; y < years; ++y) {
+      fields.push_back(y < option.annual_costs.size() ? number(option.annual_costs[y]) : "");
+    }
+    fields.push_back(number(option.break_even_hours));
+    fields.push_back(option.break_even_month ? std::to_string(*option.break_even_month) : "");
+    fields.push_back(number(option.cost_per_million_tokens));
+    fields.push_back(plan.recommendation && *plan.recommendation == option.id ? "true" : "false");
+    fields.push_back(option.note);
+    line(out, fields);
+  }
+  return out;
+}
+
+}  // namespace gputco

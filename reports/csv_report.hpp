@@ -1,0 +1,22 @@
+// CSV for pipelines: one row per option with the key figures.
+#pragma once
+
+#include <string>
+
+#include "engine/plan.hpp"
+#include "scenarios/resolved.hpp"
+
+namespace gputco {
+
+/// The plan as CSV (RFC 4180): a header line, then one line per option in plan order; lines
+/// end in CRLF; a field holding a comma, a double quote, CR or LF is quoted, its quotes
+/// doubled. Columns: option, kind (engine id: buy | rent_hourly | rent_monthly), gpu, count,
+/// fit (fits | tight | does_not_fit), feasible (true | false), decode_tokens_per_s,
+/// aggregate_tokens_per_s, currency, total_cost, npv, year_1 .. year_N (N = the longest
+/// annual_costs), break_even_hours, break_even_month, cost_per_million_tokens, recommended
+/// (true | false), note. Amounts are in the plan currency, numbers in the shortest form that
+/// reads back to the same double ('.' decimal point, whatever the locale); absent values
+/// (never breaks even, does not fit) are empty fields.
+std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario);
+
+}  // namespace gputco

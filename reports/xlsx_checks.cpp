@@ -1,0 +1,380 @@
+// The Checks sheet: each check a live TRUE/FALSE formula with what it tests; their AND is
+// the master check shown on the Cover. The cached result of each is the same test on the
+// engine's figures, so a file that nothing recalculates still tells the truth.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "reports/xlsx_report.hpp"
+#include "reports/xlsx_sheets.hpp"
+
+namespace gputco::xlsx {
+namespace {
+
+/// Workbook name of the relative tolerance of the equality checks.
+constexpr const char* kToleranceName = "check_tolerance";
+/// Its value: far above floating-point noise (1e-15), far below any real discrepancy.
+constexpr double kTolerance = 1e-9;
+
+struct Check {
+  std::string name;
+  std::string scope;
+  std::string formula;  ///< "" when not applicable
+  bool value = true;
+  std::string description;
+};
+
+bool near(double actual, double expected) {
+  return std::abs(actual - expected) <= kTolerance * std::max(1.0, std::abs(expected));
+}
+
+/// "ABS(a-b)<=check_tolerance*MAX(1,ABS(b))": a equals b within the relative tolerance.
+std::string near_formula(const std::string& actual, const std::string& expected) {
+  return "ABS(" + actual + "-" + expected + ")<=" + kToleranceName + "*MAX(1,ABS(" + expected +
+         "))";
+}
+
+double sum(const std::vector<double>& values) {
+  double total = 0;
+  for (double v : values) total += v;
+  return total;
+}
+
+/// "provider sku" of a Sources row named "provider sku (term)", and its term.
+std::pair<std::string, std::string> offer_and_term(const std::string& what) {
+  const size_t open = what.rfind(" (");
+  if (open == std::string::npos || what.empty() || what.back() != ')') return {what, ""};
+  return {what.substr(0, open), what.substr(open + 2, what.size() - open - 3)};
+}
+
+std::vector<Check> option_checks(const Plan& plan, const CheckInputs& in) {
+  std::vector<Check> checks;
+  const bool live = in.cash_flow != nullptr && in.summary != nullptr && in.timeline != nullptr;
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    const OptionResult& option = plan.options[i];
+    const CashFlow& cf = option.cash_flow;
+    std::string total_ref, npv_ref, total_range, cumulative_last, summary_total;
+    if (live) {
+      const OptionBlock& block = in.cash_flow->blocks.at(i);
+      total_ref = sheet_cell_ref(kCashFlowSheet, block.total, in.cash_flow->sum_col);
+      npv_ref = sheet_cell_ref(kCashFlowSheet, block.discounted, in.cash_flow->sum_col);
+      total_range = sheet_range_ref(kCashFlowSheet, block.total, in.cash_flow->first_month_col,
+                                    block.total, in.cash_flow->last_month_col);
+      cumulative_last =
+          sheet_cell_ref(kCashFlowSheet, block.cumulative, in.cash_flow->last_month_col);
+      summary_total =
+          sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_option_row + i),
+                         in.summary->total_col);
+    }
+    if (!option.annual_costs.empty()) {
+      Check c{"Years add up to the horizon total", option.id, "",
+              near(sum(option.annual_costs), option.total_cost),
+              "Summary: the sum of the option's plan-year costs equals its total cost."};
+      if (live && in.summary->years > 0) {
+        const auto row = static_cast<lxw_row_t>(in.summary->first_option_row + i);
+        const std::string years = sheet_range_ref(
+            kSummarySheet, row, in.summary->first_year_col, row,
+            static_cast<lxw_col_t>(in.summary->first_year_col + option.annual_costs.size() - 1));
+        c.formula = "=" + near_formula("SUM(" + years + ")", summary_total);
+      }
+      checks.push_back(c);
+    }
+    if (!cf.cumulative.empty()) {
+      Check c{"Cumulative cost at the horizon equals the total", option.id, "",
+              near(cf.cumulative.back(), option.total_cost),
+              "Cash flow: the cumulative row's last month equals the sum of the total row."};
+      if (live) c.formula = "=" + near_formula(cumulative_last, total_ref);
+      checks.push_back(c);
+    }
+    if (!plan.options.empty() &&
+        cf.total.size() == plan.options.front().cash_flow.discount_factor.size()) {
+      double npv = 0;
+      const auto& factor = plan.options.front().cash_flow.discount_factor;
+      for (size_t m = 0; m < cf.total.size(); ++m) npv += cf.total[m] * factor[m];
+      Check c{"NPV equals the totals discounted by the Timeline", option.id, "",
+              near(npv, option.npv),
+              "NPV recomputed as SUMPRODUCT of the total row and the Timeline's discount "
+              "factors equals the Cash flow's NPV (the sum of the discounted row)."};
+      if (live) {
+        const std::string factors =
+            sheet_range_ref(kTimelineSheet, in.timeline->discount_row, in.timeline->first_month_col,
+                            in.timeline->discount_row, in.timeline->last_month_col);
+        c.formula = "=" + near_formula("SUMPRODUCT(" + total_range + "," + factors + ")", npv_ref);
+      }
+      checks.push_back(c);
+    }
+    if (in.summary == nullptr || in.summary->years > 0) {
+      const double components =
+          sum(cf.capex) + sum(cf.energy) + sum(cf.maintenance) + sum(cf.rent) + sum(cf.resale);
+      Check c{"Annual costs by component add up to the total", option.id, "",
+              near(components, option.total_cost),
+              "Summary: the option's rows of the annual cost by component sum to its total "
+              "cost (no cost outside the components shown)."};
+      if (live) {
+        const auto first =
+            static_cast<lxw_row_t>(in.summary->first_component_row + i * in.summary->years);
+        const std::string range = sheet_range_ref(
+            kSummarySheet, first, in.summary->component_total_col,
+            static_cast<lxw_row_t>(first + in.summary->years - 1), in.summary->component_total_col);
+        c.formula = "=" + near_formula("SUM(" + range + ")", summary_total);
+      }
+      checks.push_back(c);
+    }
+  }
+  return checks;
+}
+
+std::vector<Check> break_even_checks(const Plan& plan, const CheckInputs& in) {
+  std::vector<Check> checks;
+  size_t baseline = plan.options.size();
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    if (plan.options[i].id == plan.baseline_option_id) baseline = i;
+  }
+  if (baseline == plan.options.size()) return checks;
+  const auto& base_cum = plan.options[baseline].cash_flow.cumulative;
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    const OptionResult& option = plan.options[i];
+    if (!option.break_even_month) continue;
+    const auto m = static_cast<size_t>(*option.break_even_month);
+    if (m >= option.cash_flow.cumulative.size() || m >= base_cum.size()) continue;
+    Check c{"At the break-even month owning costs no more than the baseline", option.id, "",
+            option.cash_flow.cumulative[m] <= base_cum[m],
+            "Cash flow: the option's cumulative cost in its break-even month (Summary) is at or "
+            "below the rental baseline's (" +
+                plan.baseline_option_id + ")."};
+    if (in.cash_flow != nullptr && in.summary != nullptr) {
+      const auto range = [&](size_t k) {
+        const lxw_row_t row = in.cash_flow->blocks.at(k).cumulative;
+        return sheet_range_ref(kCashFlowSheet, row, in.cash_flow->first_month_col, row,
+                               in.cash_flow->last_month_col);
+      };
+      const std::string month =
+          sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_option_row + i),
+                         in.summary->break_even_month_col);
+      c.formula = "=INDEX(" + range(i) + ",1," + month + "+1)<=INDEX(" + range(baseline) + ",1," +
+                  month + "+1)";
+    }
+    checks.push_back(c);
+  }
+  return checks;
+}
+
+std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& scenario,
+                                   const InputNames& names, const CheckInputs& in) {
+  std::vector<Check> checks;
+  // The recommended option holds the model.
+  {
+    Check c{"The recommended option holds the model", "workbook", "", true,
+            "Summary: the recommended option's fit verdict is not \"does not fit\"."};
+    size_t index = plan.options.size();
+    for (size_t i = 0; i < plan.options.size(); ++i) {
+      if (plan.recommendation && plan.options[i].id == *plan.recommendation) index = i;
+    }
+    if (index < plan.options.size()) {
+      c.value = plan.options[index].fit.verdict != Verdict::does_not_fit;
+      if (in.summary != nullptr) {
+        const auto last =
+            static_cast<lxw_row_t>(in.summary->first_option_row + plan.options.size() - 1);
+        const std::string fits = sheet_range_ref(kSummarySheet, in.summary->first_option_row,
+                                                 in.summary->fit_col, last, in.summary->fit_col);
+        const std::string ids =
+            sheet_range_ref(kSummarySheet, in.summary->first_option_row, in.summary->option_col,
+                            last, in.summary->option_col);
+        const std::string recommended =
+            sheet_cell_ref(kSummarySheet, in.summary->recommendation_row, in.summary->value_col);
+        c.formula = "=INDEX(" + fits + ",MATCH(" + recommended + "," + ids + ",0))<>\"" +
+                    verdict_label(Verdict::does_not_fit) + "\"";
+      }
+      checks.push_back(c);
+    }
+  }
+  // No price older than the scenario allows.
+  if (!scenario.sources.empty()) {
+    Check c{"No price older than the scenario allows", "workbook", "", true,
+            "Sources: the oldest price's age is at most the Inputs' stale-after days (" +
+                std::to_string(scenario.max_price_age_days) + ")."};
+    for (const SourceRow& source : scenario.sources) {
+      c.value = c.value && source.age_days <= scenario.max_price_age_days;
+    }
+    if (in.sources != nullptr) {
+      const auto last = static_cast<lxw_row_t>(in.sources->first_row + in.sources->count - 1);
+      if (names.has("scenario", "max_price_age_days")) {
+        c.formula = "=MAX(" +
+                    sheet_range_ref(kSourcesSheet, in.sources->first_row, in.sources->age_col, last,
+                                    in.sources->age_col) +
+                    ")<=" + names.at("scenario", "max_price_age_days");
+      } else {
+        c.description = "Sources: no price is flagged stale.";
+        c.formula = "=COUNTIF(" +
+                    sheet_range_ref(kSourcesSheet, in.sources->first_row, in.sources->stale_col,
+                                    last, in.sources->stale_col) +
+                    ",\"stale\")=0";
+      }
+    }
+    checks.push_back(c);
+  }
+  // Spot rates not above on-demand, for every offer the Sources list at both terms.
+  std::map<std::string, size_t> on_demand;
+  for (size_t i = 0; i < scenario.sources.size(); ++i) {
+    const auto [offer, term] = offer_and_term(scenario.sources[i].what);
+    if (term == "on_demand") on_demand[offer] = i;
+  }
+  bool any_spot = false;
+  for (size_t i = 0; i < scenario.sources.size(); ++i) {
+    const SourceRow& spot = scenario.sources[i];
+    const auto [offer, term] = offer_and_term(spot.what);
+    const auto it = on_demand.find(offer);
+    if (term != "spot" || it == on_demand.end()) continue;
+    const SourceRow& base = scenario.sources[it->second];
+    if (base.currency != spot.currency || base.unit != spot.unit) continue;
+    any_spot = true;
+    Check c{"Spot rate not above on-demand", offer, "", spot.amount <= base.amount,
+            "Sources: the spot rate of " + offer + " is at most its on-demand rate."};
+    if (in.sources != nullptr) {
+      c.formula =
+          "=" +
+          sheet_cell_ref(kSourcesSheet, static_cast<lxw_row_t>(in.sources->first_row + i),
+                         in.sources->amount_col) +
+          "<=" +
+          sheet_cell_ref(kSourcesSheet, static_cast<lxw_row_t>(in.sources->first_row + it->second),
+                         in.sources->amount_col);
+    }
+    checks.push_back(c);
+  }
+  if (!any_spot) {
+    checks.push_back({"Spot rate not above on-demand", "workbook", "", true,
+                      "Not applicable: the Sources list no offer at both the spot and the "
+                      "on-demand rate."});
+    checks.back().scope = "n/a";
+  }
+  return checks;
+}
+
+std::vector<Check> sensitivity_checks(const Plan& plan, const CheckInputs& in) {
+  std::vector<Check> checks;
+  if (in.sensitivity == nullptr || in.sensitivity_layout == nullptr) return checks;
+  const Sensitivity& s = *in.sensitivity;
+  if (in.sensitivity_layout->engine_base_row != 0) {
+    const SensitivityLayout& layout = *in.sensitivity_layout;
+    double workbook_base = 0;
+    for (const auto& option : plan.options) {
+      if (option.id == s.owned_option_id) workbook_base += option.npv;
+      if (option.id == s.rented_option_id) workbook_base -= option.npv;
+    }
+    Check c{"Tornado base equals the workbook's NPV difference", "workbook", "",
+            near(workbook_base, s.base_difference),
+            "Sensitivity: the engine's buy - rent NPV difference at the base inputs equals the "
+            "difference of the Cash flow NPVs."};
+    c.formula =
+        "=" +
+        near_formula(sheet_cell_ref(kSensitivitySheet, layout.workbook_base_row, layout.value_col),
+                     sheet_cell_ref(kSensitivitySheet, layout.engine_base_row, layout.value_col));
+    checks.push_back(c);
+  }
+  if (s.risk) {
+    const SensitivityLayout& layout = *in.sensitivity_layout;
+    for (size_t k = 0; k < s.risk->options.size(); ++k) {
+      const auto& p = s.risk->options[k];
+      Check c{"Monte Carlo percentiles in order (P10 <= P50 <= P90)", p.id, "",
+              p.p10_total_cost <= p.p50_total_cost && p.p50_total_cost <= p.p90_total_cost,
+              "Sensitivity: the engine's percentiles of total cost are ordered."};
+      const auto row = static_cast<lxw_row_t>(layout.monte_carlo_first_row + k);
+      const std::string p10 = cell_ref(row, layout.p10_col);
+      const std::string p50 = cell_ref(row, static_cast<lxw_col_t>(layout.p10_col + 1));
+      const std::string p90 = cell_ref(row, static_cast<lxw_col_t>(layout.p10_col + 2));
+      const std::string sheet = sheet_cell_ref(kSensitivitySheet, row, layout.p10_col);
+      const std::string prefix = sheet.substr(0, sheet.find('!') + 1);
+      c.formula = "=AND(" + prefix + p10 + "<=" + prefix + p50 + "," + prefix + p50 +
+                  "<=" + prefix + p90 + ")";
+      checks.push_back(c);
+    }
+  }
+  return checks;
+}
+
+}  // namespace
+
+ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, const Formats& formats,
+                                const Plan& plan, const ResolvedScenario& scenario,
+                                const InputNames& names, const CheckInputs& inputs) {
+  std::vector<Check> checks = option_checks(plan, inputs);
+  for (auto& c : break_even_checks(plan, inputs)) checks.push_back(std::move(c));
+  for (auto& c : workbook_checks(plan, scenario, names, inputs)) checks.push_back(std::move(c));
+  for (auto& c : sensitivity_checks(plan, inputs)) checks.push_back(std::move(c));
+
+  ChecksLayout layout;
+  for (const Check& c : checks) {
+    if (c.scope != "n/a") layout.all_pass = layout.all_pass && c.value;
+  }
+  if (sheet == nullptr) return layout;
+
+  const lxw_col_t c_name = 0, c_scope = 1, c_result = 2, c_how = 3;
+  layout.result_col = c_result;
+  sheet->text(0, 0, "Checks", formats.title);
+  sheet->text(1, 0,
+              "Each check is a live formula: TRUE when the workbook agrees with itself. The "
+              "master check (their AND) is shown on the Cover.",
+              formats.note);
+  const lxw_row_t tolerance_row = 3;
+  sheet->text(tolerance_row, c_name, "Tolerance of the equality checks (relative)", formats.label);
+  sheet->number(tolerance_row, c_scope, kTolerance, formats.input_number);
+  sheet->text(tolerance_row, c_how, "input: a difference below this share of the figure passes",
+              formats.note);
+  check_xlsx(
+      workbook_define_name(workbook, kToleranceName,
+                           ("=" + sheet_cell_ref(kChecksSheet, tolerance_row, c_scope)).c_str()),
+      std::string("defining the workbook name ") + kToleranceName);
+
+  layout.master_row = tolerance_row + 1;
+  const lxw_row_t header = layout.master_row + 2;
+  sheet->text(header, c_name, "Check", formats.header);
+  sheet->text(header, c_scope, "Scope", formats.header);
+  sheet->text(header, c_result, "Result", formats.header);
+  sheet->text(header, c_how, "What it tests", formats.header);
+  lxw_row_t row = header + 1;
+  std::string master;
+  for (const Check& c : checks) {
+    sheet->text(row, c_name, c.name);
+    sheet->text(row, c_scope, c.scope);
+    if (c.formula.empty() || c.scope == "n/a") {
+      sheet->text(row, c_result, kNotAvailable, formats.check_text);
+    } else {
+      write_check(*sheet, true, row, c_result, c.formula, c.value, formats.check);
+      master += (master.empty() ? "" : ",") + cell_ref(row, c_result);
+    }
+    sheet->text(row, c_how, c.description);
+    ++row;
+  }
+  sheet->text(layout.master_row, c_name, "All checks pass (the master check)", formats.label);
+  sheet->text(layout.master_row, c_scope, "workbook");
+  if (master.empty()) {
+    sheet->text(layout.master_row, c_result, kNotAvailable, formats.check_text);
+  } else {
+    write_check(*sheet, true, layout.master_row, c_result, "=AND(" + master + ")", layout.all_pass,
+                formats.check);
+  }
+
+  // FALSE in red, TRUE in green, whatever the cells recalculate to.
+  for (const auto& [rule_text, format] :
+       {std::pair<std::string, lxw_format*>{
+            "=" + cell_ref(layout.master_row, c_result, false, true) + "=FALSE", formats.fail},
+        std::pair<std::string, lxw_format*>{
+            "=" + cell_ref(layout.master_row, c_result, false, true) + "=TRUE", formats.pass}}) {
+    lxw_conditional_format rule{};
+    rule.type = LXW_CONDITIONAL_TYPE_FORMULA;
+    rule.value_string = const_cast<char*>(rule_text.c_str());
+    rule.format = format;
+    check_xlsx(worksheet_conditional_format_range(sheet->raw(), layout.master_row, c_result,
+                                                  row > header + 1 ? row - 1 : layout.master_row,
+                                                  c_result, &rule),
+               "colouring the checks");
+  }
+  sheet->width(c_name, c_name, 60);
+  sheet->width(c_scope, c_scope, 22);
+  sheet->width(c_result, c_result, 9);
+  sheet->width(c_how, c_how, 120);
+  worksheet_freeze_panes(sheet->raw(), header + 1, 0);
+  return layout;
+}
+
+}  // namespace gputco::xlsx

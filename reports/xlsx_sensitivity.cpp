@@ -1,0 +1,176 @@
+// The Sensitivity sheet: what the buy-versus-rent answer depends on (the tornado) and how
+// sure it is (the Monte Carlo). The engine reran the plan for these figures; a spreadsheet
+// cannot, so they are written as values and labelled engine results. What follows from them
+// (offsets from the base, widths, spreads) and the base difference from the workbook's own
+// NPVs are formulas.
+#include <cmath>
+
+#include "reports/xlsx_report.hpp"
+#include "reports/xlsx_sheets.hpp"
+
+namespace gputco::xlsx {
+namespace {
+
+std::optional<size_t> option_index(const Plan& plan, const std::string& id) {
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    if (plan.options[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+void write_tornado_chart(lxw_workbook* workbook, SheetWriter& sheet, const Sensitivity& s,
+                         lxw_row_t header, lxw_row_t first, lxw_row_t last, lxw_col_t label_col,
+                         lxw_col_t low_col, lxw_col_t high_col, lxw_row_t at_row) {
+  lxw_chart* chart = workbook_add_chart(workbook, LXW_CHART_BAR);
+  if (chart == nullptr) throw XlsxError("out of memory creating the tornado chart");
+  for (const lxw_col_t col : {low_col, high_col}) {
+    lxw_chart_series* series = chart_add_series(chart, nullptr, nullptr);
+    if (series == nullptr) throw XlsxError("out of memory creating a chart series");
+    chart_series_set_categories(series, sheet.name().c_str(), first, label_col, last, label_col);
+    chart_series_set_values(series, sheet.name().c_str(), first, col, last, col);
+    chart_series_set_name_range(series, sheet.name().c_str(), header, col);
+  }
+  chart_set_series_overlap(chart, 100);
+  chart_set_series_gap(chart, 40);
+  chart_title_set_name(chart, "Tornado: change of the buy - rent NPV difference");
+  // Widest bar on top: the category axis runs top-down; values cross at its far end.
+  chart_axis_set_reverse(chart->y_axis);
+  chart_axis_set_label_position(chart->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+  chart_axis_set_num_format(chart->x_axis, "#,##0");
+  char swing[64];
+  std::snprintf(swing, sizeof swing, "Change from the base, input moved by -/+%g %%",
+                s.swing_fraction * 100);
+  chart_axis_set_name(chart->x_axis, swing);
+  chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
+  lxw_chart_options options{};
+  options.x_scale = 1.8;
+  options.y_scale = 1.3;
+  check_xlsx(worksheet_insert_chart_opt(sheet.raw(), at_row, 0, chart, &options),
+             "inserting the tornado chart");
+}
+
+}  // namespace
+
+SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& sheet,
+                                          const Formats& formats, const Plan& plan,
+                                          const Sensitivity& s, const CashFlowLayout& layout) {
+  SensitivityLayout out;
+  const lxw_col_t value = 1;
+  out.value_col = value;
+  sheet.text(0, 0, "Sensitivity and risk, " + plan.currency, formats.title);
+  sheet.text(1, 0,
+             "Engine results: the engine recomputed the plan with each input moved (tornado) and "
+             "with random draws of the uncertain inputs (Monte Carlo). A spreadsheet cannot redo "
+             "those runs, so their figures are values; what follows from them is a formula.",
+             formats.note);
+  lxw_row_t row = 3;
+  const auto key = [&](const char* text) { sheet.text(row, 0, text, formats.label); };
+  key("Owned option compared");
+  sheet.text(row++, value, s.owned_option_id.empty() ? "none" : s.owned_option_id);
+  key("Rental it is compared with");
+  sheet.text(row++, value, s.rented_option_id.empty() ? "none" : s.rented_option_id);
+  key("Each input moved by (engine result)");
+  sheet.number(row++, value, s.swing_fraction, formats.percent);
+  const auto owned = option_index(plan, s.owned_option_id);
+  const auto rented = option_index(plan, s.rented_option_id);
+  const bool compared = owned && rented && !s.tornado.empty();
+  if (compared) {
+    key("Buy - rent NPV difference (engine result)");
+    out.engine_base_row = row;
+    sheet.number(row++, value, s.base_difference, formats.money_whole);
+    key("Buy - rent NPV difference from the Cash flow");
+    out.workbook_base_row = row;
+    sheet.formula(
+        row++, value,
+        "=" + sheet_cell_ref(kCashFlowSheet, layout.blocks.at(*owned).discounted, layout.sum_col) +
+            "-" +
+            sheet_cell_ref(kCashFlowSheet, layout.blocks.at(*rented).discounted, layout.sum_col),
+        plan.options[*owned].npv - plan.options[*rented].npv, formats.money_whole);
+    sheet.text(row++, 0, "Negative: buying is cheaper.", formats.note);
+  }
+  ++row;
+
+  // The tornado.
+  const lxw_col_t c_input = 0, c_key = 1, c_low = 2, c_high = 3, c_diff_low = 4, c_diff_high = 5,
+                  c_off_low = 6, c_off_high = 7, c_width = 8;
+  sheet.text(row++, 0, "Tornado", formats.subtitle);
+  if (!compared) {
+    sheet.text(row++, 0, "No tornado: the plan has no feasible owned option and rental to compare.",
+               formats.note);
+  } else {
+    const lxw_row_t header = row++;
+    const char* headers[] = {"Input",      "Scenario key",      "Input low",
+                             "Input high", "Difference at low", "Difference at high",
+                             "Input down", "Input up",          "Width"};
+    for (lxw_col_t c = 0; c <= c_width; ++c) {
+      sheet.text(header, c, headers[c], c >= c_low ? formats.header_number : formats.header);
+    }
+    check_xlsx(worksheet_set_row(sheet.raw(), header, 30, nullptr), "sizing the tornado header");
+    const std::string base = cell_ref(out.engine_base_row, value, true, true);
+    const lxw_row_t first = row;
+    for (const TornadoBar& bar : s.tornado) {
+      sheet.text(row, c_input, bar.input);
+      sheet.text(row, c_key, bar.key);
+      sheet.number(row, c_low, bar.low_value, formats.decimal2);
+      sheet.number(row, c_high, bar.high_value, formats.decimal2);
+      sheet.number(row, c_diff_low, bar.difference_low, formats.money_whole);
+      sheet.number(row, c_diff_high, bar.difference_high, formats.money_whole);
+      sheet.formula(row, c_off_low, "=" + cell_ref(row, c_diff_low) + "-" + base,
+                    bar.difference_low - s.base_difference, formats.money_whole);
+      sheet.formula(row, c_off_high, "=" + cell_ref(row, c_diff_high) + "-" + base,
+                    bar.difference_high - s.base_difference, formats.money_whole);
+      sheet.formula(row, c_width,
+                    "=ABS(" + cell_ref(row, c_diff_high) + "-" + cell_ref(row, c_diff_low) + ")",
+                    std::abs(bar.difference_high - bar.difference_low), formats.money_whole);
+      ++row;
+    }
+    const lxw_row_t last = row - 1;
+    sheet.text(row++, 0,
+               "Input low/high, differences: engine results. Input down/up: the difference's "
+               "change from the engine's base; width: how far the input moves the answer.",
+               formats.note);
+    ++row;
+    write_tornado_chart(workbook, sheet, s, header, first, last, c_input, c_off_low, c_off_high,
+                        row);
+    row += 21;
+  }
+
+  // The Monte Carlo.
+  sheet.text(row++, 0, "Monte Carlo (engine results)", formats.subtitle);
+  if (!s.risk) {
+    sheet.text(row++, 0, "No Monte Carlo in this run.", formats.note);
+  } else {
+    const RiskResult& risk = *s.risk;
+    key("Draws");
+    sheet.number(row++, value, risk.draws, formats.integer);
+    key("Seed");
+    sheet.number(row++, value, static_cast<double>(risk.seed), formats.integer);
+    key("Probability that buying beats renting");
+    sheet.number(row++, value, risk.probability_buy_beats_rent, formats.percent);
+    ++row;
+    const lxw_row_t header = row++;
+    const char* headers[] = {"Option", "P10 total cost", "P50 total cost", "P90 total cost",
+                             "P90 - P10"};
+    for (lxw_col_t c = 0; c < 5; ++c) {
+      sheet.text(header, c, headers[c], c > 0 ? formats.header_number : formats.header);
+    }
+    out.monte_carlo_first_row = row;
+    out.p10_col = 1;
+    for (const auto& p : risk.options) {
+      sheet.text(row, 0, p.id);
+      sheet.number(row, 1, p.p10_total_cost, formats.money_whole);
+      sheet.number(row, 2, p.p50_total_cost, formats.money_whole);
+      sheet.number(row, 3, p.p90_total_cost, formats.money_whole);
+      sheet.formula(row, 4, "=" + cell_ref(row, 3) + "-" + cell_ref(row, 1),
+                    p.p90_total_cost - p.p10_total_cost, formats.money_whole);
+      if (const auto i = option_index(plan, p.id)) out.monte_carlo_options.push_back(*i);
+      ++row;
+    }
+  }
+  sheet.width(0, 0, 40);
+  sheet.width(1, 1, 22);
+  sheet.width(2, 8, 14);
+  return out;
+}
+
+}  // namespace gputco::xlsx

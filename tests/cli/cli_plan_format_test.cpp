@@ -1,0 +1,101 @@
+// gputco plan --format text|json|csv (and --json) for pipelines, and --quote for sales.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "tests/support/paths.hpp"
+#include "tests/support/process.hpp"
+
+namespace gputco {
+namespace {
+
+const std::string kExample = "scenarios/examples/used-3090-rig-vs-rented-h100.ini";
+
+TEST(PlanFormat, csvHasAHeaderAndOneCrlfLinePerOption) {
+  test::TempDir dir;
+  const auto result = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "-o",
+                                             dir.file("plan.xlsx"), "--format", "csv"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("workbook: "), std::string::npos);
+  const auto json = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "-o",
+                                           dir.file("plan.xlsx"), "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto plan = nlohmann::json::parse(json.out);
+
+  std::vector<std::string> lines;
+  for (size_t at = 0; at < result.out.size();) {
+    const size_t end = result.out.find("\r\n", at);
+    ASSERT_NE(end, std::string::npos) << "every line ends in CRLF";
+    lines.push_back(result.out.substr(at, end - at));
+    at = end + 2;
+  }
+  ASSERT_EQ(lines.size(), plan["options"].size() + 1);
+  EXPECT_EQ(lines[0].rfind("option,kind,gpu,count,fit,feasible,decode_tokens_per_s,", 0), 0u)
+      << lines[0];
+  EXPECT_NE(lines[0].find(",total_cost,npv,year_1,year_2,year_3,break_even_hours,"),
+            std::string::npos)
+      << lines[0];
+  for (size_t i = 0; i < plan["options"].size(); ++i) {
+    const auto& option = plan["options"][i];
+    EXPECT_EQ(lines[i + 1].rfind(option["id"].get<std::string>() + ",", 0), 0u) << lines[i + 1];
+    // The total cost reads back exactly.
+    const std::regex total(",EUR,([^,]*),");
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(lines[i + 1], match, total)) << lines[i + 1];
+    EXPECT_EQ(std::stod(match[1]), option["total_cost"].get<double>());
+  }
+}
+
+TEST(PlanFormat, jsonSwitchIsAnAliasAndTextIsTheDefault) {
+  test::TempDir dir;
+  const std::string scenario = test::source_path(kExample);
+  const auto a = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx"), "--json"});
+  const auto b =
+      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("b.xlsx"), "--format", "json"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  const auto text = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("c.xlsx")});
+  const auto explicit_text =
+      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("c.xlsx"), "--format", "text"});
+  EXPECT_NE(text.out.find("Recommendation: "), std::string::npos);
+  EXPECT_EQ(text.out, explicit_text.out);
+}
+
+TEST(PlanFormat, badFormatsAreUsageErrors) {
+  test::TempDir dir;
+  const std::string scenario = test::source_path(kExample);
+  const auto bad =
+      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx"), "--format", "xml"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--format must be text, json or csv"), std::string::npos) << bad.err;
+  const auto clash = test::run(
+      GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx"), "--json", "--format", "csv"});
+  EXPECT_EQ(clash.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("a.xlsx")));
+}
+
+TEST(PlanQuote, writesTheCustomerSubsetNextToTheScenarioName) {
+  test::TempDir dir;
+  const auto result =
+      test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--quote"}, dir.path());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const std::string quote = dir.file("used-3090-rig-vs-rented-h100-quote.xlsx");
+  ASSERT_TRUE(std::filesystem::exists(quote));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("used-3090-rig-vs-rented-h100.xlsx")));
+  const std::string bytes = test::read_file(quote);
+  // The subset's sheet names are in xl/workbook.xml; the archive stores it uncompressed
+  // enough to find names only by unzipping, so ask unzip.
+  const auto listing = test::run("/bin/sh", {"-c", "unzip -p '" + quote + "' xl/workbook.xml"});
+  ASSERT_EQ(listing.exit_code, 0) << listing.err;
+  EXPECT_NE(listing.out.find("<sheet name=\"Cover\""), std::string::npos);
+  EXPECT_NE(listing.out.find("<sheet name=\"Summary\""), std::string::npos);
+  EXPECT_NE(listing.out.find("<sheet name=\"Sources\""), std::string::npos);
+  EXPECT_EQ(listing.out.find("<sheet name=\"Inputs\""), std::string::npos);
+  EXPECT_EQ(listing.out.find("<sheet name=\"Cash flow\""), std::string::npos);
+  EXPECT_FALSE(bytes.empty());
+}
+
+}  // namespace
+}  // namespace gputco
