@@ -4,12 +4,15 @@
 #include <boost/property_tree/ini_parser.hpp>
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "scenarios/dates.hpp"
 
@@ -114,6 +117,62 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "split",
                                               "backend"};
 
+/// Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
+/// code points above U+10FFFF included), npos when the whole text is valid.
+std::size_t first_invalid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char b0 = byte(i);
+    std::size_t length = 1;
+    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
+    if (b0 < 0x80) {
+      ++i;
+      continue;
+    } else if (b0 >= 0xC2 && b0 <= 0xDF) {
+      length = 2;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+      length = 3;
+      if (b0 == 0xE0) low = 0xA0;
+      if (b0 == 0xED) high = 0x9F;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+      length = 4;
+      if (b0 == 0xF0) low = 0x90;
+      if (b0 == 0xF4) high = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) return i;
+    for (std::size_t k = 2; k < length; ++k) {
+      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+/// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
+/// on both sides, no dot, and not exactly three digits after it) becomes a dot. "1,200" is
+/// left alone, and rejected: a thousands separator or a decimal comma, nobody can tell.
+std::string decimal_comma_as_dot(const std::string& s) {
+  const auto comma = s.find(',');
+  if (comma == std::string::npos || s.find(',', comma + 1) != std::string::npos ||
+      s.find('.') != std::string::npos) {
+    return s;
+  }
+  const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  const auto digits = [&](size_t from, size_t to) {
+    return from < to && std::all_of(s.begin() + static_cast<std::ptrdiff_t>(from),
+                                    s.begin() + static_cast<std::ptrdiff_t>(to),
+                                    [](unsigned char c) { return std::isdigit(c); });
+  };
+  const size_t decimals = s.size() - comma - 1;
+  if (!digits(sign, comma) || !digits(comma + 1, s.size()) || decimals == 3) return s;
+  std::string dotted = s;
+  dotted[comma] = '.';
+  return dotted;
+}
+
 /// Reads one section's keys with type checks, naming file/line/key in every error.
 class SectionReader {
  public:
@@ -165,10 +224,11 @@ class SectionReader {
     auto v = text(key);
     if (!v) return std::nullopt;
     const std::string& s = *v;
+    const std::string dotted = decimal_comma_as_dot(s);
     double value = 0;
-    const char* begin = s.data();
-    const char* end = s.data() + s.size();
-    if (!s.empty() && *begin == '+') ++begin;
+    const char* begin = dotted.data();
+    const char* end = dotted.data() + dotted.size();
+    if (!dotted.empty() && *begin == '+') ++begin;
     const auto [ptr, ec] = std::from_chars(begin, end, value);
     if (s.empty() || ec != std::errc() || ptr != end) {
       std::string hint;
@@ -274,8 +334,21 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   // A UTF-8 byte order mark and Windows line endings are harmless: drop them.
   if (content.rfind("\xEF\xBB\xBF", 0) == 0) content.erase(0, 3);
   content.erase(std::remove(content.begin(), content.end(), '\r'), content.end());
+  if (content.rfind("\xFF\xFE", 0) == 0 || content.rfind("\xFE\xFF", 0) == 0) {
+    throw ScenarioError(file, 0, "", "the file is UTF-16 text; save it as UTF-8");
+  }
   if (content.find('\0') != std::string::npos) {
     throw ScenarioError(file, 0, "", "this is not a text file (it contains NUL bytes)");
+  }
+  // Another 8-bit encoding (Windows-1252, Latin-1): its bytes would reach the workbook and
+  // JSON as they are.
+  if (const auto bad = first_invalid_utf8(content); bad != std::string_view::npos) {
+    const auto line =
+        1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(content[bad]));
+    throw ScenarioError(file, static_cast<int>(line), "",
+                        std::string("not UTF-8 text (byte ") + hex + "); save the file as UTF-8");
   }
   if (content.find_first_not_of(" \t\n") == std::string::npos) {
     throw ScenarioError(file, 0, "", "the file is empty; see scenarios/examples/ for the format");
@@ -371,8 +444,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("provider", o.provider);
       r.choice("split", o.split, {"layer", "tensor"});
       r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
+      // Not `section` itself: clang before 16 cannot capture a structured binding.
+      const std::string given_prefix = section + ".";
       const auto only_for = [&](const std::string& key, const std::string& kind) {
-        if (s.given.count(section + "." + key) && o.kind != kind) {
+        if (s.given.count(given_prefix + key) && o.kind != kind) {
           r.fail(key, "applies to kind = " + kind + " only (this option is " + o.kind + ")");
         }
       };

@@ -86,13 +86,37 @@ TEST(ScenarioParse, wrongTypeNamesFileLineAndKey) {
   EXPECT_EQ(msg, "test.ini:9: [option:a] count: expected a whole number, got 'two'");
 }
 
-TEST(ScenarioParse, decimalCommaIsExplained) {
+TEST(ScenarioParse, ambiguousDecimalCommaIsExplained) {
+  // Three digits after the comma: a thousands separator or a decimal comma, nobody can tell.
   const std::string text =
-      "[scenario]\nas_of = 2026-11-01\ndiscount_rate = 0,08\n[workload]\nmodel = m\nquant = q\n"
+      "[scenario]\nas_of = 2026-11-01\ndiscount_rate = 0,080\n[workload]\nmodel = m\nquant = q\n"
       "[option:a]\nkind = buy\ngpu = g\n";
   EXPECT_EQ(error_of(text),
             "test.ini:3: [scenario] discount_rate: expected a fraction per year (0.08 for 8 %), "
-            "got '0,08' (use a dot as the decimal separator, no thousands separators)");
+            "got '0,080' (use a dot as the decimal separator, no thousands separators)");
+  EXPECT_NE(error_of(std::string(kMinimal) + "price_per_gpu = 1,200\n")
+                .find("price_per_gpu: expected a price, got '1,200' (use a dot"),
+            std::string::npos);
+  for (const char* value : {"1,2,5", "1.000,5", ",5", "5,", "1,5e3", "0, 5"}) {
+    EXPECT_NE(error_of(std::string(kMinimal) + "price_per_gpu = " + value + "\n").find("got '"),
+              std::string::npos)
+        << value;
+  }
+}
+
+TEST(ScenarioParse, unambiguousDecimalCommaIsADecimalPoint) {
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-01\ndiscount_rate = 0,08\n[workload]\nmodel = m\nquant = q\n"
+      "[site]\ntariff_per_kwh = 0,25\n[option:a]\nkind = buy\ngpu = g\nprice_per_gpu = 1234,5\n"
+      "residual_fraction = +0,1234\n";
+  const Scenario s = parse_ini(text);
+  EXPECT_DOUBLE_EQ(s.discount_rate, 0.08);
+  EXPECT_DOUBLE_EQ(*s.tariff_per_kwh, 0.25);
+  EXPECT_DOUBLE_EQ(*s.options[0].price_per_gpu, 1234.5);
+  EXPECT_DOUBLE_EQ(*s.options[0].residual_fraction, 0.1234);
+  EXPECT_NE(error_of(std::string(kMinimal) + "count = 1,5\n")
+                .find("count: expected a whole number, got '1,5'"),
+            std::string::npos);
 }
 
 TEST(ScenarioParse, outOfRangeValuesAreRejected) {
