@@ -6,7 +6,8 @@
 // (UsageError, program_options errors, ScenarioError, EngineError, CatalogError); anything
 // else escapes and is reported as a crash, as is a return code other than 0 or 2.
 //
-// Nothing may be written: the harness runs in an empty private directory, drops every
+// Nothing may be written: the harness runs in an empty private directory (also HOME and
+// XDG_DATA_HOME, where user price books live), drops every
 // argument holding a '/' (so --catalog can only name a file of that empty directory), always
 // passes "list" as the catalog action, and aborts if a file appears in the directory.
 #include <dirent.h>
@@ -72,6 +73,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   if (::mkdtemp(pattern.data()) == nullptr) std::abort();
   sandbox = pattern;
   if (::chdir(sandbox.c_str()) != 0) std::abort();
+  // User price books and settings are looked up there too: anything written shows.
+  ::setenv("XDG_DATA_HOME", sandbox.c_str(), 1);
+  ::setenv("HOME", sandbox.c_str(), 1);
   std::atexit([] {
     std::error_code ignored;
     fs::remove_all(sandbox, ignored);
