@@ -2,7 +2,9 @@
 // (Contract shared by the engine, the CLI and the reports; implemented in sensitivity.cpp.)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,12 +17,12 @@ namespace gputco {
 /// happens to the buy-versus-rent difference (NPV of the owned option minus NPV of the
 /// rental baseline; negative = buying is cheaper), plan currency.
 struct TornadoBar {
-  std::string input;          ///< "purchase price", "resale", "tariff", "hours per day", ...
-  std::string key;            ///< the scenario key moved, e.g. "price_per_gpu"
-  double low_value = 0;       ///< the input at -swing
-  double high_value = 0;      ///< the input at +swing
-  double difference_low = 0;  ///< buy - rent NPV difference with the input at low_value
-  double difference_high = 0; ///< ... at high_value
+  std::string input;           ///< "purchase price", "resale", "tariff", "hours per day", ...
+  std::string key;             ///< the scenario key moved, e.g. "price_per_gpu"
+  double low_value = 0;        ///< the input at -swing
+  double high_value = 0;       ///< the input at +swing
+  double difference_low = 0;   ///< buy - rent NPV difference with the input at low_value
+  double difference_high = 0;  ///< ... at high_value
 };
 
 /// Distribution of an uncertain input for the Monte Carlo.
@@ -31,6 +33,12 @@ struct RiskResult {
   int draws = 0;
   std::uint64_t seed = 0;
   double probability_buy_beats_rent = 0;  ///< share of draws where owned NPV < rental NPV
+  std::string owned_option_id;            ///< the owned option compared (see comparison())
+  std::string rented_option_id;           ///< the rental it is compared with
+  /// P10/P50/P90 of the buy-minus-rent NPV difference (negative = buying is cheaper).
+  double p10_difference = 0;
+  double p50_difference = 0;
+  double p90_difference = 0;
   struct OptionPercentiles {
     std::string id;
     double p10_total_cost = 0;
@@ -47,15 +55,144 @@ struct SweepPoint {
   std::vector<double> total_cost;  ///< one per option, in Plan::options order
 };
 
+/// The uncertainty of one input for the Monte Carlo, as a relative change of the plan's own
+/// value: a draw x gives the value base x (1 + x). Defaults: no uncertainty.
+/// - uniform: x uniform on [low, high];
+/// - triangular: x triangular on [low, high] with its peak at mode;
+/// - normal: x normal with mean 0 and standard deviation sd, truncated below at -1 by
+///   rejection (a price, tariff or rate is never negative).
+/// Values beyond an upper physical bound (24 h/day, a resale of 100 % of capex) are clamped to
+/// it. Checked by monte_carlo(): -1 <= low <= mode <= high, 0 <= sd <= 1, all finite.
+struct UncertainInput {
+  Distribution distribution = Distribution::uniform;
+  double low = 0;   ///< uniform, triangular: the lowest relative change (-0.15 = -15 %)
+  double mode = 0;  ///< triangular: the most likely relative change
+  double high = 0;  ///< uniform, triangular: the highest relative change
+  double sd = 0;    ///< normal: standard deviation of the relative change
+};
+
+/// The uncertain inputs of the Monte Carlo and their distributions. One draw of each input is
+/// shared by every option that has it (the purchase-price draw moves every owned option's
+/// price per GPU and host cost alike, the rental-rate draw every rental's hourly rate and
+/// monthly price): options are compared under the same market. The defaults are our
+/// judgement of how far 2026 buyer's-guide figures move within a quote's life, not a
+/// published statistic; the scenario's figure is always the centre (mode or mean).
+struct RiskModel {
+  /// price_per_gpu and host_cost of owned options: street prices move +-15 %.
+  UncertainInput purchase_price{Distribution::triangular, -0.15, 0, 0.15, 0};
+  /// residual_fraction: the used market at the horizon is the least known figure.
+  UncertainInput resale{Distribution::uniform, -0.5, 0, 0.5, 0};
+  /// tariff_per_kwh, the site's and any option's own: sd 10 %.
+  UncertainInput tariff{Distribution::normal, 0, 0, 0, 0.10};
+  /// workload hours_per_day (shared by every option; tokens_per_day moves with it, as in
+  /// at_hours_per_day: the load per hour of use stays): +-25 %.
+  UncertainInput hours_per_day{Distribution::uniform, -0.25, 0, 0.25, 0};
+  /// rate_per_gpu_hour and price_per_month of rentals, and the overflow rate owned options
+  /// pay for the peaks: rental prices fall more often than they rise (-30 % / 0 / +10 %).
+  UncertainInput rental_rate{Distribution::triangular, -0.30, 0, 0.10, 0};
+  /// maintenance_per_year of owned options (repairs): +-50 %.
+  UncertainInput maintenance{Distribution::uniform, -0.5, 0, 0.5, 0};
+  /// annual_failure_rate of owned options (used cards above all): +-50 %.
+  UncertainInput failure_rate{Distribution::uniform, -0.5, 0, 0.5, 0};
+};
+
+/// Seed of the Monte Carlo when none is given (plan, risk without --seed).
+inline constexpr std::uint64_t kDefaultRiskSeed = 20260101;
+
+/// Options of analyse(): the tornado's swing, the utilization sweep's grid and the Monte Carlo.
+struct SensitivityOptions {
+  double swing_fraction = 0.2;          ///< tornado: every input moved by -+20 % (0 < swing <= 1)
+  double sweep_from_hours_per_day = 0;  ///< first sweep point, h/day
+  double sweep_to_hours_per_day = 24;   ///< last sweep point (included when on the grid)
+  double sweep_step_hours_per_day = 1;  ///< > 0
+  int draws = 10000;                    ///< Monte Carlo draws; 0 = no Monte Carlo
+  std::uint64_t seed = kDefaultRiskSeed;
+  RiskModel risk_model;
+};
+
 /// Everything the Sensitivity and Crossover sheets show.
 struct Sensitivity {
-  std::string owned_option_id;   ///< the owned option the tornado compares (the best owned)
-  std::string rented_option_id;  ///< the rental baseline it is compared with
-  double swing_fraction = 0.2;   ///< each input moved by +-20 %
-  double base_difference = 0;    ///< buy - rent NPV difference at the base inputs
+  std::string owned_option_id;      ///< the owned option the tornado compares (the best owned)
+  std::string rented_option_id;     ///< the rental baseline it is compared with
+  double swing_fraction = 0.2;      ///< each input moved by +-20 %
+  double base_difference = 0;       ///< buy - rent NPV difference at the base inputs
   std::vector<TornadoBar> tornado;  ///< sorted by width, widest first
   std::optional<RiskResult> risk;
   std::vector<SweepPoint> utilization_sweep;  ///< 0..24 h/day
+  /// Why the tornado and the Monte Carlo are missing ("" when they are present): the plan has
+  /// no feasible owned option, or no feasible rental to compare it with.
+  std::string note;
 };
+
+/// The owned option and the rental the tornado and Monte Carlo compare, as indices into
+/// Plan::options (and PlanInputs::options, same order).
+struct Comparison {
+  size_t owned = 0;   ///< the feasible buy option with the lowest NPV
+  size_t rented = 0;  ///< Plan::baseline_option_id, else the feasible rental with the lowest NPV
+};
+
+/// The pair analyse() compares: the feasible buy option with the lowest NPV (ties: file
+/// order) and the rental baseline, Plan::baseline_option_id, else (no feasible hourly
+/// rental) the feasible rent_hourly or rent_monthly option with the lowest NPV.
+/// nullopt when the plan has no feasible owned option or no feasible rental.
+std::optional<Comparison> comparison(const PlanInputs& inputs, const Plan& plan);
+
+/// The buy-minus-rent NPV difference (plan currency; negative = buying is cheaper) with every
+/// input at the plan's value, and the tornado: each uncertain input multiplied by
+/// (1 - swing) and (1 + swing) in turn, everything else at its value, difference recomputed
+/// through option_cash_flow (so it is the plan's model, never a second one; derived inputs
+/// are prepared again after each move, as prepare_plan_inputs asks).
+/// Bars, in this order before sorting by width (|difference_high - difference_low|, widest
+/// first; equal widths keep this order): purchase price per GPU, host cost, resale
+/// (residual_fraction, capped at 1), maintenance, failure rate (annual_failure_rate), tariff
+/// (the owned option's own, else the site's), hours per day (capped at 24; tokens_per_day
+/// moves with it, see at_hours_per_day), rental rate (rate_per_gpu_hour or price_per_month
+/// of the rental), discount rate.
+/// A bar whose input is zero has zero width and is kept (the workbook shows it as such).
+/// Throws EngineError unless 0 < swing_fraction <= 1.
+std::vector<TornadoBar> tornado(const PlanInputs& inputs, const Comparison& pair,
+                                double swing_fraction);
+
+/// Total cost (sum of Plan flows, resale netted, plan currency) of every option, feasible or
+/// not, at each utilization from `from` to `to` h/day in steps of `step` (points are
+/// from + i x step, i = 0, 1, ...; `to` is included when it lies on the grid within 1e-9).
+/// Everything else stays at the plan's value; tokens_per_day, when given, moves with the hours
+/// (at_hours_per_day), as in break_even_hours_per_day, so the lines of the owned option and
+/// its rental cross at OptionResult::break_even_hours_per_day. Throws EngineError unless
+/// 0 <= from <= to <= 24 and step > 0 (and at most 100,000 points).
+std::vector<SweepPoint> utilization_sweep(const PlanInputs& inputs, double from_hours_per_day,
+                                          double to_hours_per_day, double step_hours_per_day);
+
+/// The most draws monte_carlo() takes: it keeps every draw's totals for exact quantiles (8
+/// bytes x (feasible options + 1) per draw: 56 MB for 6 options).
+inline constexpr int kMaxRiskDraws = 1'000'000;
+
+/// Called by monte_carlo() every few thousand draws with the draws done so far (for a
+/// progress bar; the engine does no I/O itself). May be empty.
+using RiskProgress = std::function<void(int draws_done, int draws_total)>;
+
+/// The seeded Monte Carlo: `draws` joint draws of the RiskModel's inputs; per draw, the cash
+/// flows of every feasible option recomputed with option_cash_flow into reused rows (fit,
+/// speed and capacity do not depend on prices: prepared once); returns the share of draws in which
+/// the owned option's NPV is strictly below the rental's, and P10/P50/P90 of each feasible option's
+/// total cost (Plan order; infeasible options are left out).
+/// Reproducible: the random numbers are std::mt19937_64 (its sequence is fixed by the C++
+/// standard) turned into distributions by our own transforms (risk.hpp), never by
+/// std::uniform_real_distribution or std::normal_distribution, whose algorithms each
+/// standard library chooses. Same inputs, seed and draws: the same result.
+/// Quantiles: Hyndman & Fan (1996) definition 7, as Excel PERCENTILE.INC and NumPy's default.
+/// Throws EngineError on draws outside 1..kMaxRiskDraws or a distribution outside its domain.
+RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Comparison& pair,
+                       int draws, std::uint64_t seed, const RiskModel& model = {},
+                       const RiskProgress& progress = {});
+
+/// Sensitivity of a plan, for the workbook's Sensitivity and Crossover sheets and the CLI:
+/// the tornado (swing_fraction), the utilization sweep (the sweep grid) and, when draws > 0,
+/// the Monte Carlo (draws, seed, risk_model). `plan` must be make_plan(inputs).
+/// When comparison() finds no pair, tornado and risk are empty and `note` says why; the sweep
+/// is always there. Throws EngineError on options outside their domain (see tornado,
+/// utilization_sweep, monte_carlo).
+Sensitivity analyse(const PlanInputs& inputs, const Plan& plan,
+                    const SensitivityOptions& options = {});
 
 }  // namespace gputco

@@ -1,0 +1,227 @@
+#include "engine/risk.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numeric>
+#include <optional>
+
+#include "engine/error.hpp"
+
+namespace gputco::risk {
+
+double uniform01(std::mt19937_64& generator) {
+  constexpr double kTwoToMinus53 = 1.0 / 9007199254740992.0;  // 2^-53
+  return static_cast<double>(generator() >> 11) * kTwoToMinus53;
+}
+
+double triangular(std::mt19937_64& generator, double low, double mode, double high) {
+  const double width = high - low;
+  if (!(width > 0)) return low;
+  const double u = uniform01(generator);
+  const double peak = (mode - low) / width;  // F(mode)
+  if (u < peak) return low + std::sqrt(u * width * (mode - low));
+  return high - std::sqrt((1.0 - u) * width * (high - mode));
+}
+
+double standard_normal(std::mt19937_64& generator) {
+  for (;;) {
+    const double u = 2.0 * uniform01(generator) - 1.0;
+    const double v = 2.0 * uniform01(generator) - 1.0;
+    const double s = u * u + v * v;
+    if (s > 0 && s < 1) return u * std::sqrt(-2.0 * std::log(s) / s);
+  }
+}
+
+double factor(std::mt19937_64& generator, const UncertainInput& input) {
+  switch (input.distribution) {
+    case Distribution::uniform:
+      if (!(input.high > input.low)) return 1.0 + input.low;
+      return 1.0 + input.low + (input.high - input.low) * uniform01(generator);
+    case Distribution::triangular:
+      if (!(input.high > input.low)) return 1.0 + input.low;
+      return 1.0 + triangular(generator, input.low, input.mode, input.high);
+    case Distribution::normal: {
+      if (!(input.sd > 0)) return 1.0;
+      // Truncated below at a factor of zero by rejection; with sd <= 1 at least 84 % of the
+      // draws are kept, so the loop ends quickly.
+      for (;;) {
+        const double x = input.sd * standard_normal(generator);
+        if (x >= -1.0) return 1.0 + x;
+      }
+    }
+  }
+  return 1.0;
+}
+
+void check_input(const UncertainInput& input, const char* what) {
+  const bool finite = std::isfinite(input.low) && std::isfinite(input.mode) &&
+                      std::isfinite(input.high) && std::isfinite(input.sd);
+  GPUTCO_REQUIRE(finite, "risk model " << what << ": the distribution's parameters must be finite");
+  switch (input.distribution) {
+    case Distribution::uniform:
+      GPUTCO_REQUIRE(input.low >= -1 && input.low <= input.high,
+                     "risk model " << what << ": uniform needs -1 <= low <= high, got low "
+                                   << input.low << ", high " << input.high);
+      break;
+    case Distribution::triangular:
+      GPUTCO_REQUIRE(input.low >= -1 && input.low <= input.mode && input.mode <= input.high,
+                     "risk model " << what << ": triangular needs -1 <= low <= mode <= high, got "
+                                   << input.low << ", " << input.mode << ", " << input.high);
+      break;
+    case Distribution::normal:
+      GPUTCO_REQUIRE(input.sd >= 0 && input.sd <= 1,
+                     "risk model " << what
+                                   << ": normal needs 0 <= sd <= 1 (a relative change), got "
+                                   << input.sd);
+      break;
+  }
+}
+
+double quantile_sorted(const std::vector<double>& sorted, double p) {
+  GPUTCO_REQUIRE(!sorted.empty(), "a quantile needs at least one value");
+  GPUTCO_REQUIRE(p >= 0 && p <= 1, "a quantile's probability must be in [0, 1], got " << p);
+  const double h = static_cast<double>(sorted.size() - 1) * p;
+  const auto lo = static_cast<size_t>(std::floor(h));
+  if (lo + 1 >= sorted.size()) return sorted.back();
+  const double fraction = h - static_cast<double>(lo);
+  return sorted[lo] + fraction * (sorted[lo + 1] - sorted[lo]);
+}
+
+}  // namespace gputco::risk
+
+namespace gputco {
+
+namespace {
+
+/// The plan's value of every sampled input of one option, kept to rebuild each draw from.
+struct BaseValues {
+  double price_per_gpu = 0;
+  double host_cost = 0;
+  double residual_fraction = 0;
+  double maintenance_per_year = 0;
+  double annual_failure_rate = 0;
+  double rate_per_gpu_hour = 0;
+  double price_per_month = 0;
+  double overflow_rate_per_hour = 0;
+  std::optional<double> tariff_per_kwh;
+};
+
+/// Sorts `column` in place and returns its P10, P50 and P90.
+std::array<double, 3> percentiles(std::vector<double>& column) {
+  std::sort(column.begin(), column.end());
+  return {risk::quantile_sorted(column, 0.1), risk::quantile_sorted(column, 0.5),
+          risk::quantile_sorted(column, 0.9)};
+}
+
+}  // namespace
+
+RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Comparison& pair,
+                       int draws, std::uint64_t seed, const RiskModel& model,
+                       const RiskProgress& progress) {
+  GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
+                 "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
+  GPUTCO_REQUIRE(inputs.options.size() == plan.options.size() && pair.owned < plan.options.size() &&
+                     pair.rented < plan.options.size(),
+                 "Monte Carlo: the plan does not match its inputs");
+  risk::check_input(model.purchase_price, "purchase price");
+  risk::check_input(model.resale, "resale");
+  risk::check_input(model.tariff, "tariff");
+  risk::check_input(model.hours_per_day, "hours per day");
+  risk::check_input(model.rental_rate, "rental rate");
+  risk::check_input(model.maintenance, "maintenance");
+  risk::check_input(model.failure_rate, "failure rate");
+  GPUTCO_REQUIRE(plan.options[pair.owned].feasible && plan.options[pair.rented].feasible,
+                 "Monte Carlo: the compared options must hold the model");
+
+  // Fit, speed and capacity do not depend on prices: prepared once, as make_plan does; only
+  // the feasible options' cash flows are redone per draw.
+  PlanInputs prepared_inputs = inputs;
+  prepare_plan_inputs(prepared_inputs);
+  std::vector<OptionInputs> work;
+  std::vector<BaseValues> base;
+  size_t owned = 0, rented = 0;
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    if (!plan.options[i].feasible) continue;
+    const auto& o = prepared_inputs.options[i];
+    if (i == pair.owned) owned = work.size();
+    if (i == pair.rented) rented = work.size();
+    work.push_back(o);
+    base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
+                    o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month,
+                    o.overflow_rate_per_hour, o.tariff_per_kwh});
+  }
+  const WorkloadInputs& base_workload = prepared_inputs.workload;
+  SiteInputs site = prepared_inputs.site;
+  const FinanceInputs& finance = prepared_inputs.finance;
+
+  // Every buffer is sized once; a draw writes into them and allocates nothing.
+  const auto n = static_cast<size_t>(draws);
+  std::vector<std::vector<double>> totals(work.size(), std::vector<double>(n));
+  std::vector<double> differences(n);
+  std::vector<double> npv(work.size());
+  std::vector<CashFlow> flows(work.size());
+  std::mt19937_64 generator(seed);
+  size_t buy_wins = 0;
+  constexpr size_t kProgressEvery = 4096;
+
+  for (size_t d = 0; d < n; ++d) {
+    // A fixed order of draws per iteration: the same seed gives the same sequence.
+    const double price = risk::factor(generator, model.purchase_price);
+    const double resale = risk::factor(generator, model.resale);
+    const double tariff = risk::factor(generator, model.tariff);
+    const double hours = risk::factor(generator, model.hours_per_day);
+    const double rental = risk::factor(generator, model.rental_rate);
+    const double maintenance = risk::factor(generator, model.maintenance);
+    const double failures = risk::factor(generator, model.failure_rate);
+    const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
+    // The plan's own workload object at its own hours: a draw at the plan's values
+    // reproduces make_plan's figures exactly.
+    const WorkloadInputs workload = hours_per_day == base_workload.hours_per_day
+                                        ? base_workload
+                                        : at_hours_per_day(base_workload, hours_per_day);
+    site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff;
+    for (size_t k = 0; k < work.size(); ++k) {
+      auto& o = work[k];
+      const auto& b = base[k];
+      o.price_per_gpu = b.price_per_gpu * price;
+      o.host_cost = b.host_cost * price;
+      o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
+      o.maintenance_per_year = b.maintenance_per_year * maintenance;
+      o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);
+      o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental;
+      o.price_per_month = b.price_per_month * rental;
+      // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
+      // rate, so it moves with the same draw.
+      o.overflow_rate_per_hour = b.overflow_rate_per_hour * rental;
+      if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
+      option_cash_flow(o, workload, site, finance, flows[k]);
+      // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
+      totals[k][d] = std::accumulate(flows[k].total.begin(), flows[k].total.end(), 0.0);
+      npv[k] = std::accumulate(flows[k].discounted.begin(), flows[k].discounted.end(), 0.0);
+    }
+    differences[d] = npv[owned] - npv[rented];
+    if (npv[owned] < npv[rented]) ++buy_wins;
+    if (progress && ((d + 1) % kProgressEvery == 0 || d + 1 == n)) {
+      progress(static_cast<int>(d + 1), draws);
+    }
+  }
+
+  RiskResult result;
+  result.draws = draws;
+  result.seed = seed;
+  result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
+  result.owned_option_id = plan.options[pair.owned].id;
+  result.rented_option_id = plan.options[pair.rented].id;
+  const auto spread = percentiles(differences);
+  result.p10_difference = spread[0];
+  result.p50_difference = spread[1];
+  result.p90_difference = spread[2];
+  for (size_t k = 0; k < work.size(); ++k) {
+    const auto p = percentiles(totals[k]);
+    result.options.push_back({work[k].id, p[0], p[1], p[2]});
+  }
+  return result;
+}
+
+}  // namespace gputco
