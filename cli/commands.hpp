@@ -19,5 +19,11 @@ class UsageError : public std::runtime_error {
 int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int catalog_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// gputco sweep SCENARIO --vary KEY=FROM:TO:STEP [--json]: the plan's totals, NPVs and
+/// recommendation as one scenario key varies (cli/sweep_command.cpp).
+int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// gputco risk SCENARIO [--draws N] [--seed S] [--json]: the seeded Monte Carlo
+/// (cli/risk_command.cpp).
+int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gputco::cli

@@ -24,6 +24,8 @@ constexpr const char* kUsage =
     "                  workbook and prints a summary (gputco plan --help)\n"
     "  fit             does a model fit on a device, and how fast (gputco fit --help)\n"
     "  catalog list    list catalog devices, models, quants, prices, rentals, tariffs\n"
+    "  sweep SCENARIO  plan again as one number varies: --vary KEY=FROM:TO:STEP\n"
+    "  risk SCENARIO   Monte Carlo: how often buying beats renting, P10/P50/P90 of cost\n"
     "\n"
     "  --help          this text\n"
     "  --version       the version and the catalog schema\n"
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
     if (command == "plan") return cli::plan_command(rest, std::cout, std::cerr);
     if (command == "fit") return cli::fit_command(rest, std::cout, std::cerr);
     if (command == "catalog") return cli::catalog_command(rest, std::cout, std::cerr);
+    if (command == "sweep") return cli::sweep_command(rest, std::cout, std::cerr);
+    if (command == "risk") return cli::risk_command(rest, std::cout, std::cerr);
     std::cerr << "gputco: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const cli::UsageError& e) {

@@ -1,0 +1,240 @@
+// gputco risk SCENARIO [--draws N] [--seed S] [--json] [--time] [--catalog DB]
+#include <fmt/format.h>
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <chrono>
+#include <ctime>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/catalog_open.hpp"
+#include "cli/commands.hpp"
+#include "cli/progress.hpp"
+#include "engine/plan.hpp"
+#include "engine/sensitivity.hpp"
+#include "scenarios/resolve.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace po = boost::program_options;
+
+namespace gputco::cli {
+
+namespace {
+
+/// A whole decimal number in [min, max], digits only ("1e5", "-1", "10,000" are refused).
+std::uint64_t parse_whole(const std::string& text, const char* option, std::uint64_t min,
+                          std::uint64_t max) {
+  std::uint64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min ||
+      value > max) {
+    throw UsageError(fmt::format("risk: --{} expects a whole number from {} to {}, got '{}'",
+                                 option, min, max, text));
+  }
+  return value;
+}
+
+struct NamedInput {
+  const char* name;
+  const UncertainInput* input;
+  const char* bound;  ///< the physical bound applied beyond the distribution
+};
+
+std::vector<NamedInput> named_inputs(const RiskModel& m) {
+  return {{"purchase price", &m.purchase_price, "price per GPU and host cost of owned options"},
+          {"resale", &m.resale, "residual fraction, at most 100 %"},
+          {"tariff", &m.tariff, "electricity per kWh"},
+          {"hours per day", &m.hours_per_day, "at most 24"},
+          {"rental rate", &m.rental_rate, "hourly rate and monthly price of rentals"},
+          {"maintenance", &m.maintenance, "fraction of capex per year"},
+          {"failure rate", &m.failure_rate, "annual failure rate of owned devices, at most 100 %"}};
+}
+
+std::string percent(double fraction) {
+  return fraction == 0 ? std::string("0 %") : fmt::format("{:+.0f} %", fraction * 100);
+}
+
+std::string describe(const UncertainInput& in) {
+  switch (in.distribution) {
+    case Distribution::uniform:
+      return fmt::format("uniform {} .. {}", percent(in.low), percent(in.high));
+    case Distribution::triangular:
+      return fmt::format("triangular {} / {} / {}", percent(in.low), percent(in.mode),
+                         percent(in.high));
+    case Distribution::normal:
+      return fmt::format("normal, sd {:.0f} %, truncated at zero", in.sd * 100);
+  }
+  return "?";
+}
+
+const char* distribution_name(Distribution d) {
+  switch (d) {
+    case Distribution::uniform:
+      return "uniform";
+    case Distribution::triangular:
+      return "triangular";
+    case Distribution::normal:
+      return "normal";
+  }
+  return "?";
+}
+
+std::string money(double x) {
+  return std::isfinite(x) ? fmt::format("{:.0f}", x) : "n/a";
+}
+
+double plan_total(const Plan& plan, const std::string& id) {
+  for (const auto& o : plan.options) {
+    if (o.id == id) return o.total_cost;
+  }
+  return 0;
+}
+
+std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
+                      const RiskModel& model) {
+  std::string out;
+  out += fmt::format("{}\n", s.name);
+  out += fmt::format("Monte Carlo: {} draws, seed {}; amounts in {} over {} months\n\n", r.draws,
+                     r.seed, plan.currency, plan.horizon_months);
+  out += fmt::format("Buying {} beats renting {} (lower NPV of cost) in {:.1f} % of draws.\n",
+                     r.owned_option_id, r.rented_option_id, r.probability_buy_beats_rent * 100);
+  out += fmt::format(
+      "NPV of buying minus renting: P10 {}, P50 {}, P90 {} (negative: buying is "
+      "cheaper)\n\n",
+      money(r.p10_difference), money(r.p50_difference), money(r.p90_difference));
+  size_t id_width = 16;
+  for (const auto& o : r.options) id_width = std::max(id_width, o.id.size());
+  out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan", "P10",
+                     "P50", "P90");
+  for (const auto& o : r.options) {
+    out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
+                       money(plan_total(plan, o.id)), money(o.p10_total_cost),
+                       money(o.p50_total_cost), money(o.p90_total_cost));
+  }
+  std::string left_out;
+  for (const auto& o : plan.options) {
+    if (!o.feasible) left_out += (left_out.empty() ? "" : ", ") + o.id;
+  }
+  if (!left_out.empty())
+    out += fmt::format("(left out, they do not hold the model: {})\n", left_out);
+  out +=
+      "\nUncertain inputs, as a change of the scenario's value (one draw per input, shared by "
+      "every option):\n";
+  for (const auto& n : named_inputs(model)) {
+    out += fmt::format("  {:<15} {:<36} {}\n", n.name, describe(*n.input), n.bound);
+  }
+  out += "Percentiles: Hyndman & Fan (1996) type 7, as Excel PERCENTILE.INC.\n";
+  return out;
+}
+
+std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
+                      const RiskModel& model) {
+  using ordered = nlohmann::ordered_json;
+  ordered j;
+  j["scenario"] = s.name;
+  j["currency"] = plan.currency;
+  j["horizon_months"] = plan.horizon_months;
+  j["draws"] = r.draws;
+  j["seed"] = r.seed;
+  j["owned_option_id"] = r.owned_option_id;
+  j["rented_option_id"] = r.rented_option_id;
+  j["probability_buy_beats_rent"] = r.probability_buy_beats_rent;
+  j["npv_difference"] = {
+      {"p10", r.p10_difference}, {"p50", r.p50_difference}, {"p90", r.p90_difference}};
+  ordered options = ordered::array();
+  for (const auto& o : r.options) {
+    options.push_back({{"id", o.id},
+                       {"plan_total_cost", plan_total(plan, o.id)},
+                       {"p10_total_cost", o.p10_total_cost},
+                       {"p50_total_cost", o.p50_total_cost},
+                       {"p90_total_cost", o.p90_total_cost}});
+  }
+  j["options"] = std::move(options);
+  ordered inputs = ordered::array();
+  for (const auto& n : named_inputs(model)) {
+    inputs.push_back({{"input", n.name},
+                      {"distribution", distribution_name(n.input->distribution)},
+                      {"low", n.input->low},
+                      {"mode", n.input->mode},
+                      {"high", n.input->high},
+                      {"sd", n.input->sd}});
+  }
+  j["uncertain_inputs"] = std::move(inputs);
+  j["quantile_definition"] = "Hyndman & Fan (1996) type 7 (Excel PERCENTILE.INC)";
+  return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description visible(
+      "usage: gputco risk SCENARIO [options]\n\n"
+      "A seeded Monte Carlo of the scenario: purchase prices, resale, tariff, hours per day,\n"
+      "rental rates and maintenance drawn from their distributions; prints how often buying\n"
+      "(the owned option with the lowest NPV) beats renting (the rental baseline) and\n"
+      "P10/P50/P90 of every option's total cost. Same scenario, draws and seed: same output.\n\n"
+      "options");
+  std::string catalog_path, scenario_path, draws_text = "10000",
+                                           seed_text = std::to_string(kDefaultRiskSeed);
+  bool json = false, timing = false;
+  visible.add_options()("help,h", "this text")(
+      "draws", po::value(&draws_text)->value_name("N"),
+      fmt::format("number of draws, 1 to {} (default 10000)", kMaxRiskDraws).c_str())(
+      "seed", po::value(&seed_text)->value_name("S"),
+      fmt::format("seed of the random numbers, 0 to 2^64-1 (default {})", kDefaultRiskSeed)
+          .c_str())("json", po::bool_switch(&json), "print JSON on stdout instead of the text")(
+      "time", po::bool_switch(&timing),
+      "print how long the Monte Carlo took on stderr (not part of the result)")(
+      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "catalog database to use instead of the built-in one (opened read-only)");
+  po::options_description all;
+  all.add(visible).add_options()("scenario", po::value(&scenario_path));
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  if (scenario_path.empty()) throw UsageError("risk: missing SCENARIO (see gputco risk --help)");
+  const auto draws = static_cast<int>(
+      parse_whole(draws_text, "draws", 1, static_cast<std::uint64_t>(kMaxRiskDraws)));
+  const std::uint64_t seed =
+      parse_whole(seed_text, "seed", 0, std::numeric_limits<std::uint64_t>::max());
+
+  const Catalog catalog = open_catalog(catalog_path);
+  const Scenario scenario = load_scenario(scenario_path);
+  const ResolvedScenario resolved = resolve(scenario, catalog);
+  const Plan plan = make_plan(resolved.plan_inputs);
+  const auto pair = comparison(resolved.plan_inputs, plan);
+  if (!pair) {
+    SensitivityOptions no_draws;
+    no_draws.draws = 0;
+    const Sensitivity why = analyse(resolved.plan_inputs, plan, no_draws);
+    throw UsageError("risk: " + why.note + " (the Monte Carlo compares buying with renting)");
+  }
+  const RiskModel model;
+  ProgressBar progress(err, "risk");
+  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
+  const RiskResult result = monte_carlo(resolved.plan_inputs, plan, *pair, draws, seed, model,
+                                        [&](int done, int total) { progress.update(done, total); });
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  progress.finish();
+  if (timing) {
+    // CPU time of this process: the Monte Carlo runs on one core, so it is the one-core
+    // figure even when other processes share the machine.
+    err << fmt::format(
+        "risk: {} draws x {} options: {:.3f} s CPU, {:.3f} s wall (Monte Carlo "
+        "only)\n",
+        draws, result.options.size(), cpu_seconds, elapsed.count());
+  }
+  out << (json ? risk_json(resolved, plan, result, model)
+               : risk_text(resolved, plan, result, model));
+  return 0;
+}
+
+}  // namespace gputco::cli

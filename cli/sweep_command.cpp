@@ -1,0 +1,358 @@
+// gputco sweep SCENARIO --vary KEY=FROM:TO:STEP [--json] [--catalog DB]
+//
+// Varies one number of the scenario and plans it again at every value. The value goes into
+// the parsed Scenario before resolve(), so everything downstream is what a user would get
+// by writing that value in the file: a price given replaces the catalog's (and its source
+// row), a count re-fits, a tariff given wins over a catalog tariff. The Inputs row of the
+// varied key says where its value came from ("gputco sweep --vary ..."), not the file.
+#include <fmt/format.h>
+#include <boost/program_options.hpp>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "cli/catalog_open.hpp"
+#include "cli/commands.hpp"
+#include "cli/progress.hpp"
+#include "engine/plan.hpp"
+#include "scenarios/resolve.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace po = boost::program_options;
+
+namespace gputco::cli {
+
+namespace {
+
+constexpr const char* kVaryExample = "e.g. workload.hours_per_day=0:24:2";
+constexpr size_t kMaxSweepPoints = 1000;
+
+/// A scenario number the sweep may vary: where it lives, its range (the parser's, from
+/// scenarios/scenario.cpp, so a swept value is one the file could have held) and how to set it.
+struct VaryKey {
+  std::string section;      ///< "scenario", "workload", "site" or the option id
+  std::string key;          ///< the scenario key
+  std::string option_kind;  ///< for option keys: the kind it applies to ("" = every kind)
+  double min = 0;
+  double max = 0;
+  bool whole = false;  ///< a whole number (count, horizon_months, ...)
+  std::function<void(Scenario&, double)> set;
+  std::string full_name() const {
+    const bool option = section != "scenario" && section != "workload" && section != "site";
+    return (option ? "option:" + section : section) + "." + key;
+  }
+};
+
+std::vector<VaryKey> vary_keys(const Scenario& s) {
+  std::vector<VaryKey> keys;
+  const auto add = [&](const std::string& section, const std::string& key, double min, double max,
+                       bool whole, std::function<void(Scenario&, double)> set) {
+    keys.push_back({section, key, "", min, max, whole, std::move(set)});
+  };
+  add("scenario", "horizon_months", 1, 600, true,
+      [](Scenario& x, double v) { x.horizon_months = static_cast<int>(v); });
+  add("scenario", "discount_rate", -0.99, 1.0, false,
+      [](Scenario& x, double v) { x.discount_rate = v; });
+  add("workload", "context_tokens", 1, 10'000'000, true,
+      [](Scenario& x, double v) { x.context_tokens = static_cast<int>(v); });
+  add("workload", "concurrent_streams", 1, 100'000, true,
+      [](Scenario& x, double v) { x.concurrent_streams = static_cast<int>(v); });
+  add("workload", "hours_per_day", 0, 24, false,
+      [](Scenario& x, double v) { x.hours_per_day = v; });
+  add("workload", "days_per_month", 0, 31, false,
+      [](Scenario& x, double v) { x.days_per_month = v; });
+  add("site", "tariff_per_kwh", 0, 10, false, [](Scenario& x, double v) { x.tariff_per_kwh = v; });
+  add("site", "pue", 1, 3, false, [](Scenario& x, double v) { x.pue = v; });
+
+  using Field = std::optional<double> ScenarioOption::*;
+  struct OptionNumber {
+    const char* key;
+    const char* kind;
+    double max;
+    Field field;
+  };
+  constexpr double kMaxMoney = 1e9;
+  const OptionNumber numbers[] = {
+      {"price_per_gpu", "buy", kMaxMoney, &ScenarioOption::price_per_gpu},
+      {"host_cost", "buy", kMaxMoney, &ScenarioOption::host_cost},
+      {"host_power_w", "buy", 1e6, &ScenarioOption::host_power_w},
+      {"residual_fraction", "buy", 1, &ScenarioOption::residual_fraction},
+      {"maintenance_per_year", "buy", 1, &ScenarioOption::maintenance_per_year},
+      {"rate_per_gpu_hour", "rent_hourly", 1e4, &ScenarioOption::rate_per_gpu_hour},
+      {"price_per_month", "rent_monthly", kMaxMoney, &ScenarioOption::price_per_month},
+      {"setup_fee", "rent_monthly", kMaxMoney, &ScenarioOption::setup_fee},
+  };
+  for (size_t i = 0; i < s.options.size(); ++i) {
+    const std::string& id = s.options[i].id;
+    keys.push_back({id, "count", "", 1, 4096, true,
+                    [i](Scenario& x, double v) { x.options[i].count = static_cast<int>(v); }});
+    for (const auto& n : numbers) {
+      const Field field = n.field;
+      keys.push_back({id, n.key, n.kind, 0, n.max, false,
+                      [i, field](Scenario& x, double v) { x.options[i].*field = v; }});
+    }
+  }
+  return keys;
+}
+
+struct Vary {
+  std::string text;  ///< as given, for messages and provenance
+  std::string name;  ///< KEY
+  double from = 0, to = 0, step = 0;
+};
+
+[[noreturn]] void bad_vary(const std::string& text, const std::string& problem) {
+  throw UsageError("sweep: --vary '" + text + "': " + problem);
+}
+
+double parse_number(const std::string& text, const std::string& part, const char* what) {
+  double value = 0;
+  const char* begin = part.data();
+  const char* end = part.data() + part.size();
+  if (begin != end && *begin == '+') ++begin;
+  const auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (part.empty() || ec != std::errc() || ptr != end || !std::isfinite(value)) {
+    bad_vary(text, std::string("the ") + what + " '" + part +
+                       "' is not a number (use a dot as the decimal separator)");
+  }
+  return value;
+}
+
+Vary parse_vary(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    bad_vary(text, std::string("expected KEY=FROM:TO:STEP, ") + kVaryExample);
+  }
+  Vary v;
+  v.text = text;
+  v.name = text.substr(0, eq);
+  const std::string range = text.substr(eq + 1);
+  const auto c1 = range.find(':');
+  const auto c2 = c1 == std::string::npos ? c1 : range.find(':', c1 + 1);
+  if (c1 == std::string::npos || c2 == std::string::npos ||
+      range.find(':', c2 + 1) != std::string::npos) {
+    bad_vary(text, std::string("expected KEY=FROM:TO:STEP (three numbers), ") + kVaryExample);
+  }
+  v.from = parse_number(text, range.substr(0, c1), "FROM");
+  v.to = parse_number(text, range.substr(c1 + 1, c2 - c1 - 1), "TO");
+  v.step = parse_number(text, range.substr(c2 + 1), "STEP");
+  if (!(v.step > 0)) bad_vary(text, "STEP must be above 0");
+  if (v.from > v.to) bad_vary(text, "FROM must not be above TO");
+  return v;
+}
+
+/// The key named by `name`: "section.key", "option:ID.key" or a bare key of [scenario],
+/// [workload] or [site]. Unknown names fail with the nearest known one.
+const VaryKey& find_key(const std::vector<VaryKey>& keys, const Vary& vary, const Scenario& s) {
+  for (const auto& k : keys) {
+    if (k.full_name() == vary.name) {
+      if (!k.option_kind.empty()) {
+        for (const auto& o : s.options) {
+          if (o.id == k.section && o.kind != k.option_kind) {
+            bad_vary(vary.text, k.key + " applies to kind = " + k.option_kind + " only (option " +
+                                    o.id + " is " + o.kind + ")");
+          }
+        }
+      }
+      return k;
+    }
+  }
+  for (const auto& k : keys) {
+    if (k.option_kind.empty() && k.key == vary.name && vary.name.find('.') == std::string::npos &&
+        (k.section == "scenario" || k.section == "workload" || k.section == "site")) {
+      return k;
+    }
+  }
+  const auto dot = vary.name.rfind('.');
+  const std::string bare = dot == std::string::npos ? vary.name : vary.name.substr(dot + 1);
+  for (const char* text_key :
+       {"name", "currency", "start", "as_of", "customer", "quote_id", "baseline", "model", "quant",
+        "kv_cache", "tariff", "kind", "gpu", "condition", "provider", "split", "backend"}) {
+    if (bare == text_key) {
+      bad_vary(vary.text,
+               "'" + bare + "' is not a number; sweep varies numbers (" + kVaryExample + ")");
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto& k : keys) names.push_back(k.full_name());
+  const std::string hint = nearest(vary.name, names);
+  bad_vary(vary.text, "unknown key '" + vary.name + "'" +
+                          (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
+                          " (keys are SECTION.KEY or option:ID.KEY and must be numbers, " +
+                          kVaryExample + ")");
+}
+
+std::vector<double> sweep_values(const Vary& vary, const VaryKey& key) {
+  const double intervals = std::floor((vary.to - vary.from) / vary.step + 1e-9);
+  if (intervals + 1 > static_cast<double>(kMaxSweepPoints)) {
+    bad_vary(vary.text, fmt::format("{:.0f} points; at most {}", intervals + 1, kMaxSweepPoints));
+  }
+  std::vector<double> values;
+  for (int i = 0; i <= static_cast<int>(intervals); ++i) {
+    const double v = std::min(vary.from + i * vary.step, vary.to);
+    if (v < key.min || v > key.max) {
+      bad_vary(vary.text,
+               fmt::format("{} = {} is outside {} .. {}", key.full_name(), v, key.min, key.max));
+    }
+    if (key.whole && std::floor(v) != v) {
+      bad_vary(vary.text, fmt::format("{} takes whole numbers, got {}", key.full_name(), v));
+    }
+    values.push_back(v);
+  }
+  return values;
+}
+
+struct SweepRow {
+  double value = 0;
+  Plan plan;
+};
+
+std::string money(double x) {
+  return std::isfinite(x) ? fmt::format("{:.0f}", x) : "n/a";
+}
+
+std::string value_text(double v) {
+  return fmt::format("{:.6g}", v);
+}
+
+std::string sweep_text(const Vary& vary, const VaryKey& key, const InputRow* row,
+                       const ResolvedScenario& first, const std::vector<SweepRow>& rows) {
+  std::string out;
+  const std::string unit = row && !row->unit.empty() ? row->unit : "";
+  out += fmt::format("{}\n", first.name);
+  out += fmt::format("sweep of {}{} from {} to {} step {}; amounts in {} over {} months\n",
+                     key.full_name(), unit.empty() ? "" : " (" + unit + ")", value_text(vary.from),
+                     value_text(vary.to), value_text(vary.step), rows.front().plan.currency,
+                     rows.front().plan.horizon_months);
+  out += "total cost and NPV of cost per option; n/a: the option does not hold the model\n\n";
+  const auto& options = rows.front().plan.options;
+  std::vector<size_t> widths;
+  for (const auto& o : options) widths.push_back(std::max<size_t>(11, (o.id.size() + 1) / 2));
+  const size_t value_width = std::max<size_t>(10, key.key.size());
+  std::string header1 = fmt::format("{:<{}}", "", value_width);
+  std::string header2 = fmt::format("{:>{}}", key.key, value_width);
+  for (size_t i = 0; i < options.size(); ++i) {
+    header1 += fmt::format("  {:>{}}", options[i].id, 2 * widths[i] + 1);
+    header2 += fmt::format("  {:>{}} {:>{}}", "total", widths[i], "NPV", widths[i]);
+  }
+  out += header1 + "\n" + header2 + "  recommendation\n";
+  for (const auto& r : rows) {
+    std::string line = fmt::format("{:>{}}", value_text(r.value), value_width);
+    for (size_t i = 0; i < r.plan.options.size(); ++i) {
+      const auto& o = r.plan.options[i];
+      line += fmt::format("  {:>{}} {:>{}}", o.feasible ? money(o.total_cost) : "n/a", widths[i],
+                          o.feasible ? money(o.npv) : "n/a", widths[i]);
+    }
+    line += "  " + r.plan.recommendation.value_or("none");
+    out += line + "\n";
+  }
+  return out;
+}
+
+std::string sweep_json(const Vary& vary, const VaryKey& key, const InputRow* row,
+                       const ResolvedScenario& first, const std::vector<SweepRow>& rows) {
+  using ordered = nlohmann::ordered_json;
+  ordered j;
+  j["scenario"] = first.name;
+  j["key"] = key.full_name();
+  j["label"] = row ? row->label : key.key;
+  j["unit"] = row ? row->unit : "";
+  j["from"] = vary.from;
+  j["to"] = vary.to;
+  j["step"] = vary.step;
+  j["provenance"] = row ? row->provenance : "";
+  j["currency"] = rows.front().plan.currency;
+  j["horizon_months"] = rows.front().plan.horizon_months;
+  ordered points = ordered::array();
+  for (const auto& r : rows) {
+    ordered p;
+    p["value"] = r.value;
+    ordered options = ordered::array();
+    for (const auto& o : r.plan.options) {
+      ordered x;
+      x["id"] = o.id;
+      x["feasible"] = o.feasible;
+      x["total_cost"] = o.total_cost;
+      x["npv"] = o.npv;
+      options.push_back(std::move(x));
+    }
+    p["options"] = std::move(options);
+    p["recommendation"] = r.plan.recommendation ? ordered(*r.plan.recommendation) : ordered();
+    points.push_back(std::move(p));
+  }
+  j["points"] = std::move(points);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace
+
+int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  po::options_description visible(
+      "usage: gputco sweep SCENARIO --vary KEY=FROM:TO:STEP [options]\n\n"
+      "Plans the scenario once per value of one number and prints each option's total cost\n"
+      "and NPV and the recommendation at every value. KEY is SECTION.KEY or option:ID.KEY,\n"
+      "as in the scenario file (a bare key of [scenario], [workload] or [site] works too):\n"
+      "  workload.hours_per_day=0:24:2     site.tariff_per_kwh=0.1:0.4:0.05\n"
+      "  option:rig-3090.price_per_gpu=500:900:100\n"
+      "Values run FROM, FROM+STEP, ... up to TO (at most 1000); each must be a value the\n"
+      "scenario file could hold.\n\noptions");
+  std::string catalog_path, scenario_path, vary_text;
+  bool json = false;
+  visible.add_options()("help,h", "this text")(
+      "vary", po::value(&vary_text)->value_name("KEY=FROM:TO:STEP"), "the number to vary")(
+      "json", po::bool_switch(&json), "print JSON on stdout instead of the table")(
+      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "catalog database to use instead of the built-in one (opened read-only)");
+  po::options_description all;
+  all.add(visible).add_options()("scenario", po::value(&scenario_path));
+  po::positional_options_description positional;
+  positional.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  if (scenario_path.empty()) throw UsageError("sweep: missing SCENARIO (see gputco sweep --help)");
+  if (vary_text.empty()) {
+    throw UsageError(std::string("sweep: missing --vary KEY=FROM:TO:STEP, ") + kVaryExample);
+  }
+  const Vary vary = parse_vary(vary_text);
+
+  const Scenario scenario = load_scenario(scenario_path);
+  const auto keys = vary_keys(scenario);
+  const VaryKey& key = find_key(keys, vary, scenario);
+  const std::vector<double> values = sweep_values(vary, key);
+
+  const Catalog catalog = open_catalog(catalog_path);
+  std::vector<SweepRow> rows;
+  std::optional<ResolvedScenario> first;
+  std::optional<InputRow> row;
+  ProgressBar progress(err, "sweep");
+  for (size_t i = 0; i < values.size(); ++i) {
+    Scenario varied = scenario;
+    key.set(varied, values[i]);
+    ResolvedScenario resolved = resolve(varied, catalog);
+    for (auto& input : resolved.inputs) {
+      // Honest provenance: the value is the sweep's, not the file's or the catalog's.
+      if (input.section == key.section && input.key == key.key) {
+        input.provenance = "gputco sweep --vary " + vary.text;
+        if (!row) row = input;
+      }
+    }
+    rows.push_back({values[i], make_plan(resolved.plan_inputs)});
+    if (!first) first = std::move(resolved);
+    progress.update(static_cast<long long>(i + 1), static_cast<long long>(values.size()));
+  }
+  progress.finish();
+  const InputRow* input_row = row ? &*row : nullptr;
+  out << (json ? sweep_json(vary, key, input_row, *first, rows)
+               : sweep_text(vary, key, input_row, *first, rows));
+  return 0;
+}
+
+}  // namespace gputco::cli

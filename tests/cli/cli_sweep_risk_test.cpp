@@ -1,0 +1,226 @@
+// gputco sweep and gputco risk through the binary: exit codes, messages for bad --vary,
+// agreement with `gputco plan`, reproducible Monte Carlo output, and no nan/inf anywhere.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "tests/support/paths.hpp"
+#include "tests/support/process.hpp"
+
+namespace gputco {
+namespace {
+
+using nlohmann::json;
+
+const std::string kRig = "scenarios/examples/used-3090-rig-vs-rented-h100.ini";
+const std::string kOffice = "scenarios/examples/office-assistant-32b.ini";
+
+test::RunResult gputco(const std::vector<std::string>& args) {
+  return test::run(GPUTCO_EXE, args);
+}
+
+/// No "nan", "inf" or "infinity" as a word ("maintenance" contains "nan", and is fine).
+void expect_no_nan_or_inf(const std::string& text) {
+  static const std::regex kBad(R"(\b-?(nan|inf|infinity)\b)", std::regex::icase);
+  EXPECT_FALSE(std::regex_search(text, kBad)) << text;
+}
+
+TEST(CliSweep, hoursPerDayAtThePlansOwnHoursGiveThePlansTotals) {
+  const std::string scenario = test::source_path(kRig);
+  const auto sweep =
+      gputco({"sweep", scenario, "--vary", "workload.hours_per_day=0:24:2", "--json"});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  expect_no_nan_or_inf(sweep.out);
+  const auto j = json::parse(sweep.out);
+  EXPECT_EQ(j["key"], "workload.hours_per_day");
+  EXPECT_EQ(j["unit"], "h/day");
+  EXPECT_NE(j["provenance"].get<std::string>().find("gputco sweep --vary"), std::string::npos);
+  ASSERT_EQ(j["points"].size(), 13u);
+
+  test::TempDir dir;
+  const auto plan = gputco({"plan", scenario, "-o", dir.file("plan.xlsx"), "--json"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const auto p = json::parse(plan.out);
+  // The example runs 10 h/day: point 5.
+  const auto& at_plan = j["points"][5];
+  ASSERT_EQ(at_plan["value"], 10.0);
+  ASSERT_EQ(at_plan["options"].size(), p["options"].size());
+  for (size_t i = 0; i < p["options"].size(); ++i) {
+    EXPECT_EQ(at_plan["options"][i]["id"], p["options"][i]["id"]);
+    EXPECT_DOUBLE_EQ(at_plan["options"][i]["total_cost"].get<double>(),
+                     p["options"][i]["total_cost"].get<double>());
+    EXPECT_DOUBLE_EQ(at_plan["options"][i]["npv"].get<double>(),
+                     p["options"][i]["npv"].get<double>());
+  }
+  EXPECT_EQ(at_plan["recommendation"], p["recommendation"]);
+  // Unused hardware still costs its purchase; an unused rental costs nothing.
+  EXPECT_EQ(j["points"][0]["recommendation"], "h100-rented");
+}
+
+TEST(CliSweep, printsATableWithEveryOptionAndTheRecommendation) {
+  const auto r = gputco({"sweep", test::source_path(kOffice), "--vary",
+                         "option:used-3090s.price_per_gpu=500:900:200"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_no_nan_or_inf(r.out);
+  for (const char* text : {"used-3090s", "rented-server", "recommendation", "price_per_gpu",
+                           "  500 ", "  700 ", "  900 "}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+  }
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CliSweep, aTariffGivenInTheSweepReplacesTheCatalogTariff) {
+  const auto r = gputco(
+      {"sweep", test::source_path(kRig), "--vary", "site.tariff_per_kwh=0.1:0.4:0.1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json::parse(r.out);
+  ASSERT_EQ(j["points"].size(), 4u);
+  // Owning costs more as electricity does; the hourly rental does not change.
+  const auto own = [&](size_t i) {
+    return j["points"][i]["options"][0]["total_cost"].get<double>();
+  };
+  const auto rent = [&](size_t i) {
+    return j["points"][i]["options"][1]["total_cost"].get<double>();
+  };
+  EXPECT_LT(own(0), own(3));
+  EXPECT_EQ(rent(0), rent(3));
+}
+
+TEST(CliSweep, badVaryExitsWith2AndSaysWhy) {
+  struct Case {
+    std::string vary;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"workload.hours_per_day", "expected KEY=FROM:TO:STEP"},
+      {"workload.hours_per_day=0:24", "expected KEY=FROM:TO:STEP (three numbers)"},
+      {"workload.hours_per_day=0:24:2:1", "expected KEY=FROM:TO:STEP (three numbers)"},
+      {"=0:24:2", "expected KEY=FROM:TO:STEP"},
+      {"workload.hours_per_day=a:24:2", "the FROM 'a' is not a number"},
+      {"workload.hours_per_day=0:24:0,5", "the STEP '0,5' is not a number"},
+      {"workload.hours_per_day=0:24:0", "STEP must be above 0"},
+      {"workload.hours_per_day=10:2:1", "FROM must not be above TO"},
+      {"workload.hours_per_day=0:30:5", "workload.hours_per_day = 25 is outside 0 .. 24"},
+      {"workload.hours_per_day=0:24:0.001", "at most 1000"},
+      {"workload.hours_per_dya=0:24:2", "did you mean 'workload.hours_per_day'?"},
+      {"option:rgi-3090.price_per_gpu=500:900:100",
+       "did you mean 'option:rig-3090.price_per_gpu'?"},
+      {"option:h100-rented.price_per_gpu=1:2:1", "applies to kind = buy only"},
+      {"option:rig-3090.count=1:3:0.5", "takes whole numbers"},
+      {"workload.model=1:2:1", "'model' is not a number"},
+      {"site.pue=0.5:1:0.5", "site.pue = 0.5 is outside 1 .. 3"},
+  };
+  for (const auto& c : cases) {
+    const auto r = gputco({"sweep", test::source_path(kRig), "--vary", c.vary});
+    EXPECT_EQ(r.exit_code, 2) << c.vary << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.vary << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.vary << ": " << r.out;
+  }
+}
+
+TEST(CliSweep, usageErrorsExitWith2) {
+  EXPECT_EQ(gputco({"sweep"}).exit_code, 2);
+  const auto no_vary = gputco({"sweep", test::source_path(kRig)});
+  EXPECT_EQ(no_vary.exit_code, 2);
+  EXPECT_NE(no_vary.err.find("missing --vary"), std::string::npos) << no_vary.err;
+  EXPECT_EQ(gputco({"sweep", test::source_path(kRig), "--vary", "workload.hours_per_day=0:24:2",
+                    "--vary", "site.pue=1:2:1"})
+                .exit_code,
+            2);
+  EXPECT_EQ(gputco({"sweep", "missing.ini", "--vary", "workload.hours_per_day=0:24:2"}).exit_code,
+            2);
+  const auto help = gputco({"sweep", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--vary"), std::string::npos);
+}
+
+TEST(CliRisk, sameSeedSameBytesOtherSeedOtherNumbers) {
+  const std::string scenario = test::source_path(kOffice);
+  const auto a = gputco({"risk", scenario, "--draws", "3000", "--seed", "42"});
+  const auto b = gputco({"risk", scenario, "--draws", "3000", "--seed", "42"});
+  const auto c = gputco({"risk", scenario, "--draws", "3000", "--seed", "43"});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out, c.out);
+  expect_no_nan_or_inf(a.out);
+  EXPECT_NE(a.out.find("3000 draws, seed 42"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("% of draws"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("PERCENTILE.INC"), std::string::npos) << a.out;
+  EXPECT_TRUE(a.err.empty()) << a.err;  // no progress bar: stderr is not a terminal
+}
+
+TEST(CliRisk, jsonHasOrderedPercentilesAndAProbability) {
+  const auto r = gputco({"risk", test::source_path(kOffice), "--draws", "5000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_no_nan_or_inf(r.out);
+  const auto j = json::parse(r.out);
+  EXPECT_EQ(j["draws"], 5000);
+  EXPECT_EQ(j["seed"], 20260101u);  // the default seed
+  const double p = j["probability_buy_beats_rent"].get<double>();
+  EXPECT_GE(p, 0);
+  EXPECT_LE(p, 1);
+  EXPECT_LE(j["npv_difference"]["p10"].get<double>(), j["npv_difference"]["p50"].get<double>());
+  EXPECT_LE(j["npv_difference"]["p50"].get<double>(), j["npv_difference"]["p90"].get<double>());
+  ASSERT_GE(j["options"].size(), 5u);
+  for (const auto& o : j["options"]) {
+    EXPECT_LE(o["p10_total_cost"].get<double>(), o["p50_total_cost"].get<double>()) << o["id"];
+    EXPECT_LE(o["p50_total_cost"].get<double>(), o["p90_total_cost"].get<double>()) << o["id"];
+  }
+  EXPECT_EQ(j["uncertain_inputs"].size(), 7u);
+}
+
+TEST(CliRisk, timeGoesToStderrOnly) {
+  const auto r = gputco({"risk", test::source_path(kRig), "--draws", "1000", "--time"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("s CPU"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, gputco({"risk", test::source_path(kRig), "--draws", "1000"}).out);
+}
+
+TEST(CliRisk, badArgumentsExitWith2) {
+  const std::string scenario = test::source_path(kRig);
+  const std::vector<std::vector<std::string>> cases = {
+      {"risk"},
+      {"risk", scenario, "--draws", "0"},
+      {"risk", scenario, "--draws", "1e5"},
+      {"risk", scenario, "--draws", "2000000"},
+      {"risk", scenario, "--draws", "-5"},
+      {"risk", scenario, "--seed", "-1"},
+      {"risk", scenario, "--seed", "18446744073709551616"},
+      {"risk", scenario, "--seed", "x"},
+      {"risk", scenario, "--bogus"},
+      {"risk", "missing.ini"},
+  };
+  for (const auto& args : cases) {
+    const auto r = gputco(args);
+    EXPECT_EQ(r.exit_code, 2) << args.back() << "\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  EXPECT_EQ(gputco({"risk", scenario, "--seed", "18446744073709551615", "--draws", "10"}).exit_code,
+            0);
+}
+
+TEST(CliRisk, aScenarioWithoutARentalHasNothingToCompare) {
+  test::TempDir dir;
+  const std::string path = dir.file("own-only.ini");
+  test::write_file(path,
+                   "[scenario]\nname = own only\nas_of = 2026-11-27\n"
+                   "[workload]\nmodel = llama-3.3-70b\nquant = Q4_K_M\n"
+                   "[site]\ntariff_per_kwh = 0.3\n"
+                   "[option:rig]\nkind = buy\ngpu = rtx-3090\ncondition = used\ncount = 4\n");
+  const auto r = gputco({"risk", path});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("no rental holds the model"), std::string::npos) << r.err;
+  // The sweep still works: it needs no pair.
+  EXPECT_EQ(gputco({"sweep", path, "--vary", "workload.hours_per_day=0:24:12"}).exit_code, 0);
+}
+
+TEST(CliMain, helpListsSweepAndRisk) {
+  const auto r = gputco({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("sweep SCENARIO"), std::string::npos);
+  EXPECT_NE(r.out.find("risk SCENARIO"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gputco
