@@ -405,7 +405,13 @@ std::vector<std::string> zip_members(const std::string& zip) {
 }
 
 std::string zip_member(const std::string& zip, const std::string& member) {
-  return capture("unzip -p " + shell_quote(zip) + " " + shell_quote(member));
+  // unzip reads member names as wildcards: "[Content_Types].xml" needs its brackets escaped.
+  std::string literal;
+  for (char c : member) {
+    if (c == '[' || c == ']' || c == '*' || c == '?' || c == '\\') literal += '\\';
+    literal += c;
+  }
+  return capture("unzip -p " + shell_quote(zip) + " " + shell_quote(literal));
 }
 
 std::map<std::string, std::string> sheet_parts(const std::string& xlsx) {

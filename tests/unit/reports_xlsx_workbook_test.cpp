@@ -5,9 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <regex>
@@ -211,6 +214,74 @@ TEST(XlsxReport, sourcesFlagStalePricesByFormulaAndRule) {
   EXPECT_EQ(formula_at(cells, "Sources", "G7").cached, 148);
   const std::string xml = zip_member(path, test::sheet_parts(path).at("Sources"));
   EXPECT_NE(xml.find("<formula>$H5=\"stale\"</formula>"), std::string::npos) << xml;
+}
+
+TEST(XlsxReport, tenOptionsOverSixtyMonthsTakeWellUnderASecond) {
+  auto sample = sample_plan();
+  auto& in = sample.scenario.plan_inputs;
+  in.finance.horizon_months = 60;
+  const auto base_options = in.options;
+  const auto base_results = sample.plan.options;
+  in.options.clear();
+  sample.plan.options.clear();
+  for (size_t i = 0; i < 10; ++i) {
+    OptionInputs option = base_options[i % 3];
+    OptionResult result = base_results[i % 3];
+    option.id = result.id = base_options[i % 3].id + "-" + std::to_string(i);
+    option.count += static_cast<int>(i / 3);
+    in.options.push_back(option);
+    sample.plan.options.push_back(result);
+  }
+  test::recompute_money(sample);
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;
+  const std::string path = fresh_dir("timing") + "/tco.xlsx";
+  const auto start = std::chrono::steady_clock::now();
+  write_workbook(sample.plan, sample.scenario, path, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("10 options x 60 months, every sheet: %.3f s, %zu bytes, %zu formula cells\n",
+              seconds, static_cast<size_t>(std::filesystem::file_size(path)),
+              formula_cells(path).size());
+  EXPECT_LT(seconds, 1.0);
+}
+
+TEST(XlsxReport, theArchiveAndEveryXmlPartAreWellFormed) {
+  const auto sample = sample_plan();
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;
+  const std::string dir = fresh_dir("wellformed");
+  write_workbook(sample.plan, sample.scenario, dir + "/tco.xlsx", options);
+  WorkbookOptions quote;
+  quote.quote = true;
+  write_workbook(sample.plan, sample.scenario, dir + "/quote.xlsx", quote);
+  for (const char* book : {"/tco.xlsx", "/quote.xlsx"}) {
+    const std::string path = dir + book;
+    // CRCs and structure of the zip.
+    EXPECT_EQ(std::system(("unzip -tq '" + path + "' >/dev/null").c_str()), 0) << path;
+    const std::string types = zip_member(path, "[Content_Types].xml");
+    for (const auto& member : test::zip_members(path)) {
+      if (member.size() < 4 || member.substr(member.size() - 4) != ".xml") continue;
+      const std::string xml = zip_member(path, member);
+      EXPECT_EQ(xml.rfind("<?xml", 0), 0u) << member;
+      if (member.rfind("xl/worksheets/", 0) == 0 || member.rfind("xl/charts/", 0) == 0) {
+        EXPECT_NE(types.find("/" + member + "\""), std::string::npos)
+            << member << " missing in [Content_Types].xml";
+      }
+      // Well-formed XML, where xmllint is installed.
+      if (std::system("command -v xmllint >/dev/null 2>&1") == 0) {
+        const std::string copy = dir + "/part.xml";
+        {
+          std::ofstream out(copy, std::ios::binary);
+          out << xml;
+        }
+        EXPECT_EQ(std::system(("xmllint --noout '" + copy + "' 2>/dev/null").c_str()), 0)
+            << path << ": " << member;
+      }
+    }
+  }
 }
 
 TEST(XlsxReport, sameInputGivesIdenticalBytes) {
