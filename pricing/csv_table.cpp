@@ -2,6 +2,8 @@
 
 #include <csv.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -38,6 +40,40 @@ void on_record_end(int /*terminator*/, void* user) {
   state->record_line = 0;
 }
 
+/// Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
+/// code points above U+10FFFF included), npos when the whole text is valid.
+std::size_t first_invalid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char b0 = byte(i);
+    std::size_t length = 1;
+    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
+    if (b0 < 0x80) {
+      ++i;
+      continue;
+    } else if (b0 >= 0xC2 && b0 <= 0xDF) {
+      length = 2;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+      length = 3;
+      if (b0 == 0xE0) low = 0xA0;
+      if (b0 == 0xED) high = 0x9F;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+      length = 4;
+      if (b0 == 0xF0) low = 0x90;
+      if (b0 == 0xF4) high = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) return i;
+    for (std::size_t k = 2; k < length; ++k) {
+      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
 // Keep every space: RFC 4180 fields are taken as written, the validator judges them.
 int no_space(unsigned char) {
   return 0;
@@ -55,6 +91,27 @@ std::optional<std::size_t> CsvTable::column(std::string_view name) const {
 CsvTable parse_csv(std::string_view text, const std::string& path) {
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (text.substr(0, kBom.size()) == kBom) text.remove_prefix(kBom.size());
+  // Spreadsheets' "Unicode text" and binary files: say what they are, not which columns
+  // are missing.
+  if (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF") {
+    throw CatalogError(path + ":1: csv: the file is UTF-16 text; save it as CSV UTF-8");
+  }
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+    throw CatalogError(path + ":" + std::to_string(line) +
+                       ": csv: not a text file (it contains NUL bytes)");
+  }
+  // Another 8-bit encoding (Windows-1252, Latin-1): the bytes would reach the catalog, the
+  // workbook and JSON as they are.
+  if (const auto bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
+    throw CatalogError(path + ":" + std::to_string(line) + ": csv: not UTF-8 text (byte " + hex +
+                       "); save the file as CSV UTF-8");
+  }
 
   CsvTable table;
   table.path = path;
