@@ -8,8 +8,8 @@ namespace gputco::xlsx {
 
 CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
                               const Plan& plan, const ResolvedScenario& scenario,
-                              const SummaryLayout& summary, const std::string& master_check_cell,
-                              bool master_check_value) {
+                              const SummaryLayout& summary, const SourcesLayout& sources,
+                              const std::string& master_check_cell, bool master_check_value) {
   CoverLayout layout;
   const lxw_col_t label = 0, value = 1;
   layout.value_col = value;
@@ -83,15 +83,32 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
     const auto summary_row = static_cast<lxw_row_t>(summary.first_option_row + recommended);
     key("Its total cost over the horizon");
     sheet.formula(row++, value, "=" + sheet_cell_ref(kSummarySheet, summary_row, summary.total_col),
-                  plan.options[recommended].total_cost, formats.money_whole);
+                  plan.options[recommended].total_cost, formats.money_whole_left);
     key("Its NPV of cost");
     sheet.formula(row++, value, "=" + sheet_cell_ref(kSummarySheet, summary_row, summary.npv_col),
-                  plan.options[recommended].npv, formats.money_whole);
+                  plan.options[recommended].npv, formats.money_whole_left);
   }
   key("Why");
   sheet.text(row++, value, plan.recommendation_reason);
   ++row;
 
+  if (sources.count > 0) {
+    // Context for the master check: the usual reason it fails is a stale price.
+    key("Prices older than allowed");
+    const auto last = static_cast<lxw_row_t>(sources.first_row + sources.count - 1);
+    size_t stale = 0;
+    for (const SourceRow& source : scenario.sources) stale += source.stale ? 1 : 0;
+    sheet.formula(row, value,
+                  "=COUNTIF(" +
+                      sheet_range_ref(kSourcesSheet, sources.first_row, sources.stale_col, last,
+                                      sources.stale_col) +
+                      ",\"stale\")",
+                  static_cast<double>(stale), formats.integer_left);
+    sheet.text(row++, 2,
+               "of " + std::to_string(sources.count) + " prices (older than " +
+                   std::to_string(scenario.max_price_age_days) + " days; see Sources)",
+               formats.note);
+  }
   key("Workbook checks pass");
   layout.master_check_row = row;
   if (master_check_cell.empty()) {
@@ -126,9 +143,10 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
              "merging the disclaimer cells");
   sheet.text(row, 0, disclaimer, formats.wrapped);
 
+  // A narrow value column keeps numbers next to their labels; text runs on to the right.
   sheet.width(label, label, 30);
-  sheet.width(value, value, 52);
-  sheet.width(2, 2, 30);
+  sheet.width(value, value, 22);
+  sheet.width(2, 2, 60);
   return layout;
 }
 

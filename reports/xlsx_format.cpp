@@ -155,6 +155,10 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   format_set_font_color(f.fail, kFailFont);
   f.pass = add(workbook);
   format_set_bg_color(f.pass, kHighlightFill);
+  f.integer_left = numeric(workbook, "#,##0");
+  format_set_align(f.integer_left, LXW_ALIGN_LEFT);
+  f.money_whole_left = numeric(workbook, "#,##0" + suffix);
+  format_set_align(f.money_whole_left, LXW_ALIGN_LEFT);
   return f;
 }
 

@@ -139,7 +139,8 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   }
   sheet.width(0, 0, 24);
   sheet.width(1, 1, 26);
-  sheet.width(2, 14, 11);
+  sheet.width(2, 13, 11);
+  sheet.width(14, 14, 13);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
 }
 
@@ -431,8 +432,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   const std::string master_cell =
       quote ? std::string()
             : sheet_cell_ref(kChecksSheet, checks_layout.master_row, checks_layout.result_col);
-  xlsx::write_cover_sheet(workbook, cover, formats, plan, scenario, summary_layout, master_cell,
-                          checks_layout.all_pass);
+  xlsx::write_cover_sheet(workbook, cover, formats, plan, scenario, summary_layout, sources_layout,
+                          master_cell, checks_layout.all_pass);
 
   // Page setup last, over every sheet (also those whose writers set their own).
   const xlsx::PrintSetup setup = xlsx::print_setup(scenario);

@@ -50,17 +50,19 @@ struct Formats {
   lxw_format* input_number = nullptr;
   lxw_format* input_text = nullptr;
   lxw_format* constant_number = nullptr;
-  lxw_format* not_available = nullptr;  ///< "n/a", "never" in a numeric column
-  lxw_format* indented = nullptr;       ///< text right after a numeric column
-  lxw_format* percent = nullptr;        ///< a fraction shown as a percentage
-  lxw_format* days = nullptr;           ///< a count of days
-  lxw_format* check = nullptr;          ///< a check's TRUE/FALSE
-  lxw_format* check_text = nullptr;     ///< "n/a" in the result column of a check
-  lxw_format* input_date = nullptr;     ///< a date typed by someone (input style)
-  lxw_format* period_date = nullptr;    ///< a timeline date, in a month column
-  lxw_format* wrapped = nullptr;        ///< long text that wraps in its cell
-  lxw_format* fail = nullptr;           ///< conditional format: a FALSE check
-  lxw_format* pass = nullptr;           ///< conditional format: a TRUE check
+  lxw_format* not_available = nullptr;     ///< "n/a", "never" in a numeric column
+  lxw_format* indented = nullptr;          ///< text right after a numeric column
+  lxw_format* percent = nullptr;           ///< a fraction shown as a percentage
+  lxw_format* days = nullptr;              ///< a count of days
+  lxw_format* check = nullptr;             ///< a check's TRUE/FALSE
+  lxw_format* check_text = nullptr;        ///< "n/a" in the result column of a check
+  lxw_format* input_date = nullptr;        ///< a date typed by someone (input style)
+  lxw_format* period_date = nullptr;       ///< a timeline date, in a month column
+  lxw_format* wrapped = nullptr;           ///< long text that wraps in its cell
+  lxw_format* fail = nullptr;              ///< conditional format: a FALSE check
+  lxw_format* pass = nullptr;              ///< conditional format: a TRUE check
+  lxw_format* integer_left = nullptr;      ///< a count next to its label (Cover)
+  lxw_format* money_whole_left = nullptr;  ///< an amount next to its label (Cover)
 };
 
 /// Creates the formats; money formats carry `currency` when it is a plain code ("EUR").
@@ -282,8 +284,8 @@ inline constexpr const char* kPricesAsOfName = "prices_as_of";
 /// and the disclaimer. Defines the name prices_as_of.
 CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
                               const Plan& plan, const ResolvedScenario& scenario,
-                              const SummaryLayout& summary, const std::string& master_check_cell,
-                              bool master_check_value);
+                              const SummaryLayout& summary, const SourcesLayout& sources,
+                              const std::string& master_check_cell, bool master_check_value);
 
 /// The checks of a workbook, for the Checks sheet and the Cover.
 struct ChecksLayout {
