@@ -20,12 +20,10 @@ namespace po = boost::program_options;
 namespace gputco::cli {
 namespace {
 
-/// The engine's sensitivity run for the workbook's Sensitivity and Crossover sheets: none in
-/// this build. engine/sensitivity.hpp holds the contract, and no engine function computes
-/// it yet; the workbook shows engine results only, never stand-ins, so without a run it
-/// simply has no Sensitivity and Crossover sheets.
-std::optional<Sensitivity> sensitivity_of(const PlanInputs& /*inputs*/, const Plan& /*plan*/) {
-  return std::nullopt;
+/// The engine's sensitivity run (tornado, utilization sweep, seeded Monte Carlo with the
+/// default draws and seed) for the workbook's Sensitivity and Crossover sheets.
+Sensitivity sensitivity_of(const PlanInputs& inputs, const Plan& plan) {
+  return analyse(inputs, plan);
 }
 
 }  // namespace
@@ -85,9 +83,11 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Scenario scenario = load_scenario(scenario_path);
   const ResolvedScenario resolved = resolve(scenario, catalog);
   const Plan plan = make_plan(resolved.plan_inputs);
-  const std::optional<Sensitivity> sensitivity = sensitivity_of(resolved.plan_inputs, plan);
   WorkbookOptions options;
   options.quote = quote;
+  // The quote shows no Sensitivity sheet: no need to run it.
+  std::optional<Sensitivity> sensitivity;
+  if (!quote) sensitivity = sensitivity_of(resolved.plan_inputs, plan);
   options.sensitivity = sensitivity ? &*sensitivity : nullptr;
   write_workbook(plan, resolved, output, options);
   if (format == "json") {

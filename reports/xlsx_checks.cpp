@@ -271,6 +271,18 @@ std::vector<Check> sensitivity_checks(const Plan& plan, const CheckInputs& in) {
                      sheet_cell_ref(kSensitivitySheet, layout.engine_base_row, layout.value_col));
     checks.push_back(c);
   }
+  if (s.risk && in.sensitivity_layout->difference_row != 0) {
+    const SensitivityLayout& layout = *in.sensitivity_layout;
+    const auto at = [&](lxw_row_t offset) {
+      return sheet_cell_ref(kSensitivitySheet, layout.difference_row + offset, layout.value_col);
+    };
+    checks.push_back({"Monte Carlo difference percentiles in order (P10 <= P50 <= P90)", "workbook",
+                      "=AND(" + at(0) + "<=" + at(1) + "," + at(1) + "<=" + at(2) + ")",
+                      s.risk->p10_difference <= s.risk->p50_difference &&
+                          s.risk->p50_difference <= s.risk->p90_difference,
+                      "Sensitivity: the engine's percentiles of the buy - rent NPV difference "
+                      "are ordered."});
+  }
   if (s.risk) {
     const SensitivityLayout& layout = *in.sensitivity_layout;
     for (size_t k = 0; k < s.risk->options.size(); ++k) {

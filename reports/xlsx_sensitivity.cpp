@@ -95,7 +95,10 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
                   c_off_low = 6, c_off_high = 7, c_width = 8;
   sheet.text(row++, 0, "Tornado", formats.subtitle);
   if (!compared) {
-    sheet.text(row++, 0, "No tornado: the plan has no feasible owned option and rental to compare.",
+    sheet.text(row++, 0,
+               s.note.empty()
+                   ? "No tornado: the plan has no feasible owned option and rental to compare."
+                   : "No tornado: " + s.note,
                formats.note);
   } else {
     const lxw_row_t header = row++;
@@ -145,8 +148,21 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     sheet.number(row++, value, risk.draws, formats.integer);
     key("Seed");
     sheet.number(row++, value, static_cast<double>(risk.seed), formats.integer);
+    if (!risk.owned_option_id.empty()) {
+      key("Owned option compared");
+      sheet.text(row++, value, risk.owned_option_id);
+      key("Rental it is compared with");
+      sheet.text(row++, value, risk.rented_option_id);
+    }
     key("Probability that buying beats renting");
     sheet.number(row++, value, risk.probability_buy_beats_rent, formats.percent);
+    out.difference_row = row;
+    key("Buy - rent NPV difference P10");
+    sheet.number(row++, value, risk.p10_difference, formats.money_whole);
+    key("Buy - rent NPV difference P50");
+    sheet.number(row++, value, risk.p50_difference, formats.money_whole);
+    key("Buy - rent NPV difference P90");
+    sheet.number(row++, value, risk.p90_difference, formats.money_whole);
     ++row;
     const lxw_row_t header = row++;
     const char* headers[] = {"Option", "P10 total cost", "P50 total cost", "P90 total cost",

@@ -301,6 +301,7 @@ struct SensitivityLayout {
   std::vector<size_t> monte_carlo_options;  ///< plan index of each Monte Carlo row
   lxw_row_t engine_base_row = 0;            ///< the engine's base difference (0: none)
   lxw_row_t workbook_base_row = 0;          ///< the same from the Cash flow NPVs (a formula)
+  lxw_row_t difference_row = 0;             ///< Monte Carlo P10 of the difference (P50, P90 below)
   lxw_col_t value_col = 1;
 };
 

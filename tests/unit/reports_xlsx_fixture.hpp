@@ -27,7 +27,7 @@ SamplePlan sample_plan();
 /// the workbook's formulas must reproduce the real engine, not only the test's arithmetic.
 SamplePlan engine_sample_plan();
 
-/// A hand-made sensitivity run of `sample` (the engine's analyse() stands in until it lands):
+/// A hand-made sensitivity run of `sample` (fixed numbers, independent of the engine's analyse()):
 /// the tornado compares options 0 (owned) and 1 (rented) with the plan's own base
 /// difference, a Monte Carlo of every option and a sweep 0..24 h/day in steps of 2.
 Sensitivity sample_sensitivity(const SamplePlan& sample);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "engine/sensitivity.hpp"
 #include "reports/xlsx_report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
@@ -95,13 +96,22 @@ class Recalculation : public ::testing::Test {
     tampered.plan.options[0].total_cost += 1000;
     control_ = dir_ + "/control.xlsx";
     write_workbook(tampered.plan, tampered.scenario, control_);
-    add("the real engine's plan", "engine", test::engine_sample_plan(), {}, 8);
+    // The real engine's plan and its real sensitivity run.
+    const test::SamplePlan engine = test::engine_sample_plan();
+    const Sensitivity engine_sensitivity = analyse(engine.scenario.plan_inputs, engine.plan);
+    WorkbookOptions engine_options;
+    engine_options.sensitivity = &engine_sensitivity;
+    add("the real engine's plan", "engine", engine, engine_options, 10);
     WorkbookOptions quote;
     quote.quote = true;
     add("the quote", "quote", *sample_, quote, 4);
     int n = 0;
     for (const auto& [name, example] : test::example_plans()) {
-      add("example " + name, "example" + std::to_string(n++), example, {}, 8);
+      // What `gputco plan` writes: the plan with the engine's sensitivity run.
+      const Sensitivity example_sensitivity = analyse(example.scenario.plan_inputs, example.plan);
+      WorkbookOptions example_options;
+      example_options.sensitivity = &example_sensitivity;
+      add("example " + name, "example" + std::to_string(n++), example, example_options, 10);
       WorkbookOptions example_quote;
       example_quote.quote = true;
       add("example " + name + " (quote)", "example" + std::to_string(n++), example, example_quote,
@@ -237,7 +247,7 @@ TEST_F(Recalculation, everyCheckOfEveryExampleHoldsButStalePrices) {
   // The examples' catalog prices can be older than the scenario allows: that check (and the
   // master check) then says FALSE, exactly when the Sources sheet flags a price stale.
   for (const Book& book : *books_) {
-    if (book.label.rfind("example", 0) != 0 || book.sheets != 8) continue;
+    if (book.label.rfind("example", 0) != 0 || book.sheets != 10) continue;
     const Sheets& sheets = sheets_of(book.path);
     bool any_stale = false;
     for (const auto& row : sheets.at("Sources")) {
