@@ -428,12 +428,45 @@ std::vector<std::string> literal_numbers(const std::string& formula) {
 
 TEST(XlsxReport, formulasHoldNoConstantsBeyondZeroAndOne) {
   const auto sample = sample_plan();
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;  // every sheet
   const std::string path = fresh_dir("constants") + "/tco.xlsx";
-  write_workbook(sample.plan, sample.scenario, path);
+  write_workbook(sample.plan, sample.scenario, path, options);
+  std::set<std::string> sheets;
   for (const auto& cell : formula_cells(path)) {
+    sheets.insert(cell.sheet);
     EXPECT_TRUE(literal_numbers(cell.formula).empty())
         << cell.sheet << "!" << cell.ref << ": " << cell.formula;
   }
+  EXPECT_EQ(sheets.size(), 8u) << "every sheet but Inputs and Hardware has formulas";
+}
+
+TEST(XlsxReport, coverDatesTheQuoteAndShowsTheMasterCheck) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("cover") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const auto cells = formula_cells(path);
+  // Valid until = prices as of (2026-11-15, serial 46341) + 30 days (the default).
+  const auto until = formula_at(cells, "Cover", "B10");
+  EXPECT_EQ(until.formula, "B8+B9");
+  EXPECT_EQ(until.cached, 46341 + 30);
+  const std::string workbook = zip_member(path, "xl/workbook.xml");
+  EXPECT_NE(workbook.find("<definedName name=\"prices_as_of\">'Cover'!$B$8</definedName>"),
+            std::string::npos)
+      << workbook;
+  // The master check: the Checks sheet's AND, cached FALSE (the Hetzner price is stale).
+  bool found = false;
+  for (const auto& cell : cells) {
+    if (cell.sheet == "Cover" && cell.formula.rfind("'Checks'!", 0) == 0) {
+      found = true;
+      EXPECT_EQ(cell.cached, 0);
+      const auto master = formula_at(
+          cells, "Checks", cell.formula.substr(cell.formula.find('!') + 1).erase(0, 1).erase(1, 1));
+      EXPECT_EQ(master.formula.rfind("AND(", 0), 0u) << master.formula;
+    }
+  }
+  EXPECT_TRUE(found);
 }
 
 TEST(XlsxReport, eachCashFlowRowIsOneFormulaCopiedAcross) {
