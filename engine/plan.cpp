@@ -619,6 +619,10 @@ std::vector<OptionResult::Event> events_of(const OptionInputs& o, const CashFlow
   std::vector<OptionResult::Event> events;
   const std::string unit = std::to_string(o.count) + " x " + o.device.id;
   bool renting = false;
+  if (!cf.units.empty() && cf.units[0] > 1) {
+    events.push_back({0, "started with " + units_text(cf.units[0]) + " units of " + unit +
+                             " (month-1 load " + units_text(cf.load[0]) + ")"});
+  }
   for (size_t m = 1; m < cf.units.size(); ++m) {
     const double added = cf.units[m] - cf.units[m - 1];
     if (added > 0) {
@@ -664,7 +668,10 @@ Plan make_plan(const PlanInputs& given) {
   const int horizon = in.finance.horizon_months;
   double days_of_use_total = 0;
   for (int m = 1; m <= horizon; ++m) days_of_use_total += days_of_use(in.workload, in.finance, m);
-  const double hours_per_month = in.workload.hours_per_day * days_of_use_total / horizon;
+  // The same days every month unless they follow the calendar: then the average month.
+  const double hours_per_month =
+      in.workload.hours_per_day * (in.workload.days_follow_convention ? days_of_use_total / horizon
+                                                                      : in.workload.days_per_month);
   for (const auto& o : in.options) {
     OptionResult r;
     r.id = o.id;

@@ -337,7 +337,8 @@ double average_hours_per_month(HoursConvention convention);
 /// Fills the derived OptionInputs fields (capacity_tokens_per_hour from fit and speed when
 /// it is 0, base_load, and the overflow rental's rate and units per load) and checks the
 /// overflow links. Idempotent; call it again after changing a rental's rate.
-/// Throws EngineError when an overflow option is missing or not a rent_hourly option.
+/// Throws EngineError when an overflow option is missing or not a rent_hourly option, or
+/// when a capacity must be computed and the model or a device is outside its domain.
 void prepare_plan_inputs(PlanInputs& inputs);
 
 /// Checks every input's domain; throws EngineError naming the input and its value.

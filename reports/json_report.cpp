@@ -27,6 +27,23 @@ ordered numbers(const std::vector<double>& xs) {
   return out;
 }
 
+/// The option's variant of its kind: the billing term, the hosting, the financing.
+std::string variant(const OptionInputs& in) {
+  switch (in.kind) {
+    case OptionKind::buy: {
+      std::string v = in.blend ? "blend" : to_string(in.condition);
+      if (in.hosting == Hosting::colocation) v += ", colocation";
+      if (in.financing != Financing::cash) v += ", " + to_string(in.financing);
+      return v;
+    }
+    case OptionKind::rent_hourly:
+      return to_string(in.term);
+    case OptionKind::rent_monthly:
+      return "monthly";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
@@ -42,6 +59,11 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
       plan.baseline_option_id.empty() ? ordered(nullptr) : ordered(plan.baseline_option_id);
   j["recommendation"] = optional(plan.recommendation);
   j["recommendation_reason"] = plan.recommendation_reason;
+  const auto& inputs = scenario.plan_inputs;
+  j["hours_per_month_convention"] = to_string(inputs.workload.hours_per_month_convention);
+  j["vat_rate"] = number(inputs.finance.vat_rate);
+  j["vat_reclaimable"] = inputs.finance.vat_reclaimable;
+  j["useful_life_months"] = inputs.finance.useful_life_months;
   ordered options = ordered::array();
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];
@@ -49,6 +71,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     ordered o;
     o["id"] = r.id;
     o["kind"] = to_string(r.kind);
+    o["variant"] = variant(in);
     o["gpu"] = in.device.id;
     o["count"] = in.count;
     o["fit"] = {{"verdict", to_string(r.fit.verdict)},
@@ -73,6 +96,31 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     o["cost_per_million_tokens"] = optional(r.cost_per_million_tokens);
     o["monthly_total"] = numbers(r.cash_flow.total);
     o["monthly_cumulative"] = numbers(r.cash_flow.cumulative);
+    o["cost_per_year"] = number(r.cost_per_year);
+    o["payback_months"] = optional(r.payback_months);
+    o["irr"] = optional(r.irr);
+    o["break_even_hours_per_day"] = optional(r.break_even_hours_per_day);
+    o["cost_per_user_per_month"] = optional(r.cost_per_user_per_month);
+    const auto& cf = r.cash_flow;
+    o["cash_flow"] = {{"capex", numbers(cf.capex)},
+                      {"energy", numbers(cf.energy)},
+                      {"maintenance", numbers(cf.maintenance)},
+                      {"hosting", numbers(cf.hosting)},
+                      {"failures", numbers(cf.failures)},
+                      {"rent", numbers(cf.rent)},
+                      {"financing", numbers(cf.financing)},
+                      {"vat", numbers(cf.vat)},
+                      {"resale", numbers(cf.resale)},
+                      {"total", numbers(cf.total)},
+                      {"discounted", numbers(cf.discounted)},
+                      {"load", numbers(cf.load)},
+                      {"units", numbers(cf.units)},
+                      {"overflow_load", numbers(cf.overflow_load)}};
+    o["depreciation"] = numbers(cf.depreciation);
+    o["book_value"] = numbers(cf.book_value);
+    ordered events = ordered::array();
+    for (const auto& e : r.events) events.push_back({{"month", e.month}, {"what", e.what}});
+    o["events"] = std::move(events);
     o["note"] = r.note;
     options.push_back(std::move(o));
   }

@@ -29,6 +29,23 @@ std::string verdict_text(Verdict v) {
   return "?";
 }
 
+/// The option's variant of its kind, for the second table.
+std::string variant_text(const OptionInputs& o) {
+  switch (o.kind) {
+    case OptionKind::buy: {
+      std::string v = o.blend ? "blend" : to_string(o.condition);
+      if (o.hosting == Hosting::colocation) v += " colo";
+      if (o.financing != Financing::cash) v += " " + to_string(o.financing);
+      return v;
+    }
+    case OptionKind::rent_hourly:
+      return to_string(o.term);
+    case OptionKind::rent_monthly:
+      return "monthly";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
@@ -41,10 +58,12 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   }
   out += fmt::format(
       "model {} {}, {} tokens x {} stream(s), {:.1f} h/day x {:.2f} days/month\n"
-      "prices as of {}, {} months from {}, discount rate {:.1f} %/year, amounts in {}\n\n",
+      "prices as of {}, {} months from {}, discount rate {:.1f} %/year, amounts in {}, "
+      "hours per month: {}\n\n",
       in.model.id, in.quant.id, in.workload.context_tokens, in.workload.concurrent_streams,
       in.workload.hours_per_day, in.workload.days_per_month, s.as_of, plan.horizon_months, s.start,
-      in.finance.discount_rate_per_year * 100, plan.currency);
+      in.finance.discount_rate_per_year * 100, plan.currency,
+      to_string(in.workload.hours_per_month_convention));
 
   out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n",
                      "option", "kind", "devices", "fit", "tok/s/str", "total cost", "NPV",
@@ -69,6 +88,37 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                        money(r.npv), be_hours, be_month, per_million);
   }
   out += "\n";
+  out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", "option", "variant",
+                     "per year", "payback", "IRR", "b-e h/day", "per user/month");
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    const auto& r = plan.options[i];
+    const auto& o = in.options[i];
+    const bool compared =
+        r.kind == OptionKind::buy && r.feasible && !plan.baseline_option_id.empty();
+    const auto or_never = [&](const std::optional<double>& x, const char* format) {
+      if (!compared) return std::string("n/a");
+      return x ? fmt::format(fmt::runtime(format), *x) : std::string("never");
+    };
+    const std::string irr = !compared ? "n/a"
+                            : r.irr   ? fmt::format("{:.1f} %", *r.irr * 100)
+                                      : std::string("n/a");
+    const std::string per_user =
+        r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
+    out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", r.id, variant_text(o),
+                       money(r.cost_per_year), or_never(r.payback_months, "{:.1f} mo"), irr,
+                       or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
+  }
+  out += "\n";
+  for (const auto& r : plan.options) {
+    for (const auto& e : r.events) out += fmt::format("  {} month {}: {}\n", r.id, e.month, e.what);
+  }
+  if (in.finance.vat_rate > 0) {
+    out += in.finance.vat_reclaimable
+               ? fmt::format("Amounts exclude VAT ({:.1f} %, reclaimable).\n",
+                             in.finance.vat_rate * 100)
+               : fmt::format("VAT ({:.1f} %, not reclaimable) is counted as a cost.\n",
+                             in.finance.vat_rate * 100);
+  }
   if (plan.recommendation) {
     out +=
         fmt::format("Recommendation: {} ({}).\n", *plan.recommendation, plan.recommendation_reason);

@@ -1,7 +1,8 @@
 // The Cash flow sheet: one timeline of months 0..horizon, one block of rows per option.
-// Every row is ONE formula copied across the months (flag rows switch terms on and off),
-// reading the named cells of the Inputs sheet; the engine's figure is each cell's cached
-// result, so the file opens right even where nothing recalculates.
+// Every row is ONE formula copied across the months (flag and factor rows of the timeline
+// switch its terms on and off), reading the named cells of the Inputs sheet; the engine's
+// figure is each cell's cached result, so the file opens right even where nothing
+// recalculates. The formulas restate engine/plan.hpp (option_cash_flow) term by term.
 #include "engine/units.hpp"
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
@@ -9,81 +10,362 @@
 namespace gputco::xlsx {
 namespace {
 
-const std::vector<double>& row_values(const CashFlow& cf, int which) {
-  switch (which) {
-    case 0:
-      return cf.capex;
-    case 1:
-      return cf.energy;
-    case 2:
-      return cf.maintenance;
-    case 3:
-      return cf.rent;
-    default:
-      return cf.resale;
-  }
-}
-
-/// The formulas of one option's component rows at one month column. An empty formula
-/// means the row does not apply to the option's kind: the engine's value (zero) is written
-/// as a plain number.
-struct ComponentFormulas {
-  std::string capex, energy, maintenance, rent, resale;
-  const std::string& at(int which) const {
-    switch (which) {
-      case 0:
-        return capex;
-      case 1:
-        return energy;
-      case 2:
-        return maintenance;
-      case 3:
-        return rent;
-      default:
-        return resale;
-    }
-  }
+/// The rows of one option block, top to bottom: what each shows and where the engine keeps
+/// it. Money rows between capex and resale make up the total (SUM over that range).
+enum class Row {
+  load,
+  units,
+  overflow_load,
+  capex,
+  energy,
+  maintenance,
+  hosting,
+  failures,
+  rent,
+  financing,
+  vat,
+  resale,
+  depreciation,
+  book_value
 };
 
-ComponentFormulas component_formulas(const OptionResult& option, const OptionBlock& block,
-                                     const CashFlowLayout& layout, lxw_col_t col,
-                                     const InputNames& names) {
-  const std::string is_start = cell_ref(layout.is_start_row, col, true);
-  const std::string is_running = cell_ref(layout.is_running_row, col, true);
-  const std::string is_end = cell_ref(layout.is_end_row, col, true);
-  const auto in = [&](const char* key) { return names.at(option.id, key); };
-  const auto global = [&](const char* section, const char* key) { return names.at(section, key); };
-  const std::string months_per_year = global(kConstantsSection, "months_per_year");
-  const std::string hours_of_use =
-      global("workload", "hours_per_day") + "*" + global("workload", "days_per_month");
+constexpr Row kRows[] = {Row::load,         Row::units,       Row::overflow_load, Row::capex,
+                         Row::energy,       Row::maintenance, Row::hosting,       Row::failures,
+                         Row::rent,         Row::financing,   Row::vat,           Row::resale,
+                         Row::depreciation, Row::book_value};
 
-  ComponentFormulas f;
-  switch (option.kind) {
-    case OptionKind::buy: {
-      const std::string capex_total =
-          "SUM(" + cell_ref(block.capex, layout.first_month_col, true, true) + ":" +
-          cell_ref(block.capex, layout.last_month_col, true, true) + ")";
-      f.capex = "=" + is_start + "*(" + in("count") + "*" + in("price_per_gpu") + "+" +
-                in("host_cost") + ")";
-      f.energy = "=" + is_running + "*(" + in("count") + "*" + in("board_power_w") + "+" +
-                 in("host_power_w") + ")/" + global(kConstantsSection, "watts_per_kw") + "*" +
-                 hours_of_use + "*" + global("site", "tariff_per_kwh") + "*" +
-                 global("site", "pue");
-      f.maintenance = "=" + is_running + "*" + capex_total + "*" + in("maintenance_per_year") +
-                      "/" + months_per_year;
-      f.resale = "=-" + is_end + "*" + in("residual_fraction") + "*" + capex_total;
-      break;
-    }
-    case OptionKind::rent_hourly:
-      f.rent =
-          "=" + is_running + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" + hours_of_use;
-      break;
-    case OptionKind::rent_monthly:
-      f.rent =
-          "=" + is_start + "*" + in("setup_fee") + "+" + is_running + "*" + in("price_per_month");
-      break;
+const char* label_of(Row row) {
+  switch (row) {
+    case Row::load:
+      return "Load (units of this option)";
+    case Row::units:
+      return "Units in service";
+    case Row::overflow_load:
+      return "Overflow load rented";
+    case Row::capex:
+      return "Capex";
+    case Row::energy:
+      return "Energy";
+    case Row::maintenance:
+      return "Maintenance";
+    case Row::hosting:
+      return "Hosting (colocation)";
+    case Row::failures:
+      return "Failures (expected replacements)";
+    case Row::rent:
+      return "Rent";
+    case Row::financing:
+      return "Financing (loan, lease)";
+    case Row::vat:
+      return "VAT (not reclaimable)";
+    case Row::resale:
+      return "Resale";
+    case Row::depreciation:
+      return "Depreciation (accounting, not in total)";
+    case Row::book_value:
+      return "Book value (accounting)";
   }
-  return f;
+  return "";
+}
+
+const std::vector<double>& values_of(const CashFlow& cf, Row row) {
+  switch (row) {
+    case Row::load:
+      return cf.load;
+    case Row::units:
+      return cf.units;
+    case Row::overflow_load:
+      return cf.overflow_load;
+    case Row::capex:
+      return cf.capex;
+    case Row::energy:
+      return cf.energy;
+    case Row::maintenance:
+      return cf.maintenance;
+    case Row::hosting:
+      return cf.hosting;
+    case Row::failures:
+      return cf.failures;
+    case Row::rent:
+      return cf.rent;
+    case Row::financing:
+      return cf.financing;
+    case Row::vat:
+      return cf.vat;
+    case Row::resale:
+      return cf.resale;
+    case Row::depreciation:
+      return cf.depreciation;
+    case Row::book_value:
+      return cf.book_value;
+  }
+  return cf.total;
+}
+
+lxw_row_t& row_of(OptionBlock& block, Row row) {
+  switch (row) {
+    case Row::load:
+      return block.load;
+    case Row::units:
+      return block.units;
+    case Row::overflow_load:
+      return block.overflow_load;
+    case Row::capex:
+      return block.capex;
+    case Row::energy:
+      return block.energy;
+    case Row::maintenance:
+      return block.maintenance;
+    case Row::hosting:
+      return block.hosting;
+    case Row::failures:
+      return block.failures;
+    case Row::rent:
+      return block.rent;
+    case Row::financing:
+      return block.financing;
+    case Row::vat:
+      return block.vat;
+    case Row::resale:
+      return block.resale;
+    case Row::depreciation:
+      return block.depreciation;
+    case Row::book_value:
+      return block.book_value;
+  }
+  return block.total;
+}
+
+/// The engine's value of a row at month m; a row the cash flow does not carry is zero.
+double engine_value(const CashFlow& cf, Row row, size_t m) {
+  const auto& values = values_of(cf, row);
+  return m < values.size() ? values[m] : 0.0;
+}
+
+bool is_money(Row row) {
+  return row != Row::load && row != Row::units && row != Row::overflow_load;
+}
+
+/// Builds the formulas of one option at one month column. An empty formula means the row
+/// does not apply to the option: the engine's value (zero, or a constant unit count) is
+/// written as a plain number.
+class BlockFormulas {
+ public:
+  BlockFormulas(const OptionResult& option, const OptionInputs* inputs, const OptionBlock& block,
+                const CashFlowLayout& layout, const InputNames& names)
+      : option_(option),
+        inputs_(inputs != nullptr ? *inputs : none_),
+        block_(block),
+        layout_(layout),
+        names_(names) {}
+
+  std::string at(Row row, lxw_col_t col) const {
+    col_ = col;
+    switch (row) {
+      case Row::load:
+        return load();
+      case Row::units:
+        return units();
+      case Row::overflow_load:
+        return owned() && inputs_.overflow == Overflow::rent
+                   ? "=" + flag(layout_.is_running_row) + "*MAX(0," + here(block_.load) + "-" +
+                         here(block_.units) + ")"
+                   : "";
+      case Row::capex:
+        return owned() && inputs_.financing != Financing::lease
+                   ? "=" + unit_capex() + "*(" + here(block_.units) + "-IF(" +
+                         flag(layout_.is_start_row) + "=1,0," + previous(block_.units) + "))"
+                   : "";
+      case Row::energy:
+        return owned() ? energy() : "";
+      case Row::maintenance:
+        return owned() ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*" +
+                             unit_capex() + "*" + in("maintenance_per_year") + "/" +
+                             constant("months_per_year")
+                       : "";
+      case Row::hosting:
+        return owned() && inputs_.hosting == Hosting::colocation
+                   ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*(" +
+                         in("colo_per_kw_month") + "*" + in("contracted_kw") + "+" +
+                         in("colo_per_rack_unit_month") + "*" + in("rack_units") + ")"
+                   : "";
+      case Row::failures:
+        return owned() ? "=" + flag(layout_.is_running_row) + "*IF(" + month() + ">" +
+                             in("warranty_months") + ",1,0)*" + in("annual_failure_rate") + "/" +
+                             constant("months_per_year") + "*" + in("count") + "*" +
+                             in("price_per_gpu") + "*" + here(block_.units)
+                       : "";
+      case Row::rent:
+        return rent();
+      case Row::financing:
+        return financing();
+      case Row::vat:
+        return vat();
+      case Row::resale:
+        return owned() ? "=-" + flag(layout_.is_end_row) + "*" + in("residual_fraction") + "*" +
+                             whole_row(block_.capex)
+                       : "";
+      case Row::depreciation:
+        return owned() ? depreciation() : "";
+      case Row::book_value:
+        return owned() ? "=SUM(" + from_start(block_.capex) + ")-SUM(" +
+                             from_start(block_.depreciation) + ")"
+                       : "";
+    }
+    return "";
+  }
+
+ private:
+  bool owned() const { return option_.kind == OptionKind::buy; }
+  bool reserved() const {
+    return option_.kind == OptionKind::rent_hourly && term_months(inputs_.term) > 0;
+  }
+  bool adds_units() const {
+    return (owned() && inputs_.overflow == Overflow::add_units) || reserved() ||
+           option_.kind == OptionKind::rent_monthly;
+  }
+
+  std::string in(const char* key) const { return names_.at(option_.id, key); }
+  std::string global(const char* section, const char* key) const { return names_.at(section, key); }
+  std::string constant(const char* key) const { return names_.at(kConstantsSection, key); }
+  std::string here(lxw_row_t row) const { return cell_ref(row, col_); }
+  std::string previous(lxw_row_t row) const { return cell_ref(row, col_ - 1); }
+  std::string flag(lxw_row_t row) const { return cell_ref(row, col_, true); }
+  std::string month() const { return flag(layout_.month_row); }
+  std::string horizon() const { return global("scenario", "horizon_months"); }
+  std::string whole_row(lxw_row_t row) const {
+    return "SUM(" + cell_ref(row, layout_.first_month_col, true, true) + ":" +
+           cell_ref(row, layout_.last_month_col, true, true) + ")";
+  }
+  std::string from_start(lxw_row_t row) const {
+    return cell_ref(row, layout_.first_month_col, true, true) + ":" + here(row);
+  }
+  std::string unit_capex() const {
+    return "(" + in("count") + "*" + in("price_per_gpu") + "+" + in("host_cost") + ")";
+  }
+  /// This option's PUE or tariff when it has its own (colocation), else the site's.
+  std::string site_or_own(const char* key) const {
+    return names_.has(option_.id, key) ? in(key) : global("site", key);
+  }
+
+  std::string load() const {
+    const std::string capacity = in("capacity_tokens_per_hour");
+    const std::string hours = global("workload", "hours_per_day");
+    return "=IF(AND(" + global("workload", "demand_in_tokens") + "=1," + capacity + ">0),IF(" +
+           hours + ">0," + global("workload", "tokens_per_day") + "/(" + capacity + "*" + hours +
+           "),0),1)*" + flag(layout_.growth_row);
+  }
+
+  std::string units() const {
+    if (!adds_units()) return "";
+    return "=MAX(1,ROUNDUP(MAX(" + from_start(block_.load) + ")-" + constant("load_tolerance") +
+           ",0))";
+  }
+
+  std::string energy() const {
+    std::string f = "=" + flag(layout_.is_running_row) + "*MIN(" + here(block_.load) + "," +
+                    here(block_.units) + ")*(" + in("count") + "*" + in("board_power_w") + "+" +
+                    in("host_power_w") + ")/" + constant("watts_per_kw") + "*" +
+                    flag(layout_.hours_of_use_row) + "*" + site_or_own("tariff_per_kwh") + "*" +
+                    site_or_own("pue") + "*" + flag(layout_.tariff_factor_row);
+    if (inputs_.hosting == Hosting::colocation) f += "*" + in("power_metered");
+    return f;
+  }
+
+  std::string rent() const {
+    const std::string running = flag(layout_.is_running_row);
+    switch (option_.kind) {
+      case OptionKind::buy: {
+        if (inputs_.overflow != Overflow::rent) return "";
+        const std::string rental = inputs_.overflow_option_id;
+        const auto of = [&](const char* key) { return names_.at(rental, key); };
+        const std::string own = in("capacity_tokens_per_hour");
+        const std::string theirs = of("capacity_tokens_per_hour");
+        return "=" + here(block_.overflow_load) + "*IF(AND(" +
+               global("workload", "demand_in_tokens") + "=1," + own + ">0," + theirs + ">0)," +
+               own + "/" + theirs + ",1)*" + flag(layout_.hours_of_use_row) + "*" +
+               of("rate_per_gpu_hour") + "*" + of("count") + "/" + of("goodput") + "*" +
+               flag(layout_.rent_factor_row);
+      }
+      case OptionKind::rent_hourly:
+        if (reserved()) {
+          const std::string per_unit_hour =
+              in("rate_per_gpu_hour") + "*" + in("count") + "*" + here(block_.units);
+          return "=" + running + "*" + per_unit_hour + "*" + flag(layout_.hours_in_month_row) +
+                 "+" + flag(layout_.is_end_row) + "*(ROUNDUP(" + horizon() + "/" +
+                 in("term_months") + ",0)*" + in("term_months") + "-" + horizon() + ")*" +
+                 per_unit_hour + "*" + global("workload", "hours_per_month");
+        }
+        return "=" + running + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
+               flag(layout_.hours_of_use_row) + "*" + here(block_.load) + "/" + in("goodput") +
+               "*" + flag(layout_.rent_factor_row);
+      case OptionKind::rent_monthly:
+        return "=" + flag(layout_.is_start_row) + "*" + in("setup_fee") + "*" + here(block_.units) +
+               "+" + running + "*(" + in("price_per_month") + "*" + here(block_.units) + "+" +
+               in("setup_fee") + "*(" + here(block_.units) + "-" + previous(block_.units) + "))+" +
+               flag(layout_.is_end_row) + "*" + in("notice_months") + "*" + in("price_per_month") +
+               "*" + here(block_.units);
+    }
+    return "";
+  }
+
+  std::string financing() const {
+    if (!owned()) return "";
+    const std::string running = flag(layout_.is_running_row);
+    const std::string end = flag(layout_.is_end_row);
+    if (inputs_.financing == Financing::loan) {
+      const std::string principal = "(" +
+                                    cell_ref(block_.capex, layout_.first_month_col, true, true) +
+                                    "*(1-" + in("down_payment") + "))";
+      const std::string rate = "(" + in("loan_rate") + "/" + constant("months_per_year") + ")";
+      const std::string term = in("loan_term_months");
+      const std::string payment = "PMT(" + rate + "," + term + ",-" + principal + ")";
+      return "=-" + flag(layout_.is_start_row) + "*" + principal + "+" + running + "*IF(" +
+             month() + "<=" + term + "," + payment + ",0)+" + end + "*IF(" + term + ">" +
+             horizon() + ",-FV(" + rate + "," + horizon() + ",-" + payment + "," + principal +
+             "),0)";
+    }
+    if (inputs_.financing == Financing::lease) {
+      const std::string fee =
+          in("lease_rate_per_month") + "*" + unit_capex() + "*" + here(block_.units);
+      const std::string term = in("lease_term_months");
+      return "=" + running + "*" + fee + "+" + end + "*IF(" + term + ">" + horizon() + ",(" + term +
+             "-" + horizon() + ")*" + fee + ",0)";
+    }
+    return "";
+  }
+
+  std::string vat() const {
+    std::string base = "SUM(" + here(block_.capex) + ":" + here(block_.rent) + ")";
+    if (owned() && inputs_.financing == Financing::lease) base += "+" + here(block_.financing);
+    return "=(1-" + global("scenario", "vat_reclaimable") + ")*" + global("scenario", "vat_rate") +
+           "*(" + base + ")";
+  }
+
+  std::string depreciation() const {
+    const std::string capex = cell_ref(block_.capex, layout_.first_month_col, true, true) + ":" +
+                              cell_ref(block_.capex, layout_.last_month_col, true, true);
+    const std::string months = cell_ref(layout_.month_row, layout_.first_month_col, true, true) +
+                               ":" +
+                               cell_ref(layout_.month_row, layout_.last_month_col, true, true);
+    const std::string life = global("scenario", "useful_life_months");
+    return "=" + flag(layout_.is_running_row) + "*SUMIFS(" + capex + "," + months + ",\">=\"&(" +
+           month() + "-" + life + ")," + months + ",\"<\"&" + month() + ")/" + life;
+  }
+
+  static inline const OptionInputs none_{};
+  const OptionResult& option_;
+  const OptionInputs& inputs_;
+  const OptionBlock& block_;
+  const CashFlowLayout& layout_;
+  const InputNames& names_;
+  mutable lxw_col_t col_ = 0;
+};
+
+/// The engine's timeline value at month m; a plan without one (built by hand) gives 0.
+double timeline_value(const std::vector<double>& values, int m) {
+  const auto index = static_cast<size_t>(m);
+  return index < values.size() ? values[index] : 0.0;
 }
 
 void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan,
@@ -91,6 +373,7 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
   const int horizon = plan.horizon_months;
   const std::string horizon_name = names.at("scenario", "horizon_months");
   const std::string months_per_year = names.at(kConstantsSection, "months_per_year");
+  const std::string full_day = names.at(kConstantsSection, "hours_per_full_day");
   const std::string rate = names.at("scenario", "discount_rate");
 
   sheet.text(layout.month_row, layout.label_col, "Month", formats.header);
@@ -101,10 +384,22 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
   sheet.text(layout.is_end_row, layout.label_col, "is horizon end", formats.flag_label);
   sheet.text(layout.year_row, layout.label_col, "Year", formats.flag_label);
   sheet.text(layout.discount_row, layout.label_col, "Discount factor", formats.label);
+  sheet.text(layout.hours_in_month_row, layout.label_col, "Hours in the month (24 h billing)",
+             formats.label);
+  sheet.text(layout.days_of_use_row, layout.label_col, "Days of use", formats.label);
+  sheet.text(layout.hours_of_use_row, layout.label_col, "Hours of use", formats.label);
+  sheet.text(layout.growth_row, layout.label_col, "Demand factor (growth)", formats.label);
+  sheet.text(layout.rent_factor_row, layout.label_col, "Hourly rent price factor", formats.label);
+  sheet.text(layout.tariff_factor_row, layout.label_col, "Electricity price factor", formats.label);
 
+  // The engine's timeline figures, from the first option's flows and the inputs.
+  const CashFlow* first = plan.options.empty() ? nullptr : &plan.options.front().cash_flow;
   for (int m = 0; m <= horizon; ++m) {
     const auto col = static_cast<lxw_col_t>(layout.first_month_col + m);
+    const auto index = static_cast<size_t>(m);
     const std::string month = cell_ref(layout.month_row, col, true);
+    const std::string running = cell_ref(layout.is_running_row, col, true);
+    const std::string since_first = "MAX(0," + month + "-1)";
     sheet.number(layout.month_row, col, m, formats.month_header);
     sheet.formula(layout.is_start_row, col, "=IF(" + month + "=0,1,0)", m == 0 ? 1 : 0,
                   formats.flag);
@@ -116,11 +411,36 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
     // Year 1 holds the start (month 0) and months 1-12; year k months 12(k-1)+1..12k.
     sheet.formula(layout.year_row, col, "=MAX(1,ROUNDUP(" + month + "/" + months_per_year + ",0))",
                   m == 0 ? 1 : (m - 1) / kMonthsPerYear + 1, formats.flag);
-    if (!plan.options.empty()) {
-      sheet.formula(
-          layout.discount_row, col, "=(1+" + rate + ")^(-" + month + "/" + months_per_year + ")",
-          plan.options.front().cash_flow.discount_factor[static_cast<size_t>(m)], formats.factor);
-    }
+    if (first == nullptr) continue;
+    sheet.formula(layout.discount_row, col,
+                  "=(1+" + rate + ")^(-" + month + "/" + months_per_year + ")",
+                  first->discount_factor[index], formats.factor);
+    sheet.formula(layout.hours_in_month_row, col,
+                  "=" + running + "*IF(" + names.at("workload", "calendar_months") +
+                      "=1,DAY(EOMONTH(DATE(" + names.at("scenario", "start_year") + "," +
+                      names.at("scenario", "start_month") + "+" + month + "-1,1),0))*" + full_day +
+                      "," + names.at("workload", "hours_per_month") + ")",
+                  timeline_value(plan.timeline.hours_in_month, m), formats.decimal1);
+    sheet.formula(layout.days_of_use_row, col,
+                  "=" + running + "*IF(" + names.at("workload", "days_follow_convention") + "=1," +
+                      cell_ref(layout.hours_in_month_row, col) + "/" + full_day + "," +
+                      names.at("workload", "days_per_month") + ")",
+                  timeline_value(plan.timeline.days_of_use, m), formats.decimal2);
+    sheet.formula(
+        layout.hours_of_use_row, col,
+        "=" + names.at("workload", "hours_per_day") + "*" + cell_ref(layout.days_of_use_row, col),
+        timeline_value(plan.timeline.hours_of_use, m), formats.decimal1);
+    sheet.formula(layout.growth_row, col,
+                  "=(1+" + names.at("workload", "growth_per_month") + ")^" + since_first,
+                  timeline_value(plan.timeline.growth_factor, m), formats.factor);
+    sheet.formula(layout.rent_factor_row, col,
+                  "=(1+" + names.at("scenario", "rent_trend_per_year") + ")^(" + since_first + "/" +
+                      months_per_year + ")",
+                  timeline_value(plan.timeline.rent_factor, m), formats.factor);
+    sheet.formula(layout.tariff_factor_row, col,
+                  "=(1+" + names.at("site", "tariff_trend_per_year") + ")^(" + since_first + "/" +
+                      months_per_year + ")",
+                  timeline_value(plan.timeline.tariff_factor, m), formats.factor);
   }
 }
 
@@ -133,25 +453,26 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   if (!option.feasible) description += " (the model does not fit)";
   sheet.text(block.title, layout.first_month_col, description, formats.note);
 
-  const char* component_labels[] = {"Capex", "Energy", "Maintenance", "Rent", "Resale"};
-  const lxw_row_t component_rows[] = {block.capex, block.energy, block.maintenance, block.rent,
-                                      block.resale};
-  for (int k = 0; k < 5; ++k) sheet.text(component_rows[k], layout.label_col, component_labels[k]);
+  OptionBlock rows = block;
+  for (Row row : kRows) sheet.text(row_of(rows, row), layout.label_col, label_of(row));
   sheet.text(block.total, layout.label_col, "Total (sum: total cost)", formats.bold);
   sheet.text(block.cumulative, layout.label_col, "Cumulative");
   sheet.text(block.discounted, layout.label_col, "Discounted (sum: NPV)", formats.bold);
 
+  const BlockFormulas formulas(option, inputs, block, layout, names);
   const lxw_col_t first = layout.first_month_col;
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
     const auto m = static_cast<size_t>(col - first);
-    const ComponentFormulas f = component_formulas(option, block, layout, col, names);
-    for (int k = 0; k < 5; ++k) {
-      const double engine_value = row_values(cf, k)[m];
-      if (f.at(k).empty()) {
-        sheet.number(component_rows[k], col, engine_value, formats.money_quiet);
+    for (Row row : kRows) {
+      const std::string formula = formulas.at(row, col);
+      const double value = engine_value(cf, row, m);
+      lxw_format* format = is_money(row) ? formats.money : formats.decimal2;
+      if (formula.empty()) {
+        sheet.number(row_of(rows, row), col, value,
+                     is_money(row) ? formats.money_quiet : formats.decimal2);
       } else {
-        sheet.formula(component_rows[k], col, f.at(k), engine_value, formats.money);
+        sheet.formula(row_of(rows, row), col, formula, value, format);
       }
     }
     sheet.formula(block.total, col,
@@ -186,36 +507,53 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
   layout.is_end_row = 6;
   layout.year_row = 7;
   layout.discount_row = 8;
+  layout.hours_in_month_row = 9;
+  layout.days_of_use_row = 10;
+  layout.hours_of_use_row = 11;
+  layout.growth_row = 12;
+  layout.rent_factor_row = 13;
+  layout.tariff_factor_row = 14;
   layout.last_month_col = static_cast<lxw_col_t>(layout.first_month_col + plan.horizon_months);
 
   sheet.text(0, 0, "Cash flow, " + plan.currency, formats.title);
   sheet.text(1, 0,
-             "Month 0 is the start of month 1 (purchases, setup fees); month m is the end of "
-             "month m (running costs, paid in arrears; resale at the horizon). Costs are "
-             "positive, money coming back negative. Each row is one formula over the named "
-             "Inputs; the flag rows switch its terms on and off.",
+             "Month 0 is the start of month 1 (purchases, setup fees, loan proceeds); month m is "
+             "the end of month m (running costs, paid in arrears; hardware added for growth; "
+             "resale and commitments past the horizon at the horizon). Costs are positive, money "
+             "coming back negative. Each row is one formula over the named Inputs; the timeline "
+             "rows switch its terms on and off. Depreciation and book value are the accounting "
+             "view and not part of the total.",
              formats.note);
   write_timeline(sheet, formats, plan, layout, names);
 
-  lxw_row_t row = layout.discount_row + 2;
+  lxw_row_t row = layout.tariff_factor_row + 2;
   for (const OptionResult& option : plan.options) {
     OptionBlock block;
     block.title = row++;
+    block.load = row++;
+    block.units = row++;
+    block.overflow_load = row++;
     block.capex = row++;
     block.energy = row++;
     block.maintenance = row++;
+    block.hosting = row++;
+    block.failures = row++;
     block.rent = row++;
+    block.financing = row++;
+    block.vat = row++;
     block.resale = row++;
     block.total = row++;
     block.cumulative = row++;
     block.discounted = row++;
+    block.depreciation = row++;
+    block.book_value = row++;
     ++row;
     write_block(sheet, formats, option, find_option_inputs(scenario, option.id), block, layout,
                 names);
     layout.blocks.push_back(block);
   }
 
-  sheet.width(layout.label_col, layout.label_col, 30);
+  sheet.width(layout.label_col, layout.label_col, 38);
   sheet.width(layout.sum_col, layout.sum_col, 15);
   sheet.width(layout.first_month_col, layout.last_month_col, 12);
   worksheet_freeze_panes(sheet.raw(), layout.month_row + 1, layout.first_month_col);

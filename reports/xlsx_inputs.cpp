@@ -49,6 +49,31 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
        in.workload.days_per_month},
       {"site", "tariff_per_kwh", "Electricity tariff", currency + "/kWh", in.site.tariff_per_kwh},
       {"site", "pue", "PUE (facility power / IT power)", "ratio", in.site.pue},
+      {"site", "tariff_trend_per_year", "Electricity price change per year", "fraction per year",
+       in.site.tariff_trend_per_year},
+      {"scenario", "rent_trend_per_year", "Hourly rental rates change per year",
+       "fraction per year", in.finance.rent_trend_per_year},
+      {"scenario", "vat_rate", "VAT rate", "fraction", in.finance.vat_rate},
+      {"scenario", "vat_reclaimable", "VAT reclaimable (1 = yes)", "flag",
+       in.finance.vat_reclaimable ? 1.0 : 0.0},
+      {"scenario", "useful_life_months", "Useful life (straight-line depreciation)", "months",
+       static_cast<double>(in.finance.useful_life_months)},
+      {"scenario", "start_year", "First month: year", "year",
+       static_cast<double>(in.finance.start_year)},
+      {"scenario", "start_month", "First month: month of the year", "month",
+       static_cast<double>(in.finance.start_month)},
+      {"workload", "growth_per_month", "Demand growth per month", "fraction per month",
+       in.workload.growth_per_month},
+      {"workload", "tokens_per_day", "Tokens per day in month 1", "tokens/day",
+       in.workload.tokens_per_day.value_or(0.0)},
+      {"workload", "demand_in_tokens", "Demand given in tokens per day (1 = yes)", "flag",
+       in.workload.tokens_per_day ? 1.0 : 0.0},
+      {"workload", "calendar_months", "Calendar months (1 = yes)", "flag",
+       in.workload.hours_per_month_convention == HoursConvention::calendar ? 1.0 : 0.0},
+      {"workload", "days_follow_convention", "Days of use follow the calendar (1 = yes)", "flag",
+       in.workload.days_follow_convention ? 1.0 : 0.0},
+      {"workload", "hours_per_month", "Hours per month (convention; average for calendar)",
+       "h/month", average_hours_per_month(in.workload.hours_per_month_convention)},
   };
   for (const OptionResult& result : plan.options) {
     const OptionInputs* o = find_option_inputs(scenario, result.id);
@@ -58,8 +83,37 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
     };
     const OptionInputs none;
     const OptionInputs& v = o != nullptr ? *o : none;
+    add("capacity_tokens_per_hour", "Capacity of one unit at load (aggregate tokens/s x 3600)",
+        "tokens/h", v.capacity_tokens_per_hour);
     switch (result.kind) {
       case OptionKind::buy:
+        add("warranty_months", "Warranty", "months", v.warranty_months);
+        add("annual_failure_rate", "Failures per year after the warranty", "fraction of devices",
+            v.annual_failure_rate);
+        if (v.hosting == Hosting::colocation) {
+          add("colo_per_kw_month", "Colocation price per kW per month", currency + "/kW/month",
+              v.colo_per_kw_month);
+          add("contracted_kw", "Contracted power per unit", "kW", v.contracted_kw);
+          add("colo_per_rack_unit_month", "Colocation price per rack unit per month",
+              currency + "/U/month", v.colo_per_rack_unit_month);
+          add("rack_units", "Rack units per unit", "U", v.rack_units);
+          add("power_metered", "Energy metered apart (1 = yes)", "flag",
+              v.power_metered ? 1.0 : 0.0);
+        }
+        if (v.pue) add("pue", "PUE where this option runs", "ratio", *v.pue);
+        if (v.tariff_per_kwh) {
+          add("tariff_per_kwh", "Energy price where this option runs", currency + "/kWh",
+              *v.tariff_per_kwh);
+        }
+        if (v.financing == Financing::loan) {
+          add("down_payment", "Down payment", "fraction of the purchase", v.down_payment_fraction);
+          add("loan_rate", "Loan rate per year", "fraction per year", v.loan_rate_per_year);
+          add("loan_term_months", "Loan term", "months", v.loan_term_months);
+        } else if (v.financing == Financing::lease) {
+          add("lease_rate_per_month", "Lease fee per month", "fraction of the hardware price",
+              v.lease_rate_per_month);
+          add("lease_term_months", "Lease term", "months", v.lease_term_months);
+        }
         add("count", "Devices", "devices", v.count);
         add("price_per_gpu", "Purchase price per device", currency, v.price_per_gpu);
         add("host_cost", "Host system (once)", currency, v.host_cost);
@@ -74,10 +128,15 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         add("count", "Devices", "devices", v.count);
         add("rate_per_gpu_hour", "Rent per device-hour", currency + "/device-hour",
             v.rate_per_gpu_hour);
+        add("goodput", "Useful share of billed hours", "fraction", v.goodput);
+        if (term_months(v.term) > 0) {
+          add("term_months", "Reserved term", "months", term_months(v.term));
+        }
         break;
       case OptionKind::rent_monthly:
         add("price_per_month", "Server rent per month", currency + "/month", v.price_per_month);
         add("setup_fee", "Setup fee (once)", currency, v.setup_fee);
+        add("notice_months", "Notice period (paid after the horizon)", "months", v.notice_months);
         break;
     }
   }
@@ -113,6 +172,11 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
                   RowKind::constant});
   rows.push_back({kConstantsSection, "watts_per_kw", "Watts per kilowatt", kWattsPerKilowatt, "",
                   "W/kW", "definition", RowKind::constant});
+  rows.push_back({kConstantsSection, "hours_per_full_day", "Hours per day (billing)", kHoursPerFullDay, "",
+                  "h/day", "definition", RowKind::constant});
+  rows.push_back({kConstantsSection, "load_tolerance", "Load rounding tolerance", kLoadTolerance, "", "units",
+                  "the engine's: a load within this of a whole number of units is that number",
+                  RowKind::constant});
   return rows;
 }
 

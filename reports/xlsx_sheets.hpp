@@ -161,6 +161,15 @@ struct OptionBlock {
   lxw_row_t total = 0;
   lxw_row_t cumulative = 0;
   lxw_row_t discounted = 0;
+  lxw_row_t load = 0;           ///< demand in units of the option (not money)
+  lxw_row_t units = 0;          ///< units in service (not money)
+  lxw_row_t overflow_load = 0;  ///< load rented from the overflow option (not money)
+  lxw_row_t hosting = 0;
+  lxw_row_t failures = 0;
+  lxw_row_t financing = 0;
+  lxw_row_t vat = 0;
+  lxw_row_t depreciation = 0;  ///< accounting view, not in the total
+  lxw_row_t book_value = 0;    ///< accounting view
 };
 
 /// Where the Cash flow sheet puts things. Month m is in column first_month_col + m.
@@ -171,6 +180,12 @@ struct CashFlowLayout {
   lxw_row_t is_end_row = 0;
   lxw_row_t year_row = 0;
   lxw_row_t discount_row = 0;
+  lxw_row_t hours_in_month_row = 0;  ///< 24-hour billing hours of each month
+  lxw_row_t days_of_use_row = 0;
+  lxw_row_t hours_of_use_row = 0;
+  lxw_row_t growth_row = 0;         ///< demand factor (1 + growth)^(month - 1)
+  lxw_row_t rent_factor_row = 0;    ///< hourly rental price trend factor
+  lxw_row_t tariff_factor_row = 0;  ///< electricity price trend factor
   lxw_col_t label_col = 0;
   lxw_col_t sum_col = 1;  ///< total cost (total row) and NPV (discounted row)
   lxw_col_t first_month_col = 2;

@@ -1,8 +1,10 @@
 #include "scenarios/resolve.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include "engine/units.hpp"
 #include "scenarios/dates.hpp"
 
 namespace gputco {
@@ -11,6 +13,16 @@ namespace {
 
 /// The rest of a desktop system draws about 150 W at load (DOMAIN E5).
 constexpr double kDefaultHostPowerW = 150.0;
+/// New goods: the EU's legal guarantee is two years (Directive (EU) 2019/771, art. 10).
+constexpr int kDefaultWarrantyNewMonths = 24;
+/// Colocation: the industry's average PUE, Uptime Institute Global Data Center Survey 2023.
+constexpr double kDefaultColocationPue = 1.58;
+/// Colocation: power contracted in 0.5 kW steps (assumption; contracts vary).
+constexpr double kDefaultKwStep = 0.5;
+/// Colocation: a 4U GPU server chassis (assumption).
+constexpr double kDefaultRackUnits = 4;
+/// Spot: a tenth of the billed hours lost to interruptions and restarts (assumption).
+constexpr double kDefaultSpotGoodput = 0.9;
 
 std::string fixed(double value, int digits) {
   std::ostringstream out;
@@ -19,6 +31,39 @@ std::string fixed(double value, int digits) {
   out.precision(digits);
   out << value;
   return out.str();
+}
+
+bool is_owned_kind(const std::string& kind) {
+  return kind == "buy" || kind == "colocation" || kind == "blend";
+}
+
+/// The resale fraction of a curve at `age_months`: linear between its points; before the
+/// first point the first fraction, after the last the last segment's slope continued and
+/// floored at 0 (a curve that has stopped falling keeps its last value).
+double resale_at(const std::vector<ResalePoint>& curve, double age_months, std::string& how,
+                 std::vector<size_t>& used) {
+  const auto describe = [](const ResalePoint& p) {
+    return std::to_string(p.age_months) + " months: " + fixed(p.fraction, 3);
+  };
+  if (curve.size() == 1 || age_months <= curve.front().age_months) {
+    how = "point at " + describe(curve.front());
+    used = {0};
+    return curve.front().fraction;
+  }
+  for (size_t i = 1; i < curve.size(); ++i) {
+    if (age_months <= curve[i].age_months || i + 1 == curve.size()) {
+      const ResalePoint& a = curve[i - 1];
+      const ResalePoint& b = curve[i];
+      const double t = (age_months - a.age_months) / (b.age_months - a.age_months);
+      how = (age_months <= b.age_months ? "interpolated between points at "
+                                        : "extrapolated from points at ") +
+            describe(a) + " and " + describe(b);
+      used = {i - 1, i};
+      return std::clamp(a.fraction + t * (b.fraction - a.fraction), 0.0, 1.0);
+    }
+  }
+  used = {curve.size() - 1};
+  return curve.back().fraction;
 }
 
 template <typename T, typename IdOf>
@@ -45,6 +90,9 @@ class Resolver {
     resolve_site();
     for (const auto& o : s_.options) resolve_option(o);
     resolve_baseline();
+    resolve_overflow_links();
+    // Capacities and overflow rates, so that callers of option_cash_flow get complete inputs.
+    prepare_plan_inputs(r_.plan_inputs);
     return std::move(r_);
   }
 
@@ -122,6 +170,34 @@ class Resolver {
     number("scenario", "horizon_months", "Horizon", s_.horizon_months, "months");
     number("scenario", "discount_rate", "Discount rate", s_.discount_rate, "per year");
     number("scenario", "max_price_age_days", "Stale after", s_.max_price_age_days, "days");
+    const auto start = parse_month(s_.start);
+    f.start_year = static_cast<int>(start->year());
+    f.start_month = static_cast<int>(static_cast<unsigned>(start->month()));
+    f.rent_trend_per_year = s_.rent_trend_per_year;
+    number("scenario", "rent_trend_per_year", "Hourly rental rates change per year",
+           f.rent_trend_per_year, "fraction per year",
+           given("scenario", "rent_trend_per_year") ? "" : "default: 0 (rates stay as quoted)");
+    f.vat_rate = s_.vat_rate;
+    f.vat_reclaimable = s_.vat_reclaimable;
+    number("scenario", "vat_rate", "VAT rate", f.vat_rate, "fraction",
+           given("scenario", "vat_rate") ? "" : "default: 0 (amounts without VAT)");
+    number("scenario", "vat_reclaimable", "VAT reclaimable (1 = yes)",
+           f.vat_reclaimable ? 1.0 : 0.0, "flag",
+           given("scenario", "vat_reclaimable")
+               ? ""
+               : "default: true (a business reclaims input VAT: costs exclude it)");
+    f.useful_life_months = s_.useful_life_months;
+    number("scenario", "useful_life_months", "Useful life (straight-line depreciation)",
+           f.useful_life_months, "months",
+           given("scenario", "useful_life_months")
+               ? ""
+               : "default: 36 months: the two-to-three-year horizon a finance team plans "
+                 "hardware for (DOMAIN 'Who uses it', E6), the common straight-line life of "
+                 "servers");
+  }
+
+  bool given(const std::string& section, const std::string& key) const {
+    return s_.given.count(section + "." + key) > 0;
   }
 
   void resolve_workload() {
@@ -144,6 +220,20 @@ class Resolver {
     p.workload.concurrent_streams = s_.concurrent_streams;
     p.workload.hours_per_day = s_.hours_per_day;
     p.workload.days_per_month = s_.days_per_month;
+    p.workload.hours_per_month_convention =
+        s_.hours_per_month_convention == "720"        ? HoursConvention::h720
+        : s_.hours_per_month_convention == "calendar" ? HoursConvention::calendar
+                                                      : HoursConvention::h730;
+    const bool days_given = given("workload", "days_per_month");
+    if (!days_given) {
+      p.workload.days_per_month =
+          average_hours_per_month(p.workload.hours_per_month_convention) / 24.0;
+      p.workload.days_follow_convention =
+          p.workload.hours_per_month_convention == HoursConvention::calendar;
+    }
+    p.workload.growth_per_month = s_.growth_per_month;
+    p.workload.tokens_per_day = s_.tokens_per_day;
+    p.workload.users = s_.users;
     p.workload.kv_cache = *parse_kv_cache_type(s_.kv_cache);
     text("workload", "model", "Model", model->id);
     text("workload", "quant", "Weight format", quant->id);
@@ -151,16 +241,36 @@ class Resolver {
     number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams,
            "streams");
     number("workload", "hours_per_day", "Hours of use per day", s_.hours_per_day, "h/day");
-    number("workload", "days_per_month", "Days of use per month", s_.days_per_month, "days/month",
-           s_.given.count("workload.days_per_month")
-               ? ""
+    text("scenario", "hours_per_month_convention", "Hours per month convention",
+         s_.hours_per_month_convention,
+         given("scenario", "hours_per_month_convention")
+             ? ""
+             : "default: 730 h (365 x 24 / 12, the cloud providers' month)");
+    number("workload", "days_per_month", "Days of use per month", p.workload.days_per_month,
+           "days/month",
+           days_given ? ""
+           : p.workload.days_follow_convention
+               ? "default: the days of each calendar month (average shown: 365.25 / 12)"
+           : p.workload.hours_per_month_convention == HoursConvention::h720
+               ? "default: 720 h per month at 24 h/day (30 days)"
                : "default: 730 h per month at 24 h/day (365 x 24 / 12)");
+    number("workload", "growth_per_month", "Demand growth per month", s_.growth_per_month,
+           "fraction per month", given("workload", "growth_per_month") ? "" : "default: 0");
+    if (s_.tokens_per_day) {
+      number("workload", "tokens_per_day", "Tokens per day in month 1", *s_.tokens_per_day,
+             "tokens/day");
+    }
+    if (s_.users) number("workload", "users", "Users", *s_.users, "users");
     text("workload", "kv_cache", "KV cache type", s_.kv_cache);
   }
 
   void resolve_site() {
     auto& site = r_.plan_inputs.site;
     site.pue = s_.pue;
+    site.tariff_trend_per_year = s_.tariff_trend_per_year;
+    number("site", "tariff_trend_per_year", "Electricity price change per year",
+           site.tariff_trend_per_year, "fraction per year",
+           given("site", "tariff_trend_per_year") ? "" : "default: 0 (the tariff stays)");
     if (s_.tariff_per_kwh) {
       site.tariff_per_kwh = *s_.tariff_per_kwh;
       number("site", "tariff_per_kwh", "Electricity tariff", site.tariff_per_kwh,
@@ -179,7 +289,7 @@ class Resolver {
              s_.currency + "/kWh", provenance);
     } else {
       bool owned = false;
-      for (const auto& o : s_.options) owned = owned || o.kind == "buy";
+      for (const auto& o : s_.options) owned = owned || is_owned_kind(o.kind);
       if (owned) {
         fail("site", "tariff_per_kwh",
              "missing: owned hardware needs an electricity price; set tariff_per_kwh or tariff "
@@ -206,9 +316,9 @@ class Resolver {
     OptionInputs oi;
     oi.id = o.id;
     oi.device = device_of(o, section);
-    oi.kind = o.kind == "buy"           ? OptionKind::buy
-              : o.kind == "rent_hourly" ? OptionKind::rent_hourly
-                                        : OptionKind::rent_monthly;
+    oi.kind = is_owned_kind(o.kind)                              ? OptionKind::buy
+              : o.kind == "rent_hourly" || o.kind == "rent_spot" ? OptionKind::rent_hourly
+                                                                 : OptionKind::rent_monthly;
     oi.condition = o.condition == "used" ? Condition::used : Condition::new_unit;
     oi.split = o.split.empty() ? SplitMode::layer : *parse_split_mode(o.split);
     oi.backend = o.backend.empty() ? default_backend(oi.device) : *parse_backend(o.backend);
@@ -278,15 +388,223 @@ class Resolver {
            o.host_power_w ? ""
            : system_power ? "default: 0 (the device's power is the whole system's)"
                           : "default: 150 W for the rest of a desktop (DOMAIN E5)");
-    oi.residual_fraction = o.residual_fraction.value_or(0);
-    number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
-           "fraction of capex", o.residual_fraction ? "" : "default: 0 (no resale assumed)");
+    resolve_residual(o, oi);
     oi.maintenance_per_year = o.maintenance_per_year.value_or(0);
     number(o.id, "maintenance_per_year", "Maintenance per year", oi.maintenance_per_year,
            "fraction of capex", o.maintenance_per_year ? "" : "default: 0");
+    const bool used = oi.condition == Condition::used;
+    oi.warranty_months = o.warranty_months.value_or(used ? 0 : kDefaultWarrantyNewMonths);
+    number(o.id, "warranty_months", "Warranty", oi.warranty_months, "months",
+           o.warranty_months ? ""
+           : used            ? "default: 0 (used hardware, sold without warranty)"
+                             : "default: 24 months, the EU legal guarantee on new goods "
+                               "(Directive (EU) 2019/771)");
+    oi.annual_failure_rate = o.annual_failure_rate.value_or(0);
+    number(o.id, "annual_failure_rate", "Failures per year after the warranty",
+           oi.annual_failure_rate, "fraction of devices",
+           o.annual_failure_rate ? "" : "default: 0 (no failures counted; set it for used cards)");
+    resolve_hosting(o, oi);
+    resolve_financing(o, oi, section);
+  }
+
+  /// Resale at the horizon: given, else the catalog's curve for the device class and
+  /// condition at the horizon's age.
+  void resolve_residual(const ScenarioOption& o, OptionInputs& oi) {
+    if (o.residual_fraction) {
+      oi.residual_fraction = *o.residual_fraction;
+      number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
+             "fraction of capex");
+      return;
+    }
+    const std::string device_class = to_string(oi.device.kind);
+    const auto curve = catalog_.resale_curve(device_class, o.condition, s_.as_of);
+    if (curve.empty()) {
+      oi.residual_fraction = 0;
+      number(o.id, "residual_fraction", "Resale value at the horizon", 0, "fraction of capex",
+             "default: 0 (the catalog has no resale curve for " + device_class + " devices, " +
+                 o.condition + ")");
+      return;
+    }
+    std::string how;
+    std::vector<size_t> used;
+    oi.residual_fraction = resale_at(curve, s_.horizon_months, how, used);
+    for (const size_t index : used) {
+      const ResalePoint& point = curve[index];
+      const std::string what = "resale curve " + device_class + " (" + o.condition + ") at " +
+                               std::to_string(point.age_months) + " months";
+      bool listed = false;
+      for (const auto& row : r_.sources) listed = listed || row.what == what;
+      if (!listed) {
+        const int age = days_between(point.provenance.observed_on, s_.as_of);
+        r_.sources.push_back({what, point.fraction, "", "fraction of the purchase price",
+                              point.provenance.observed_on, point.provenance.source, age,
+                              age > s_.max_price_age_days});
+      }
+    }
+    number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
+           "fraction of capex",
+           "catalog resale curve " + device_class + " (" + o.condition + ") at " +
+               std::to_string(s_.horizon_months) + " months: " + how +
+               " (Sources sheet; units added later are valued at the same fraction)");
+  }
+
+  void resolve_hosting(const ScenarioOption& o, OptionInputs& oi) {
+    const std::string section = "option:" + o.id;
+    oi.hosting = o.kind == "colocation" || o.hosting == "colocation" ? Hosting::colocation
+                                                                     : Hosting::on_site;
+    text(o.id, "hosting", "Hosting", to_string(oi.hosting),
+         o.kind == "colocation" ? "kind = colocation" : "");
+    if (oi.hosting != Hosting::colocation) {
+      if (o.pue) oi.pue = *o.pue;
+      if (o.tariff_per_kwh) oi.tariff_per_kwh = *o.tariff_per_kwh;
+    } else {
+      if (!o.colo_per_kw_month) {
+        fail(section, "colo_per_kw_month",
+             "missing: colocated hardware needs the data centre's price per kW per month");
+      }
+      oi.colo_per_kw_month = *o.colo_per_kw_month;
+      number(o.id, "colo_per_kw_month", "Colocation price per kW per month", oi.colo_per_kw_month,
+             s_.currency + "/kW/month");
+      oi.colo_per_rack_unit_month = o.colo_per_rack_unit_month.value_or(0);
+      number(o.id, "colo_per_rack_unit_month", "Colocation price per rack unit per month",
+             oi.colo_per_rack_unit_month, s_.currency + "/U/month",
+             o.colo_per_rack_unit_month ? "" : "default: 0 (no per-rack-unit fee)");
+      oi.rack_units = o.rack_units.value_or(kDefaultRackUnits);
+      number(o.id, "rack_units", "Rack units per unit", oi.rack_units, "U",
+             o.rack_units ? "" : "default: 4 U, a GPU server chassis (assumption)");
+      const double power_kw =
+          (oi.count * oi.device.board_power_w + oi.host_power_w) / kWattsPerKilowatt;
+      if (o.contracted_kw) {
+        oi.contracted_kw = *o.contracted_kw;
+        number(o.id, "contracted_kw", "Contracted power per unit", oi.contracted_kw, "kW");
+      } else {
+        const double step = o.kw_step.value_or(kDefaultKwStep);
+        oi.contracted_kw = std::ceil(power_kw / step - 1e-9) * step;
+        number(o.id, "kw_step", "Contracted power step", step, "kW",
+               o.kw_step ? "" : "default: 0.5 kW steps (assumption; contracts vary)");
+        number(o.id, "contracted_kw", "Contracted power per unit", oi.contracted_kw, "kW",
+               "derived: power at load " + fixed(power_kw, 3) + " kW rounded up to the step");
+      }
+      oi.power_metered = o.power_metered.value_or(true);
+      number(
+          o.id, "power_metered", "Energy metered apart (1 = yes)", oi.power_metered ? 1 : 0, "flag",
+          o.power_metered ? "" : "default: true (energy billed on the meter, beside the kW fee)");
+      oi.pue = o.pue.value_or(kDefaultColocationPue);
+      number(o.id, "pue", "Data centre PUE", *oi.pue, "ratio",
+             o.pue ? ""
+                   : "default: 1.58, the average PUE of the Uptime Institute Global Data "
+                     "Center Survey 2023");
+      oi.tariff_per_kwh = o.tariff_per_kwh.value_or(r_.plan_inputs.site.tariff_per_kwh);
+      number(o.id, "tariff_per_kwh", "Data centre energy price", *oi.tariff_per_kwh,
+             s_.currency + "/kWh", o.tariff_per_kwh ? "" : "default: the site's tariff");
+      return;
+    }
+    if (oi.pue) number(o.id, "pue", "PUE where this option runs", *oi.pue, "ratio");
+    if (oi.tariff_per_kwh) {
+      number(o.id, "tariff_per_kwh", "Energy price where this option runs", *oi.tariff_per_kwh,
+             s_.currency + "/kWh");
+    }
+  }
+
+  void resolve_financing(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
+    oi.financing = o.financing == "loan"    ? Financing::loan
+                   : o.financing == "lease" ? Financing::lease
+                                            : Financing::cash;
+    text(o.id, "financing", "Financing", to_string(oi.financing),
+         o.financing.empty() ? "default: cash" : "");
+    if (oi.financing == Financing::loan) {
+      if (!o.loan_rate) fail(section, "loan_rate", "missing: a loan needs its rate per year");
+      oi.loan_rate_per_year = *o.loan_rate;
+      number(o.id, "loan_rate", "Loan rate per year (nominal, monthly instalments)",
+             oi.loan_rate_per_year, "fraction per year");
+      oi.loan_term_months = o.loan_term_months.value_or(36);
+      number(o.id, "loan_term_months", "Loan term", oi.loan_term_months, "months",
+             o.loan_term_months ? "" : "default: 36 months");
+      oi.down_payment_fraction = o.down_payment.value_or(0);
+      number(o.id, "down_payment", "Down payment", oi.down_payment_fraction,
+             "fraction of the purchase", o.down_payment ? "" : "default: 0");
+    } else if (oi.financing == Financing::lease) {
+      oi.lease_rate_per_month = o.lease_rate_per_month.value_or(0);
+      number(o.id, "lease_rate_per_month", "Lease fee per month", oi.lease_rate_per_month,
+             "fraction of the hardware price");
+      oi.lease_term_months = o.lease_term_months.value_or(36);
+      number(o.id, "lease_term_months", "Lease term", oi.lease_term_months, "months",
+             o.lease_term_months ? "" : "default: 36 months");
+    }
+  }
+
+  /// Overflow: the option's own switch, else the workload's; a blend always rents it.
+  void resolve_overflow_links() {
+    auto& options = r_.plan_inputs.options;
+    for (size_t i = 0; i < options.size(); ++i) {
+      const ScenarioOption& o = s_.options[i];
+      OptionInputs& oi = options[i];
+      if (oi.kind != OptionKind::buy) continue;
+      const std::string section = "option:" + o.id;
+      const std::string overflow = o.kind == "blend"     ? "rent"
+                                   : !o.overflow.empty() ? o.overflow
+                                                         : s_.overflow;
+      oi.blend = o.kind == "blend";
+      oi.overflow = overflow == "rent" ? Overflow::rent : Overflow::add_units;
+      text(o.id, "overflow", "When the demand outgrows it", overflow == "rent" ? "rent" : "buy",
+           o.kind == "blend"     ? "kind = blend: own the base load, rent the peaks"
+           : !o.overflow.empty() ? ""
+                                 : s_.provenance("workload", "overflow"));
+      if (oi.overflow != Overflow::rent) continue;
+      const bool own_link = !o.overflow_option.empty();
+      oi.overflow_option_id = own_link ? o.overflow_option : s_.overflow_option;
+      const std::string where = own_link ? section : "workload";
+      if (oi.overflow_option_id.empty()) {
+        fail(section, "overflow_option",
+             "missing: name the rent_hourly option that carries the overflow");
+      }
+      const OptionInputs* rental = nullptr;
+      std::vector<std::string> ids;
+      for (const auto& other : options) {
+        ids.push_back(other.id);
+        if (other.id == oi.overflow_option_id) rental = &other;
+      }
+      if (rental == nullptr) {
+        unknown(where, "overflow_option", "option", oi.overflow_option_id, ids,
+                "an [option:ID] of this file");
+      }
+      if (rental->kind != OptionKind::rent_hourly || term_months(rental->term) > 0) {
+        fail(where, "overflow_option",
+             "the overflow goes to an hourly rental billed by use (rent_hourly on_demand or "
+             "spot); '" +
+                 rental->id + "' is not one");
+      }
+      text(o.id, "overflow_option", "Overflow rented from", oi.overflow_option_id,
+           own_link ? "" : s_.provenance("workload", "overflow_option"));
+    }
   }
 
   void resolve_hourly(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
+    const std::string term = o.kind == "rent_spot" ? "spot" : o.term.empty() ? "on_demand" : o.term;
+    oi.term = term == "spot"          ? RentTerm::spot
+              : term == "reserved_1y" ? RentTerm::reserved_1y
+              : term == "reserved_3y" ? RentTerm::reserved_3y
+                                      : RentTerm::on_demand;
+    text(o.id, "term", "Billing term", term,
+         o.kind == "rent_spot" ? "kind = rent_spot"
+         : o.term.empty()      ? "default: on_demand"
+                               : "");
+    if (oi.term == RentTerm::spot) {
+      oi.goodput = o.goodput.value_or(kDefaultSpotGoodput);
+      number(o.id, "goodput", "Spot goodput (useful share of billed hours)", oi.goodput, "fraction",
+             o.goodput ? ""
+                       : "default: 0.9 (assumption: a tenth of spot hours lost to "
+                         "interruptions and restarts)");
+    }
+    if (term_months(oi.term) > 0) {
+      number(o.id, "term_months", "Reserved term", term_months(oi.term), "months",
+             "term = " + term);
+    }
+    resolve_hourly_rate(o, oi, section, term);
+  }
+
+  void resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi, const std::string& section,
+                           const std::string& term) {
     if (o.rate_per_gpu_hour) {
       oi.rate_per_gpu_hour = *o.rate_per_gpu_hour;
       number(o.id, "rate_per_gpu_hour", "Rate per device-hour", oi.rate_per_gpu_hour,
@@ -294,7 +612,7 @@ class Resolver {
       return;
     }
     const RentalOffer* best = nullptr;
-    const auto offers = catalog_.rental_offers(s_.as_of, oi.device.id, "hourly", "on_demand");
+    const auto offers = catalog_.rental_offers(s_.as_of, oi.device.id, "hourly", term);
     for (const auto& offer : offers) {
       if (!o.provider.empty() && offer.provider != o.provider) continue;
       best = &offer;
@@ -302,7 +620,7 @@ class Resolver {
     }
     if (!best) {
       fail(section, "rate_per_gpu_hour",
-           "the catalog has no on-demand hourly offer for " + oi.device.id +
+           "the catalog has no " + term + " hourly offer for " + oi.device.id +
                (o.provider.empty() ? "" : " from " + o.provider) + " as of " + s_.as_of +
                "; set rate_per_gpu_hour");
     }
@@ -318,6 +636,9 @@ class Resolver {
 
   void resolve_monthly(const ScenarioOption& o, OptionInputs& oi, const std::string& section,
                        int needed) {
+    oi.notice_months = o.notice_months.value_or(0);
+    number(o.id, "notice_months", "Notice period (paid after the horizon)", oi.notice_months,
+           "months", o.notice_months ? "" : "default: 0 (no notice period)");
     if (o.price_per_month) {
       oi.count = o.count.value_or(needed > 0 ? needed : 1);
       number(o.id, "count", "Devices in the server", oi.count, "devices");
@@ -369,7 +690,7 @@ class Resolver {
     if (s_.baseline.empty()) return;
     for (const auto& o : s_.options) {
       if (o.id != s_.baseline) continue;
-      if (o.kind != "rent_hourly") {
+      if (o.kind != "rent_hourly" && o.kind != "rent_spot") {
         fail("scenario", "baseline",
              "the baseline must be a rent_hourly option; '" + o.id + "' is " + o.kind);
       }

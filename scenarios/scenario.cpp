@@ -94,13 +94,27 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
 
 namespace {
 
-const std::vector<std::string> kScenarioKeys = {
-    "name",  "currency", "start",    "horizon_months",     "discount_rate",
-    "as_of", "customer", "quote_id", "max_price_age_days", "baseline"};
+const std::vector<std::string> kScenarioKeys = {"name",
+                                                "currency",
+                                                "start",
+                                                "horizon_months",
+                                                "discount_rate",
+                                                "as_of",
+                                                "customer",
+                                                "quote_id",
+                                                "max_price_age_days",
+                                                "baseline",
+                                                "vat_rate",
+                                                "vat_reclaimable",
+                                                "rent_trend_per_year",
+                                                "hours_per_month_convention",
+                                                "useful_life_months"};
 const std::vector<std::string> kWorkloadKeys = {
-    "model",         "quant",          "context_tokens", "concurrent_streams",
-    "hours_per_day", "days_per_month", "kv_cache"};
-const std::vector<std::string> kSiteKeys = {"tariff_per_kwh", "tariff", "pue"};
+    "model",          "quant",          "context_tokens", "concurrent_streams",
+    "hours_per_day",  "days_per_month", "kv_cache",       "growth_per_month",
+    "tokens_per_day", "users",          "overflow",       "overflow_option"};
+const std::vector<std::string> kSiteKeys = {"tariff_per_kwh", "tariff", "pue",
+                                            "tariff_trend_per_year"};
 const std::vector<std::string> kOptionKeys = {"kind",
                                               "gpu",
                                               "count",
@@ -115,7 +129,32 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "setup_fee",
                                               "provider",
                                               "split",
-                                              "backend"};
+                                              "backend",
+                                              "term",
+                                              "goodput",
+                                              "notice_months",
+                                              "warranty_months",
+                                              "annual_failure_rate",
+                                              "hosting",
+                                              "colo_per_kw_month",
+                                              "colo_per_rack_unit_month",
+                                              "rack_units",
+                                              "contracted_kw",
+                                              "kw_step",
+                                              "power_metered",
+                                              "pue",
+                                              "tariff_per_kwh",
+                                              "financing",
+                                              "down_payment",
+                                              "loan_rate",
+                                              "loan_term_months",
+                                              "lease_rate_per_month",
+                                              "lease_term_months",
+                                              "overflow",
+                                              "overflow_option"};
+const std::vector<std::string> kOptionKinds = {"buy",       "rent_hourly", "rent_monthly",
+                                               "rent_spot", "colocation",  "blend"};
+const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
 
 /// Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
 /// code points above U+10FFFF included), npos when the whole text is valid.
@@ -266,6 +305,19 @@ class SectionReader {
     if (auto v = integer(key, min, max)) out = *v;
   }
 
+  void integer(const std::string& key, std::optional<int>& out, int min, int max) const {
+    if (auto v = integer(key, min, max)) out = *v;
+  }
+
+  /// true | false (also yes | no, 1 | 0).
+  std::optional<bool> boolean(const std::string& key) const {
+    auto v = text(key);
+    if (!v) return std::nullopt;
+    if (*v == "true" || *v == "yes" || *v == "1") return true;
+    if (*v == "false" || *v == "no" || *v == "0") return false;
+    fail(key, "expected true or false, got '" + *v + "'");
+  }
+
  private:
   const pt::ptree& tree_;
   std::string section_;
@@ -392,6 +444,13 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("quote_id", s.quote_id);
       r.integer("max_price_age_days", s.max_price_age_days, 1, 36500);
       r.text("baseline", s.baseline);
+      r.number("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");
+      if (auto v = r.boolean("vat_reclaimable")) s.vat_reclaimable = *v;
+      r.number("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
+               "a fraction per year (-0.15 for -15 %)");
+      r.choice("hours_per_month_convention", s.hours_per_month_convention,
+               {"730", "720", "calendar"});
+      r.integer("useful_life_months", s.useful_life_months, 1, 600);
       if (!s.as_of.empty() && !parse_date(s.as_of)) {
         r.fail("as_of", "expected a date YYYY-MM-DD, got '" + s.as_of + "'");
       }
@@ -408,11 +467,19 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("hours_per_day", s.hours_per_day, 0, 24, "hours per day");
       r.number("days_per_month", s.days_per_month, 0, 31, "days per month");
       r.choice("kv_cache", s.kv_cache, {"f16", "q8_0", "q4_0"});
+      r.number("growth_per_month", s.growth_per_month, -0.99, 1,
+               "a fraction per month (0.03 for +3 %)");
+      r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day");
+      r.number("users", s.users, 1, 1e9, "a number of users");
+      r.choice("overflow", s.overflow, {"buy", "rent"});
+      r.text("overflow_option", s.overflow_option);
     } else if (section == "site") {
       SectionReader r(child, section, s, kSiteKeys);
       r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
       r.text("tariff", s.tariff);
       r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
+      r.number("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
+               "a fraction per year (0.05 for +5 %)");
     } else if (section.rfind("option:", 0) == 0) {
       ScenarioOption o;
       o.id = section.substr(7);
@@ -424,9 +491,13 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
         throw ScenarioError(file, line, "[" + section + "]", "duplicate option id");
       }
       SectionReader r(child, section, s, kOptionKeys);
-      r.choice("kind", o.kind, {"buy", "rent_hourly", "rent_monthly"});
+      r.choice("kind", o.kind, kOptionKinds);
       r.text("gpu", o.gpu);
-      if (o.kind.empty()) r.fail("kind", "missing: set kind = buy | rent_hourly | rent_monthly");
+      if (o.kind.empty()) {
+        r.fail("kind",
+               "missing: set kind = buy | rent_hourly | rent_monthly | rent_spot | colocation | "
+               "blend");
+      }
       if (o.gpu.empty())
         r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
       if (auto c = r.integer("count", 1, 4096)) o.count = *c;
@@ -444,20 +515,88 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("provider", o.provider);
       r.choice("split", o.split, {"layer", "tensor"});
       r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
+      r.choice("term", o.term, {"on_demand", "spot", "reserved_1y", "reserved_3y"});
+      r.number("goodput", o.goodput, 0.01, 1, "a fraction of billed hours (0.9 for 90 %)");
+      r.integer("notice_months", o.notice_months, 0, 120);
+      r.integer("warranty_months", o.warranty_months, 0, 600);
+      r.number("annual_failure_rate", o.annual_failure_rate, 0, 1,
+               "a fraction of devices per year (0.05 for 5 %)");
+      r.choice("hosting", o.hosting, {"on_site", "colocation"});
+      r.number("colo_per_kw_month", o.colo_per_kw_month, 0, kMaxMoney, "a price per kW per month");
+      r.number("colo_per_rack_unit_month", o.colo_per_rack_unit_month, 0, kMaxMoney,
+               "a price per rack unit per month");
+      r.number("rack_units", o.rack_units, 0, 1000, "rack units");
+      r.number("contracted_kw", o.contracted_kw, 0, 1e5, "a power in kW");
+      r.number("kw_step", o.kw_step, 0.01, 1000, "a power step in kW");
+      if (auto v = r.boolean("power_metered")) o.power_metered = *v;
+      r.number("pue", o.pue, 1, 3, "a PUE (facility power / IT power)");
+      r.number("tariff_per_kwh", o.tariff_per_kwh, 0, 10, "a price per kWh");
+      r.choice("financing", o.financing, {"cash", "loan", "lease"});
+      r.number("down_payment", o.down_payment, 0, 1, "a fraction of the purchase (0.2 for 20 %)");
+      r.number("loan_rate", o.loan_rate, 0, 1, "a fraction per year (0.06 for 6 %)");
+      r.integer("loan_term_months", o.loan_term_months, 1, 600);
+      r.number("lease_rate_per_month", o.lease_rate_per_month, 0, 1,
+               "a fraction of the hardware price per month (0.03 for 3 %)");
+      r.integer("lease_term_months", o.lease_term_months, 1, 600);
+      r.choice("overflow", o.overflow, {"buy", "rent"});
+      r.text("overflow_option", o.overflow_option);
       // Not `section` itself: clang before 16 cannot capture a structured binding.
       const std::string given_prefix = section + ".";
+      const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };
+      // colocation and blend are kinds of buy, rent_spot one of rent_hourly: keys follow the
+      // kind they are variants of.
+      const std::string base_kind = o.kind == "colocation" || o.kind == "blend" ? "buy"
+                                    : o.kind == "rent_spot"                     ? "rent_hourly"
+                                                                                : o.kind;
       const auto only_for = [&](const std::string& key, const std::string& kind) {
-        if (s.given.count(given_prefix + key) && o.kind != kind) {
+        if (given(key) && base_kind != kind) {
           r.fail(key, "applies to kind = " + kind + " only (this option is " + o.kind + ")");
         }
       };
       for (const char* key : {"condition", "price_per_gpu", "host_cost", "host_power_w",
-                              "residual_fraction", "maintenance_per_year"}) {
+                              "residual_fraction", "maintenance_per_year", "warranty_months",
+                              "annual_failure_rate", "financing", "down_payment", "loan_rate",
+                              "loan_term_months", "lease_rate_per_month", "lease_term_months",
+                              "overflow", "overflow_option", "pue", "tariff_per_kwh", "hosting"}) {
         only_for(key, "buy");
       }
+      if (given("hosting") && o.kind == "colocation") {
+        r.fail("hosting", "kind = colocation is hosting = colocation already");
+      }
+      for (const char* key : {"colo_per_kw_month", "colo_per_rack_unit_month", "rack_units",
+                              "contracted_kw", "kw_step", "power_metered"}) {
+        if (given(key) && o.kind != "colocation" && o.hosting != "colocation") {
+          r.fail(key,
+                 "applies to colocated hardware only: set kind = colocation (or hosting = "
+                 "colocation on a buy option)");
+        }
+      }
       only_for("rate_per_gpu_hour", "rent_hourly");
+      only_for("term", "rent_hourly");
+      if (given("term") && o.kind == "rent_spot") {
+        r.fail("term", "kind = rent_spot is term = spot; use kind = rent_hourly to choose a term");
+      }
+      only_for("goodput", "rent_hourly");
+      if (given("goodput") && o.kind == "rent_hourly" && o.term != "spot") {
+        r.fail("goodput", "applies to spot rentals only: set term = spot or kind = rent_spot");
+      }
       only_for("price_per_month", "rent_monthly");
       only_for("setup_fee", "rent_monthly");
+      only_for("notice_months", "rent_monthly");
+      for (const char* key : {"down_payment", "loan_rate", "loan_term_months"}) {
+        if (given(key) && o.financing != "loan") r.fail(key, "applies to financing = loan only");
+      }
+      for (const char* key : {"lease_rate_per_month", "lease_term_months"}) {
+        if (given(key) && o.financing != "lease") r.fail(key, "applies to financing = lease only");
+      }
+      if (o.financing == "lease" && !o.lease_rate_per_month) {
+        r.fail("financing",
+               "a lease needs lease_rate_per_month (the monthly fee as a fraction "
+               "of the hardware price)");
+      }
+      if (o.kind == "blend" && o.overflow == "buy") {
+        r.fail("overflow", "a blend rents its overflow (own the base load, rent the peaks)");
+      }
       s.options.push_back(std::move(o));
     } else {
       const std::string hint =

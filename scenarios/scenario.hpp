@@ -30,8 +30,10 @@ class ScenarioError : public std::runtime_error {
 /// One `[option:ID]` section. Unset optionals take catalog values or defaults in resolve().
 struct ScenarioOption {
   std::string id;
-  std::string kind;  ///< buy | rent_hourly | rent_monthly
-  std::string gpu;   ///< catalog device id
+  /// buy | rent_hourly | rent_monthly | rent_spot (= rent_hourly, term spot) | colocation
+  /// (= buy, hosting colocation) | blend (= buy, overflow rent)
+  std::string kind;
+  std::string gpu;  ///< catalog device id
   std::optional<int> count;
   std::string condition = "new";  ///< buy: new | used
   std::optional<double> price_per_gpu;
@@ -45,6 +47,30 @@ struct ScenarioOption {
   std::string provider;  ///< rentals: restrict the catalog lookup to this provider
   std::string split;     ///< layer | tensor (default layer)
   std::string backend;   ///< cuda | metal | rocm | vulkan | sycl (default from the vendor)
+  // rentals
+  std::string term;  ///< rent_hourly: on_demand | spot | reserved_1y | reserved_3y
+  std::optional<double> goodput;
+  std::optional<int> notice_months;
+  // owned (buy, colocation, blend)
+  std::optional<int> warranty_months;
+  std::optional<double> annual_failure_rate;
+  std::string hosting;  ///< on_site | colocation
+  std::optional<double> colo_per_kw_month;
+  std::optional<double> colo_per_rack_unit_month;
+  std::optional<double> rack_units;
+  std::optional<double> contracted_kw;
+  std::optional<double> kw_step;
+  std::optional<bool> power_metered;
+  std::optional<double> pue;
+  std::optional<double> tariff_per_kwh;
+  std::string financing;  ///< cash | loan | lease
+  std::optional<double> down_payment;
+  std::optional<double> loan_rate;
+  std::optional<int> loan_term_months;
+  std::optional<double> lease_rate_per_month;
+  std::optional<int> lease_term_months;
+  std::string overflow;         ///< buy | rent (default: the workload's)
+  std::string overflow_option;  ///< the rent_hourly option that carries the overflow
 };
 
 /// A parsed, type-checked scenario. Keys not given in the file hold their defaults, and
@@ -62,6 +88,11 @@ struct Scenario {
   std::string quote_id;
   int max_price_age_days = 90;
   std::string baseline;  ///< option id of the rental baseline for break-even (optional)
+  double vat_rate = 0;
+  bool vat_reclaimable = true;
+  double rent_trend_per_year = 0;
+  std::string hours_per_month_convention = "730";  ///< 730 | 720 | calendar
+  int useful_life_months = 36;
   // [workload]
   std::string model;
   std::string quant;
@@ -70,10 +101,16 @@ struct Scenario {
   double hours_per_day = 8;
   double days_per_month = 730.0 / 24.0;
   std::string kv_cache = "f16";
+  double growth_per_month = 0;
+  std::optional<double> tokens_per_day;
+  std::optional<double> users;
+  std::string overflow = "buy";  ///< buy | rent
+  std::string overflow_option;   ///< the rent_hourly option that carries the overflow
   // [site]
   std::optional<double> tariff_per_kwh;
   std::string tariff;  ///< catalog tariff id
   double pue = 1.0;
+  double tariff_trend_per_year = 0;
   std::vector<ScenarioOption> options;
 
   /// "section.key" -> line in the file (INI only; JSON gives none).

@@ -163,15 +163,27 @@ CashFlow hand_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Si
                         const FinanceInputs& f) {
   const auto n = static_cast<size_t>(f.horizon_months) + 1;
   CashFlow cf;
-  for (auto* row : {&cf.capex, &cf.energy, &cf.maintenance, &cf.rent, &cf.resale, &cf.total,
-                    &cf.cumulative, &cf.discount_factor, &cf.discounted}) {
+  for (auto* row :
+       {&cf.capex, &cf.energy, &cf.maintenance, &cf.rent, &cf.resale, &cf.total, &cf.cumulative,
+        &cf.discount_factor, &cf.discounted, &cf.hosting, &cf.failures, &cf.financing, &cf.vat,
+        &cf.depreciation, &cf.book_value, &cf.load, &cf.units, &cf.overflow_load}) {
     row->assign(n, 0.0);
   }
   const double capex = o.count * o.price_per_gpu + o.host_cost;
+  const auto life = static_cast<size_t>(f.useful_life_months);
   for (size_t m = 0; m < n; ++m) {
     const bool start = m == 0;
     const bool running = m >= 1;
     const bool end = m == n - 1;
+    // No growth, no tokens per day: one unit of load; owned hardware and monthly servers
+    // are one unit in service, hourly rentals have none.
+    cf.load[m] = 1;
+    cf.units[m] = o.kind == OptionKind::rent_hourly ? 0 : 1;
+    if (o.kind == OptionKind::buy) {
+      // Straight line: the month-0 purchase over the useful life, months 1..life.
+      if (running && m <= life) cf.depreciation[m] = capex / static_cast<double>(life);
+      cf.book_value[m] = (m == 0 ? capex : cf.book_value[m - 1]) - cf.depreciation[m];
+    }
     switch (o.kind) {
       case OptionKind::buy:
         if (start) cf.capex[m] = capex;
@@ -205,6 +217,17 @@ void recompute_money(SamplePlan& sample) {
   plan.horizon_months = in.finance.horizon_months;
   plan.currency = in.finance.currency;
   const double hours_per_month = in.workload.hours_per_day * in.workload.days_per_month;
+  // The timeline of the 730-hour convention without growth or trends.
+  const auto n = static_cast<size_t>(in.finance.horizon_months) + 1;
+  plan.timeline = Timeline{};
+  plan.timeline.hours_in_month.assign(n, 730.0);
+  plan.timeline.days_of_use.assign(n, in.workload.days_per_month);
+  plan.timeline.hours_of_use.assign(n, hours_per_month);
+  plan.timeline.hours_in_month[0] = plan.timeline.days_of_use[0] = 0;
+  plan.timeline.hours_of_use[0] = 0;
+  plan.timeline.growth_factor.assign(n, 1.0);
+  plan.timeline.rent_factor.assign(n, 1.0);
+  plan.timeline.tariff_factor.assign(n, 1.0);
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const OptionInputs& o = in.options[i];
     OptionResult& r = plan.options[i];

@@ -188,7 +188,7 @@ TEST(XlsxReport, inputCellsAreValidated) {
   for (std::sregex_iterator it(workbook.begin(), workbook.end(), defined), end; it != end; ++it) {
     cell_of[(*it)[1]] = "D" + (*it)[2].str();
   }
-  EXPECT_EQ(rules.size(), cell_of.size() - 2);
+  EXPECT_EQ(rules.size(), cell_of.size() - 4);
   EXPECT_EQ(rules[cell_of["hours_per_day"]], "decimal  0 24");
   EXPECT_EQ(rules[cell_of["pue"]], "decimal  1 3");
   EXPECT_EQ(rules[cell_of["discount_rate"]], "decimal  0 1");
@@ -352,31 +352,38 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   const std::string path = fresh_dir("cached") + "/tco.xlsx";
   write_workbook(sample.plan, sample.scenario, path);
   const auto cells = formula_cells(path);
-  // Cash flow, 25 months: 5 timeline rows; component rows that apply (buy 4, rent 1 each);
-  // total, cumulative and discounted per option; 2 sums per option.
+  // Cash flow, 25 months: 11 timeline rows; the option rows that apply (below); total,
+  // cumulative and discounted per option; 2 sums per option.
   const auto on = [&](const char* sheet) {
     return std::count_if(cells.begin(), cells.end(),
                          [&](const test::FormulaCell& c) { return c.sheet == sheet; });
   };
-  EXPECT_EQ(on("Cash flow"), 5 * 25 + (4 + 1 + 1) * 25 + 3 * 3 * 25 + 3 * 2);
+  // buy (cash, on site, adds units): load, units, capex, energy, maintenance, failures, VAT,
+  // resale, depreciation, book value = 10; hourly: load, rent, VAT = 3; monthly server: load,
+  // units, rent, VAT = 4.
+  EXPECT_EQ(on("Cash flow"), 11 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2);
   // Timeline: date, plan year, calendar year, 4 flags, discount factor per month.
   EXPECT_EQ(on("Timeline"), 8 * 25);
 
   const auto& own = sample.plan.options[0];
-  // Cash flow layout: months from column C (month 0); first block title on row 11, so
-  // capex on row 12 ... discounted on row 19; second block starts on row 21.
-  expect_near_relative(formula_at(cells, "Cash flow", "C12").cached, own.cash_flow.capex[0],
+  // Cash flow layout: months from column C (month 0); timeline rows 4-15; first block title
+  // on row 17: load 18, units 19, overflow 20, capex 21, energy 22, maintenance 23, hosting
+  // 24, failures 25, rent 26, financing 27, VAT 28, resale 29, total 30, cumulative 31,
+  // discounted 32, depreciation 33, book value 34; the second block starts on row 36.
+  expect_near_relative(formula_at(cells, "Cash flow", "C21").cached, own.cash_flow.capex[0],
                        "capex at month 0");
-  expect_near_relative(formula_at(cells, "Cash flow", "D13").cached, own.cash_flow.energy[1],
+  expect_near_relative(formula_at(cells, "Cash flow", "D22").cached, own.cash_flow.energy[1],
                        "energy at month 1");
-  expect_near_relative(formula_at(cells, "Cash flow", "AA16").cached, own.cash_flow.resale[24],
+  expect_near_relative(formula_at(cells, "Cash flow", "AA29").cached, own.cash_flow.resale[24],
                        "resale at month 24");
-  expect_near_relative(formula_at(cells, "Cash flow", "B17").cached, own.total_cost, "total cost");
-  expect_near_relative(formula_at(cells, "Cash flow", "B19").cached, own.npv, "NPV");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D13").formula,
-            "D$6*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_3090_host_"
-            "power_w)/watts_per_kw*hours_per_day*days_per_month*tariff_per_kwh*pue");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "E18").formula, "SUM($C$17:E17)");
+  expect_near_relative(formula_at(cells, "Cash flow", "B30").cached, own.total_cost, "total cost");
+  expect_near_relative(formula_at(cells, "Cash flow", "B32").cached, own.npv, "NPV");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D22").formula,
+            "D$6*MIN(D18,D19)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
+            "3090_host_power_w)/watts_per_kw*D$12*tariff_per_kwh*pue*D$15");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "E31").formula, "SUM($C$30:E30)");
+  expect_near_relative(formula_at(cells, "Cash flow", "E33").cached, own.cash_flow.depreciation[2],
+                       "depreciation at month 2");
   expect_near_relative(formula_at(cells, "Cash flow", "E9").cached,
                        own.cash_flow.discount_factor[2], "discount factor at month 2");
 
