@@ -369,7 +369,8 @@ double timeline_value(const std::vector<double>& values, int m) {
 }
 
 void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan,
-                    const CashFlowLayout& layout, const InputNames& names) {
+                    const CashFlowLayout& layout, const InputNames& names,
+                    const TimelineLayout* timeline) {
   const int horizon = plan.horizon_months;
   const std::string horizon_name = names.at("scenario", "horizon_months");
   const std::string months_per_year = names.at(kConstantsSection, "months_per_year");
@@ -400,20 +401,37 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
     const std::string month = cell_ref(layout.month_row, col, true);
     const std::string running = cell_ref(layout.is_running_row, col, true);
     const std::string since_first = "MAX(0," + month + "-1)";
-    sheet.number(layout.month_row, col, m, formats.month_header);
-    sheet.formula(layout.is_start_row, col, "=IF(" + month + "=0,1,0)", m == 0 ? 1 : 0,
-                  formats.flag);
+    // With the Timeline sheet, these rows link to its rows (same column): one timeline.
+    const auto linked = [&](lxw_row_t timeline_row, const std::string& own) {
+      if (timeline == nullptr) return own;
+      return "='" + std::string(kTimelineSheet) + "'!" + cell_ref(timeline_row, col, true);
+    };
+    if (timeline != nullptr) {
+      sheet.formula(layout.month_row, col, linked(timeline->month_row, ""), m,
+                    formats.month_header);
+    } else {
+      sheet.number(layout.month_row, col, m, formats.month_header);
+    }
+    sheet.formula(layout.is_start_row, col,
+                  linked(timeline ? timeline->is_start_row : 0, "=IF(" + month + "=0,1,0)"),
+                  m == 0 ? 1 : 0, formats.flag);
     sheet.formula(layout.is_running_row, col,
-                  "=IF(AND(" + month + ">=1," + month + "<=" + horizon_name + "),1,0)",
+                  linked(timeline ? timeline->is_running_row : 0,
+                         "=IF(AND(" + month + ">=1," + month + "<=" + horizon_name + "),1,0)"),
                   m >= 1 && m <= horizon ? 1 : 0, formats.flag);
-    sheet.formula(layout.is_end_row, col, "=IF(" + month + "=" + horizon_name + ",1,0)",
-                  m == horizon ? 1 : 0, formats.flag);
+    sheet.formula(
+        layout.is_end_row, col,
+        linked(timeline ? timeline->is_end_row : 0, "=IF(" + month + "=" + horizon_name + ",1,0)"),
+        m == horizon ? 1 : 0, formats.flag);
     // Year 1 holds the start (month 0) and months 1-12; year k months 12(k-1)+1..12k.
-    sheet.formula(layout.year_row, col, "=MAX(1,ROUNDUP(" + month + "/" + months_per_year + ",0))",
+    sheet.formula(layout.year_row, col,
+                  linked(timeline ? timeline->year_row : 0,
+                         "=MAX(1,ROUNDUP(" + month + "/" + months_per_year + ",0))"),
                   m == 0 ? 1 : (m - 1) / kMonthsPerYear + 1, formats.flag);
     if (first == nullptr) continue;
     sheet.formula(layout.discount_row, col,
-                  "=(1+" + rate + ")^(-" + month + "/" + months_per_year + ")",
+                  linked(timeline ? timeline->discount_row : 0,
+                         "=(1+" + rate + ")^(-" + month + "/" + months_per_year + ")"),
                   first->discount_factor[index], formats.factor);
     sheet.formula(layout.hours_in_month_row, col,
                   "=" + running + "*IF(" + names.at("workload", "calendar_months") +
@@ -499,7 +517,8 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
 
 CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet,
                                      const Formats& formats, const Plan& plan,
-                                     const ResolvedScenario& scenario, const InputNames& names) {
+                                     const ResolvedScenario& scenario, const InputNames& names,
+                                     const TimelineLayout* timeline) {
   CashFlowLayout layout;
   layout.month_row = 3;
   layout.is_start_row = 4;
@@ -522,9 +541,12 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
              "resale and commitments past the horizon at the horizon). Costs are positive, money "
              "coming back negative. Each row is one formula over the named Inputs; the timeline "
              "rows switch its terms on and off. Depreciation and book value are the accounting "
-             "view and not part of the total.",
+             "view and not part of the total." +
+                 std::string(timeline != nullptr ? " The month, flag, year and discount-factor "
+                                                   "rows link to the Timeline sheet."
+                                                 : ""),
              formats.note);
-  write_timeline(sheet, formats, plan, layout, names);
+  write_timeline(sheet, formats, plan, layout, names, timeline);
 
   lxw_row_t row = layout.tariff_factor_row + 2;
   for (const OptionResult& option : plan.options) {

@@ -104,8 +104,8 @@ std::vector<Check> option_checks(const Plan& plan, const CheckInputs& in) {
       checks.push_back(c);
     }
     if (in.summary == nullptr || in.summary->years > 0) {
-      const double components =
-          sum(cf.capex) + sum(cf.energy) + sum(cf.maintenance) + sum(cf.rent) + sum(cf.resale);
+      double components = 0;
+      for (size_t c = 0; c < kCostComponents; ++c) components += sum(cost_component(cf, c));
       Check c{"Annual costs by component add up to the total", option.id, "",
               near(components, option.total_cost),
               "Summary: the option's rows of the annual cost by component sum to its total "

@@ -234,11 +234,9 @@ CumulativeSource cash_flow_source(const CashFlowLayout& layout) {
     source.cumulative_rows.push_back(block.cumulative);
     source.total_rows.push_back(block.total);
     source.discounted_rows.push_back(block.discounted);
-    source.component_rows[0].push_back(block.capex);
-    source.component_rows[1].push_back(block.energy);
-    source.component_rows[2].push_back(block.maintenance);
-    source.component_rows[3].push_back(block.rent);
-    source.component_rows[4].push_back(block.resale);
+    for (size_t c = 0; c < xlsx::kCostComponents; ++c) {
+      source.component_rows[c].push_back(xlsx::cost_component_row(block, c));
+    }
   }
   return source;
 }
@@ -269,28 +267,28 @@ CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& forma
     const CashFlow& cf = option.cash_flow;
     source.name_rows.push_back(row);
     sheet.text(row++, 0, option.id, formats.subtitle);
+    for (size_t c = 0; c < kCostComponents; ++c) {
+      sheet.text(row, 0, cost_component_label(c));
+      const std::vector<double>& values = cost_component(cf, c);
+      for (size_t m = 0; m < values.size(); ++m) {
+        sheet.number(row, static_cast<lxw_col_t>(source.first_col + m), values[m], formats.money);
+      }
+      source.component_rows[c].push_back(row++);
+    }
     const std::pair<const char*, const std::vector<double>*> rows[] = {
-        {"Capex", &cf.capex},
-        {"Energy", &cf.energy},
-        {"Maintenance", &cf.maintenance},
-        {"Rent", &cf.rent},
-        {"Resale", &cf.resale},
-        {"Total", &cf.total},
-        {"Cumulative", &cf.cumulative},
-        {"Discounted", &cf.discounted}};
+        {"Total", &cf.total}, {"Cumulative", &cf.cumulative}, {"Discounted", &cf.discounted}};
     for (size_t k = 0; k < std::size(rows); ++k) {
       sheet.text(row, 0, rows[k].first);
       for (size_t m = 0; m < rows[k].second->size(); ++m) {
         sheet.number(row, static_cast<lxw_col_t>(source.first_col + m), (*rows[k].second)[m],
                      formats.money);
       }
-      if (k < 5) source.component_rows[k].push_back(row);
-      if (k == 5) {
+      if (k == 0) {
         source.total_rows.push_back(row);
         sheet.number(row, source.sum_col, option.total_cost, formats.money);
       }
-      if (k == 6) source.cumulative_rows.push_back(row);
-      if (k == 7) {
+      if (k == 1) source.cumulative_rows.push_back(row);
+      if (k == 2) {
         source.discounted_rows.push_back(row);
         sheet.number(row, source.sum_col, option.npv, formats.money);
       }
@@ -400,7 +398,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     xlsx::add_input_validation(workbook, *inputs, names, plan.horizon_months);
     timeline_layout = xlsx::write_timeline_sheet(workbook, *timeline, formats, plan, scenario,
                                                  names, xlsx::CashFlowLayout{}.first_month_col);
-    layout = xlsx::write_cash_flow_sheet(workbook, *cash_flow, formats, plan, scenario, names);
+    layout = xlsx::write_cash_flow_sheet(workbook, *cash_flow, formats, plan, scenario, names,
+                                         &timeline_layout);
     source = xlsx::cash_flow_source(layout);
   } else {
     source = xlsx::write_chart_data_sheet(*chart_data, formats, plan);

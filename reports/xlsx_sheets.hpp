@@ -193,10 +193,16 @@ struct CashFlowLayout {
   std::vector<OptionBlock> blocks;  ///< one per plan option, in plan order
 };
 
+struct TimelineLayout;
+
 /// Writes the Cash flow sheet: the shared timeline and one block of formula rows per option.
+/// With `timeline` (the Timeline sheet, same month columns), the month, flag, year and
+/// discount-factor rows link to the Timeline's rows instead of repeating their formulas: the
+/// workbook has one timeline.
 CashFlowLayout write_cash_flow_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                      const Formats& formats, const Plan& plan,
-                                     const ResolvedScenario& scenario, const InputNames& names);
+                                     const ResolvedScenario& scenario, const InputNames& names,
+                                     const TimelineLayout* timeline = nullptr);
 
 /// Where the Timeline sheet puts things; its month m sits in column first_month_col + m,
 /// the same column as on the Cash flow sheet.
@@ -236,9 +242,20 @@ struct CumulativeSource {
   std::vector<lxw_row_t> total_rows;       ///< per plan option; its sum in sum_col
   std::vector<lxw_row_t> discounted_rows;  ///< per plan option; its sum (NPV) in sum_col
   lxw_col_t sum_col = 1;
-  std::vector<lxw_row_t> component_rows[5];  ///< capex, energy, maintenance, rent, resale
-  lxw_row_t year_row = 0;                    ///< plan year per month column
+  /// Per cost component (cost_component order), the row of each plan option.
+  std::vector<lxw_row_t> component_rows[9];
+  lxw_row_t year_row = 0;  ///< plan year per month column
 };
+
+/// The cost components that add up to an option's total (engine/plan.hpp CashFlow): capex,
+/// energy, maintenance, hosting, failures, rent, financing, VAT, resale.
+inline constexpr size_t kCostComponents = 9;
+/// The label of cost component `which` (0 .. kCostComponents - 1): "Capex", ...
+const char* cost_component_label(size_t which);
+/// The monthly flows of cost component `which` (may be empty: a plan without that row).
+const std::vector<double>& cost_component(const CashFlow& cash_flow, size_t which);
+/// The Cash flow row of cost component `which` in an option's block.
+lxw_row_t cost_component_row(const OptionBlock& block, size_t which);
 
 /// A CumulativeSource over the Cash flow sheet's rows.
 CumulativeSource cash_flow_source(const CashFlowLayout& layout);

@@ -11,25 +11,29 @@
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco::xlsx {
-namespace {
 
-constexpr std::array<const char*, 5> kComponentLabels = {"Capex", "Energy", "Maintenance", "Rent",
-                                                         "Resale"};
-
-const std::vector<double>& component_values(const CashFlow& cf, size_t which) {
-  switch (which) {
-    case 0:
-      return cf.capex;
-    case 1:
-      return cf.energy;
-    case 2:
-      return cf.maintenance;
-    case 3:
-      return cf.rent;
-    default:
-      return cf.resale;
-  }
+const char* cost_component_label(size_t which) {
+  static constexpr std::array<const char*, kCostComponents> kLabels = {
+      "Capex", "Energy",    "Maintenance", "Hosting", "Failures",
+      "Rent",  "Financing", "VAT",         "Resale"};
+  return kLabels.at(which);
 }
+
+const std::vector<double>& cost_component(const CashFlow& cf, size_t which) {
+  const std::array<const std::vector<double>*, kCostComponents> rows = {
+      &cf.capex, &cf.energy,    &cf.maintenance, &cf.hosting, &cf.failures,
+      &cf.rent,  &cf.financing, &cf.vat,         &cf.resale};
+  return *rows.at(which);
+}
+
+lxw_row_t cost_component_row(const OptionBlock& block, size_t which) {
+  const std::array<lxw_row_t, kCostComponents> rows = {
+      block.capex, block.energy,    block.maintenance, block.hosting, block.failures,
+      block.rent,  block.financing, block.vat,         block.resale};
+  return rows.at(which);
+}
+
+namespace {
 
 /// Sum of a monthly row over plan year `year` (1-based) by the rule of engine/plan.hpp
 /// annual_costs: year 1 = index 0..12, year k = 12(k-1)+1..12k. The cached result of a
@@ -165,8 +169,19 @@ void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& 
                         lxw_row_t first_row, lxw_row_t last_row, lxw_col_t label_col,
                         lxw_col_t first_component_col, lxw_row_t header_row, lxw_row_t row,
                         lxw_col_t col) {
+  // A component no option has (hosting without colocation, financing paid cash...) would
+  // only crowd the legend; the table below the chart still lists it. All zero: no chart.
+  std::vector<lxw_col_t> shown;
+  for (lxw_col_t c = 0; c < kCostComponents; ++c) {
+    bool any = false;
+    for (const auto& option : plan.options) {
+      for (double v : cost_component(option.cash_flow, c)) any = any || v != 0;
+    }
+    if (any) shown.push_back(c);
+  }
+  if (shown.empty()) return;
   lxw_chart* chart = new_chart(workbook, LXW_CHART_COLUMN_STACKED);
-  for (lxw_col_t c = 0; c < kComponentLabels.size(); ++c) {
+  for (const lxw_col_t c : shown) {
     lxw_chart_series* series = new_series(chart);
     const auto component_col = static_cast<lxw_col_t>(first_component_col + c);
     chart_series_set_categories(series, sheet.name().c_str(), first_row, label_col, last_row,
@@ -347,14 +362,14 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
 
   // Annual cost by component: one row per option and plan year.
   const lxw_col_t a_label = 0, a_year = 1, a_first = 2;
-  const auto a_total = static_cast<lxw_col_t>(a_first + kComponentLabels.size());
+  const auto a_total = static_cast<lxw_col_t>(a_first + kCostComponents);
   layout.component_total_col = a_total;
   sheet.text(row++, 0, "Annual cost by component, " + plan.currency, formats.subtitle);
   const lxw_row_t a_header = row++;
   sheet.text(a_header, a_label, "Option, plan year", formats.header);
   sheet.text(a_header, a_year, "Year", formats.header_number);
-  for (size_t c = 0; c < kComponentLabels.size(); ++c) {
-    sheet.text(a_header, static_cast<lxw_col_t>(a_first + c), kComponentLabels[c],
+  for (size_t c = 0; c < kCostComponents; ++c) {
+    sheet.text(a_header, static_cast<lxw_col_t>(a_first + c), cost_component_label(c),
                formats.header_number);
   }
   sheet.text(a_header, a_total, "Total", formats.header_number);
@@ -365,8 +380,8 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       sheet.text(row, a_label, option.id + ", year " + std::to_string(y));
       sheet.number(row, a_year, static_cast<double>(y), formats.integer);
       double total = 0;
-      for (size_t c = 0; c < kComponentLabels.size(); ++c) {
-        const double value = year_sum(component_values(option.cash_flow, c), y);
+      for (size_t c = 0; c < kCostComponents; ++c) {
+        const double value = year_sum(cost_component(option.cash_flow, c), y);
         total += value;
         write_figure(sheet, live, row, static_cast<lxw_col_t>(a_first + c),
                      "=SUMIF(" + year_range + "," + cell_ref(row, a_year) + "," +

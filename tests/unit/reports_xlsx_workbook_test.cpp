@@ -352,8 +352,9 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   const std::string path = fresh_dir("cached") + "/tco.xlsx";
   write_workbook(sample.plan, sample.scenario, path);
   const auto cells = formula_cells(path);
-  // Cash flow, 25 months: 11 timeline rows; the option rows that apply (below); total,
-  // cumulative and discounted per option; 2 sums per option.
+  // Cash flow, 25 months: 12 timeline rows (the month, 4 flags, year and discount factor
+  // linked to the Timeline sheet; hours, days, growth and trend factors computed); the option
+  // rows that apply (below); total, cumulative and discounted per option; 2 sums per option.
   const auto on = [&](const char* sheet) {
     return std::count_if(cells.begin(), cells.end(),
                          [&](const test::FormulaCell& c) { return c.sheet == sheet; });
@@ -361,7 +362,7 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   // buy (cash, on site, adds units): load, units, capex, energy, maintenance, failures, VAT,
   // resale, depreciation, book value = 10; hourly: load, rent, VAT = 3; monthly server: load,
   // units, rent, VAT = 4.
-  EXPECT_EQ(on("Cash flow"), 11 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2);
+  EXPECT_EQ(on("Cash flow"), 12 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2);
   // Timeline: date, plan year, calendar year, 4 flags, discount factor per month.
   EXPECT_EQ(on("Timeline"), 8 * 25);
 
@@ -431,6 +432,39 @@ std::vector<std::string> literal_numbers(const std::string& formula) {
     }
   }
   return literals;
+}
+
+TEST(XlsxReport, aPlanThatCostsNothingStillWrites) {
+  // Every cost zero: no component to stack, so no annual chart (a chart needs a series).
+  auto sample = sample_plan();
+  for (auto& option : sample.scenario.plan_inputs.options) {
+    option.price_per_gpu = option.host_cost = option.rate_per_gpu_hour = 0;
+    option.price_per_month = option.setup_fee = option.maintenance_per_year = 0;
+  }
+  sample.scenario.plan_inputs.site.tariff_per_kwh = 0;
+  test::recompute_money(sample);
+  const std::string path = fresh_dir("zero") + "/tco.xlsx";
+  EXPECT_NO_THROW(write_workbook(sample.plan, sample.scenario, path));
+  const auto members = test::zip_members(path);
+  EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart1.xml"), members.end());
+  EXPECT_EQ(std::find(members.begin(), members.end(), "xl/charts/chart2.xml"), members.end());
+}
+
+TEST(XlsxReport, cashFlowTimelineRowsLinkToTheTimelineSheet) {
+  const auto sample = sample_plan();
+  const std::string path = fresh_dir("timeline-link") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const auto cells = formula_cells(path);
+  // Cash flow rows 4 (month), 5-7 (flags), 8 (year), 9 (discount factor) at month 2
+  // (column E) read the Timeline's rows 6 (month), 10-12 (flags), 8 (plan year), 14.
+  const std::pair<const char*, const char*> links[] = {
+      {"E4", "'Timeline'!E$6"},  {"E5", "'Timeline'!E$10"}, {"E6", "'Timeline'!E$11"},
+      {"E7", "'Timeline'!E$12"}, {"E8", "'Timeline'!E$8"},  {"E9", "'Timeline'!E$14"}};
+  for (const auto& [ref, formula] : links) {
+    EXPECT_EQ(formula_at(cells, "Cash flow", ref).formula, formula) << ref;
+  }
+  EXPECT_EQ(formula_at(cells, "Cash flow", "E4").cached, 2);
+  EXPECT_EQ(formula_at(cells, "Timeline", "E7").formula, "EOMONTH(first_month_date,E$6-1)+E$10");
 }
 
 TEST(XlsxReport, formulasHoldNoConstantsBeyondZeroAndOne) {
