@@ -135,7 +135,9 @@ class Resolver {
     const int age = days_between(p.observed_on, s_.as_of);
     const bool stale = age > s_.max_price_age_days;
     r_.sources.push_back({what, amount, currency, unit, p.observed_on, p.source, age, stale});
-    return "catalog: " + p.source + ", observed " + p.observed_on + (stale ? " (stale)" : "");
+    const bool from_book = !p.book.empty() && p.book != kBuiltinBook;
+    return "catalog: " + p.source + ", observed " + p.observed_on +
+           (from_book ? ", price book '" + p.book + "'" : "") + (stale ? " (stale)" : "");
   }
 
   /// Converts a catalog amount into the plan currency; appends the conversion to `provenance`.
