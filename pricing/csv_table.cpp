@@ -40,7 +40,15 @@ void on_record_end(int /*terminator*/, void* user) {
   state->record_line = 0;
 }
 
-/// Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
+
+// Keep every space: RFC 4180 fields are taken as written, the validator judges them.
+int no_space(unsigned char) {
+  return 0;
+}
+
+}  // namespace
+
+// Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
 /// code points above U+10FFFF included), npos when the whole text is valid.
 std::size_t first_invalid_utf8(std::string_view text) {
   std::size_t i = 0;
@@ -73,13 +81,6 @@ std::size_t first_invalid_utf8(std::string_view text) {
   }
   return std::string_view::npos;
 }
-
-// Keep every space: RFC 4180 fields are taken as written, the validator judges them.
-int no_space(unsigned char) {
-  return 0;
-}
-
-}  // namespace
 
 std::optional<std::size_t> CsvTable::column(std::string_view name) const {
   for (std::size_t i = 0; i < header.size(); ++i) {

@@ -33,6 +33,11 @@ struct CsvTable {
 /// syntax error (e.g. a stray quote or an unterminated quoted field).
 CsvTable parse_csv(std::string_view text, const std::string& path);
 
+/// Offset of the first byte of `text` that is not part of valid UTF-8 (RFC 3629: overlong
+/// forms, surrogates and code points above U+10FFFF are invalid), npos when all is valid.
+/// Shared by the CSV reader and the scenario reader.
+std::size_t first_invalid_utf8(std::string_view text);
+
 /// Reads and parses the file at `path` (see parse_csv). Throws CatalogError when the file
 /// cannot be read or is malformed.
 CsvTable read_csv_file(const std::string& path);

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "pricing/csv_table.hpp"
 #include "scenarios/dates.hpp"
 
 namespace gputco {
@@ -156,39 +157,6 @@ const std::vector<std::string> kOptionKinds = {"buy",       "rent_hourly", "rent
                                                "rent_spot", "colocation",  "blend"};
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
 
-/// Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
-/// code points above U+10FFFF included), npos when the whole text is valid.
-std::size_t first_invalid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char b0 = byte(i);
-    std::size_t length = 1;
-    unsigned char low = 0x80, high = 0xBF;  // range of the second byte
-    if (b0 < 0x80) {
-      ++i;
-      continue;
-    } else if (b0 >= 0xC2 && b0 <= 0xDF) {
-      length = 2;
-    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-      length = 3;
-      if (b0 == 0xE0) low = 0xA0;
-      if (b0 == 0xED) high = 0x9F;
-    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-      length = 4;
-      if (b0 == 0xF0) low = 0x90;
-      if (b0 == 0xF4) high = 0x8F;
-    } else {
-      return i;
-    }
-    if (i + length > text.size() || byte(i + 1) < low || byte(i + 1) > high) return i;
-    for (std::size_t k = 2; k < length; ++k) {
-      if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return i;
-    }
-    i += length;
-  }
-  return std::string_view::npos;
-}
 
 /// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
 /// on both sides, no dot, and not exactly three digits after it) becomes a dot. "1,200" is
