@@ -40,7 +40,6 @@ void on_record_end(int /*terminator*/, void* user) {
   state->record_line = 0;
 }
 
-
 // Keep every space: RFC 4180 fields are taken as written, the validator judges them.
 int no_space(unsigned char) {
   return 0;
