@@ -240,37 +240,16 @@ std::string header_text(const std::string& text, size_t max_bytes) {
   return out.substr(0, cut);
 }
 
-template <class Scenario>
-std::string paper_key(const Scenario& scenario) {
-  // The scenario parser owns the key; until ResolvedScenario carries `paper`, A4.
-  if constexpr (requires { scenario.paper; }) {
-    return std::string(scenario.paper);
-  } else {
-    return "a4";
-  }
-}
-
-template <class Scenario>
-int valid_days(const Scenario& scenario) {
-  if constexpr (requires { scenario.valid_days; }) {
-    return static_cast<int>(scenario.valid_days);
-  } else {
-    return kDefaultValidDays;
-  }
-}
-
 }  // namespace
 
 int quote_valid_days(const ResolvedScenario& scenario) {
-  return valid_days(scenario);
+  return scenario.valid_days;
 }
 
 PrintSetup print_setup(const ResolvedScenario& scenario) {
   PrintSetup setup;
-  std::string paper = paper_key(scenario);
-  std::transform(paper.begin(), paper.end(), paper.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  setup.paper = paper == "letter" ? 1 : 9;
+  // The parser admits a4 | letter only (scenario key `paper`).
+  setup.paper = scenario.paper == "letter" ? 1 : 9;
   // Each side of a header holds user text; with the codes "&L", "&R" the whole stays <= 255.
   std::string left = header_text(scenario.customer, 120);
   std::string right =

@@ -24,9 +24,6 @@ inline constexpr const char* kChecksSheet = "Checks";
 /// The quote's hidden sheet of the numbers its charts plot (a chart must point at cells).
 inline constexpr const char* kChartDataSheet = "Chart data";
 
-/// Days a quote is valid when the scenario does not say (scenario key `valid_days`).
-inline constexpr int kDefaultValidDays = 30;
-
 /// What goes into the workbook besides the plan.
 struct WorkbookOptions {
   /// The engine's sensitivity run (engine/sensitivity.hpp). Without it the workbook has no

@@ -92,16 +92,16 @@ struct PrintSetup {
   std::string footer;      ///< page x of y and the prices-as-of date
 };
 
-/// The print setup for `scenario`: paper from its `paper` key (a4 | letter; default a4, also
-/// for anything else), header "customer  |  Quote id", footer "Prices as of DATE", "Page &P
-/// of &N" and the sheet name. User text in them has its '&' doubled (a code character there).
+/// The print setup for `scenario`: paper from its `paper` key (a4 | letter; default a4), header
+/// "customer  |  Quote id", footer "Prices as of DATE", "Page &P of &N" and the sheet name. User
+/// text in them has its '&' doubled (a code character there).
 PrintSetup print_setup(const ResolvedScenario& scenario);
 
 /// Applies `setup` to a sheet: paper, orientation, one page wide, margins, header, footer.
 void apply_print_setup(SheetWriter& sheet, const PrintSetup& setup, bool landscape);
 
-/// Days the quote is valid: the scenario's `valid_days` when ResolvedScenario carries it,
-/// else kDefaultValidDays.
+/// Days the quote is valid after the prices-as-of date: the scenario's `valid_days`
+/// (default 30).
 int quote_valid_days(const ResolvedScenario& scenario);
 
 /// "excl. VAT (reclaimed)" or "incl. 19 % VAT (not reclaimable)": the VAT basis of the plan.

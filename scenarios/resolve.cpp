@@ -82,6 +82,8 @@ class Resolver {
     r_.name = s_.name;
     r_.customer = s_.customer;
     r_.quote_id = s_.quote_id;
+    r_.paper = s_.paper;
+    r_.valid_days = s_.valid_days;
     r_.start = s_.start;
     r_.as_of = s_.as_of;
     r_.max_price_age_days = s_.max_price_age_days;

@@ -39,8 +39,10 @@ struct ResolvedScenario {
   std::string name;
   std::string customer;
   std::string quote_id;
-  std::string start;  ///< YYYY-MM, first month of the horizon
-  std::string as_of;  ///< YYYY-MM-DD, prices are taken as of this date
+  std::string paper = "a4";  ///< page size of the workbook: a4 | letter (scenario key `paper`)
+  int valid_days = 30;       ///< days the quote is valid after as_of (scenario key `valid_days`)
+  std::string start;         ///< YYYY-MM, first month of the horizon
+  std::string as_of;         ///< YYYY-MM-DD, prices are taken as of this date
   int max_price_age_days = 90;
   PlanInputs plan_inputs;
   std::vector<InputRow> inputs;

@@ -103,6 +103,8 @@ const std::vector<std::string> kScenarioKeys = {"name",
                                                 "as_of",
                                                 "customer",
                                                 "quote_id",
+                                                "paper",
+                                                "valid_days",
                                                 "max_price_age_days",
                                                 "baseline",
                                                 "vat_rate",
@@ -156,7 +158,6 @@ const std::vector<std::string> kOptionKeys = {"kind",
 const std::vector<std::string> kOptionKinds = {"buy",       "rent_hourly", "rent_monthly",
                                                "rent_spot", "colocation",  "blend"};
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
-
 
 /// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
 /// on both sides, no dot, and not exactly three digits after it) becomes a dot. "1,200" is
@@ -410,6 +411,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("as_of", s.as_of);
       r.text("customer", s.customer);
       r.text("quote_id", s.quote_id);
+      r.choice("paper", s.paper, {"a4", "letter"});
+      r.integer("valid_days", s.valid_days, 1, 3650);
       r.integer("max_price_age_days", s.max_price_age_days, 1, 36500);
       r.text("baseline", s.baseline);
       r.number("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");

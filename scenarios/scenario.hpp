@@ -86,6 +86,8 @@ struct Scenario {
   std::string as_of;  ///< YYYY-MM-DD (required: prices are taken as of this date)
   std::string customer;
   std::string quote_id;
+  std::string paper = "a4";  ///< page size of the workbook: a4 | letter
+  int valid_days = 30;       ///< days the quote is valid after as_of (Cover's valid-until date)
   int max_price_age_days = 90;
   std::string baseline;  ///< option id of the rental baseline for break-even (optional)
   double vat_rate = 0;

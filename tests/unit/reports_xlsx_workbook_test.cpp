@@ -168,6 +168,22 @@ TEST(XlsxReport, everySheetPrintsOnPaperWithCustomerQuoteAndPages) {
   }
 }
 
+TEST(XlsxReport, letterPaperAndValidDaysFollowTheScenario) {
+  auto sample = sample_plan();
+  sample.scenario.paper = "letter";
+  sample.scenario.valid_days = 14;
+  const std::string path = fresh_dir("letter") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  for (const auto& [sheet, part] : test::sheet_parts(path)) {
+    const std::string xml = zip_member(path, part);
+    EXPECT_NE(xml.find("paperSize=\"1\""), std::string::npos) << sheet << ": Letter";
+  }
+  // Valid until = prices as of (2026-11-15, serial 46341) + 14 days.
+  const auto until = formula_at(formula_cells(path), "Cover", "B10");
+  EXPECT_EQ(until.formula, "B8+B9");
+  EXPECT_EQ(until.cached, 46341 + 14);
+}
+
 TEST(XlsxReport, inputCellsAreValidated) {
   const auto sample = sample_plan();
   const std::string path = fresh_dir("validation") + "/tco.xlsx";

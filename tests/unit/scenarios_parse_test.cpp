@@ -133,6 +133,22 @@ TEST(ScenarioParse, outOfRangeValuesAreRejected) {
       std::string::npos);
 }
 
+TEST(ScenarioParse, paperAndQuoteValidityDefaultAndParse) {
+  const Scenario defaults = parse_ini(kMinimal);
+  EXPECT_EQ(defaults.paper, "a4");
+  EXPECT_EQ(defaults.valid_days, 30);
+  const Scenario letter =
+      parse_ini("[scenario]\npaper = letter\nvalid_days = 14\n" + std::string(kMinimal).substr(10));
+  EXPECT_EQ(letter.paper, "letter");
+  EXPECT_EQ(letter.valid_days, 14);
+  EXPECT_NE(error_of("[scenario]\npaper = A5\n" + std::string(kMinimal).substr(10))
+                .find("paper: expected one of a4 | letter, got 'A5'"),
+            std::string::npos);
+  EXPECT_NE(error_of("[scenario]\nvalid_days = 0\n" + std::string(kMinimal).substr(10))
+                .find("valid_days: expected a whole number between 1 and 3650, got 0"),
+            std::string::npos);
+}
+
 TEST(ScenarioParse, unknownKeySuggestsTheNearest) {
   const std::string text =
       "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = m\nquant = q\nhours_per_dya = 8\n";
