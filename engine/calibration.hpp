@@ -1,11 +1,23 @@
 // Decode-speed constants per backend family, and the least-squares fit that produces them.
 //
-// Model (DOMAIN "Measured reality"): 1 / tokens_per_s = bytes_per_token / (eta x bandwidth)
-// + t0, with eta (share of peak bandwidth a backend's kernels reach) and t0 (fixed cost per
-// decode step: kernel launches, synchronisation, sampling) per backend family. The constants
-// in calibration.cpp come from fit_decode_constants on tests/data/reference/decode_measured.csv
-// (test DecodeCalibration.constantsMatchTheMeasuredRows recomputes them; scripts/calibrate-decode
-// prints them with the MAPE per family).
+// Model (DOMAIN "Measured reality", refined): the time of one decode step is
+//   bytes_per_token / (eta_m x bandwidth) + dense_layers x layer_s + moe_layers x moe_layer_s
+// - eta_m: share of peak memory bandwidth the backend's kernels reach, by memory class:
+//   `eta` on GDDR and LPDDR memory, `eta_hbm` on HBM. HBM parts pair a very wide, slower-clocked
+//   bus with few SMs, so a matrix-vector kernel must keep 2-3x more bytes in flight per SM to
+//   saturate them (Little's law: bandwidth x latency); llama.cpp's single-stream kernels do not.
+//   Measured: A100 and H100 reach ~0.44 of peak on the same build where GeForce cards reach
+//   ~0.83 (llama.cpp disc. #15013, rows of tests/data/reference/decode_measured.csv).
+// - layer_s, moe_layer_s: the fixed cost of a step (kernel launches, synchronisation, the
+//   small latency-bound kernels: norms, RoPE, softmax) is paid per kernel, and a model runs a
+//   fixed set of kernels per layer; an MoE layer runs about twice as many (router, top-k,
+//   weights, three expert mat-muls with biases, the weighted sum). Measured: gpt-oss 120B
+//   (36 MoE layers) takes 1.55 ms more per token than gpt-oss 20B (24 layers) on GB202 cards
+//   with the same expert bytes per layer (llama.cpp disc. #15396).
+// eta, eta_hbm, layer_s and moe_layer_s per backend family; the constants in calibration.cpp
+// come from fit_decode_constants on tests/data/reference/decode_measured.csv (test
+// DecodeCalibration.constantsMatchTheMeasuredRows recomputes them; scripts/calibrate-decode
+// prints them with the in-sample and leave-one-out MAPE per family).
 #pragma once
 
 #include <vector>
@@ -14,20 +26,38 @@
 
 namespace gputco {
 
-/// eta and t0 of one backend family.
+/// The decode constants of one backend family.
 struct DecodeConstants {
-  double eta = 1;           ///< share of peak memory bandwidth reached, (0, 1]
-  double t0_s = 0;          ///< fixed cost per decode step, seconds
+  double eta = 1;           ///< share of peak bandwidth reached on GDDR/LPDDR memory, (0, 1.2]
+  double eta_hbm = 1;       ///< share of peak bandwidth reached on HBM memory, (0, 1.2]
+  double layer_s = 0;       ///< fixed cost per dense layer per decode step, seconds
+  double moe_layer_s = 0;   ///< fixed cost per MoE layer per decode step, seconds
   bool calibrated = false;  ///< false: chosen by reasoning, no measured rows behind it
 };
 
-/// The compiled-in constants of `backend`. cuda, metal, vulkan: calibrated. rocm, sycl: not
-/// calibrated (no measured rows), see calibration.cpp. Never throws.
+/// The compiled-in constants of `backend`. cuda: all four fitted. metal: eta and both layer
+/// costs fitted, eta_hbm from CUDA's HBM/GDDR ratio (no Apple part has HBM). vulkan: eta and
+/// layer_s fitted, eta_hbm and moe_layer_s from CUDA's ratios (no HBM or MoE rows). rocm,
+/// sycl: not calibrated (no measured rows), see calibration.cpp. Never throws.
 DecodeConstants decode_constants(Backend backend);
+
+/// True when the device's memory is HBM (Device::memory_type "HBM2", "HBM2e", "HBM3",
+/// "HBM3e", ...: the prefix "HBM", any case). Never throws.
+bool is_hbm(const Device& device);
+
+/// The share of `device`'s peak bandwidth a decode step reaches with `c`: c.eta_hbm on HBM,
+/// c.eta otherwise. Never throws.
+double decode_eta(const DecodeConstants& c, const Device& device);
+
+/// The fixed cost of one decode step of `model` with `c`, seconds: layers x c.layer_s for a
+/// dense model, layers x c.moe_layer_s for an MoE one (every layer of the catalog's MoE
+/// models routes experts). Throws EngineError on a model without layers.
+double decode_fixed_s(const DecodeConstants& c, const ModelArch& model);
 
 /// Extra time per decode step for each boundary between devices in a layer split
 /// (activations copied between cards, streams synchronised), seconds. Fitted on the two
-/// multi-card rows of decode_measured.csv (fit_split_boundary_s).
+/// multi-card rows of decode_measured.csv (fit_split_boundary_s): 0, the rows show no cost
+/// beyond the single-card model (see calibration.cpp).
 double layer_split_boundary_s();
 
 /// Time of one all-reduce of a decode step's activations across `count` devices in tensor
@@ -47,24 +77,44 @@ double prefill_efficiency(Backend backend);
 struct DecodeSample {
   double bytes_per_token = 0;        ///< bytes read per decode step (estimated), bytes
   double bandwidth_gbps = 0;         ///< peak bandwidth of the device, GB/s
+  bool hbm = false;                  ///< the device's memory is HBM (is_hbm)
+  int dense_layers = 0;              ///< the model's dense layers
+  int moe_layers = 0;                ///< the model's MoE layers
   double measured_tokens_per_s = 0;  ///< measured decode speed
 };
 
-/// Result of a fit: constants, and the mean absolute percentage error of the model with
-/// them over the rows fitted.
+/// The decode step time `c` predicts for `s`, seconds:
+/// bytes / (eta_m x bandwidth) + dense_layers x layer_s + moe_layers x moe_layer_s.
+/// Throws EngineError on non-positive bytes, bandwidth or eta, or no layers.
+double decode_step_s(const DecodeConstants& c, const DecodeSample& s);
+
+/// Result of a fit: constants, and the mean absolute percentage error of decode speed
+/// (|estimated / measured - 1|, averaged) with them over the rows fitted.
 struct DecodeFit {
-  double eta = 0;
-  double t0_s = 0;
-  double mape = 0;  ///< fraction (0.08 = 8 %)
+  DecodeConstants constants;
+  double mape = 0;  ///< in-sample, fraction (0.08 = 8 %)
   int rows = 0;
+  bool hbm_fitted = false;  ///< eta_hbm fitted (HBM rows present), else from the shape
+  bool moe_fitted = false;  ///< both layer costs fitted, else one from the shape
 };
 
-/// Least squares on relative error: minimises sum ((x_i / eta + t0) / y_i - 1)^2 over
-/// x_i = bytes / bandwidth (s) and y_i = 1 / measured tokens per s, a linear problem in
-/// (1 / eta, t0) solved in closed form. Relative errors weigh a 5 tokens/s row like a
-/// 300 tokens/s one. Throws EngineError on fewer than 2 rows, non-positive values, or a
-/// degenerate or unphysical solution (eta outside (0, 1.2], t0 < 0).
-DecodeFit fit_decode_constants(const std::vector<DecodeSample>& samples);
+/// Least squares on relative error: minimises sum (p_i / y_i - 1)^2 over the predicted step
+/// time p_i = a x_i (1 - h_i) + a_hbm x_i h_i + l d_i + m e_i (x = bytes / bandwidth, h = hbm,
+/// d, e = dense and MoE layers) and y_i = 1 / measured tokens per s: a linear problem in
+/// (1 / eta, 1 / eta_hbm, layer_s, moe_layer_s) solved in closed form (normal equations).
+/// Relative errors weigh a 5 tokens/s row like a 300 tokens/s one. A parameter no row
+/// identifies (no HBM row; no MoE row, or no dense row) is tied to another by `shape`:
+/// eta_hbm = eta x shape.eta_hbm / shape.eta, moe_layer_s = layer_s x shape.moe_layer_s /
+/// shape.layer_s (or the reverse). Throws EngineError on fewer rows than parameters,
+/// non-positive values, a degenerate system, or an unphysical solution (an eta outside
+/// (0, 1.2], a negative layer cost), or a shape without positive eta, eta_hbm and layer costs.
+DecodeFit fit_decode_constants(const std::vector<DecodeSample>& samples,
+                               const DecodeConstants& shape);
+
+/// Leave-one-out MAPE (fraction): each row predicted by fit_decode_constants(samples without
+/// it, shape), averaged. The out-of-sample error of the model form on these rows.
+/// Throws EngineError like fit_decode_constants on any of the refits.
+double decode_loo_mape(const std::vector<DecodeSample>& samples, const DecodeConstants& shape);
 
 /// MAPE (fraction) of the decode model with `constants` over `samples`.
 /// Throws EngineError on an empty set or non-positive values.

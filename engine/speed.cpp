@@ -63,14 +63,14 @@ SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) 
   est.bytes_per_token_gb = step_bytes / 1e9;
 
   const DecodeConstants c = decode_constants(request.backend);
-  const double bandwidth_bytes_per_s = device.bandwidth_gbps * 1e9;
+  const double bandwidth_bytes_per_s = decode_eta(c, device) * device.bandwidth_gbps * 1e9;
+  const double fixed_s = decode_fixed_s(c, f.model);
   double step_s = 0;
   if (n == 1 || est.split_used == SplitMode::layer) {
-    step_s =
-        step_bytes / (c.eta * bandwidth_bytes_per_s) + c.t0_s + (n - 1) * layer_split_boundary_s();
+    step_s = step_bytes / bandwidth_bytes_per_s + fixed_s + (n - 1) * layer_split_boundary_s();
   } else {
     const double message_bytes = kActivationBytes * f.model.hidden * streams;
-    step_s = step_bytes / (n * c.eta * bandwidth_bytes_per_s) + c.t0_s +
+    step_s = step_bytes / (n * bandwidth_bytes_per_s) + fixed_s +
              2.0 * f.model.layers * tensor_parallel_allreduce_s(device, n, message_bytes);
   }
   est.decode_tokens_per_s = 1.0 / step_s;

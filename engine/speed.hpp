@@ -37,11 +37,13 @@ struct SpeedRequest {
 /// W + s x KV bytes: W = weights_read_per_step_bytes (weights once for the whole batch; MoE:
 /// non-expert tensors + the experts the batch touches), KV = kv_cache_bytes at
 /// fit.context_tokens (the cache at the END of a conversation of that length: the slowest
-/// step). Time per step: bytes / (eta x bandwidth) + t0, eta and t0 per backend family from
-/// decode_constants (calibrated on measured llama.cpp rows).
+/// step). Time per step: bytes / (eta x bandwidth) + fixed, with eta = decode_eta (the
+/// backend family's share of peak for the device's memory class, HBM or not) and fixed =
+/// decode_fixed_s (a cost per layer, larger for MoE layers), both from decode_constants
+/// (calibrated on measured llama.cpp rows, see calibration.hpp).
 ///   layer split over n devices: one device works at a time, so the same bytes at ONE
 ///   device's bandwidth, plus (n - 1) x layer_split_boundary_s.
-///   tensor split: bytes / (n x eta x bandwidth) + t0 + 2 all-reduces per layer
+///   tensor split: bytes / (n x eta x bandwidth) + fixed + 2 all-reduces per layer
 ///   (tensor_parallel_allreduce_s; NVLink when Device::nvlink_gbps > 0, else PCIe). n must
 ///   divide the attention heads; otherwise the estimate falls back to a layer split and says
 ///   so in split_used and note (no throw: a plan can still compare the option).

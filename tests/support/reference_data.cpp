@@ -200,24 +200,39 @@ DecodeSample decode_sample(const MeasuredDecode& row) {
   const SpeedRequest req = speed_request(row);
   const double bytes = weights_read_per_step_bytes(req.fit.model, req.fit.quant, 1) +
                        kv_cache_bytes(req.fit.model, req.fit.kv_cache, req.fit.context_tokens);
-  return {bytes, reference_device(row.device_id).bandwidth_gbps, row.decode_tokens_per_s};
+  const Device device = reference_device(row.device_id);
+  const ModelArch& m = req.fit.model;
+  DecodeSample s;
+  s.bytes_per_token = bytes;
+  s.bandwidth_gbps = device.bandwidth_gbps;
+  s.hbm = is_hbm(device);
+  s.dense_layers = m.is_moe() ? 0 : m.layers;
+  s.moe_layers = m.is_moe() ? m.layers : 0;
+  s.measured_tokens_per_s = row.decode_tokens_per_s;
+  return s;
 }
 
-DecodeFit refit_decode(Backend backend) {
+std::vector<DecodeSample> fitted_decode_samples(Backend backend) {
   std::vector<DecodeSample> samples;
   for (const auto& row : measured_decode_rows()) {
     if (row.backend == backend && row.used_for_decode_fit()) samples.push_back(decode_sample(row));
   }
-  return fit_decode_constants(samples);
+  return samples;
+}
+
+DecodeFit refit_decode(Backend backend) {
+  return fit_decode_constants(fitted_decode_samples(backend), decode_constants(Backend::cuda));
+}
+
+double loo_decode_mape(Backend backend) {
+  return decode_loo_mape(fitted_decode_samples(backend), decode_constants(Backend::cuda));
 }
 
 double refit_split_boundary_s() {
   std::vector<SplitSample> samples;
   for (const auto& row : measured_decode_rows()) {
     if (row.count < 2 || row.split != "layer") continue;
-    const DecodeSample s = decode_sample(row);
-    const DecodeConstants c = decode_constants(row.backend);
-    const double t = s.bytes_per_token / (c.eta * s.bandwidth_gbps * 1e9) + c.t0_s;
+    const double t = decode_step_s(decode_constants(row.backend), decode_sample(row));
     samples.push_back({t, row.count - 1, row.decode_tokens_per_s});
   }
   return fit_split_boundary_s(samples);

@@ -55,11 +55,19 @@ std::vector<MeasuredDecode> measured_decode_rows();
 /// decode_tokens_per_s of estimate_speed.
 double estimated_decode_tokens_per_s(const MeasuredDecode& row);
 
-/// The decode sample of a row: bytes per step at the row's mean context, device bandwidth.
+/// The decode sample of a row: bytes per step at the row's mean context, device bandwidth
+/// and memory class (is_hbm), the model's dense and MoE layers.
 DecodeSample decode_sample(const MeasuredDecode& row);
 
-/// The constants fitted on the rows of one backend used for the fit.
+/// The samples of the rows of one backend used for the fit (used_for_decode_fit).
+std::vector<DecodeSample> fitted_decode_samples(Backend backend);
+
+/// The constants fitted on the rows of one backend used for the fit, with the compiled CUDA
+/// constants as the shape of parameters the family's rows do not identify.
 DecodeFit refit_decode(Backend backend);
+
+/// Leave-one-out MAPE (fraction) of the same fit on the same rows (decode_loo_mape).
+double loo_decode_mape(Backend backend);
 
 /// The boundary cost fitted on the multi-device layer-split rows, with the compiled-in
 /// eta and t0 of their backend.

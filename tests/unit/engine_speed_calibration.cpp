@@ -33,46 +33,67 @@ void print_rows(Backend backend) {
   }
 }
 
+void expect_constant(Backend backend, const char* name, double compiled, double fitted,
+                     double tolerance) {
+  EXPECT_NEAR(compiled, fitted, tolerance)
+      << to_string(backend) << ": " << name << " compiled " << compiled << ", refitted " << fitted
+      << ": run scripts/calibrate-decode and update engine/calibration.cpp";
+}
+
 TEST(DecodeCalibration, constantsMatchTheMeasuredRows) {
   for (Backend backend : {Backend::cuda, Backend::metal, Backend::vulkan}) {
     const DecodeFit fit = test::refit_decode(backend);
+    const DecodeConstants& f = fit.constants;
     const DecodeConstants compiled = decode_constants(backend);
     std::printf(
-        "%-6s fitted eta %.4f t0 %.3f ms over %d rows, MAPE %.1f %% "
-        "(compiled: eta %.4f t0 %.3f ms)\n",
-        to_string(backend).c_str(), fit.eta, fit.t0_s * 1e3, fit.rows, 100 * fit.mape, compiled.eta,
-        compiled.t0_s * 1e3);
+        "%-6s fitted eta %.4f eta_hbm %.4f%s layer %.2f us MoE layer %.2f us%s over %d rows, "
+        "MAPE %.1f %%\n"
+        "       compiled eta %.4f eta_hbm %.4f layer %.2f us MoE layer %.2f us\n",
+        to_string(backend).c_str(), f.eta, f.eta_hbm, fit.hbm_fitted ? "" : " (CUDA ratio)",
+        f.layer_s * 1e6, f.moe_layer_s * 1e6, fit.moe_fitted ? "" : " (CUDA ratio)", fit.rows,
+        100 * fit.mape, compiled.eta, compiled.eta_hbm, compiled.layer_s * 1e6,
+        compiled.moe_layer_s * 1e6);
     if (verbose()) print_rows(backend);
     EXPECT_TRUE(compiled.calibrated) << to_string(backend);
-    EXPECT_NEAR(compiled.eta, fit.eta, 0.002)
-        << to_string(backend) << ": eta compiled " << compiled.eta << ", refitted " << fit.eta
-        << ": run scripts/calibrate-decode and update engine/calibration.cpp";
-    EXPECT_NEAR(compiled.t0_s * 1e3, fit.t0_s * 1e3, 0.005)
-        << to_string(backend) << ": t0 compiled " << compiled.t0_s * 1e3 << " ms, refitted "
-        << fit.t0_s * 1e3 << " ms";
+    expect_constant(backend, "eta", compiled.eta, f.eta, 0.002);
+    expect_constant(backend, "eta_hbm", compiled.eta_hbm, f.eta_hbm, 0.002);
+    expect_constant(backend, "layer_s (us)", compiled.layer_s * 1e6, f.layer_s * 1e6, 0.05);
+    expect_constant(backend, "moe_layer_s (us)", compiled.moe_layer_s * 1e6, f.moe_layer_s * 1e6,
+                    0.05);
   }
 }
 
-// The target is a MAPE of at most 10 % per family. Metal meets it; CUDA (12.7 %) and Vulkan
-// (11.1 %) do not: their fixed cost differs by GPU generation (CUDA: Blackwell GeForce ~1 ms,
-// A100/H100 ~3 ms; Vulkan: RDNA3 W7900 and Arc B580 slower than RDNA4), which no device field
-// expresses and which per-device factors would only hide. These bounds guard against
-// regressions; they are not the target.
+// The target is a MAPE of at most 10 % per family, in-sample and out of sample (leave one
+// row out, refit, predict it). CUDA and Metal meet it. Vulkan does not (11.1 % in-sample):
+// its eight rows are one model (Llama 2 7B Q4_0), so only the device varies, and the Radeon
+// Pro W7900 (864 GB/s, 112.8 tokens/s) is slower than the RX 9070 XT (640 GB/s, 137.1) and
+// the Arc B580 slower than its bandwidth says: no bandwidth-based model with the device
+// table's fields fits both, and per-device factors would only hide it. The Vulkan bounds
+// guard against regressions; they are not the target.
 TEST(DecodeCalibration, mapePerFamily) {
-  const std::pair<Backend, double> bounds[] = {
-      {Backend::cuda, 0.13}, {Backend::metal, 0.10}, {Backend::vulkan, 0.12}};
-  for (const auto& [backend, bound] : bounds) {
+  struct Bound {
+    Backend backend;
+    double in_sample, leave_one_out;
+  };
+  const Bound bounds[] = {
+      {Backend::cuda, 0.10, 0.10}, {Backend::metal, 0.10, 0.10}, {Backend::vulkan, 0.115, 0.14}};
+  for (const auto& [backend, in_bound, loo_bound] : bounds) {
     const DecodeFit fit = test::refit_decode(backend);
+    const double loo = test::loo_decode_mape(backend);
     std::vector<DecodeSample> all_single;
     for (const auto& row : measured_decode_rows()) {
       if (row.backend == backend && row.count == 1) all_single.push_back(test::decode_sample(row));
     }
     const double all_mape = decode_mape(all_single, decode_constants(backend));
-    std::printf("%-6s MAPE %.1f %% on %d fitted rows, %.1f %% on all %zu single-device rows\n",
-                to_string(backend).c_str(), 100 * fit.mape, fit.rows, 100 * all_mape,
-                all_single.size());
-    EXPECT_LE(fit.mape, bound) << to_string(backend) << ": MAPE " << 100 * fit.mape << " %, bound "
-                               << 100 * bound << " %";
+    std::printf(
+        "%-6s MAPE %.1f %% in-sample, %.1f %% leave-one-out on %d fitted rows; %.1f %% on all "
+        "%zu single-device rows\n",
+        to_string(backend).c_str(), 100 * fit.mape, 100 * loo, fit.rows, 100 * all_mape,
+        all_single.size());
+    EXPECT_LE(fit.mape, in_bound) << to_string(backend) << ": MAPE " << 100 * fit.mape
+                                  << " %, bound " << 100 * in_bound << " %";
+    EXPECT_LE(loo, loo_bound) << to_string(backend) << ": leave-one-out MAPE " << 100 * loo
+                              << " %, bound " << 100 * loo_bound << " %";
   }
 }
 
