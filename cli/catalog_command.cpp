@@ -240,11 +240,101 @@ void list_tariffs(const Catalog& c, const std::string& as_of, const Staleness& a
   if (json) out << rows.dump(2) << "\n";
 }
 
+/// An optional figure (not published): the number, or "-".
+std::string or_dash(const std::optional<double>& x, const char* format) {
+  return x ? fmt::format(fmt::runtime(format), *x) : std::string("-");
+}
+
+ordered or_null(const std::optional<double>& x) {
+  return x ? ordered(*x) : ordered(nullptr);
+}
+
+void list_apis(const Catalog& c, const std::string& as_of, const Staleness& age, bool json,
+               std::ostream& out) {
+  ordered rows = ordered::array();
+  if (!json) {
+    out << fmt::format(
+        "{:<28} {:<11} {:<16} {:>9} {:>9} {:>9} {:<4} {:>6} {:>8} {:<11} {:>5} "
+        "{:<5} {}
+        ",
+        "id",
+        "provider", "comparable", "in/M", "out/M", "cached/M", "cur", "RPM", "TPM", "observed",
+        "age", "stale", "source");
+  }
+  for (const auto& a : c.api_prices(as_of)) {
+    if (json) {
+      ordered row = {{"id", a.id},
+                     {"provider", a.provider},
+                     {"api_model", a.api_model},
+                     {"comparable_model_id", a.comparable_model_id},
+                     {"input_per_million", a.input_per_million},
+                     {"output_per_million", a.output_per_million},
+                     {"cached_input_per_million", or_null(a.cached_input_per_million)},
+                     {"currency", a.currency},
+                     {"requests_per_minute", or_null(a.requests_per_minute)},
+                     {"tokens_per_minute", or_null(a.tokens_per_minute)},
+                     {"note", a.note},
+                     {"observed_on", a.provenance.observed_on},
+                     {"source", a.provenance.source}};
+      age.add_to(row, a.provenance.observed_on);
+      rows.push_back(std::move(row));
+    } else {
+      out << fmt::format(
+          "{:<28} {:<11} {:<16} {:>9.3f} {:>9.3f} {:>9} {:<4} {:>6} {:>8} {:<11} {:>5} {:<5} {}
+          ",
+          a.id,
+          a.provider, a.comparable_model_id.empty() ? "-" : a.comparable_model_id,
+          a.input_per_million, a.output_per_million, or_dash(a.cached_input_per_million, "{:.3f}"),
+          a.currency, or_dash(a.requests_per_minute, "{:.0f}"),
+          or_dash(a.tokens_per_minute, "{:.0f}"), a.provenance.observed_on,
+          age.age_text(a.provenance.observed_on), age.stale_text(a.provenance.observed_on),
+          a.provenance.source.substr(0, 60));
+    }
+  }
+  if (json) out << rows.dump(2) << "\n";
+}
+
+void list_carbon(const Catalog& c, const std::string& as_of, const Staleness& age, bool json,
+                 std::ostream& out) {
+  ordered rows = ordered::array();
+  if (!json) {
+    out << fmt::format(
+        "{:<20} {:<44} {:>8} {:>5} {:<11} {:>5} {:<5} {}
+        ", " id ", " name
+        ",
+        "g/kWh",
+        "year", "observed", "age", "stale", "basis");
+  }
+  for (const auto& g : c.grid_carbons(as_of)) {
+    if (json) {
+      ordered row = {{"id", g.id},
+                     {"name", g.name},
+                     {"g_co2e_per_kwh", g.g_co2e_per_kwh},
+                     {"data_year", g.data_year},
+                     {"basis", g.basis},
+                     {"note", g.note},
+                     {"observed_on", g.provenance.observed_on},
+                     {"source", g.provenance.source}};
+      age.add_to(row, g.provenance.observed_on);
+      rows.push_back(std::move(row));
+    } else {
+      out << fmt::format(
+          "{:<20} {:<44} {:>8.1f} {:>5} {:<11} {:>5} {:<5} {}
+          ", g.id,
+          g.name.substr(0, 44),
+          g.g_co2e_per_kwh, g.data_year, g.provenance.observed_on,
+          age.age_text(g.provenance.observed_on), age.stale_text(g.provenance.observed_on),
+          g.basis);
+    }
+  }
+  if (json) out << rows.dump(2) << "\n";
+}
+
 constexpr const char* kCatalogUsage =
     "usage: gputco catalog ACTION [options]   (gputco catalog ACTION --help)\n"
     "\n"
     "actions:\n"
-    "  list gpus|models|quants|systems|prices|rentals|tariffs\n"
+    "  list gpus|models|quants|systems|prices|rentals|tariffs|apis|carbon\n"
     "                 the catalog as of a date, with each price's age and a stale flag\n"
     "  show ID        price history of a device: every purchase price and rental offer, dated,\n"
     "                 with its source and book\n"
@@ -283,9 +373,11 @@ void require_date_option(const std::string& option, const std::string& date) {
 
 int catalog_list(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
   po::options_description visible(
-      "usage: gputco catalog list gpus|models|quants|systems|prices|rentals|tariffs [options]\n\n"
+      "usage: gputco catalog list gpus|models|quants|systems|prices|rentals|tariffs|apis|carbon "
+      "[options]\n\n"
       "Lists the catalog: the built-in one with the user's price books layered over it.\n"
-      "Prices, rentals and tariffs: the latest observation of each on or before --as-of\n"
+      "Prices, rentals, tariffs, API prices (apis) and grid carbon intensities (carbon): the\n"
+      "latest observation of each on or before --as-of\n"
       "(default: all), with its age in days at --as-of and a stale flag (older than\n"
       "--max-age); prices and rentals name their book ('built-in' or the book imported).\n\n"
       "options");
@@ -322,9 +414,14 @@ int catalog_list(const std::vector<std::string>& args, std::ostream& out, std::o
     list_rentals(catalog, date, age, json, out);
   } else if (what == "tariffs") {
     list_tariffs(catalog, date, age, json, out);
+  } else if (what == "apis") {
+    list_apis(catalog, date, age, json, out);
+  } else if (what == "carbon") {
+    list_carbon(catalog, date, age, json, out);
   } else {
     throw UsageError(
-        "catalog list: expected gpus, models, quants, systems, prices, rentals or tariffs, got '" +
+        "catalog list: expected gpus, models, quants, systems, prices, rentals, tariffs, apis or "
+        "carbon, got '" +
         what + "'");
   }
   return 0;

@@ -23,6 +23,8 @@ constexpr const char* kRequiredTables[] = {"meta",          "currencies", "devic
                                            "rental_offers", "tariffs",    "fx_rates"};
 // Tables migrations/0002 added.
 constexpr const char* kTablesOfVersion2[] = {"books", "systems", "system_prices", "resale_curves"};
+// Tables migrations/0003 added.
+constexpr const char* kTablesOfVersion3[] = {"api_prices", "grid_carbon"};
 
 void require_date(const std::string& as_of) {
   if (!is_iso_date(as_of)) {
@@ -175,6 +177,50 @@ constexpr const char* kSystemColumns =
     "SELECT id, name, kind, device_id, device_count, host, host_power_w, source, observed_on "
     "FROM layered_systems";
 
+std::optional<double> real_or_none(const SQLite::Column& column) {
+  if (column.isNull()) return std::nullopt;
+  return column.getDouble();
+}
+
+ApiPrice read_api_price(SQLite::Statement& q) {
+  ApiPrice a;
+  a.id = q.getColumn(0).getString();
+  a.provider = q.getColumn(1).getString();
+  a.api_model = q.getColumn(2).getString();
+  a.comparable_model_id = q.getColumn(3).getString();
+  a.input_per_million = q.getColumn(4).getDouble();
+  a.output_per_million = q.getColumn(5).getDouble();
+  a.cached_input_per_million = real_or_none(q.getColumn(6));
+  a.currency = q.getColumn(7).getString();
+  a.requests_per_minute = real_or_none(q.getColumn(8));
+  a.tokens_per_minute = real_or_none(q.getColumn(9));
+  a.note = q.getColumn(10).getString();
+  a.provenance = {q.getColumn(11).getString(), q.getColumn(12).getString(),
+                  q.getColumn(13).getString()};
+  return a;
+}
+
+constexpr const char* kApiPriceColumns =
+    "id, provider, api_model, comparable_model_id, input_per_million, output_per_million, "
+    "cached_input_per_million, currency, requests_per_minute, tokens_per_minute, note, source, "
+    "observed_on, book";
+
+GridCarbon read_grid_carbon(SQLite::Statement& q) {
+  GridCarbon g;
+  g.id = q.getColumn(0).getString();
+  g.name = q.getColumn(1).getString();
+  g.g_co2e_per_kwh = q.getColumn(2).getDouble();
+  g.data_year = q.getColumn(3).getInt();
+  g.basis = q.getColumn(4).getString();
+  g.note = q.getColumn(5).getString();
+  g.provenance = {q.getColumn(6).getString(), q.getColumn(7).getString(),
+                  q.getColumn(8).getString()};
+  return g;
+}
+
+constexpr const char* kGridCarbonColumns =
+    "id, name, g_co2e_per_kwh, data_year, basis, note, source, observed_on, book";
+
 // ---- Layers ----------------------------------------------------------------------------------
 
 // Schema names of the databases a catalog reads, lowest precedence first: {"main"} for one
@@ -198,7 +244,8 @@ struct ObservationTable {
 };
 constexpr ObservationTable kObservationTables[] = {
     {"price_observations", true}, {"rental_offers", true}, {"system_prices", true},
-    {"tariffs", false},           {"fx_rates", false},     {"resale_curves", false}};
+    {"tariffs", false},           {"fx_rates", false},     {"resale_curves", false},
+    {"api_prices", false},        {"grid_carbon", false}};
 
 // Creates the TEMP views layered_<table> every query reads (temp objects never touch the
 // databases themselves, so this works over read-only ones).
@@ -245,6 +292,8 @@ std::string catalog_problem(SQLite::Database& db) {
   std::vector<const char*> required(std::begin(kRequiredTables), std::end(kRequiredTables));
   if (version >= 2)
     required.insert(required.end(), std::begin(kTablesOfVersion2), std::end(kTablesOfVersion2));
+  if (version >= 3)
+    required.insert(required.end(), std::begin(kTablesOfVersion3), std::end(kTablesOfVersion3));
   for (const char* table : required) {
     has_table.bind(1, table);
     has_table.executeStep();
@@ -509,6 +558,63 @@ std::vector<Tariff> Catalog::tariffs(const std::string& as_of) const {
     q.bind(1, as_of);
     std::vector<Tariff> out;
     while (q.executeStep()) out.push_back(read_tariff(q));
+    return out;
+  });
+}
+
+std::optional<ApiPrice> Catalog::api_price(const std::string& id, const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading an API price", [&]() -> std::optional<ApiPrice> {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kApiPriceColumns +
+                                  " FROM layered_api_prices WHERE id = ? AND observed_on <= ? "
+                                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+    q.bind(1, id);
+    q.bind(2, as_of);
+    if (!q.executeStep()) return std::nullopt;
+    return read_api_price(q);
+  });
+}
+
+std::vector<ApiPrice> Catalog::api_prices(const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading API prices", [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kApiPriceColumns +
+                                  " FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY "
+                                  "observed_on DESC, layer DESC) AS recency FROM "
+                                  "layered_api_prices WHERE observed_on <= ?) WHERE recency = 1 "
+                                  "ORDER BY id");
+    q.bind(1, as_of);
+    std::vector<ApiPrice> out;
+    while (q.executeStep()) out.push_back(read_api_price(q));
+    return out;
+  });
+}
+
+std::optional<GridCarbon> Catalog::grid_carbon(const std::string& id,
+                                               const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading a grid carbon intensity", [&]() -> std::optional<GridCarbon> {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kGridCarbonColumns +
+                                  " FROM layered_grid_carbon WHERE id = ? AND observed_on <= ? "
+                                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+    q.bind(1, id);
+    q.bind(2, as_of);
+    if (!q.executeStep()) return std::nullopt;
+    return read_grid_carbon(q);
+  });
+}
+
+std::vector<GridCarbon> Catalog::grid_carbons(const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading grid carbon intensities", [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kGridCarbonColumns +
+                                  " FROM (SELECT *, row_number() OVER (PARTITION BY id ORDER BY "
+                                  "observed_on DESC, layer DESC) AS recency FROM "
+                                  "layered_grid_carbon WHERE observed_on <= ?) WHERE recency = 1 "
+                                  "ORDER BY id");
+    q.bind(1, as_of);
+    std::vector<GridCarbon> out;
+    while (q.executeStep()) out.push_back(read_grid_carbon(q));
     return out;
   });
 }

@@ -106,6 +106,34 @@ struct ResalePoint {
   Provenance provenance;
 };
 
+/// A hosted model's pay-per-token price (api_prices.csv), per 1,000,000 tokens in `currency`.
+struct ApiPrice {
+  std::string id;                   ///< e.g. "together-llama-3.3-70b"
+  std::string provider;             ///< e.g. "together"
+  std::string api_model;            ///< the provider's model name as called
+  std::string comparable_model_id;  ///< a catalog model id, "" for none (proprietary)
+  double input_per_million = 0;     ///< prompt (input) tokens
+  double output_per_million = 0;    ///< generated (output) tokens
+  std::optional<double> cached_input_per_million;  ///< cache-hit input; nullopt: not published
+  std::string currency;
+  std::optional<double> requests_per_minute;  ///< published default-tier limit; nullopt: none
+  std::optional<double> tokens_per_minute;    ///< published default-tier limit; nullopt: none
+  std::string note;
+  Provenance provenance;
+};
+
+/// The carbon intensity of a region's electricity (grid_carbon.csv).
+struct GridCarbon {
+  std::string id;    ///< "nl", "eu", "us-va", or a rental region as in rental offers
+  std::string name;  ///< "Netherlands", "AWS us-east-1 (Northern Virginia) -> PJM", ...
+  double g_co2e_per_kwh = 0;
+  int data_year = 0;  ///< the year the intensity averages
+  std::string
+      basis;  ///< what is counted, e.g. "location-based consumption incl. imports, lifecycle"
+  std::string note;
+  Provenance provenance;
+};
+
 /// base/quote = rate: 1 unit of base buys `rate` units of quote (EUR/USD 1.08).
 struct FxRate {
   std::string base;
@@ -188,6 +216,17 @@ class Catalog {
   std::optional<Tariff> tariff(const std::string& id, const std::string& as_of) const;
   /// Every tariff as of the date, latest per id, ordered by id.
   std::vector<Tariff> tariffs(const std::string& as_of) const;
+
+  /// The API price `id` as of the date (latest observation on or before it; on the same date
+  /// the upper layer wins), nullopt when none.
+  std::optional<ApiPrice> api_price(const std::string& id, const std::string& as_of) const;
+  /// Every API price as of the date, latest per id, ordered by id.
+  std::vector<ApiPrice> api_prices(const std::string& as_of) const;
+  /// The grid carbon intensity of region `id` (exact, case-sensitive) as of the date (latest
+  /// observation on or before it), nullopt when none.
+  std::optional<GridCarbon> grid_carbon(const std::string& id, const std::string& as_of) const;
+  /// Every region's grid carbon intensity as of the date, latest per id, ordered by id.
+  std::vector<GridCarbon> grid_carbons(const std::string& as_of) const;
 
   /// Rate to convert 1 `from` into `to` as of the date; inverts a stored quote/base rate
   /// when only that is stored; 1.0 when from == to. nullopt when unknown.

@@ -165,6 +165,24 @@ const std::vector<TableSpec>& table_specs() {
         integer("age_months", Range::non_negative), decimal("fraction", Range::non_negative),
         date("observed_on"), text("source"), note("note")},
        {"device_class", "condition", "age_months", "observed_on"}},
+      {"api_prices.csv",
+       "api_prices",
+       false,
+       {text("id"), text("provider"), text("api_model"), note("comparable_model_id"),
+        decimal("input_per_million", Range::non_negative),
+        decimal("output_per_million", Range::non_negative),
+        decimal("cached_input_per_million", Range::non_negative, true), currency("currency"),
+        decimal("requests_per_minute", Range::positive, true),
+        decimal("tokens_per_minute", Range::positive, true), date("observed_on"), text("source"),
+        note("note")},
+       {"id", "observed_on"}},
+      {"grid_carbon.csv",
+       "grid_carbon",
+       false,
+       {text("id"), text("name"), decimal("g_co2e_per_kwh", Range::non_negative),
+        integer("data_year", Range::positive), text("basis"), date("observed_on"), text("source"),
+        note("note")},
+       {"id", "observed_on"}},
   };
   return specs;
 }
@@ -547,6 +565,37 @@ void check_fx(const Table& fx, Problems& problems) {
   }
 }
 
+// comparable_model_id, when given, names a model of the catalog.
+void check_api_prices(const Table& api, const std::set<std::string, std::less<>>& model_ids,
+                      const std::string& where, Problems& problems) {
+  for (const Row& row : api.rows) {
+    if (!api.ok(row, {"comparable_model_id"})) continue;
+    const std::string& id = api.str(row, "comparable_model_id");
+    if (!id.empty() && model_ids.find(id) == model_ids.end()) {
+      problems.add(api.path, row.line, "comparable_model_id",
+                   "unknown model " + in_quotes(id) + " (" + where + "; leave it empty for none)");
+    }
+  }
+}
+
+// Grid intensities: at most 5000 g CO2e/kWh (coal is about 1000), a plausible averaged year.
+void check_grid_carbon(const Table& grid, Problems& problems) {
+  for (const Row& row : grid.rows) {
+    if (grid.ok(row, {"g_co2e_per_kwh"}) && grid.num(row, "g_co2e_per_kwh") > 5000) {
+      problems.add(
+          grid.path, row.line, "g_co2e_per_kwh",
+          "must be at most 5000 g CO2e/kWh, got " + format_number(grid.num(row, "g_co2e_per_kwh")));
+    }
+    if (grid.ok(row, {"data_year"})) {
+      const double year = grid.num(row, "data_year");
+      if (year < 1990 || year > 2100) {
+        problems.add(grid.path, row.line, "data_year",
+                     "must be a year between 1990 and 2100, got " + format_number(year));
+      }
+    }
+  }
+}
+
 std::set<std::string, std::less<>> known_currencies() {
   SQLite::Database db(":memory:", SQLite::OPEN_READWRITE);
   db.exec(std::string(catalog_schema_sql()));
@@ -617,6 +666,14 @@ LoadedData load_data(const std::string& data_dir) {
   }
   check_refs(table("system_prices.csv"), "system_id", system_ids, "system",
              "not an id of " + systems.path, problems_of("system_prices.csv"));
+  std::set<std::string, std::less<>> model_ids;
+  const Table& models = table("models.csv");
+  for (const Row& row : models.rows) {
+    if (models.ok(row, {"id"})) model_ids.insert(models.str(row, "id"));
+  }
+  check_api_prices(table("api_prices.csv"), model_ids, "not an id of " + models.path,
+                   problems_of("api_prices.csv"));
+  check_grid_carbon(table("grid_carbon.csv"), problems_of("grid_carbon.csv"));
 
   for (auto& [name, problems] : by_file) {
     std::stable_sort(problems.items.begin(), problems.items.end(),

@@ -33,6 +33,8 @@ std::string_view catalog_migration_sql(int to_version) {
   switch (to_version) {
     case 2:
       return bytes(embedded::migration_0002_sql, embedded::migration_0002_sql_size);
+    case 3:
+      return bytes(embedded::migration_0003_sql, embedded::migration_0003_sql_size);
     default:
       throw std::out_of_range("no catalog migration to version " + std::to_string(to_version));
   }

@@ -19,6 +19,10 @@ extern const std::size_t schema_sql_size;
 extern const unsigned char migration_0002_sql[];
 extern const std::size_t migration_0002_sql_size;
 
+/// pricing/migrations/0003_api_prices_grid_carbon.sql (schema version 2 -> 3).
+extern const unsigned char migration_0003_sql[];
+extern const std::size_t migration_0003_sql_size;
+
 /// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
 extern const unsigned char catalog_sqlite[];
 extern const std::size_t catalog_sqlite_size;

@@ -244,8 +244,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsTwo) {
-  EXPECT_EQ(catalog_.schema_version(), 2);
+TEST_F(CatalogTest, schemaVersionIsThree) {
+  EXPECT_EQ(catalog_.schema_version(), 3);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -296,14 +296,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 3");
+    db.exec("PRAGMA user_version = 4");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 3 is newer than this program reads (2)");
+              path + ": catalog schema version 4 is newer than this program reads (3)");
   }
 }
 

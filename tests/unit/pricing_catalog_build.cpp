@@ -155,7 +155,8 @@ TEST(CatalogBuild, strayCsvFileIsReported) {
             (Problems{
                 "prices.csv:0: file: not a catalog table (expected one of devices.csv, "
                 "models.csv, quants.csv, purchase_prices.csv, rental_offers.csv, tariffs.csv, "
-                "fx_rates.csv, systems.csv, system_prices.csv, resale_curves.csv)",
+                "fx_rates.csv, systems.csv, system_prices.csv, resale_curves.csv, "
+                "api_prices.csv, grid_carbon.csv)",
             }));
 }
 
