@@ -48,11 +48,12 @@ constexpr DecodeConstants kRocm{kCuda.eta, hbm_of(kCuda.eta), kRocmLayerS, moe_o
 constexpr DecodeConstants kSycl{0.65, hbm_of(0.65), kSyclLayerS, moe_of(kSyclLayerS), false};
 
 // Fitted by fit_split_boundary_s on the two layer-split rows (2 x RTX 4090 on Llama 3 70B
-// Q4_K_M, 6 x RTX 3090 on Llama 3 70B F16) with the CUDA constants above: 0 (clamped). With
-// the per-layer fixed cost (80 layers: 2.8 ms per step) the single-card model already
-// explains them: the 2 x RTX 4090 row alone would want +1.7 ms per boundary, the 6 x RTX 3090
-// F16 row -2.8 ms (F16 reaches more of peak than the quantized rows the eta is fitted on).
-constexpr double kLayerSplitBoundaryS = 0;
+// Q4_K_M, 6 x RTX 3090 on Llama 3 70B F16) with the CUDA constants above: the floor. With the
+// per-layer fixed cost (80 layers: 2.8 ms per step) the single-card model already explains
+// them: the 2 x RTX 4090 row alone would want +1.7 ms per boundary, the 6 x RTX 3090 F16 row
+// -2.8 ms (F16 reaches more of peak than the quantized rows the eta is fitted on).
+constexpr double kLayerSplitBoundaryFloorS = 25e-6;
+constexpr double kLayerSplitBoundaryS = 25e-6;
 
 constexpr double kNvlinkHopS = 1.5e-6;
 constexpr double kPcieHopS = 6e-6;
@@ -78,6 +79,10 @@ DecodeConstants decode_constants(Backend backend) {
 
 double layer_split_boundary_s() {
   return kLayerSplitBoundaryS;
+}
+
+double layer_split_boundary_floor_s() {
+  return kLayerSplitBoundaryFloorS;
 }
 
 double tensor_parallel_allreduce_s(const Device& device, int count, double message_bytes) {
@@ -297,7 +302,7 @@ double fit_split_boundary_s(const std::vector<SplitSample>& samples) {
     num += (y - s.predicted_without_boundaries_s) * s.boundaries / (y * y);
     den += static_cast<double>(s.boundaries) * s.boundaries / (y * y);
   }
-  return std::max(0.0, num / den);
+  return std::max(kLayerSplitBoundaryFloorS, num / den);
 }
 
 }  // namespace gputco

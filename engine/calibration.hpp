@@ -56,9 +56,15 @@ double decode_fixed_s(const DecodeConstants& c, const ModelArch& model);
 
 /// Extra time per decode step for each boundary between devices in a layer split
 /// (activations copied between cards, streams synchronised), seconds. Fitted on the two
-/// multi-card rows of decode_measured.csv (fit_split_boundary_s): 0, the rows show no cost
-/// beyond the single-card model (see calibration.cpp).
+/// multi-card rows of decode_measured.csv (fit_split_boundary_s), which resolve no cost
+/// beyond the single-card model: the physical floor, layer_split_boundary_floor_s.
 double layer_split_boundary_s();
+
+/// The least a layer-split boundary costs per decode step, seconds: 25 us, two small PCIe
+/// transfers of ~10 us latency each (the hidden state staged through host memory: GeForce
+/// cards have no peer-to-peer) and an event synchronisation. Not measured: a lower bound
+/// from PCIe latency, so that a fit the rows cannot resolve stays physical. Never throws.
+double layer_split_boundary_floor_s();
 
 /// Time of one all-reduce of a decode step's activations across `count` devices in tensor
 /// parallel, seconds: ring all-reduce of 2 (count - 1) hops, each a link latency plus its
@@ -129,7 +135,8 @@ struct SplitSample {
 };
 
 /// Least squares on relative error for the per-boundary cost c: minimises
-/// sum ((p_i + b_i c) / y_i - 1)^2; clamped at 0. Throws EngineError on an empty set.
+/// sum ((p_i + b_i c) / y_i - 1)^2; clamped at layer_split_boundary_floor_s. Throws
+/// EngineError on an empty set.
 double fit_split_boundary_s(const std::vector<SplitSample>& samples);
 
 }  // namespace gputco

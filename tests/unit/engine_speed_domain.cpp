@@ -5,6 +5,7 @@
 // tightly in engine_speed_calibration.cpp and below.
 #include <gtest/gtest.h>
 
+#include "engine/calibration.hpp"
 #include "engine/error.hpp"
 #include "engine/speed.hpp"
 #include "tests/support/reference_data.hpp"
@@ -44,16 +45,17 @@ TEST(SpeedDomain, s2Rtx5080Llama8B) {
 }
 
 // DOMAIN S3: RTX 4090 8B -> ~127; two RTX 4090 in layer split -> ~102: one card works at a
-// time, so adding a card does not speed a single stream up. The guide's 102 charges ~1.9 ms
-// per boundary; the measured multi-card rows (decode_measured.csv) show none beyond our
-// single-card model (layer_split_boundary_s is 0): two cards are as fast as one, never faster,
-// and within 25 % of the guide's figure.
-TEST(SpeedDomain, s3LayerSplitDoesNotSpeedUpASingleStream) {
+// time, so adding a card slows a single stream down. The guide's 102 charges ~1.9 ms per
+// boundary; the measured multi-card rows (decode_measured.csv) resolve no cost beyond our
+// single-card model, so layer_split_boundary_s is its physical floor (25 us): two cards are
+// slightly slower than one, and within 25 % of the guide's figure.
+TEST(SpeedDomain, s3LayerSplitSlowsASingleStream) {
   const double one = decode(request("llama-3.1-8b", "Q4_K_M"), "rtx-4090");
   const double two = decode(request("llama-3.1-8b", "Q4_K_M", 8192, 2), "rtx-4090");
   expect_within("DOMAIN S3 RTX 4090 8B tok/s", one, 127, 0.20);
   expect_within("DOMAIN S3 2 x RTX 4090 layer split 8B tok/s", two, 102, 0.25);
-  EXPECT_LE(two, one);
+  EXPECT_LT(two, one);
+  EXPECT_NEAR(1 / two - 1 / one, layer_split_boundary_s(), 1e-12);
 }
 
 // DOMAIN S4: RTX PRO 6000 Blackwell (1792 GB/s): gpt-oss 120B ~446 (optimistic: measured
