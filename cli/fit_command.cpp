@@ -62,6 +62,32 @@ DeviceOffer offer_of(const Catalog& catalog, const Device& device, const std::st
   return offer;
 }
 
+/// A catalog system as the finder prices it: its device's unit prices, and the system's own
+/// whole-system or host-only prices (Catalog::latest_system_price) as of `as_of`. nullopt when
+/// the catalog lacks the system's device.
+std::optional<SystemOffer> system_offer_of(const Catalog& catalog, const System& system,
+                                           const std::string& as_of) {
+  const auto device = catalog.device(system.device_id);
+  if (!device) return std::nullopt;
+  SystemOffer s;
+  s.id = system.id;
+  s.name = system.name;
+  s.device = offer_of(catalog, *device, as_of);
+  s.count = system.device_count;
+  for (const char* condition : {"new", "used"}) {
+    const auto p = catalog.latest_system_price(system.id, condition, as_of);
+    if (!p) continue;
+    const Price price{p->amount, p->currency};
+    const bool fresh = std::string(condition) == "new";
+    if (p->includes_devices) {
+      (fresh ? s.whole_new : s.whole_used) = price;
+    } else {
+      (fresh ? s.host_new : s.host_used) = price;
+    }
+  }
+  return s;
+}
+
 /// The speed index's 100: the catalog's RTX 3090, or its spec-sheet figures (24 GB GDDR6X,
 /// 936 GB/s, 350 W, 71 FP16 TFLOPS; DOMAIN E1) when a custom catalog lacks it.
 Device speed_reference(const Catalog& catalog) {
@@ -149,8 +175,9 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "[options]\n\n"
       "Memory needed (weights + KV cache + overhead), whether it fits, and decode speed.\n"
       "Without --gpu: the GPU finder, every catalog device (and the smallest multi-card system\n"
-      "of a device one card of which does not hold the model), best first, with prices, a\n"
-      "speed index (RTX 3090 = 100) and the tier each system serves.\n\noptions");
+      "of a device one card of which does not hold the model) and every catalog system\n"
+      "(servers, rigs), best first, with prices, a speed index (RTX 3090 = 100) and the tier\n"
+      "each system serves.\n\noptions");
   Options o;
   visible.add_options()("help,h", "this text")("model", po::value(&o.model_id)->value_name("ID"),
                                                "catalog model id (required)")(
@@ -275,7 +302,14 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   } else {
     std::vector<DeviceOffer> offers;
     for (const auto& device : catalog.devices()) offers.push_back(offer_of(catalog, device, as_of));
-    rows = o.count > 0 ? find_devices_at(finder, offers, o.count) : find_devices(finder, offers);
+    std::vector<SystemOffer> systems;
+    for (const auto& system : catalog.systems()) {
+      if (auto s = system_offer_of(catalog, system, as_of); s && s->count >= 1) {
+        systems.push_back(std::move(*s));
+      }
+    }
+    rows = o.count > 0 ? find_devices_at(finder, offers, o.count)
+                       : find_devices(finder, offers, systems);
   }
   out << (o.json ? fit_json(finder, memory, rows, context)
                  : fit_text(finder, memory, rows, context));

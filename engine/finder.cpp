@@ -21,15 +21,18 @@ std::optional<Price> times(const std::optional<Price>& unit, int count) {
 
 /// The price bandwidth per money is computed on: the cheaper of used and new (used when the
 /// currencies differ), with its condition.
-std::optional<std::pair<Price, std::string>> value_price(const DeviceOffer& offer) {
-  const auto& used = offer.used_price;
-  const auto& fresh = offer.new_price;
+std::optional<std::pair<Price, std::string>> cheaper_price(const std::optional<Price>& fresh,
+                                                           const std::optional<Price>& used) {
   if (used && fresh && used->currency == fresh->currency && fresh->amount < used->amount) {
     return std::make_pair(*fresh, std::string("new"));
   }
   if (used) return std::make_pair(*used, std::string("used"));
   if (fresh) return std::make_pair(*fresh, std::string("new"));
   return std::nullopt;
+}
+
+std::optional<std::pair<Price, std::string>> value_price(const DeviceOffer& offer) {
+  return cheaper_price(offer.new_price, offer.used_price);
 }
 
 /// The decode estimate the speed index divides by: the request on ONE reference card with
@@ -72,6 +75,35 @@ FinderRow make_row(const FinderRequest& finder, const DeviceOffer& offer, int co
   return row;
 }
 
+/// Sets the row's GB/s per money fields: `gbps` over the cheaper of the two prices
+/// (cheaper_price).
+void set_value(FinderRow& row, double gbps, const std::optional<Price>& fresh,
+               const std::optional<Price>& used) {
+  const auto value = cheaper_price(fresh, used);
+  row.gbps_per_money.reset();
+  row.gbps_per_money_currency.clear();
+  row.gbps_per_money_condition.clear();
+  if (value && value->first.amount > 0) {
+    row.gbps_per_money = gbps / value->first.amount;
+    row.gbps_per_money_currency = value->first.currency;
+    row.gbps_per_money_condition = value->second;
+  }
+}
+
+FinderRow make_system_row(const FinderRequest& finder, const SystemOffer& system,
+                          double reference_decode) {
+  GPUTCO_REQUIRE(system.count >= 1, "finder: system " << system.id
+                                                      << " needs at least 1 device, got "
+                                                      << system.count);
+  FinderRow row = make_row(finder, system.device, system.count, reference_decode);
+  row.system_id = system.id;
+  row.system_name = system.name;
+  row.price_new = system_price(system, "new");
+  row.price_used = system_price(system, "used");
+  set_value(row, system.device.device.bandwidth_gbps * system.count, row.price_new, row.price_used);
+  return row;
+}
+
 bool better(const DeviceFit& a, const DeviceFit& b) {
   if (a.fit.verdict != b.fit.verdict) return a.fit.verdict < b.fit.verdict;
   if (a.speed.decode_tokens_per_s != b.speed.decode_tokens_per_s) {
@@ -83,7 +115,9 @@ bool better(const DeviceFit& a, const DeviceFit& b) {
 
 void sort_rows(std::vector<FinderRow>& rows) {
   std::stable_sort(rows.begin(), rows.end(), [](const FinderRow& a, const FinderRow& b) {
-    return better(a.result, b.result);
+    if (better(a.result, b.result)) return true;
+    if (better(b.result, a.result)) return false;
+    return a.system_id < b.system_id;
   });
 }
 
@@ -183,8 +217,28 @@ FinderRow finder_row(const FinderRequest& finder, const DeviceOffer& offer, int 
   return make_row(finder, offer, count, reference_decode_tokens_per_s(finder));
 }
 
+std::optional<Price> system_price(const SystemOffer& system, const std::string& condition) {
+  GPUTCO_REQUIRE(condition == "new" || condition == "used",
+                 "system price: condition must be new or used, got '" << condition << "'");
+  GPUTCO_REQUIRE(system.count >= 1, "finder: system " << system.id
+                                                      << " needs at least 1 device, got "
+                                                      << system.count);
+  const bool fresh = condition == "new";
+  const auto& whole = fresh ? system.whole_new : system.whole_used;
+  if (whole) return whole;
+  const auto& host = fresh || !system.host_used ? system.host_new : system.host_used;
+  const auto& unit = fresh ? system.device.new_price : system.device.used_price;
+  if (!host || !unit || host->currency != unit->currency) return std::nullopt;
+  return Price{host->amount + system.count * unit->amount, host->currency};
+}
+
+FinderRow system_row(const FinderRequest& finder, const SystemOffer& system) {
+  return make_system_row(finder, system, reference_decode_tokens_per_s(finder));
+}
+
 std::vector<FinderRow> find_devices(const FinderRequest& finder,
-                                    const std::vector<DeviceOffer>& offers) {
+                                    const std::vector<DeviceOffer>& offers,
+                                    const std::vector<SystemOffer>& systems) {
   for (int n : finder.multi_counts) {
     GPUTCO_REQUIRE(n >= 1, "finder: multi-card counts must be at least 1, got " << n);
   }
@@ -206,6 +260,8 @@ std::vector<FinderRow> find_devices(const FinderRequest& finder,
       }
     }
   }
+  for (const auto& system : systems)
+    rows.push_back(make_system_row(finder, system, reference_decode));
   sort_rows(rows);
   return rows;
 }

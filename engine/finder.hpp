@@ -100,6 +100,28 @@ struct DeviceOffer {
   std::optional<Price> used_price;
 };
 
+/// A catalog system (server or workstation): `count` devices of one kind in one box, with
+/// the system's own prices (pricing/data/system_prices.csv: a whole-system quote, or the host
+/// alone with the devices priced apart).
+struct SystemOffer {
+  std::string id;                   ///< catalog system id, e.g. "dgx-h100"
+  std::string name;                 ///< display name, e.g. "NVIDIA DGX H100"
+  DeviceOffer device;               ///< its device, with the device's own unit prices
+  int count = 1;                    ///< devices in the system
+  std::optional<Price> whole_new;   ///< the whole system with its devices, new
+  std::optional<Price> whole_used;  ///< the whole system with its devices, used
+  std::optional<Price> host_new;    ///< the host alone (chassis, CPUs, memory, supply), new
+  std::optional<Price> host_used;   ///< the host alone, used
+};
+
+/// A system's purchase price in one condition: the whole-system price when there is one,
+/// else host + count x the device's unit price in that condition (same currency). A used
+/// system without a used host price is priced with the NEW host and used devices (the
+/// buyer's guides' rig of used cards in a new desktop). nullopt when neither is known or the
+/// currencies differ. `condition` is "new" or "used". Throws EngineError on another
+/// condition or count < 1.
+std::optional<Price> system_price(const SystemOffer& system, const std::string& condition);
+
 /// How a speed index was computed.
 enum class SpeedIndexBasis {
   decode,    ///< the decode estimate of the request, against the reference's
@@ -108,15 +130,20 @@ enum class SpeedIndexBasis {
 /// "decode", "bandwidth". Never throws.
 std::string to_string(SpeedIndexBasis basis);
 
-/// One row of the finder table: a single card or an N-card system of one device.
+/// One row of the finder table: a single card, an N-card system of one device, or a catalog
+/// system (system_id set).
 struct FinderRow {
   DeviceFit result;
-  double combined_memory_gb = 0;    ///< nameplate memory x count (vendor's "GB")
-  std::optional<Price> price_new;   ///< whole system: count x unit price
-  std::optional<Price> price_used;  ///< whole system: count x unit price
+  std::string system_id;          ///< catalog system id; empty for a card or N cards of a device
+  std::string system_name;        ///< its display name; empty likewise
+  double combined_memory_gb = 0;  ///< nameplate memory x count (vendor's "GB")
+  /// Whole system: count x unit price; a catalog system: system_price (host included).
+  std::optional<Price> price_new;
+  std::optional<Price> price_used;  ///< likewise, used
   /// Peak bandwidth per unit of money, GB/s per 1 currency unit (DOMAIN E1: used RTX 3090
   /// 936 / 700 = 1.34): the card's bandwidth over its unit price, for the cheaper of the used
-  /// and new prices (used when their currencies differ). nullopt without a price.
+  /// and new prices (used when their currencies differ); a catalog system: count x the card's
+  /// bandwidth over the system's price, chosen the same way. nullopt without a price.
   std::optional<double> gbps_per_money;
   std::string gbps_per_money_currency;
   std::string gbps_per_money_condition;  ///< "used" or "new"
@@ -148,11 +175,18 @@ struct FinderRequest {
 };
 
 /// The finder table: for every offer a single-card row, plus multi-card rows as
-/// FinderRequest::all_multi says, each with price, bandwidth per money, speed index and tier;
-/// sorted as sort_best_first. Throws EngineError on a bad request, a reference device without
-/// bandwidth, or a non-positive count in multi_counts.
+/// FinderRequest::all_multi says, plus one row per catalog system in `systems` (always: they
+/// are products, not hypotheses), each with price, bandwidth per money, speed index and tier;
+/// sorted as sort_best_first (rows of equal device, count and speed by system id, plain rows
+/// first). Throws EngineError on a bad request, a reference device without bandwidth, a
+/// non-positive count in multi_counts or in a system.
 std::vector<FinderRow> find_devices(const FinderRequest& finder,
-                                    const std::vector<DeviceOffer>& offers);
+                                    const std::vector<DeviceOffer>& offers,
+                                    const std::vector<SystemOffer>& systems = {});
+
+/// The finder row of one catalog system (see FinderRow, system_price). Throws like
+/// find_devices.
+FinderRow system_row(const FinderRequest& finder, const SystemOffer& system);
 
 /// The finder table with every offer at exactly `count` devices (unified-memory devices
 /// included: the user asked for that count), sorted as sort_best_first. Throws like

@@ -46,6 +46,13 @@ std::string system_name(const DeviceFit& r) {
   return r.count == 1 ? r.device.id : fmt::format("{}x {}", r.count, r.device.id);
 }
 
+/// A finder row's label: the device ("rtx-3090", "2x rtx-3090"), or a catalog system with
+/// what it holds ("rig-4x-rtx-3090 (4x rtx-3090)").
+std::string system_name(const FinderRow& row) {
+  if (row.system_id.empty()) return system_name(row.result);
+  return fmt::format("{} ({})", row.system_id, system_name(row.result));
+}
+
 /// Whole amounts with thousands separators and the currency: "1,700 USD"; "-" when absent.
 std::string price_text(const std::optional<Price>& p) {
   if (!p || !std::isfinite(p->amount)) return "-";
@@ -124,7 +131,7 @@ std::string footnotes(const FinderRequest& finder, const std::vector<FinderRow>&
       finder.tier_probe.bounds.flagship_min_b);
   for (const auto& r : rows) {
     if (!r.result.speed.note.empty()) {
-      out += fmt::format("{}: {}\n", system_name(r.result), r.result.speed.note);
+      out += fmt::format("{}: {}\n", system_name(r), r.result.speed.note);
     }
   }
   return out;
@@ -136,6 +143,8 @@ ordered row_json(const FinderRow& row, int prompt_tokens) {
   ordered o;
   o["gpu"] = r.device.id;
   o["count"] = r.count;
+  o["system"] = row.system_id.empty() ? ordered(nullptr) : ordered(row.system_id);
+  o["system_name"] = row.system_id.empty() ? ordered(nullptr) : ordered(row.system_name);
   o["usable_gib"] = number(r.fit.usable_gib);
   o["required_gib"] = number(r.fit.memory.total_gib);
   o["headroom_gib"] = number(r.fit.headroom_gib);
@@ -220,7 +229,7 @@ std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
           const std::string& first, const std::string& index, const std::string& price_new,
           const std::string& price_used, const std::string& value, const std::string& tier,
           const std::string& largest) {
-        std::string l = fmt::format("{:<26} {:>6} {:>7} {:>8} {:<6} {:>7} ", system, mem, usable,
+        std::string l = fmt::format("{:<30} {:>6} {:>7} {:>8} {:<6} {:>7} ", system, mem, usable,
                                     headroom, verdict, tokens);
         if (ttft) l += fmt::format("{:>7} ", first);
         l += fmt::format("{:>5} {:>11} {:>11} {:>9} {:<9} {}", index, price_new, price_used, value,
@@ -232,7 +241,7 @@ std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
               "price used", value_header, "tier", "largest Q4 fit");
   for (const auto& row : rows) {
     const DeviceFit& r = row.result;
-    out += line(system_name(r), fmt::format("{:.0f}", row.combined_memory_gb),
+    out += line(system_name(row), fmt::format("{:.0f}", row.combined_memory_gb),
                 fmt::format("{:.1f}", r.fit.usable_gib), fmt::format("{:.1f}", r.fit.headroom_gib),
                 verdict_text(r.fit.verdict), tokens_text(r), ttft_text(r), index_text(row),
                 price_text(row.price_new), price_text(row.price_used),
@@ -287,7 +296,7 @@ std::string compare_text(const FinderRequest& finder, const MemoryBreakdown& mem
   const auto line = [&](const std::string& label, const std::string& x, const std::string& y) {
     out += fmt::format("{:<22} {:>24} {:>24}\n", label, x, y);
   };
-  line("", system_name(a.result), system_name(b.result));
+  line("", system_name(c.a), system_name(c.b));
   line("memory (nameplate GB)", fmt::format("{:.0f}", a.combined_memory_gb),
        fmt::format("{:.0f}", b.combined_memory_gb));
   line("bandwidth GB/s", fmt::format("{:.0f}", a.result.device.bandwidth_gbps),

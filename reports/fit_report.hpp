@@ -18,7 +18,8 @@ struct FitReportContext {
 };
 
 /// The finder table (also used for one --gpu): a header with the request and the memory on
-/// one device, then one row per system: devices, combined nameplate GB, usable GiB, headroom
+/// one device, then one row per system (a card, N cards of a device, or a catalog system
+/// labelled "id (Nx device)"): devices, combined nameplate GB, usable GiB, headroom
 /// GiB, verdict, decode tokens/s, time to first token (when prompt tokens were asked), speed
 /// index (marked * when from bandwidth), new and used price of the whole system with its
 /// currency, GB/s per unit of money, the tier and the largest model it serves. Footnotes say
@@ -30,7 +31,8 @@ std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
 /// concurrent_streams, kv_cache, split, backend ("default" or the forced one), prompt_tokens,
 /// prices_as_of, speed_reference, tier_probe: {quant, context_tokens},
 /// memory: {weights_gib, kv_cache_gib, overhead_gib, total_gib} (for one device),
-/// results: [{ gpu, count, usable_gib, required_gib, headroom_gib, verdict,
+/// results: [{ gpu, count, system (catalog system id, or null for a card or N cards of a
+/// device), system_name, usable_gib, required_gib, headroom_gib, verdict,
 /// decode_tokens_per_s, aggregate_tokens_per_s, backend, split_used, combined_memory_gb,
 /// prefill_tokens_per_s, time_to_first_token_s, price_new: {amount, currency} | null,
 /// price_used, gbps_per_money, gbps_per_money_currency, gbps_per_money_condition,

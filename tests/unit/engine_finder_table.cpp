@@ -190,6 +190,97 @@ TEST(FinderMultiCard, allCountsOnRequest) {
   EXPECT_THROW(find_devices(f, {offer("rtx-3090")}), EngineError);
 }
 
+// pricing/data/systems.csv: rig-4x-rtx-3090, four used RTX 3090 in a desktop whose host
+// costs 1,500 USD new (system_prices.csv, host only); the cards at 750 USD used.
+SystemOffer rig() {
+  SystemOffer s;
+  s.id = "rig-4x-rtx-3090";
+  s.name = "Four used RTX 3090 in a desktop (rig)";
+  s.device = offer("rtx-3090", std::nullopt, 750);
+  s.count = 4;
+  s.host_new = Price{1500, "USD"};
+  return s;
+}
+
+// pricing/data/systems.csv: hgx-h100-8x-ib, 8 x H100 SXM quoted whole at 313,500 USD
+// (system_prices.csv, Aug 2024).
+SystemOffer hgx() {
+  SystemOffer s;
+  s.id = "hgx-h100-8x-ib";
+  s.name = "8x H100 server with InfiniBand (quoted node)";
+  s.device = offer("h100-sxm", 27500);
+  s.count = 8;
+  s.whole_new = Price{313500, "USD"};
+  return s;
+}
+
+const FinderRow& system_of(const std::vector<FinderRow>& rows, const std::string& id) {
+  const auto it =
+      std::find_if(rows.begin(), rows.end(), [&](const FinderRow& r) { return r.system_id == id; });
+  if (it == rows.end()) throw std::runtime_error("no system " + id);
+  return *it;
+}
+
+TEST(FinderSystems, catalogServersBesideSingleCards) {
+  // DOMAIN S6 / M7: Llama 3.3 70B Q4 (46.4 at 8K) on the classic rig and on a rented-class
+  // server, listed with the single cards and the smallest multi-card system of 3090s.
+  const FinderRequest f = finder("llama-3.3-70b", "Q4_K_M");
+  const auto rows = find_devices(
+      f, {offer("rtx-3090", std::nullopt, 750), offer("h100-sxm", 27500)}, {rig(), hgx()});
+  ASSERT_EQ(rows.size(), 5u);  // 3090, 2x 3090, H100, the rig, the server
+  const FinderRow& r = system_of(rows, "rig-4x-rtx-3090");
+  EXPECT_EQ(r.system_name, "Four used RTX 3090 in a desktop (rig)");
+  EXPECT_EQ(r.result.device.id, "rtx-3090");
+  EXPECT_EQ(r.result.count, 4);
+  EXPECT_DOUBLE_EQ(r.combined_memory_gb, 96);  // 4 x 24 GB
+  EXPECT_EQ(r.result.fit.verdict, Verdict::fits);
+  EXPECT_DOUBLE_EQ(
+      r.result.speed.decode_tokens_per_s,
+      evaluate_device(f.request, reference_device("rtx-3090"), 4).speed.decode_tokens_per_s);
+  ASSERT_TRUE(r.price_used);
+  EXPECT_DOUBLE_EQ(r.price_used->amount, 1500 + 4 * 750);  // host new + four used cards
+  EXPECT_EQ(r.price_used->currency, "USD");
+  EXPECT_FALSE(r.price_new);  // no new RTX 3090 price
+  ASSERT_TRUE(r.gbps_per_money);
+  EXPECT_NEAR(*r.gbps_per_money, 4 * 936.0 / 4500, 1e-12);  // 0.832 GB/s per USD
+  EXPECT_EQ(r.gbps_per_money_condition, "used");
+  const FinderRow& h = system_of(rows, "hgx-h100-8x-ib");
+  EXPECT_DOUBLE_EQ(h.combined_memory_gb, 640);
+  EXPECT_DOUBLE_EQ(h.price_new->amount, 313500);  // the whole-system quote, not 8 x 27,500
+  EXPECT_FALSE(h.price_used);
+  EXPECT_NEAR(*h.gbps_per_money, 8 * 3350.0 / 313500, 1e-12);
+  EXPECT_EQ(h.tier, Tier::flagship);
+  // Plain rows carry no system id; the order is still fits first, fastest first.
+  EXPECT_TRUE(row_of(rows, "rtx-3090", 2).system_id.empty());
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto& a = rows[i - 1].result;
+    const auto& b = rows[i].result;
+    EXPECT_LE(a.fit.verdict, b.fit.verdict);
+    if (a.fit.verdict == b.fit.verdict && a.fit.verdict != Verdict::does_not_fit) {
+      EXPECT_GE(a.speed.decode_tokens_per_s, b.speed.decode_tokens_per_s);
+    }
+  }
+  EXPECT_EQ(rows.back().result.device.id, "rtx-3090");  // one card: no fit
+  SystemOffer empty = rig();
+  empty.count = 0;
+  EXPECT_THROW(find_devices(f, {}, {empty}), EngineError);
+}
+
+TEST(FinderSystems, priceOfASystem) {
+  SystemOffer s = rig();
+  EXPECT_DOUBLE_EQ(system_price(s, "used")->amount, 4500);  // 1,500 + 4 x 750
+  EXPECT_FALSE(system_price(s, "new"));                     // no new card price
+  s.device.new_price = Price{1000, "USD"};
+  EXPECT_DOUBLE_EQ(system_price(s, "new")->amount, 5500);  // 1,500 + 4 x 1,000
+  s.host_used = Price{900, "USD"};
+  EXPECT_DOUBLE_EQ(system_price(s, "used")->amount, 3900);  // a used host when there is one
+  s.whole_used = Price{3000, "USD"};
+  EXPECT_DOUBLE_EQ(system_price(s, "used")->amount, 3000);  // a whole-system price wins
+  s.host_new = Price{1400, "EUR"};
+  EXPECT_FALSE(system_price(s, "new"));  // host in EUR, cards in USD: no sum
+  EXPECT_THROW(system_price(s, "refurbished"), EngineError);
+}
+
 TEST(FinderOrder, fitsThenTightThenNoFitEachFastestFirst) {
   const FinderRequest f = finder("qwen3-32b", "Q4_K_M");
   std::vector<DeviceOffer> offers;
