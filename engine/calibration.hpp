@@ -3,9 +3,12 @@
 // Model (DOMAIN "Measured reality", refined): the time of one decode step is
 //   bytes_per_token / (eta_m x bandwidth) + dense_layers x layer_s + moe_layers x moe_layer_s
 // - eta_m: share of peak memory bandwidth the backend's kernels reach, by memory class:
-//   `eta` on GDDR and LPDDR memory, `eta_hbm` on HBM. HBM parts pair a very wide, slower-clocked
-//   bus with few SMs, so a matrix-vector kernel must keep 2-3x more bytes in flight per SM to
-//   saturate them (Little's law: bandwidth x latency); llama.cpp's single-stream kernels do not.
+//   `eta` on GDDR and LPDDR memory, `eta_hbm` on HBM. HBM parts pair far more bandwidth with
+//   each SM (A100 2039 GB/s / 108 SMs = 19 GB/s, H100 SXM 3350 / 132 = 25; RTX 4090 1008 / 128
+//   = 7.9, RTX 5090 1792 / 170 = 10.5; SM counts from NVIDIA's architecture whitepapers), so a
+//   matrix-vector kernel must keep 2-3x more bytes in flight per SM to saturate them (Little's
+//   law: bandwidth x latency); llama.cpp's single-stream kernels do not. The memory type is
+//   the device table's proxy for that ratio.
 //   Measured: A100 and H100 reach ~0.44 of peak on the same build where GeForce cards reach
 //   ~0.83 (llama.cpp disc. #15013, rows of tests/data/reference/decode_measured.csv).
 // - layer_s, moe_layer_s: the fixed cost of a step (kernel launches, synchronisation, the
@@ -50,8 +53,9 @@ bool is_hbm(const Device& device);
 double decode_eta(const DecodeConstants& c, const Device& device);
 
 /// The fixed cost of one decode step of `model` with `c`, seconds: layers x c.layer_s for a
-/// dense model, layers x c.moe_layer_s for an MoE one (every layer of the catalog's MoE
-/// models routes experts). Throws EngineError on a model without layers.
+/// dense model, layers x c.moe_layer_s for an MoE one (every layer counted as MoE: true of
+/// gpt-oss and Qwen3 MoE; DeepSeek V3's first 3 of 61 layers are dense, a 2 % overcount).
+/// Throws EngineError on a model without layers.
 double decode_fixed_s(const DecodeConstants& c, const ModelArch& model);
 
 /// Extra time per decode step for each boundary between devices in a layer split
