@@ -254,10 +254,7 @@ void list_apis(const Catalog& c, const std::string& as_of, const Staleness& age,
   ordered rows = ordered::array();
   if (!json) {
     out << fmt::format(
-        "{:<28} {:<11} {:<16} {:>9} {:>9} {:>9} {:<4} {:>6} {:>8} {:<11} {:>5} "
-        "{:<5} {}
-        ",
-        "id",
+        "{:<28} {:<11} {:<16} {:>9} {:>9} {:>9} {:<4} {:>6} {:>8} {:<11} {:>5} {:<5} {}\n", "id",
         "provider", "comparable", "in/M", "out/M", "cached/M", "cur", "RPM", "TPM", "observed",
         "age", "stale", "source");
   }
@@ -280,10 +277,8 @@ void list_apis(const Catalog& c, const std::string& as_of, const Staleness& age,
       rows.push_back(std::move(row));
     } else {
       out << fmt::format(
-          "{:<28} {:<11} {:<16} {:>9.3f} {:>9.3f} {:>9} {:<4} {:>6} {:>8} {:<11} {:>5} {:<5} {}
-          ",
-          a.id,
-          a.provider, a.comparable_model_id.empty() ? "-" : a.comparable_model_id,
+          "{:<28} {:<11} {:<16} {:>9.3f} {:>9.3f} {:>9} {:<4} {:>6} {:>8} {:<11} {:>5} {:<5} {}\n",
+          a.id, a.provider, a.comparable_model_id.empty() ? "-" : a.comparable_model_id,
           a.input_per_million, a.output_per_million, or_dash(a.cached_input_per_million, "{:.3f}"),
           a.currency, or_dash(a.requests_per_minute, "{:.0f}"),
           or_dash(a.tokens_per_minute, "{:.0f}"), a.provenance.observed_on,
@@ -298,12 +293,8 @@ void list_carbon(const Catalog& c, const std::string& as_of, const Staleness& ag
                  std::ostream& out) {
   ordered rows = ordered::array();
   if (!json) {
-    out << fmt::format(
-        "{:<20} {:<44} {:>8} {:>5} {:<11} {:>5} {:<5} {}
-        ", " id ", " name
-        ",
-        "g/kWh",
-        "year", "observed", "age", "stale", "basis");
+    out << fmt::format("{:<20} {:<44} {:>8} {:>5} {:<11} {:>5} {:<5} {}\n", "id", "name", "g/kWh",
+                       "year", "observed", "age", "stale", "basis");
   }
   for (const auto& g : c.grid_carbons(as_of)) {
     if (json) {
@@ -318,13 +309,10 @@ void list_carbon(const Catalog& c, const std::string& as_of, const Staleness& ag
       age.add_to(row, g.provenance.observed_on);
       rows.push_back(std::move(row));
     } else {
-      out << fmt::format(
-          "{:<20} {:<44} {:>8.1f} {:>5} {:<11} {:>5} {:<5} {}
-          ", g.id,
-          g.name.substr(0, 44),
-          g.g_co2e_per_kwh, g.data_year, g.provenance.observed_on,
-          age.age_text(g.provenance.observed_on), age.stale_text(g.provenance.observed_on),
-          g.basis);
+      out << fmt::format("{:<20} {:<44} {:>8.1f} {:>5} {:<11} {:>5} {:<5} {}\n", g.id,
+                         g.name.substr(0, 44), g.g_co2e_per_kwh, g.data_year,
+                         g.provenance.observed_on, age.age_text(g.provenance.observed_on),
+                         age.stale_text(g.provenance.observed_on), g.basis);
     }
   }
   if (json) out << rows.dump(2) << "\n";

@@ -64,6 +64,16 @@ std::vector<VaryKey> vary_keys(const Scenario& s) {
       [](Scenario& x, double v) { x.hours_per_day = v; });
   add("workload", "days_per_month", 0, 31, false,
       [](Scenario& x, double v) { x.days_per_month = v; });
+  // The demand: a volume swept by tokens replaces requests (the mix stays: prompt and output
+  // tokens per request, or the ratio), and the reverse.
+  add("workload", "tokens_per_day", 0, 1e15, false, [](Scenario& x, double v) {
+    x.tokens_per_day = v;
+    x.requests_per_day.reset();
+  });
+  add("workload", "requests_per_day", 0, 1e12, false, [](Scenario& x, double v) {
+    x.requests_per_day = v;
+    x.tokens_per_day.reset();
+  });
   add("site", "tariff_per_kwh", 0, 10, false, [](Scenario& x, double v) { x.tariff_per_kwh = v; });
   add("site", "pue", 1, 3, false, [](Scenario& x, double v) { x.pue = v; });
 
@@ -84,6 +94,8 @@ std::vector<VaryKey> vary_keys(const Scenario& s) {
       {"rate_per_gpu_hour", "rent_hourly", 1e4, &ScenarioOption::rate_per_gpu_hour},
       {"price_per_month", "rent_monthly", kMaxMoney, &ScenarioOption::price_per_month},
       {"setup_fee", "rent_monthly", kMaxMoney, &ScenarioOption::setup_fee},
+      {"input_price_per_million", "api", 1e6, &ScenarioOption::input_price_per_million},
+      {"output_price_per_million", "api", 1e6, &ScenarioOption::output_price_per_million},
   };
   for (size_t i = 0; i < s.options.size(); ++i) {
     const std::string& id = s.options[i].id;

@@ -21,6 +21,8 @@ std::string to_string(OptionKind k) {
       return "rent_hourly";
     case OptionKind::rent_monthly:
       return "rent_monthly";
+    case OptionKind::api:
+      return "api";
   }
   return "unknown";
 }
@@ -115,15 +117,19 @@ bool adds_units(const OptionInputs& o) {
       return term_months(o.term) > 0;
     case OptionKind::rent_monthly:
       return true;
+    case OptionKind::api:
+      return false;
   }
   return false;
 }
 
 void size_rows(CashFlow& cf, size_t n) {
-  for (auto* row :
-       {&cf.capex, &cf.energy, &cf.maintenance, &cf.rent, &cf.resale, &cf.total, &cf.cumulative,
-        &cf.discount_factor, &cf.discounted, &cf.hosting, &cf.failures, &cf.financing, &cf.vat,
-        &cf.depreciation, &cf.book_value, &cf.load, &cf.units, &cf.overflow_load}) {
+  for (auto* row : {&cf.capex,      &cf.energy,        &cf.maintenance, &cf.rent,
+                    &cf.resale,     &cf.total,         &cf.cumulative,  &cf.discount_factor,
+                    &cf.discounted, &cf.hosting,       &cf.failures,    &cf.financing,
+                    &cf.vat,        &cf.depreciation,  &cf.book_value,  &cf.load,
+                    &cf.units,      &cf.overflow_load, &cf.energy_kwh,  &cf.idle_kwh,
+                    &cf.co2e_kg}) {
     row->assign(n, 0.0);
   }
 }
@@ -171,6 +177,89 @@ double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
   return w.days_follow_convention ? hours_in_month(w, f, month) / kHoursPerDay : w.days_per_month;
 }
 
+/// PUE of the place an option's energy is drawn: its own, else the site's (owned) or the
+/// default data centre's (rentals).
+double energy_pue_of(const OptionInputs& o, const SiteInputs& site) {
+  if (o.kind == OptionKind::buy) return pue_of(o, site);
+  return o.pue.value_or(kDefaultDataCentrePue);
+}
+
+/// Power of one unit at load, W: devices + host (rentals: devices only, the host unknown).
+double load_power_w(const OptionInputs& o) {
+  const double devices = o.count * o.device.board_power_w;
+  return o.kind == OptionKind::buy ? devices + o.host_power_w : devices;
+}
+
+/// Does the unit draw idle power in the unit-hours it does not serve?
+bool stays_on(const OptionInputs& o) {
+  switch (o.kind) {
+    case OptionKind::buy:
+      return !o.powered_off_when_idle;
+    case OptionKind::rent_hourly:
+      return term_months(o.term) > 0;
+    case OptionKind::rent_monthly:
+      return true;
+    case OptionKind::api:
+      return false;
+  }
+  return false;
+}
+
+/// The intensity an option's electricity carries, g CO2e/kWh: its own, else the site's for
+/// owned hardware; nullopt when unknown (and for api options).
+std::optional<double> intensity_of(const OptionInputs& o, const SiteInputs& site) {
+  if (o.kind == OptionKind::api) return std::nullopt;
+  if (o.grid_g_co2e_per_kwh) return o.grid_g_co2e_per_kwh;
+  if (o.kind == OptionKind::buy) return site.grid_g_co2e_per_kwh;
+  return std::nullopt;
+}
+
+/// Fills the physical rows energy_kwh, idle_kwh and co2e_kg from load and units (see
+/// option_cash_flow); api options keep zeros.
+void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                 const FinanceInputs& f, CashFlow& cf) {
+  if (o.kind == OptionKind::api) return;
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const double pue = energy_pue_of(o, site);
+  const double load_kw = load_power_w(o) / kWattsPerKilowatt;
+  const double idle_kw = o.idle_power_w / kWattsPerKilowatt;
+  const bool on = stays_on(o);
+  const bool by_use = o.kind == OptionKind::rent_hourly && term_months(o.term) == 0;
+  const auto intensity = intensity_of(o, site);
+  for (size_t m = 1; m <= last; ++m) {
+    const int month = static_cast<int>(m);
+    const double hours = w.hours_per_day * days_of_use(w, f, month);
+    double load_kwh = 0, idle_unit_hours = 0;
+    if (by_use) {
+      load_kwh = load_kw * hours * cf.load[m] / o.goodput * pue;
+    } else {
+      const double served = std::min(cf.load[m], cf.units[m]);
+      load_kwh = served * load_kw * hours * pue;
+      if (on) {
+        idle_unit_hours = std::max(0.0, cf.units[m] * hours_in_month(w, f, month) - served * hours);
+      }
+    }
+    cf.idle_kwh[m] = idle_unit_hours * idle_kw * pue;
+    cf.energy_kwh[m] = load_kwh + cf.idle_kwh[m];
+    if (intensity) cf.co2e_kg[m] = cf.energy_kwh[m] * *intensity / kGramsPerKilogram;
+  }
+}
+
+void api_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+               CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const double output_per_day = w.tokens_per_day.value_or(0);
+  const double input_per_day = output_per_day * w.input_tokens_per_output_token.value_or(0);
+  const double per_day =
+      (input_per_day * o.input_price_per_million + output_per_day * o.output_price_per_million) /
+      kTokensPerMillion;
+  for (size_t m = 1; m <= last; ++m) {
+    const int month = static_cast<int>(m);
+    cf.rent[m] = days_of_use(w, f, month) * growth_factor(w.growth_per_month, month) * per_day *
+                 trend_factor(f.api_price_trend_per_year, month);
+  }
+}
+
 void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
                  const FinanceInputs& f, CashFlow& cf) {
   const int n_months = f.horizon_months;
@@ -183,6 +272,11 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
           ? o.colo_per_kw_month * o.contracted_kw + o.colo_per_rack_unit_month * o.rack_units
           : 0.0;
   const double energy_per_hour = energy_cost_per_hour(o, site);
+  // Idle energy's cost per unit-hour (zero when colocated power is in the kW fee).
+  const double idle_per_hour =
+      o.hosting == Hosting::colocation && !o.power_metered
+          ? 0.0
+          : o.idle_power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
   for (size_t m = 0; m <= last; ++m) {
     const double previous_units = m == 0 ? 0.0 : cf.units[m - 1];
     if (!lease) cf.capex[m] = unit_capex * (cf.units[m] - previous_units);
@@ -192,6 +286,12 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     const double hours = w.hours_per_day * days_of_use(w, f, month);
     cf.energy[m] = std::min(cf.load[m], units) * energy_per_hour * hours *
                    trend_factor(site.tariff_trend_per_year, month);
+    if (!o.powered_off_when_idle && o.idle_power_w > 0) {
+      const double idle_unit_hours =
+          std::max(0.0, units * hours_in_month(w, f, month) - std::min(cf.load[m], units) * hours);
+      cf.energy[m] +=
+          idle_unit_hours * idle_per_hour * trend_factor(site.tariff_trend_per_year, month);
+    }
     cf.maintenance[m] = unit_capex * units * o.maintenance_per_year / kMonthsPerYear;
     cf.hosting[m] = units * hosting_per_unit;
     if (month > o.warranty_months) {
@@ -293,7 +393,7 @@ Timeline plan_timeline(const WorkloadInputs& w, const SiteInputs& site, const Fi
   Timeline t;
   const auto n = static_cast<size_t>(f.horizon_months) + 1;
   for (auto* row : {&t.hours_in_month, &t.days_of_use, &t.hours_of_use, &t.growth_factor,
-                    &t.rent_factor, &t.tariff_factor}) {
+                    &t.rent_factor, &t.tariff_factor, &t.api_factor}) {
     row->assign(n, 0.0);
   }
   for (size_t m = 0; m < n; ++m) {
@@ -306,6 +406,7 @@ Timeline plan_timeline(const WorkloadInputs& w, const SiteInputs& site, const Fi
     t.growth_factor[m] = growth_factor(w.growth_per_month, month);
     t.rent_factor[m] = trend_factor(f.rent_trend_per_year, month);
     t.tariff_factor[m] = trend_factor(site.tariff_trend_per_year, month);
+    t.api_factor[m] = trend_factor(f.api_price_trend_per_year, month);
   }
   return t;
 }
@@ -323,6 +424,7 @@ double average_hours_per_month(HoursConvention convention) {
 }
 
 double base_load(const OptionInputs& o, const WorkloadInputs& w) {
+  if (o.kind == OptionKind::api) return w.tokens_per_day.value_or(0);
   if (!w.tokens_per_day || o.capacity_tokens_per_hour <= 0) return 1.0;
   if (w.hours_per_day <= 0) return 0.0;
   return *w.tokens_per_day / (o.capacity_tokens_per_hour * w.hours_per_day);
@@ -341,7 +443,21 @@ WorkloadInputs at_hours_per_day(const WorkloadInputs& w, double hours_per_day) {
   if (out.tokens_per_day && w.hours_per_day > 0) {
     out.tokens_per_day = *w.tokens_per_day * hours_per_day / w.hours_per_day;
   }
+  if (out.requests_per_day && w.hours_per_day > 0) {
+    out.requests_per_day = *w.requests_per_day * hours_per_day / w.hours_per_day;
+  }
   out.hours_per_day = hours_per_day;
+  return out;
+}
+
+WorkloadInputs at_tokens_per_day(const WorkloadInputs& w, double tokens_per_day) {
+  WorkloadInputs out = w;
+  if (out.requests_per_day) {
+    out.requests_per_day = w.tokens_per_day && *w.tokens_per_day > 0
+                               ? *w.requests_per_day * tokens_per_day / *w.tokens_per_day
+                               : 0.0;
+  }
+  out.tokens_per_day = tokens_per_day;
   return out;
 }
 
@@ -382,6 +498,20 @@ void validate_plan_inputs(const PlanInputs& in) {
                  "tokens_per_day must be a non-negative number");
   GPUTCO_REQUIRE(!w.users || (std::isfinite(*w.users) && *w.users > 0),
                  "users must be a positive number");
+  GPUTCO_REQUIRE(
+      !w.input_tokens_per_output_token || (finite_non_negative(*w.input_tokens_per_output_token) &&
+                                           *w.input_tokens_per_output_token <= 1e6),
+      "input_tokens_per_output_token must be a number between 0 and 1e6");
+  GPUTCO_REQUIRE(!w.requests_per_day || finite_non_negative(*w.requests_per_day),
+                 "requests_per_day must be a non-negative number");
+  GPUTCO_REQUIRE(std::isfinite(f.api_price_trend_per_year) && f.api_price_trend_per_year > -1 &&
+                     f.api_price_trend_per_year <= 10,
+                 "api_price_trend_per_year must be above -100% and at most 1000%, got "
+                     << f.api_price_trend_per_year);
+  GPUTCO_REQUIRE(
+      !in.site.grid_g_co2e_per_kwh || (finite_non_negative(*in.site.grid_g_co2e_per_kwh) &&
+                                       *in.site.grid_g_co2e_per_kwh <= 5000),
+      "grid_g_co2e_per_kwh must be between 0 and 5000 g/kWh");
   GPUTCO_REQUIRE(finite_non_negative(in.site.tariff_per_kwh),
                  "tariff_per_kwh must be a non-negative number, got " << in.site.tariff_per_kwh);
   GPUTCO_REQUIRE(std::isfinite(in.site.pue) && in.site.pue >= 1 && in.site.pue <= 5,
@@ -404,7 +534,9 @@ void validate_plan_inputs(const PlanInputs& in) {
             finite_non_negative(o.lease_rate_per_month) &&
             finite_non_negative(o.capacity_tokens_per_hour) &&
             finite_non_negative(o.overflow_rate_per_hour) &&
-            finite_non_negative(o.overflow_capacity_tokens_per_hour),
+            finite_non_negative(o.overflow_capacity_tokens_per_hour) &&
+            finite_non_negative(o.input_price_per_million) &&
+            finite_non_negative(o.output_price_per_million) && finite_non_negative(o.idle_power_w),
         "option " << o.id << ": prices, power and rates must be non-negative numbers");
     GPUTCO_REQUIRE(
         std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 && o.residual_fraction <= 1,
@@ -440,6 +572,22 @@ void validate_plan_inputs(const PlanInputs& in) {
                    "option " << o.id << ": loan and lease terms must be 1-600 months");
     GPUTCO_REQUIRE(o.overflow != Overflow::rent || o.kind == OptionKind::buy,
                    "option " << o.id << ": only owned options rent their overflow");
+    GPUTCO_REQUIRE(!o.grid_g_co2e_per_kwh || (finite_non_negative(*o.grid_g_co2e_per_kwh) &&
+                                              *o.grid_g_co2e_per_kwh <= 5000),
+                   "option " << o.id << ": grid_g_co2e_per_kwh must be between 0 and 5000 g/kWh");
+    GPUTCO_REQUIRE(!o.requests_per_minute_limit || (std::isfinite(*o.requests_per_minute_limit) &&
+                                                    *o.requests_per_minute_limit > 0),
+                   "option " << o.id << ": requests_per_minute_limit must be a positive number");
+    GPUTCO_REQUIRE(!o.tokens_per_minute_limit || (std::isfinite(*o.tokens_per_minute_limit) &&
+                                                  *o.tokens_per_minute_limit > 0),
+                   "option " << o.id << ": tokens_per_minute_limit must be a positive number");
+    if (o.kind == OptionKind::api) {
+      GPUTCO_REQUIRE(w.tokens_per_day && w.input_tokens_per_output_token,
+                     "option " << o.id
+                               << ": an api option is billed per token: the workload needs "
+                                  "tokens_per_day and input_tokens_per_output_token (or "
+                                  "requests_per_day with prompt and output tokens per request)");
+    }
   }
 }
 
@@ -450,7 +598,8 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
   // Load and units: index 0 holds month 1's load (what the start must be sized for).
   const double load_1 = base_load(o, w);
   const bool whole_units = adds_units(o);
-  const bool has_units = o.kind != OptionKind::rent_hourly || term_months(o.term) > 0;
+  const bool has_units = o.kind == OptionKind::buy || o.kind == OptionKind::rent_monthly ||
+                         (o.kind == OptionKind::rent_hourly && term_months(o.term) > 0);
   double peak = 0;
   for (size_t m = 0; m <= last; ++m) {
     cf.load[m] = load_1 * growth_factor(w.growth_per_month, static_cast<int>(m));
@@ -469,7 +618,11 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
     case OptionKind::rent_monthly:
       rent_monthly_flows(o, f, cf);
       break;
+    case OptionKind::api:
+      api_flows(o, w, f, cf);
+      break;
   }
+  energy_rows(o, w, site, f, cf);
   if (!f.vat_reclaimable && f.vat_rate > 0) {
     const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
     for (size_t m = 0; m <= last; ++m) {
@@ -573,7 +726,7 @@ void prepare_plan_inputs(PlanInputs& in) {
   request.concurrent_streams = in.workload.concurrent_streams;
   request.kv_cache = in.workload.kv_cache;
   for (auto& o : in.options) {
-    if (o.capacity_tokens_per_hour > 0) continue;
+    if (o.capacity_tokens_per_hour > 0 || o.kind == OptionKind::api) continue;
     const FitResult f = fit(request, o.device, o.count, in.memory_policy);
     if (f.verdict == Verdict::does_not_fit) continue;
     const SpeedEstimate speed =
@@ -647,7 +800,105 @@ std::vector<OptionResult::Event> events_of(const OptionInputs& o, const CashFlow
   return events;
 }
 
+/// Energy and carbon totals of one option from its physical rows; `tokens` = the tokens of
+/// its cost per million tokens.
+void energy_and_carbon(const OptionInputs& o, const SiteInputs& site, double tokens,
+                       OptionResult& r) {
+  const CashFlow& cf = r.cash_flow;
+  if (o.kind == OptionKind::api) {
+    r.energy_unknown_reason = "unknown: the provider publishes no energy per token for " +
+                              (o.api_model.empty() ? std::string("this API") : o.api_model);
+    r.co2e_unknown_reason = r.energy_unknown_reason;
+    return;
+  }
+  r.energy_kwh_total = std::accumulate(cf.energy_kwh.begin(), cf.energy_kwh.end(), 0.0);
+  r.grid_g_co2e_per_kwh = intensity_of(o, site);
+  if (!r.grid_g_co2e_per_kwh) {
+    r.co2e_unknown_reason =
+        !o.carbon_unknown_reason.empty() ? o.carbon_unknown_reason
+        : o.kind == OptionKind::buy
+            ? "unknown: no grid carbon intensity for the site (set grid_region or "
+              "grid_g_co2e_per_kwh)"
+            : "unknown: the provider's region has no grid carbon intensity (set "
+              "grid_region or grid_g_co2e_per_kwh on the option)";
+    return;
+  }
+  r.co2e_kg_total = std::accumulate(cf.co2e_kg.begin(), cf.co2e_kg.end(), 0.0);
+  if (r.feasible && tokens > 0) {
+    r.co2e_kg_per_million_tokens = *r.co2e_kg_total / tokens * kTokensPerMillion;
+  }
+}
+
+/// The api option's peak demand per minute against its published limits.
+void api_rate_limits(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+                     OptionResult& r) {
+  if (w.hours_per_day <= 0 || !w.tokens_per_day) return;
+  double peak_growth = 1;
+  for (int m = 1; m <= f.horizon_months; ++m) {
+    peak_growth = std::max(peak_growth, growth_factor(w.growth_per_month, m));
+  }
+  const double minutes = w.hours_per_day * 60.0;
+  r.peak_tokens_per_minute = (1.0 + w.input_tokens_per_output_token.value_or(0)) *
+                             *w.tokens_per_day * peak_growth / minutes;
+  if (w.requests_per_day) r.peak_requests_per_minute = *w.requests_per_day * peak_growth / minutes;
+  std::ostringstream note;
+  note.imbue(std::locale::classic());
+  note.setf(std::ios::fixed);
+  note.precision(0);
+  if (o.tokens_per_minute_limit && *r.peak_tokens_per_minute > *o.tokens_per_minute_limit) {
+    note << "rate limit: the peak " << *r.peak_tokens_per_minute
+         << " tokens/min in the hours of use exceed the published " << *o.tokens_per_minute_limit
+         << " tokens/min";
+  }
+  if (o.requests_per_minute_limit && r.peak_requests_per_minute &&
+      *r.peak_requests_per_minute > *o.requests_per_minute_limit) {
+    note << (note.tellp() > 0 ? "; " : "rate limit: ") << "the peak " << *r.peak_requests_per_minute
+         << " requests/min exceed the published " << *o.requests_per_minute_limit
+         << " requests/min";
+  }
+  if (note.tellp() > 0) {
+    r.rate_limit_exceeded = true;
+    r.note = note.str() + " (a higher tier, batching or spreading the load is needed)";
+  }
+}
+
 }  // namespace
+
+std::optional<double> break_even_tokens_per_day(const OptionInputs& option, const OptionInputs& api,
+                                                const WorkloadInputs& workload,
+                                                const SiteInputs& site,
+                                                const FinanceInputs& finance) {
+  if (option.kind == OptionKind::api || api.kind != OptionKind::api) return std::nullopt;
+  const double upper = option.capacity_tokens_per_hour * workload.hours_per_day;
+  if (!(upper > 0) || !std::isfinite(upper)) return std::nullopt;
+  CashFlow own_cf, api_cf;
+  const auto gap = [&](double tokens_per_day) {
+    const WorkloadInputs w = at_tokens_per_day(workload, tokens_per_day);
+    option_cash_flow(option, w, site, finance, own_cf);
+    option_cash_flow(api, w, site, finance, api_cf);
+    return std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0) -
+           std::accumulate(api_cf.total.begin(), api_cf.total.end(), 0.0);
+  };
+  if (gap(0) < 0) return 0.0;
+  // The lowest crossing: scan (steps of units and servers make the gap non-monotone), then
+  // bisect within the first interval where the option is no dearer.
+  constexpr int kScanPoints = 200;
+  double previous = 0;
+  for (int i = 1; i <= kScanPoints; ++i) {
+    const double t = upper * i / kScanPoints;
+    if (gap(t) > 0) {
+      previous = t;
+      continue;
+    }
+    double lo = previous, hi = t;
+    for (int k = 0; k < 100 && hi - lo > 1e-12 * upper; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (gap(mid) > 0 ? lo : hi) = mid;
+    }
+    return hi;
+  }
+  return std::nullopt;
+}
 
 Plan make_plan(const PlanInputs& given) {
   validate_plan_inputs(given);
@@ -676,15 +927,24 @@ Plan make_plan(const PlanInputs& given) {
     OptionResult r;
     r.id = o.id;
     r.kind = o.kind;
-    r.fit = fit(request, o.device, o.count, in.memory_policy);
-    r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
-    r.feasible = r.fit.verdict != Verdict::does_not_fit;
-    SpeedRequest speed_request{request, o.count, o.split, o.backend, 0};
-    if (r.feasible) r.speed = estimate_speed(speed_request, o.device);
+    const bool api = o.kind == OptionKind::api;
+    if (api) {
+      // The provider serves the model: nothing to fit, no devices, no decode speed of ours.
+      // The verdict says "fits" so that checks on the recommended option hold; the memory
+      // figures stay 0 (reports show "hosted").
+      r.feasible = true;
+      r.fit.verdict = Verdict::fits;
+    } else {
+      r.fit = fit(request, o.device, o.count, in.memory_policy);
+      r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
+      r.feasible = r.fit.verdict != Verdict::does_not_fit;
+      SpeedRequest speed_request{request, o.count, o.split, o.backend, 0};
+      if (r.feasible) r.speed = estimate_speed(speed_request, o.device);
+      r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
+      r.energy_kwh_per_month =
+          r.power_at_load_w / kWattsPerKilowatt * hours_per_month * pue_of(o, in.site);
+    }
     r.hours_per_month = hours_per_month;
-    r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
-    r.energy_kwh_per_month =
-        r.power_at_load_w / kWattsPerKilowatt * hours_per_month * pue_of(o, in.site);
     r.cash_flow = option_cash_flow(o, in.workload, in.site, in.finance);
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
     r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
@@ -709,6 +969,8 @@ Plan make_plan(const PlanInputs& given) {
     if (r.feasible && in.workload.users) {
       r.cost_per_user_per_month = r.total_cost / (*in.workload.users * horizon);
     }
+    energy_and_carbon(o, in.site, tokens, r);
+    if (api) api_rate_limits(o, in.workload, in.finance, r);
     r.events = events_of(o, r.cash_flow);
     if (!r.feasible) {
       r.note = "the model does not fit on " + std::to_string(o.count) + " x " + o.device.id;
@@ -758,6 +1020,23 @@ Plan make_plan(const PlanInputs& given) {
         r.irr = annual_from_monthly(*monthly);
       }
       r.note = "break-even against " + plan.baseline_option_id;
+    }
+  }
+
+  // Break-even volume against the cheapest feasible api option (by total cost).
+  std::optional<size_t> api_reference;
+  for (size_t i = 0; i < in.options.size(); ++i) {
+    if (in.options[i].kind != OptionKind::api || !plan.options[i].feasible) continue;
+    if (!api_reference || plan.options[i].total_cost < plan.options[*api_reference].total_cost) {
+      api_reference = i;
+    }
+  }
+  if (api_reference) {
+    plan.api_reference_option_id = in.options[*api_reference].id;
+    for (size_t i = 0; i < in.options.size(); ++i) {
+      if (in.options[i].kind == OptionKind::api || !plan.options[i].feasible) continue;
+      plan.options[i].break_even_tokens_per_day = break_even_tokens_per_day(
+          in.options[i], in.options[*api_reference], in.workload, in.site, in.finance);
     }
   }
 

@@ -12,9 +12,10 @@
 namespace gputco {
 
 enum class OptionKind {
-  buy,          ///< buy devices (new or used), run them on site
-  rent_hourly,  ///< rent devices by the device-hour, billed for the hours used
-  rent_monthly  ///< rent a private server by the month, billed whether used or not
+  buy,           ///< buy devices (new or used), run them on site
+  rent_hourly,   ///< rent devices by the device-hour, billed for the hours used
+  rent_monthly,  ///< rent a private server by the month, billed whether used or not
+  api            ///< a hosted model behind a pay-per-token API: no devices, billed per token
 };
 enum class Condition { new_unit, used };
 
@@ -46,6 +47,25 @@ enum class Financing {
 inline constexpr double kLoadTolerance = 1e-9;
 /// Hours in a full day, for 24-hour billing and calendar months.
 inline constexpr double kHoursPerFullDay = 24.0;
+/// Tokens in the "million" of API prices and of cost per million tokens.
+inline constexpr double kTokensPerMillion = 1e6;
+/// Grams per kilogram (grid intensities are g CO2e/kWh, emissions kg CO2e).
+inline constexpr double kGramsPerKilogram = 1000.0;
+/// PUE of a data centre whose own figure is unknown (rented capacity, colocation): 1.58, the
+/// average of the Uptime Institute Global Data Center Survey 2023. Energy estimate only: the
+/// money of a rental is its rent.
+inline constexpr double kDefaultDataCentrePue = 1.58;
+/// Idle draw of a device as a fraction of its board power, when not stated (`idle_power_w`):
+/// 0.10. Measured idle of an RTX 3090 (350 W board) is 15-30 W in P8 with a model loaded
+/// (4 x RTX 3090, github.com/ilya-zlobintsev/LACT issue 908) and ~18 W on a desktop
+/// (ecoenergygeek.com, "RTX 3090 Power Consumption Guide"); an inference server that
+/// keeps the card in P2 draws more (an RTX A4000 at 38 of 140 W, github.com/huggingface/
+/// text-generation-inference issue 946). 10 % (35 W for a 3090) sits between them: an
+/// assumption, override it with `idle_power_w`.
+inline constexpr double kDefaultIdleFractionOfBoardPower = 0.10;
+/// Idle draw of the host (CPU, memory, fans, PSU losses) as a fraction of its draw at load,
+/// when not stated: 0.5 (assumption: a desktop host idles at 60-80 W against ~150 W at load).
+inline constexpr double kDefaultIdleFractionOfHostPower = 0.5;
 
 /// The hours in a month for 24-hour billing (reserved terms) and for the default days of use.
 enum class HoursConvention {
@@ -79,8 +99,18 @@ struct WorkloadInputs {
   KvCacheType kv_cache = KvCacheType::f16;
   /// Demand growth per month, a fraction (0.03 = tokens per day +3 % a month); > -1.
   double growth_per_month = 0;
-  /// Tokens generated per day in month 1; nullopt: the stated workload is one unit of load.
+  /// Tokens generated (output tokens) per day of use in month 1; nullopt: the stated workload
+  /// is one unit of load. An api option needs it (its bill is per token).
   std::optional<double> tokens_per_day;
+  /// Prompt (input) tokens sent per generated (output) token: the token mix of the demand.
+  /// Input tokens per day = tokens_per_day x input_tokens_per_output_token. From the scenario's
+  /// prompt_tokens_per_request / output_tokens_per_request, or given. nullopt: not stated (an
+  /// api option then cannot be priced). Hardware options ignore it (decode is the bound; the
+  /// prompt's prefill is compute-bound and not counted in their capacity).
+  std::optional<double> input_tokens_per_output_token = std::nullopt;
+  /// Requests per day of use in month 1 (for requests-per-minute limits); nullopt: not stated.
+  /// Moves with tokens_per_day (at_hours_per_day, break-even volume).
+  std::optional<double> requests_per_day = std::nullopt;
   /// Hours in a month for 24-hour billing, and for days of use when days_follow_convention.
   HoursConvention hours_per_month_convention = HoursConvention::h730;
   /// true: days of use in month m = hours in month m / 24 (days_per_month is then ignored).
@@ -96,6 +126,10 @@ struct SiteInputs {
   /// Electricity price change per year, a fraction (0.05 = +5 %/year), applied monthly:
   /// month m pays tariff x (1 + trend)^((m - 1) / 12).
   double tariff_trend_per_year = 0;
+  /// Carbon intensity of the site's electricity, g CO2e per kWh: the grid's (catalog, by
+  /// region, location-based) or a green-power contract's (market-based). nullopt: unknown,
+  /// and so are the site's emissions (never taken as 0).
+  std::optional<double> grid_g_co2e_per_kwh = std::nullopt;
 };
 
 struct FinanceInputs {
@@ -105,6 +139,9 @@ struct FinanceInputs {
   /// Hourly rental rates' change per year (on-demand, spot, overflow rentals; not reserved
   /// or monthly contracts, whose price is fixed), applied monthly: (1 + trend)^((m - 1) / 12).
   double rent_trend_per_year = 0;
+  /// Per-token API prices' change per year (-0.3 = -30 %/year), applied monthly like the rent
+  /// trend: month m pays the prices x (1 + trend)^((m - 1) / 12).
+  double api_price_trend_per_year = 0;
   /// VAT rate on every cost (0.19 = 19 %). Amounts in PlanInputs exclude VAT.
   double vat_rate = 0;
   /// true: VAT is reclaimed (a business): costs exclude VAT and the vat row is zero;
@@ -159,6 +196,30 @@ struct OptionInputs {
   double price_per_month = 0;  ///< the whole server, per month
   double setup_fee = 0;        ///< once, at the start
   int notice_months = 0;       ///< months paid after the horizon (notice given at its end)
+  // api (kind api): prices per million tokens, plan currency
+  double input_price_per_million = 0;   ///< per million prompt (input) tokens
+  double output_price_per_million = 0;  ///< per million generated (output) tokens
+  std::string api_model;                ///< the provider's model name, for labels
+  /// Published rate limits (requests and tokens per minute, input + output); nullopt: not
+  /// published or not stated. Exceeding one is flagged (OptionResult), never refused.
+  std::optional<double> requests_per_minute_limit = std::nullopt;
+  std::optional<double> tokens_per_minute_limit = std::nullopt;
+  // energy and carbon
+  /// Draw of one unit while powered but not serving (devices + host), W. Owned options; for
+  /// reserved and monthly rentals (on all month) the devices' idle draw. Default (resolver):
+  /// kDefaultIdleFractionOfBoardPower x count x board power + kDefaultIdleFractionOfHostPower
+  /// x host_power_w.
+  double idle_power_w = 0;
+  /// Owned options: true = switched off (or asleep at negligible draw) whenever it does not
+  /// serve, so only the hours at load draw power (the energy model before idle power existed,
+  /// and the default); false = on all month: the unit-hours not at load draw idle_power_w.
+  bool powered_off_when_idle = true;
+  /// Carbon intensity where this option runs, g CO2e/kWh; nullopt: owned options take the
+  /// site's, rentals are unknown. Rentals: the provider region's (catalog) when known.
+  std::optional<double> grid_g_co2e_per_kwh = std::nullopt;
+  /// Why the intensity is unknown (e.g. "no grid intensity for region 'xx' in the catalog"),
+  /// shown where the emissions would be; "" = the engine's generic reason.
+  std::string carbon_unknown_reason;
   // growth
   Overflow overflow = Overflow::add_units;
   std::string overflow_option_id;  ///< overflow = rent: the rent_hourly option that carries it
@@ -207,6 +268,11 @@ struct CashFlow {
   std::vector<double> load;             ///< demand in units of this option (index 0: month 1's)
   std::vector<double> units;            ///< units in service (owned, reserved, monthly servers)
   std::vector<double> overflow_load;    ///< load rented from the overflow option
+  // Physical rows (not money, not in total). Known only where OptionResult says so
+  // (energy_kwh_total / co2e_kg_total set); zeros otherwise (api options: unknown).
+  std::vector<double> energy_kwh;  ///< kWh at the wall in month m (load + idle, x PUE)
+  std::vector<double> idle_kwh;    ///< of which idle (powered, not serving), x PUE
+  std::vector<double> co2e_kg;     ///< energy_kwh x g CO2e/kWh / 1000 (0 when unknown)
 };
 
 struct OptionResult {
@@ -226,6 +292,11 @@ struct OptionResult {
   std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
   std::optional<double> break_even_hours;  ///< hours of use at which owning = renting baseline
   std::optional<int> break_even_month;     ///< first month with cumulative own <= rent
+  /// Total cost / generated (output) tokens of the stated demand over the horizon x 1e6: the
+  /// same meaning for every option (hardware, rentals, api). Tokens = sum over months of
+  /// tokens_per_day x growth factor x days of use when tokens_per_day is given, else (no
+  /// stated demand; never with an api option) the option's own aggregate decode capacity
+  /// during the hours of use. nullopt when infeasible or no tokens.
   std::optional<double> cost_per_million_tokens;
   std::string note;          ///< why infeasible, or what the break-even is against
   double cost_per_year = 0;  ///< total_cost / (horizon_months / 12)
@@ -238,6 +309,46 @@ struct OptionResult {
   /// Hours of use per day at which owning costs the same as the baseline over the horizon.
   std::optional<double> break_even_hours_per_day;
   std::optional<double> cost_per_user_per_month;
+
+  // Pay-per-token API (kind api) and the break-even volume against it. An api option is
+  // feasible with fit.verdict = fits and zero memory figures (the provider serves the model),
+  // devices_needed 0, speed 0, power 0.
+  /// Owned and rented options: the output tokens per day of use (same token mix, growth and
+  /// hours; requests scaled alike) at which this option's total cost over the horizon equals
+  /// Plan::api_reference_option_id's (the feasible api option with the lowest total cost),
+  /// both recomputed through option_cash_flow at that volume. The lowest such volume in [0,
+  /// capacity_tokens_per_hour x hours_per_day] (one unit's output in the stated hours of use),
+  /// found by a 200-point scan then bisection; 0 when this option is no dearer even at (near)
+  /// zero volume; nullopt ("never") when the api stays cheaper up to that capacity, when there
+  /// is no api option, or for api options themselves.
+  std::optional<double> break_even_tokens_per_day = std::nullopt;
+  /// api: the demand's peak tokens per minute (input + output, the month with the highest
+  /// growth factor) spread over the hours of use: (1 + input_tokens_per_output_token) x
+  /// tokens_per_day x max growth factor / (hours_per_day x 60); nullopt when not computable.
+  std::optional<double> peak_tokens_per_minute = std::nullopt;
+  /// api: requests_per_day x max growth factor / (hours_per_day x 60); nullopt without
+  /// requests_per_day.
+  std::optional<double> peak_requests_per_minute = std::nullopt;
+  /// api: the peak tokens or requests per minute exceed a published limit (the workbook's
+  /// Checks sheet shows it; the option stays comparable: batch, spread, or buy a higher tier).
+  bool rate_limit_exceeded = false;
+
+  // Energy and carbon over the horizon (physical; the money of energy is CashFlow::energy).
+  /// kWh at the wall over the horizon (sum of CashFlow::energy_kwh): owned options' load and
+  /// idle energy x PUE; rentals' estimate from the rented devices' board power (x their
+  /// idle share when billed all month) x the data centre's PUE. nullopt for api options: no
+  /// provider publishes energy per token (energy_unknown_reason says so), never 0.
+  std::optional<double> energy_kwh_total = std::nullopt;
+  std::string energy_unknown_reason;  ///< why energy_kwh_total is nullopt ("" when known)
+  /// Carbon intensity used, g CO2e/kWh (the option's, else the site's for owned options).
+  std::optional<double> grid_g_co2e_per_kwh = std::nullopt;
+  /// kg CO2e over the horizon = energy_kwh_total x grid_g_co2e_per_kwh / 1000 (sum of
+  /// CashFlow::co2e_kg); nullopt when the energy or the intensity is unknown.
+  std::optional<double> co2e_kg_total = std::nullopt;
+  /// co2e_kg_total / the tokens of cost_per_million_tokens x 1e6 (kg per million output
+  /// tokens); nullopt when either is unknown.
+  std::optional<double> co2e_kg_per_million_tokens = std::nullopt;
+  std::string co2e_unknown_reason;  ///< why co2e_kg_total is nullopt ("" when known)
   /// What the model added month by month (units bought, overflow rented).
   struct Event {
     int month = 0;
@@ -255,6 +366,7 @@ struct Timeline {
   std::vector<double> growth_factor;   ///< demand factor (1 + growth)^max(0, m - 1)
   std::vector<double> rent_factor;     ///< hourly rental trend (1 + trend)^(max(0, m - 1) / 12)
   std::vector<double> tariff_factor;   ///< electricity trend (1 + trend)^(max(0, m - 1) / 12)
+  std::vector<double> api_factor;      ///< API price trend (1 + trend)^(max(0, m - 1) / 12)
 };
 
 struct Plan {
@@ -265,6 +377,9 @@ struct Plan {
   std::vector<OptionResult> options;
   std::optional<std::string> recommendation;  ///< the feasible option with the lowest NPV
   std::string recommendation_reason;
+  /// The api option the others' break_even_tokens_per_day is against: the feasible api
+  /// option with the lowest total cost ("" when the plan has none).
+  std::string api_reference_option_id;
 };
 
 /// Monthly cash flows of one option over the horizon (see CashFlow for the timing), plan
@@ -295,6 +410,26 @@ struct Plan {
 /// - rent_monthly: rent[0] = setup_fee x u_0; rent[m] = price_per_month x u_m + setup_fee x
 ///   (u_m - u_{m-1}), plus at N notice_months x price_per_month x u_N (notice is given at the
 ///   end of the last month needed, the horizon, and the notice months are paid then).
+/// - api: rent[m] (the per-token fees) = D_m x G_m x (tokens_per_day x
+///   input_tokens_per_output_token x input_price_per_million + tokens_per_day x
+///   output_price_per_million) / 1e6 x A_m, with D_m the days of use, G_m = (1 +
+///   growth_per_month)^(m - 1) and A_m = (1 + api_price_trend_per_year)^((m - 1) / 12). It does
+///   not depend on hours_per_day at a fixed tokens_per_day (only the rate-limit check does);
+///   no capex, energy or units (load is the demand in tokens per day x G_m, for reference).
+/// - energy, physical rows (kWh; PUE_o = the option's pue, else the site's for owned options,
+///   else kDefaultDataCentrePue for rentals; P = count x board_power_w + host_power_w, host 0
+///   for rentals; I = idle_power_w):
+///   load_kwh[m] = min(L_m, u_m) x P / 1000 x H_m x PUE_o (owned; rent_monthly and reserved
+///   the same with u_m units), = P x H_m x L_m / goodput / 1000 x PUE_o (on-demand, spot);
+///   idle unit-hours[m] = max(0, u_m x h_m - min(L_m, u_m) x H_m) when the unit stays on
+///   (owned with powered_off_when_idle = false; reserved and monthly rentals, billed all
+///   month), else 0; idle_kwh[m] = idle unit-hours x I / 1000 x PUE_o; energy_kwh[m] =
+///   load_kwh[m] + idle_kwh[m]. co2e_kg[m] = energy_kwh[m] x g CO2e/kWh / 1000 when the
+///   intensity is known, else 0 (and OptionResult says unknown). api: every physical row 0.
+/// - energy (money, owned) = energy_kwh[m] x tariff x T_m, x 0 when colocated power is not
+///   metered; computed as [min(L_m, u_m) x P / 1000 x tariff x PUE] x H_m x T_m + idle
+///   unit-hours x I / 1000 x tariff x PUE x T_m (the first term is the formula before idle
+///   power existed, kept bit for bit). Rentals pay their energy in the rent: no energy row.
 /// - vat[m] = (vat_reclaimable ? 0 : vat_rate) x (capex + energy + maintenance + hosting +
 ///   failures + rent, + financing under a lease); no VAT on loan flows or resale.
 /// - depreciation[m] (m >= 1) = sum of capex[k] for m - useful_life <= k < m, / useful_life
@@ -315,15 +450,31 @@ double hours_in_month(const WorkloadInputs& workload, const FinanceInputs& finan
 
 /// Month-1 load of an option in units of its own capacity: tokens_per_day /
 /// (capacity_tokens_per_hour x hours_per_day) when tokens_per_day is given and the capacity
-/// known (0 when hours_per_day is 0), else 1 (the stated workload).
+/// known (0 when hours_per_day is 0), else 1 (the stated workload). api: tokens_per_day (0
+/// when not given), the demand itself.
 double base_load(const OptionInputs& option, const WorkloadInputs& workload);
+
+/// The workload at another volume: tokens_per_day = t, requests_per_day scaled by t / the
+/// old tokens_per_day (the token mix stays); hours and everything else unchanged.
+WorkloadInputs at_tokens_per_day(const WorkloadInputs& workload, double tokens_per_day);
+
+/// Output tokens per day of use (see OptionResult::break_even_tokens_per_day) at which the
+/// option's total over the horizon equals the api option's; both through option_cash_flow.
+/// nullopt when `option` is an api option, `api` is not one, or no crossing lies in [0,
+/// option.capacity_tokens_per_hour x hours_per_day]. Needs prepared inputs.
+std::optional<double> break_even_tokens_per_day(const OptionInputs& option, const OptionInputs& api,
+                                                const WorkloadInputs& workload,
+                                                const SiteInputs& site,
+                                                const FinanceInputs& finance);
 
 /// Overflow rental units per unit of the option's load: own capacity / the rental's capacity
 /// when tokens_per_day is given and both are known, else 1 (both carry the stated workload).
 double overflow_units_per_load(const OptionInputs& option, const WorkloadInputs& workload);
 
-/// The workload at another utilization: hours_per_day = h, tokens_per_day scaled by h / the
-/// old hours_per_day (the load per hour of use stays), unchanged when the old hours were 0.
+/// The workload at another utilization: hours_per_day = h, tokens_per_day (and
+/// requests_per_day) scaled by h / the old hours_per_day (the load per hour of use stays),
+/// unchanged when the old hours were 0. An api option's fees therefore rise in proportion to
+/// h in the crossover sweep and the hours tornado bar (its volume moves with the hours).
 WorkloadInputs at_hours_per_day(const WorkloadInputs& workload, double hours_per_day);
 
 /// The plan's timeline (see Timeline) for these inputs. Throws nothing.

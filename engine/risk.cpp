@@ -105,6 +105,8 @@ struct BaseValues {
   double price_per_month = 0;
   double overflow_rate_per_hour = 0;
   std::optional<double> tariff_per_kwh;
+  double input_price_per_million = 0;
+  double output_price_per_million = 0;
 };
 
 /// Sorts `column` in place and returns its P10, P50 and P90.
@@ -149,7 +151,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
     work.push_back(o);
     base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
                     o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month,
-                    o.overflow_rate_per_hour, o.tariff_per_kwh});
+                    o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
+                    o.output_price_per_million});
   }
   const WorkloadInputs& base_workload = prepared_inputs.workload;
   SiteInputs site = prepared_inputs.site;
@@ -194,6 +197,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
       // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
       // rate, so it moves with the same draw.
       o.overflow_rate_per_hour = b.overflow_rate_per_hour * rental;
+      o.input_price_per_million = b.input_price_per_million * rental;
+      o.output_price_per_million = b.output_price_per_million * rental;
       if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
       option_cash_flow(o, workload, site, finance, flows[k]);
       // Summed in make_plan's order: a draw at the plan's values reproduces its figures.

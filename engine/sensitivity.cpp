@@ -56,18 +56,21 @@ std::optional<Comparison> comparison(const PlanInputs& in, const Plan& plan) {
   GPUTCO_REQUIRE(in.options.size() == plan.options.size(),
                  "sensitivity: the plan has " << plan.options.size() << " options, its inputs "
                                               << in.options.size());
-  std::optional<size_t> owned, rented, baseline;
+  std::optional<size_t> owned, rented, baseline, api;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];
     if (!r.feasible) continue;
     if (r.kind == OptionKind::buy) {
       if (!owned || r.npv < plan.options[*owned].npv) owned = i;
+    } else if (r.kind == OptionKind::api) {
+      if (!api || r.npv < plan.options[*api].npv) api = i;
     } else {
       if (!rented || r.npv < plan.options[*rented].npv) rented = i;
       if (!plan.baseline_option_id.empty() && r.id == plan.baseline_option_id) baseline = i;
     }
   }
   if (baseline) rented = baseline;
+  if (!rented) rented = api;  // no rental of devices: owning against the pay-per-token API
   if (!owned || !rented) return std::nullopt;
   return Comparison{*owned, *rented};
 }
@@ -87,6 +90,7 @@ std::vector<TornadoBar> tornado(const PlanInputs& inputs, const Comparison& pair
   const OptionInputs& rented = work.options[rent];
   constexpr double kNoLimit = std::numeric_limits<double>::max();
   const bool hourly = rented.kind == OptionKind::rent_hourly;
+  const bool api = rented.kind == OptionKind::api;
   const bool own_tariff = owned.tariff_per_kwh.has_value();
   const std::vector<Lever> levers = {
       {"purchase price per GPU", "price_per_gpu", owned.price_per_gpu, 0, kNoLimit,
@@ -116,9 +120,23 @@ std::vector<TornadoBar> tornado(const PlanInputs& inputs, const Comparison& pair
        [&base_workload](PlanInputs&, WorkloadInputs& w, double v) {
          w = workload_at(base_workload, v);
        }},
-      {"rental rate", hourly ? "rate_per_gpu_hour" : "price_per_month",
-       hourly ? rented.rate_per_gpu_hour : rented.price_per_month, 0, kNoLimit,
-       [rent, hourly](PlanInputs& in, WorkloadInputs&, double v) {
+      // An api option's "rate": its output price per million tokens, the input price moved
+      // by the same factor (the lever's value is the output price).
+      {api ? "API price per token" : "rental rate",
+       api      ? "output_price_per_million"
+       : hourly ? "rate_per_gpu_hour"
+                : "price_per_month",
+       api      ? rented.output_price_per_million
+       : hourly ? rented.rate_per_gpu_hour
+                : rented.price_per_month,
+       0, kNoLimit,
+       [rent, hourly, api, input = rented.input_price_per_million,
+        output = rented.output_price_per_million](PlanInputs& in, WorkloadInputs&, double v) {
+         if (api) {
+           in.options[rent].output_price_per_million = v;
+           in.options[rent].input_price_per_million = output > 0 ? input * v / output : input;
+           return;
+         }
          (hourly ? in.options[rent].rate_per_gpu_hour : in.options[rent].price_per_month) = v;
        }},
       // A rate pushed below -99 % would make the discount factor meaningless.

@@ -87,8 +87,9 @@ struct RiskModel {
   /// workload hours_per_day (shared by every option; tokens_per_day moves with it, as in
   /// at_hours_per_day: the load per hour of use stays): +-25 %.
   UncertainInput hours_per_day{Distribution::uniform, -0.25, 0, 0.25, 0};
-  /// rate_per_gpu_hour and price_per_month of rentals, and the overflow rate owned options
-  /// pay for the peaks: rental prices fall more often than they rise (-30 % / 0 / +10 %).
+  /// rate_per_gpu_hour and price_per_month of rentals, the overflow rate owned options
+  /// pay for the peaks, and api options' prices per million tokens (the market price of
+  /// hosted compute): rental prices fall more often than they rise (-30 % / 0 / +10 %).
   UncertainInput rental_rate{Distribution::triangular, -0.30, 0, 0.10, 0};
   /// maintenance_per_year of owned options (repairs): +-50 %.
   UncertainInput maintenance{Distribution::uniform, -0.5, 0, 0.5, 0};
@@ -133,7 +134,8 @@ struct Comparison {
 
 /// The pair analyse() compares: the feasible buy option with the lowest NPV (ties: file
 /// order) and the rental baseline, Plan::baseline_option_id, else (no feasible hourly
-/// rental) the feasible rent_hourly or rent_monthly option with the lowest NPV.
+/// rental) the feasible rent_hourly or rent_monthly option with the lowest NPV, else (no
+/// rental at all) the feasible api option with the lowest NPV.
 /// nullopt when the plan has no feasible owned option or no feasible rental.
 std::optional<Comparison> comparison(const PlanInputs& inputs, const Plan& plan);
 
@@ -147,7 +149,8 @@ std::optional<Comparison> comparison(const PlanInputs& inputs, const Plan& plan)
 /// (residual_fraction, capped at 1), maintenance, failure rate (annual_failure_rate), tariff
 /// (the owned option's own, else the site's), hours per day (capped at 24; tokens_per_day
 /// moves with it, see at_hours_per_day), rental rate (rate_per_gpu_hour or price_per_month
-/// of the rental), discount rate.
+/// of the rental; when the compared "rental" is an api option: "API price per token", its
+/// output_price_per_million with the input price moved by the same factor), discount rate.
 /// A bar whose input is zero has zero width and is kept (the workbook shows it as such).
 /// Throws EngineError unless 0 < swing_fraction <= 1.
 std::vector<TornadoBar> tornado(const PlanInputs& inputs, const Comparison& pair,

@@ -70,7 +70,9 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
                                      "npv"};
   for (size_t y = 1; y <= years; ++y) header.push_back("year_" + std::to_string(y));
   for (const char* name :
-       {"break_even_hours", "break_even_month", "cost_per_million_tokens", "recommended", "note"}) {
+       {"break_even_hours", "break_even_month", "cost_per_million_tokens",
+        "break_even_tokens_per_day", "energy_kwh", "co2e_kg", "co2e_kg_per_million_tokens",
+        "grid_g_co2e_per_kwh", "recommended", "note"}) {
     header.emplace_back(name);
   }
   std::string out;
@@ -83,7 +85,9 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     std::vector<std::string> fields = {
         option.id,
         to_string(option.kind),
-        inputs != nullptr ? inputs->device.id : "",
+        inputs == nullptr                ? ""
+        : option.kind == OptionKind::api ? inputs->api_model
+                                         : inputs->device.id,
         inputs != nullptr ? std::to_string(inputs->count) : "",
         verdict_id(option.fit.verdict),
         option.feasible ? "true" : "false",
@@ -98,6 +102,12 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     fields.push_back(number(option.break_even_hours));
     fields.push_back(option.break_even_month ? std::to_string(*option.break_even_month) : "");
     fields.push_back(number(option.cost_per_million_tokens));
+    // Unknown energy or CO2e is an empty field, never 0.
+    fields.push_back(number(option.break_even_tokens_per_day));
+    fields.push_back(number(option.energy_kwh_total));
+    fields.push_back(number(option.co2e_kg_total));
+    fields.push_back(number(option.co2e_kg_per_million_tokens));
+    fields.push_back(number(option.grid_g_co2e_per_kwh));
     fields.push_back(plan.recommendation && *plan.recommendation == option.id ? "true" : "false");
     fields.push_back(option.note);
     line(out, fields);

@@ -40,8 +40,20 @@ std::string variant(const OptionInputs& in) {
       return to_string(in.term);
     case OptionKind::rent_monthly:
       return "monthly";
+    case OptionKind::api:
+      return "per token";
   }
   return "";
+}
+
+/// A physical row (kWh, kg) that exists only when its total is known: the months (index 0 =
+/// the start, always 0), else null.
+ordered known_rows(const std::optional<double>& total, const std::vector<double>& row) {
+  return total ? numbers(row) : ordered(nullptr);
+}
+
+ordered reason(const std::string& text) {
+  return text.empty() ? ordered(nullptr) : ordered(text);
 }
 
 }  // namespace
@@ -64,6 +76,11 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
   j["vat_rate"] = number(inputs.finance.vat_rate);
   j["vat_reclaimable"] = inputs.finance.vat_reclaimable;
   j["useful_life_months"] = inputs.finance.useful_life_months;
+  j["api_reference"] = plan.api_reference_option_id.empty() ? ordered(nullptr)
+                                                            : ordered(plan.api_reference_option_id);
+  j["tokens_per_day"] = optional(inputs.workload.tokens_per_day);
+  j["input_tokens_per_output_token"] = optional(inputs.workload.input_tokens_per_output_token);
+  j["requests_per_day"] = optional(inputs.workload.requests_per_day);
   ordered options = ordered::array();
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];
@@ -74,7 +91,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     o["variant"] = variant(in);
     o["gpu"] = in.device.id;
     o["count"] = in.count;
-    o["fit"] = {{"verdict", to_string(r.fit.verdict)},
+    const bool api = r.kind == OptionKind::api;
+    o["fit"] = {{"verdict", api ? std::string("hosted") : to_string(r.fit.verdict)},
                 {"weights_gib", number(r.fit.memory.weights_gib)},
                 {"kv_cache_gib", number(r.fit.memory.kv_cache_gib)},
                 {"overhead_gib", number(r.fit.memory.overhead_gib)},
@@ -116,6 +134,28 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
                       {"load", numbers(cf.load)},
                       {"units", numbers(cf.units)},
                       {"overflow_load", numbers(cf.overflow_load)}};
+    o["break_even_tokens_per_day"] = optional(r.break_even_tokens_per_day);
+    // Energy and carbon: totals over the horizon and per month (index 0 = the start); null
+    // with a reason where unknown, never 0.
+    o["energy_kwh"] = {{"total", optional(r.energy_kwh_total)},
+                       {"per_month", known_rows(r.energy_kwh_total, cf.energy_kwh)},
+                       {"idle_per_month", known_rows(r.energy_kwh_total, cf.idle_kwh)},
+                       {"unknown_reason", reason(r.energy_unknown_reason)}};
+    o["co2e_kg"] = {{"total", optional(r.co2e_kg_total)},
+                    {"per_month", known_rows(r.co2e_kg_total, cf.co2e_kg)},
+                    {"per_million_tokens", optional(r.co2e_kg_per_million_tokens)},
+                    {"grid_g_co2e_per_kwh", optional(r.grid_g_co2e_per_kwh)},
+                    {"unknown_reason", reason(r.co2e_unknown_reason)}};
+    if (api) {
+      o["api"] = {{"model", in.api_model},
+                  {"input_price_per_million", number(in.input_price_per_million)},
+                  {"output_price_per_million", number(in.output_price_per_million)},
+                  {"requests_per_minute_limit", optional(in.requests_per_minute_limit)},
+                  {"tokens_per_minute_limit", optional(in.tokens_per_minute_limit)},
+                  {"peak_requests_per_minute", optional(r.peak_requests_per_minute)},
+                  {"peak_tokens_per_minute", optional(r.peak_tokens_per_minute)},
+                  {"rate_limit_exceeded", r.rate_limit_exceeded}};
+    }
     o["depreciation"] = numbers(cf.depreciation);
     o["book_value"] = numbers(cf.book_value);
     ordered events = ordered::array();

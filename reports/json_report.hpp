@@ -16,7 +16,14 @@ namespace gputco {
 ///   speed: {decode_tokens_per_s, aggregate_tokens_per_s}, power_at_load_w,
 ///   energy_kwh_per_month, tokens_per_month, total_cost, npv, annual_costs[],
 ///   break_even_hours, break_even_month, cost_per_million_tokens, monthly_total[],
-///   monthly_cumulative[], note }], sources: [...] }.
+///   monthly_cumulative[], break_even_tokens_per_day, energy_kwh: {total, per_month[],
+///   idle_per_month[], unknown_reason}, co2e_kg: {total, per_month[], per_million_tokens,
+///   grid_g_co2e_per_kwh, unknown_reason}, api: {model, input_price_per_million,
+///   output_price_per_million, requests_per_minute_limit, tokens_per_minute_limit,
+///   peak_requests_per_minute, peak_tokens_per_minute, rate_limit_exceeded} (api options
+///   only), note }], api_reference, tokens_per_day, input_tokens_per_output_token,
+///   requests_per_day, sources: [...] }. Energy and CO2e that are unknown (api options; a
+///   rental region without an intensity) are null with the reason, never 0.
 /// Absent values (never breaks even, does not fit) are null, never NaN.
 std::string plan_json(const Plan& plan, const ResolvedScenario& scenario);
 

@@ -1,7 +1,10 @@
 #include "reports/text_report.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace gputco {
 
@@ -42,8 +45,24 @@ std::string variant_text(const OptionInputs& o) {
       return to_string(o.term);
     case OptionKind::rent_monthly:
       return "monthly";
+    case OptionKind::api:
+      return "per token";
   }
   return "";
+}
+
+/// A quantity that may be unknown: "unknown", never 0.
+std::string or_unknown(const std::optional<double>& x, const char* format) {
+  if (!x || !std::isfinite(*x)) return "unknown";
+  return fmt::format(fmt::runtime(format), *x);
+}
+
+/// Tokens per day, short: 1.2M, 350k, 900.
+std::string tokens_text(double t) {
+  if (!std::isfinite(t)) return "n/a";
+  if (t >= 1e6) return fmt::format("{:.2f}M", t / 1e6);
+  if (t >= 1e4) return fmt::format("{:.0f}k", t / 1e3);
+  return fmt::format("{:.0f}", t);
 }
 
 }  // namespace
@@ -73,9 +92,11 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     const auto& o = in.options[i];
     std::string kind = to_string(r.kind);
     if (r.kind == OptionKind::buy) kind = "buy " + to_string(o.condition);
-    const std::string devices = fmt::format("{} x {}", o.count, o.device.id);
+    const bool api = r.kind == OptionKind::api;
+    const std::string devices =
+        api ? o.api_model.substr(0, 28) : fmt::format("{} x {}", o.count, o.device.id);
     const std::string speed =
-        r.feasible ? fmt::format("{:.1f}", r.speed.decode_tokens_per_s) : std::string("-");
+        r.feasible && !api ? fmt::format("{:.1f}", r.speed.decode_tokens_per_s) : std::string("-");
     std::string be_hours = "n/a", be_month = "n/a";
     if (r.kind == OptionKind::buy && r.feasible && !plan.baseline_option_id.empty()) {
       be_hours = r.break_even_hours ? fmt::format("{:.0f} h", *r.break_even_hours) : "never";
@@ -84,8 +105,8 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     const std::string per_million =
         r.cost_per_million_tokens ? fmt::format("{:.2f}", *r.cost_per_million_tokens) : "n/a";
     out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n", r.id,
-                       kind, devices, verdict_text(r.fit.verdict), speed, money(r.total_cost),
-                       money(r.npv), be_hours, be_month, per_million);
+                       kind, devices, api ? "hosted" : verdict_text(r.fit.verdict), speed,
+                       money(r.total_cost), money(r.npv), be_hours, be_month, per_million);
   }
   out += "\n";
   out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", "option", "variant",
@@ -107,6 +128,48 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", r.id, variant_text(o),
                        money(r.cost_per_year), or_never(r.payback_months, "{:.1f} mo"), irr,
                        or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
+  }
+  out += "\n";
+  // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.
+  bool any_api = false;
+  for (const auto& r : plan.options) any_api = any_api || r.kind == OptionKind::api;
+  out += fmt::format("{:<16} {:>10} {:>11} {:>8} {:>13} {:>10} {:>14}\n", "option", "kWh/month",
+                     "idle kWh/mo", "g/kWh", "t CO2e total", "kg/1M tok",
+                     any_api ? "b-e tok/day" : "");
+  for (const auto& r : plan.options) {
+    const double months = static_cast<double>(std::max(1, plan.horizon_months));
+    std::optional<double> per_month, idle_per_month, tonnes;
+    if (r.energy_kwh_total) {
+      per_month = *r.energy_kwh_total / months;
+      double idle = 0;
+      for (double x : r.cash_flow.idle_kwh) idle += x;
+      idle_per_month = idle / months;
+    }
+    if (r.co2e_kg_total) tonnes = *r.co2e_kg_total / 1000.0;
+    std::string be = "";
+    if (any_api) {
+      be = r.kind == OptionKind::api || !r.feasible ? "n/a"
+           : r.break_even_tokens_per_day            ? tokens_text(*r.break_even_tokens_per_day)
+                                                    : "never";
+    }
+    out += fmt::format("{:<16} {:>10} {:>11} {:>8} {:>13} {:>10} {:>14}\n", r.id,
+                       or_unknown(per_month, "{:.0f}"), or_unknown(idle_per_month, "{:.0f}"),
+                       or_unknown(r.grid_g_co2e_per_kwh, "{:.0f}"), or_unknown(tonnes, "{:.3f}"),
+                       or_unknown(r.co2e_kg_per_million_tokens, "{:.3f}"), be);
+  }
+  for (const auto& r : plan.options) {
+    if (!r.co2e_kg_total && !r.co2e_unknown_reason.empty()) {
+      out += fmt::format("  {}: CO2e {}\n", r.id, r.co2e_unknown_reason);
+    }
+  }
+  if (!plan.api_reference_option_id.empty()) {
+    out += fmt::format(
+        "Break-even volume: output tokens per day of use at which the option costs the same as "
+        "{} over the horizon.\n",
+        plan.api_reference_option_id);
+  }
+  for (const auto& r : plan.options) {
+    if (r.rate_limit_exceeded) out += fmt::format("  {}: {}\n", r.id, r.note);
   }
   out += "\n";
   for (const auto& r : plan.options) {
@@ -139,8 +202,9 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
           fmt::format("Stale prices (older than {} days at {}):\n", s.max_price_age_days, s.as_of);
       stale_header = true;
     }
-    out += fmt::format("  {}: {} {} observed {} ({} days)\n", src.what, amount_text(src.amount),
-                       src.currency, src.observed_on, src.age_days);
+    out +=
+        fmt::format("  {}: {}{} observed {} ({} days)\n", src.what, amount_text(src.amount),
+                    src.currency.empty() ? "" : " " + src.currency, src.observed_on, src.age_days);
   }
   return out;
 }

@@ -161,6 +161,9 @@ class BlockFormulas {
 
   std::string at(Row row, lxw_col_t col) const {
     col_ = col;
+    // api options (issue #8): the engine's values until the workbook's live formulas for
+    // per-token fees exist (an empty formula writes the cached value as a number).
+    if (option_.kind == OptionKind::api) return "";
     switch (row) {
       case Row::load:
         return load();
@@ -299,6 +302,8 @@ class BlockFormulas {
         return "=" + running + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
                flag(layout_.hours_of_use_row) + "*" + here(block_.load) + "/" + in("goodput") +
                "*" + flag(layout_.rent_factor_row);
+      case OptionKind::api:
+        return "";
       case OptionKind::rent_monthly:
         return "=" + flag(layout_.is_start_row) + "*" + in("setup_fee") + "*" + here(block_.units) +
                "+" + running + "*(" + in("price_per_month") + "*" + here(block_.units) + "+" +

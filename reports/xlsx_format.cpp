@@ -171,6 +171,8 @@ std::string kind_label(OptionKind kind, const OptionInputs* option) {
       return "rent hourly";
     case OptionKind::rent_monthly:
       return "rent monthly";
+    case OptionKind::api:
+      return "API (per token)";
   }
   return "unknown";
 }

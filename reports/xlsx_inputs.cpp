@@ -138,6 +138,12 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         add("setup_fee", "Setup fee (once)", currency, v.setup_fee);
         add("notice_months", "Notice period (paid after the horizon)", "months", v.notice_months);
         break;
+      case OptionKind::api:
+        add("input_price_per_million", "Price per million input tokens", currency,
+            v.input_price_per_million);
+        add("output_price_per_million", "Price per million output tokens", currency,
+            v.output_price_per_million);
+        break;
     }
   }
   return required;

@@ -23,6 +23,10 @@ constexpr double kDefaultKwStep = 0.5;
 constexpr double kDefaultRackUnits = 4;
 /// Spot: a tenth of the billed hours lost to interruptions and restarts (assumption).
 constexpr double kDefaultSpotGoodput = 0.9;
+/// A green-power contract's intensity when not stated: 0 g CO2e/kWh, market-based (GHG
+/// Protocol Scope 2 Guidance: contractual instruments such as guarantees of origin carry
+/// their generation's emission rate, 0 for wind and solar).
+constexpr double kDefaultGreenPowerGCo2ePerKwh = 0;
 
 std::string fixed(double value, int digits) {
   std::ostringstream out;
@@ -93,6 +97,7 @@ class Resolver {
     for (const auto& o : s_.options) resolve_option(o);
     resolve_baseline();
     resolve_overflow_links();
+    require_api_volume();
     // Capacities and overflow rates, so that callers of option_cash_flow get complete inputs.
     prepare_plan_inputs(r_.plan_inputs);
     return std::move(r_);
@@ -181,6 +186,16 @@ class Resolver {
     number("scenario", "rent_trend_per_year", "Hourly rental rates change per year",
            f.rent_trend_per_year, "fraction per year",
            given("scenario", "rent_trend_per_year") ? "" : "default: 0 (rates stay as quoted)");
+    f.api_price_trend_per_year = s_.api_price_trend_per_year;
+    bool any_api = false;
+    for (const auto& o : s_.options) any_api = any_api || o.kind == "api";
+    if (any_api || given("scenario", "api_price_trend_per_year")) {
+      number("scenario", "api_price_trend_per_year", "Per-token API prices change per year",
+             f.api_price_trend_per_year, "fraction per year",
+             given("scenario", "api_price_trend_per_year")
+                 ? ""
+                 : "default: 0 (API prices stay as quoted)");
+    }
     f.vat_rate = s_.vat_rate;
     f.vat_reclaimable = s_.vat_reclaimable;
     number("scenario", "vat_rate", "VAT rate", f.vat_rate, "fraction",
@@ -260,12 +275,114 @@ class Resolver {
                : "default: 730 h per month at 24 h/day (365 x 24 / 12)");
     number("workload", "growth_per_month", "Demand growth per month", s_.growth_per_month,
            "fraction per month", given("workload", "growth_per_month") ? "" : "default: 0");
-    if (s_.tokens_per_day) {
-      number("workload", "tokens_per_day", "Tokens per day in month 1", *s_.tokens_per_day,
-             "tokens/day");
-    }
+    resolve_token_mix();
     if (s_.users) number("workload", "users", "Users", *s_.users, "users");
     text("workload", "kv_cache", "KV cache type", s_.kv_cache);
+  }
+
+  /// The demand in tokens: tokens_per_day (output), or requests_per_day x output tokens per
+  /// request; the mix (prompt tokens per output token) from the tokens per request or given.
+  void resolve_token_mix() {
+    auto& w = r_.plan_inputs.workload;
+    if (s_.requests_per_day) {
+      w.requests_per_day = *s_.requests_per_day;
+      w.tokens_per_day = *s_.requests_per_day * *s_.output_tokens_per_request;
+      number("workload", "requests_per_day", "Requests per day in month 1", *s_.requests_per_day,
+             "requests/day");
+    }
+    if (s_.prompt_tokens_per_request && s_.output_tokens_per_request) {
+      number("workload", "prompt_tokens_per_request", "Prompt (input) tokens per request",
+             *s_.prompt_tokens_per_request, "tokens");
+      number("workload", "output_tokens_per_request", "Generated (output) tokens per request",
+             *s_.output_tokens_per_request, "tokens");
+      w.input_tokens_per_output_token =
+          *s_.prompt_tokens_per_request / *s_.output_tokens_per_request;
+      number("workload", "input_tokens_per_output_token", "Input tokens per output token",
+             *w.input_tokens_per_output_token, "ratio",
+             "derived: prompt_tokens_per_request / output_tokens_per_request");
+    } else if (s_.input_tokens_per_output_token) {
+      w.input_tokens_per_output_token = *s_.input_tokens_per_output_token;
+      number("workload", "input_tokens_per_output_token", "Input tokens per output token",
+             *w.input_tokens_per_output_token, "ratio");
+    }
+    if (w.tokens_per_day) {
+      number("workload", "tokens_per_day", "Tokens per day in month 1 (generated, output)",
+             *w.tokens_per_day, "tokens/day",
+             s_.requests_per_day ? "derived: requests_per_day x output_tokens_per_request" : "");
+    }
+  }
+
+  /// An api option is billed per token: the workload must state the volume and the mix.
+  void require_api_volume() {
+    for (const auto& o : s_.options) {
+      if (o.kind != "api") continue;
+      const auto& w = r_.plan_inputs.workload;
+      if (!w.tokens_per_day) {
+        fail("workload", "tokens_per_day",
+             "missing: option '" + o.id +
+                 "' is a pay-per-token API: state the volume, requests_per_day with "
+                 "prompt_tokens_per_request and output_tokens_per_request, or tokens_per_day "
+                 "with input_tokens_per_output_token");
+      }
+      if (!w.input_tokens_per_output_token) {
+        fail("workload", "input_tokens_per_output_token",
+             "missing: option '" + o.id +
+                 "' is a pay-per-token API and input tokens are billed: set "
+                 "input_tokens_per_output_token (or prompt_tokens_per_request and "
+                 "output_tokens_per_request)");
+      }
+      return;
+    }
+  }
+
+  /// Adds a grid intensity to the Sources sheet and returns its provenance text.
+  std::string carbon_source(const GridCarbon& g) {
+    const std::string what = "grid carbon " + g.id + " (" + std::to_string(g.data_year) + ")";
+    for (const auto& row : r_.sources) {
+      if (row.what == what) {
+        return "catalog: " + g.provenance.source + ", observed " + g.provenance.observed_on;
+      }
+    }
+    return source(what, g.g_co2e_per_kwh, "", "g CO2e per kWh, " + g.basis, g.provenance);
+  }
+
+  /// The site's carbon intensity: a green-power contract's, the one given, the catalog's for
+  /// grid_region, else the catalog's for the tariff's region; unknown otherwise.
+  void resolve_site_carbon(const std::string& tariff_region) {
+    auto& site = r_.plan_inputs.site;
+    if (s_.green_power) {
+      site.grid_g_co2e_per_kwh =
+          s_.green_power_g_co2e_per_kwh.value_or(kDefaultGreenPowerGCo2ePerKwh);
+      number("site", "green_power_g_co2e_per_kwh", "Green-power contract intensity",
+             *site.grid_g_co2e_per_kwh, "g CO2e/kWh",
+             s_.green_power_g_co2e_per_kwh
+                 ? ""
+                 : "default: 0 g CO2e/kWh, market-based (GHG Protocol Scope 2: a green-power "
+                   "contract carries its generation's rate); green_power = true " +
+                       s_.provenance("site", "green_power"));
+      return;
+    }
+    if (s_.grid_g_co2e_per_kwh) {
+      site.grid_g_co2e_per_kwh = *s_.grid_g_co2e_per_kwh;
+      number("site", "grid_g_co2e_per_kwh", "Grid carbon intensity", *site.grid_g_co2e_per_kwh,
+             "g CO2e/kWh");
+      return;
+    }
+    const std::string region = !s_.grid_region.empty() ? s_.grid_region : tariff_region;
+    if (region.empty()) return;
+    const auto g = catalog_.grid_carbon(region, s_.as_of);
+    if (!g) {
+      if (s_.grid_region.empty()) return;  // the tariff's region has none: unknown
+      unknown("site", "grid_region", "grid region (as of " + s_.as_of + ")", region,
+              ids_of(catalog_.grid_carbons(s_.as_of), [](const GridCarbon& x) { return x.id; }),
+              "gputco catalog list carbon");
+    }
+    site.grid_g_co2e_per_kwh = g->g_co2e_per_kwh;
+    std::string provenance = carbon_source(*g);
+    if (s_.grid_region.empty())
+      provenance = "default: the tariff's region '" + region + "'; " + provenance;
+    number("site", "grid_g_co2e_per_kwh", "Grid carbon intensity (" + g->name + ")",
+           g->g_co2e_per_kwh, "g CO2e/kWh", provenance);
   }
 
   void resolve_site() {
@@ -291,6 +408,7 @@ class Resolver {
       site.tariff_per_kwh = convert(t->amount_per_kwh, t->currency, provenance, "site", "tariff");
       number("site", "tariff_per_kwh", "Electricity tariff (" + t->id + ")", site.tariff_per_kwh,
              s_.currency + "/kWh", provenance);
+      tariff_region_ = t->region;
     } else {
       bool owned = false;
       for (const auto& o : s_.options) owned = owned || is_owned_kind(o.kind);
@@ -303,6 +421,7 @@ class Resolver {
     }
     number("site", "pue", "PUE", site.pue, "ratio",
            s_.given.count("site.pue") ? "" : "default: 1.0 (no cooling overhead counted)");
+    resolve_site_carbon(tariff_region_);
   }
 
   Device device_of(const ScenarioOption& o, const std::string& section) {
@@ -319,10 +438,18 @@ class Resolver {
     const std::string section = "option:" + o.id;
     OptionInputs oi;
     oi.id = o.id;
+    if (o.kind == "api") {
+      oi.kind = OptionKind::api;
+      text(o.id, "kind", "Kind", o.kind);
+      resolve_api(o, oi, section);
+      r_.plan_inputs.options.push_back(std::move(oi));
+      return;
+    }
     oi.device = device_of(o, section);
     oi.kind = is_owned_kind(o.kind)                              ? OptionKind::buy
               : o.kind == "rent_hourly" || o.kind == "rent_spot" ? OptionKind::rent_hourly
                                                                  : OptionKind::rent_monthly;
+    offer_region_.clear();
     oi.condition = o.condition == "used" ? Condition::used : Condition::new_unit;
     oi.split = o.split.empty() ? SplitMode::layer : *parse_split_mode(o.split);
     oi.backend = o.backend.empty() ? default_backend(oi.device) : *parse_backend(o.backend);
@@ -346,8 +473,154 @@ class Resolver {
       case OptionKind::rent_monthly:
         resolve_monthly(o, oi, section, needed);
         break;
+      case OptionKind::api:
+        break;
     }
+    resolve_option_energy(o, oi, section);
     r_.plan_inputs.options.push_back(std::move(oi));
+  }
+
+  /// Idle power, PUE of rented capacity, and the carbon intensity where the option runs.
+  void resolve_option_energy(const ScenarioOption& o, OptionInputs& oi,
+                             const std::string& section) {
+    const double devices_idle_w =
+        kDefaultIdleFractionOfBoardPower * oi.count * oi.device.board_power_w;
+    if (oi.kind == OptionKind::buy) {
+      oi.powered_off_when_idle = o.powered_off_when_idle.value_or(true);
+      number(o.id, "powered_off_when_idle", "Switched off when not serving (1 = yes)",
+             oi.powered_off_when_idle ? 1.0 : 0.0, "flag",
+             o.powered_off_when_idle
+                 ? ""
+                 : "default: true (only the hours at load draw power; set false for a machine "
+                   "that stays on)");
+      oi.idle_power_w = o.idle_power_w.value_or(devices_idle_w +
+                                                kDefaultIdleFractionOfHostPower * oi.host_power_w);
+      number(o.id, "idle_power_w", "Idle power of the unit (devices + host)", oi.idle_power_w, "W",
+             o.idle_power_w ? ""
+                            : "default: 10 % of board power per device (an RTX 3090 idles at "
+                              "15-30 W of 350 W) + 50 % of host power (assumption)");
+    } else {
+      oi.idle_power_w = devices_idle_w;
+      const bool all_month = oi.kind == OptionKind::rent_monthly || term_months(oi.term) > 0;
+      if (all_month) {
+        number(o.id, "idle_power_w", "Idle power of the rented devices (energy estimate)",
+               oi.idle_power_w, "W", "default: 10 % of board power per device (assumption)");
+      }
+      if (o.pue) {
+        oi.pue = *o.pue;
+        number(o.id, "pue", "Data centre PUE (energy estimate)", *oi.pue, "ratio");
+      } else {
+        oi.pue = kDefaultDataCentrePue;
+        number(o.id, "pue", "Data centre PUE (energy estimate)", *oi.pue, "ratio",
+               "default: 1.58, the average PUE of the Uptime Institute Global Data Center "
+               "Survey 2023");
+      }
+    }
+    // Carbon: the option's own intensity or region, else (rentals) the offer's region.
+    if (o.grid_g_co2e_per_kwh) {
+      oi.grid_g_co2e_per_kwh = *o.grid_g_co2e_per_kwh;
+      number(o.id, "grid_g_co2e_per_kwh", "Grid carbon intensity where it runs",
+             *oi.grid_g_co2e_per_kwh, "g CO2e/kWh");
+      return;
+    }
+    const bool own_region = !o.grid_region.empty();
+    const std::string region = own_region ? o.grid_region : offer_region_;
+    if (region.empty()) {
+      if (oi.kind != OptionKind::buy) {
+        oi.carbon_unknown_reason =
+            "unknown: the rate was given without a provider region (set grid_region or "
+            "grid_g_co2e_per_kwh on the option)";
+      }
+      return;
+    }
+    const auto g = catalog_.grid_carbon(region, s_.as_of);
+    if (!g) {
+      if (own_region) {
+        unknown(section, "grid_region", "grid region (as of " + s_.as_of + ")", region,
+                ids_of(catalog_.grid_carbons(s_.as_of), [](const GridCarbon& x) { return x.id; }),
+                "gputco catalog list carbon");
+      }
+      oi.carbon_unknown_reason =
+          "unknown: the catalog has no grid carbon intensity for the "
+          "provider's region '" +
+          region + "'";
+      text(o.id, "grid_region", "Provider region (no grid intensity known)", region,
+           "catalog offer region");
+      return;
+    }
+    oi.grid_g_co2e_per_kwh = g->g_co2e_per_kwh;
+    std::string provenance = carbon_source(*g);
+    if (!own_region) provenance = "the offer's region '" + region + "'; " + provenance;
+    number(o.id, "grid_g_co2e_per_kwh", "Grid carbon intensity where it runs (" + g->name + ")",
+           g->g_co2e_per_kwh, "g CO2e/kWh", provenance);
+  }
+
+  /// A pay-per-token API: prices from the catalog (converted) or the scenario, limits.
+  void resolve_api(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
+    std::optional<ApiPrice> price;
+    if (!o.api.empty()) {
+      price = catalog_.api_price(o.api, s_.as_of);
+      if (!price) {
+        unknown(section, "api", "API price (as of " + s_.as_of + ")", o.api,
+                ids_of(catalog_.api_prices(s_.as_of), [](const ApiPrice& a) { return a.id; }),
+                "gputco catalog list apis");
+      }
+      oi.api_model = price->api_model;
+      text(o.id, "api", "API (" + price->provider + ")", price->api_model,
+           "catalog API price " + price->id);
+      const std::string& model = r_.plan_inputs.model.id;
+      if (!price->comparable_model_id.empty() || !model.empty()) {
+        text(o.id, "comparable_model_id", "Open model it serves",
+             price->comparable_model_id.empty() ? "none published (proprietary)"
+                                                : price->comparable_model_id,
+             price->comparable_model_id == model
+                 ? "catalog: the workload's model"
+                 : "catalog: not the workload's model (" + model + "); compare with care");
+      }
+    } else {
+      oi.api_model = o.id;
+    }
+    const auto price_of = [&](const char* key, const std::optional<double>& given_value,
+                              double catalog_amount, const char* label, const char* unit_text) {
+      if (given_value) {
+        number(o.id, key, label, *given_value, s_.currency + "/M tokens");
+        return *given_value;
+      }
+      std::string provenance =
+          source("API " + price->id + " " + unit_text, catalog_amount, price->currency,
+                 "per million " + std::string(unit_text), price->provenance);
+      const double amount = convert(catalog_amount, price->currency, provenance, section, "api");
+      number(o.id, key, label, amount, s_.currency + "/M tokens", provenance);
+      return amount;
+    };
+    oi.input_price_per_million = price_of("input_price_per_million", o.input_price_per_million,
+                                          price ? price->input_per_million : 0,
+                                          "Price per million input tokens", "input tokens");
+    oi.output_price_per_million = price_of("output_price_per_million", o.output_price_per_million,
+                                           price ? price->output_per_million : 0,
+                                           "Price per million output tokens", "output tokens");
+    const auto limit = [&](const char* key, const std::optional<double>& given_value,
+                           const std::optional<double>& catalog_value, const char* label,
+                           const char* unit) -> std::optional<double> {
+      if (given_value) {
+        number(o.id, key, label, *given_value, unit);
+        return given_value;
+      }
+      if (price && catalog_value) {
+        number(o.id, key, label, *catalog_value, unit,
+               "catalog: " + price->provenance.source + ", observed " +
+                   price->provenance.observed_on +
+                   (price->note.empty() ? "" : " (" + price->note + ")"));
+        return catalog_value;
+      }
+      return std::nullopt;
+    };
+    oi.requests_per_minute_limit =
+        limit("requests_per_minute_limit", o.requests_per_minute_limit,
+              price ? price->requests_per_minute : std::nullopt, "Rate limit", "requests/min");
+    oi.tokens_per_minute_limit =
+        limit("tokens_per_minute_limit", o.tokens_per_minute_limit,
+              price ? price->tokens_per_minute : std::nullopt, "Rate limit", "tokens/min");
   }
 
   void resolve_count(const ScenarioOption& o, OptionInputs& oi, int needed) {
@@ -632,6 +905,7 @@ class Resolver {
         best->provider + " " + best->sku + " (" + best->term + ")", best->amount, best->currency,
         "per instance-hour, " + std::to_string(best->devices_per_instance) + " device(s)",
         best->provenance);
+    offer_region_ = best->region;
     oi.rate_per_gpu_hour =
         convert(best->amount_per_device(), best->currency, provenance, section, "gpu");
     number(o.id, "rate_per_gpu_hour", "Rate per device-hour (" + best->provider + ")",
@@ -673,6 +947,7 @@ class Resolver {
                "; set price_per_month");
     }
     oi.count = best->devices_per_instance;
+    offer_region_ = best->region;
     number(o.id, "count", "Devices in the server", oi.count, "devices",
            "catalog offer " + best->provider + " " + best->sku);
     std::string provenance = source(best->provider + " " + best->sku + " (monthly)", best->amount,
@@ -710,6 +985,8 @@ class Resolver {
   const Scenario& s_;
   const Catalog& catalog_;
   ResolvedScenario r_;
+  std::string tariff_region_;  ///< the catalog tariff's region, for the default grid region
+  std::string offer_region_;   ///< the current option's catalog offer region ("" if none)
 };
 
 }  // namespace

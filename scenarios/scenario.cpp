@@ -110,14 +110,33 @@ const std::vector<std::string> kScenarioKeys = {"name",
                                                 "vat_rate",
                                                 "vat_reclaimable",
                                                 "rent_trend_per_year",
+                                                "api_price_trend_per_year",
                                                 "hours_per_month_convention",
                                                 "useful_life_months"};
-const std::vector<std::string> kWorkloadKeys = {
-    "model",          "quant",          "context_tokens", "concurrent_streams",
-    "hours_per_day",  "days_per_month", "kv_cache",       "growth_per_month",
-    "tokens_per_day", "users",          "overflow",       "overflow_option"};
-const std::vector<std::string> kSiteKeys = {"tariff_per_kwh", "tariff", "pue",
-                                            "tariff_trend_per_year"};
+const std::vector<std::string> kWorkloadKeys = {"model",
+                                                "quant",
+                                                "context_tokens",
+                                                "concurrent_streams",
+                                                "hours_per_day",
+                                                "days_per_month",
+                                                "kv_cache",
+                                                "growth_per_month",
+                                                "tokens_per_day",
+                                                "users",
+                                                "overflow",
+                                                "overflow_option",
+                                                "requests_per_day",
+                                                "prompt_tokens_per_request",
+                                                "output_tokens_per_request",
+                                                "input_tokens_per_output_token"};
+const std::vector<std::string> kSiteKeys = {"tariff_per_kwh",
+                                            "tariff",
+                                            "pue",
+                                            "tariff_trend_per_year",
+                                            "grid_region",
+                                            "grid_g_co2e_per_kwh",
+                                            "green_power",
+                                            "green_power_g_co2e_per_kwh"};
 const std::vector<std::string> kOptionKeys = {"kind",
                                               "gpu",
                                               "count",
@@ -154,9 +173,18 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "lease_rate_per_month",
                                               "lease_term_months",
                                               "overflow",
-                                              "overflow_option"};
-const std::vector<std::string> kOptionKinds = {"buy",       "rent_hourly", "rent_monthly",
-                                               "rent_spot", "colocation",  "blend"};
+                                              "overflow_option",
+                                              "api",
+                                              "input_price_per_million",
+                                              "output_price_per_million",
+                                              "requests_per_minute_limit",
+                                              "tokens_per_minute_limit",
+                                              "idle_power_w",
+                                              "powered_off_when_idle",
+                                              "grid_region",
+                                              "grid_g_co2e_per_kwh"};
+const std::vector<std::string> kOptionKinds = {
+    "buy", "rent_hourly", "rent_monthly", "rent_spot", "colocation", "blend", "api"};
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
 
 /// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
@@ -419,6 +447,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (auto v = r.boolean("vat_reclaimable")) s.vat_reclaimable = *v;
       r.number("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
                "a fraction per year (-0.15 for -15 %)");
+      r.number("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 10,
+               "a fraction per year (-0.3 for -30 %)");
       r.choice("hours_per_month_convention", s.hours_per_month_convention,
                {"730", "720", "calendar"});
       r.integer("useful_life_months", s.useful_life_months, 1, 600);
@@ -441,6 +471,38 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("growth_per_month", s.growth_per_month, -0.99, 1,
                "a fraction per month (0.03 for +3 %)");
       r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day");
+      r.number("requests_per_day", s.requests_per_day, 0, 1e12, "requests per day");
+      r.number("prompt_tokens_per_request", s.prompt_tokens_per_request, 0, 1e7,
+               "prompt (input) tokens per request");
+      r.number("output_tokens_per_request", s.output_tokens_per_request, 1, 1e7,
+               "generated (output) tokens per request");
+      r.number("input_tokens_per_output_token", s.input_tokens_per_output_token, 0, 1e6,
+               "prompt tokens per generated token (4 for 800 in, 200 out)");
+      const auto given_here = [&](const char* key) {
+        return s.given.count(std::string("workload.") + key) > 0;
+      };
+      if (s.requests_per_day && s.tokens_per_day) {
+        r.fail("requests_per_day",
+               "give either requests_per_day (with prompt_tokens_per_request and "
+               "output_tokens_per_request) or tokens_per_day, not both");
+      }
+      if (s.requests_per_day && (!s.prompt_tokens_per_request || !s.output_tokens_per_request)) {
+        r.fail("requests_per_day",
+               "needs prompt_tokens_per_request and output_tokens_per_request (the tokens of "
+               "one request)");
+      }
+      if (given_here("input_tokens_per_output_token") &&
+          (s.prompt_tokens_per_request || s.output_tokens_per_request)) {
+        r.fail("input_tokens_per_output_token",
+               "the token mix is given twice: drop it, or drop prompt_tokens_per_request and "
+               "output_tokens_per_request");
+      }
+      if (s.prompt_tokens_per_request.has_value() != s.output_tokens_per_request.has_value()) {
+        r.fail(
+            s.prompt_tokens_per_request ? "output_tokens_per_request" : "prompt_tokens_per_request",
+            "missing: the token mix needs both prompt_tokens_per_request and "
+            "output_tokens_per_request");
+      }
       r.number("users", s.users, 1, 1e9, "a number of users");
       r.choice("overflow", s.overflow, {"buy", "rent"});
       r.text("overflow_option", s.overflow_option);
@@ -451,6 +513,18 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
       r.number("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
                "a fraction per year (0.05 for +5 %)");
+      r.text("grid_region", s.grid_region);
+      r.number("grid_g_co2e_per_kwh", s.grid_g_co2e_per_kwh, 0, 5000,
+               "a carbon intensity in g CO2e per kWh");
+      if (auto v = r.boolean("green_power")) s.green_power = *v;
+      r.number("green_power_g_co2e_per_kwh", s.green_power_g_co2e_per_kwh, 0, 5000,
+               "a carbon intensity in g CO2e per kWh");
+      if (!s.grid_region.empty() && s.grid_g_co2e_per_kwh) {
+        r.fail("grid_g_co2e_per_kwh", "give either grid_region or grid_g_co2e_per_kwh, not both");
+      }
+      if (s.green_power_g_co2e_per_kwh && !s.green_power) {
+        r.fail("green_power_g_co2e_per_kwh", "applies with green_power = true only");
+      }
     } else if (section.rfind("option:", 0) == 0) {
       ScenarioOption o;
       o.id = section.substr(7);
@@ -467,10 +541,13 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (o.kind.empty()) {
         r.fail("kind",
                "missing: set kind = buy | rent_hourly | rent_monthly | rent_spot | colocation | "
-               "blend");
+               "blend | api");
       }
-      if (o.gpu.empty())
+      if (o.kind == "api") {
+        if (!o.gpu.empty()) r.fail("gpu", "an api option has no devices (kind = api)");
+      } else if (o.gpu.empty()) {
         r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
+      }
       if (auto c = r.integer("count", 1, 4096)) o.count = *c;
       r.choice("condition", o.condition, {"new", "used"});
       constexpr double kMaxMoney = 1e9;
@@ -511,6 +588,20 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.integer("lease_term_months", o.lease_term_months, 1, 600);
       r.choice("overflow", o.overflow, {"buy", "rent"});
       r.text("overflow_option", o.overflow_option);
+      r.text("api", o.api);
+      r.number("input_price_per_million", o.input_price_per_million, 0, 1e6,
+               "a price per million input tokens");
+      r.number("output_price_per_million", o.output_price_per_million, 0, 1e6,
+               "a price per million output tokens");
+      r.number("requests_per_minute_limit", o.requests_per_minute_limit, 1e-6, 1e12,
+               "requests per minute");
+      r.number("tokens_per_minute_limit", o.tokens_per_minute_limit, 1e-6, 1e15,
+               "tokens per minute");
+      r.number("idle_power_w", o.idle_power_w, 0, 1e6, "a power in W");
+      if (auto v = r.boolean("powered_off_when_idle")) o.powered_off_when_idle = *v;
+      r.text("grid_region", o.grid_region);
+      r.number("grid_g_co2e_per_kwh", o.grid_g_co2e_per_kwh, 0, 5000,
+               "a carbon intensity in g CO2e per kWh");
       // Not `section` itself: clang before 16 cannot capture a structured binding.
       const std::string given_prefix = section + ".";
       const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };
@@ -524,12 +615,50 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
           r.fail(key, "applies to kind = " + kind + " only (this option is " + o.kind + ")");
         }
       };
-      for (const char* key : {"condition", "price_per_gpu", "host_cost", "host_power_w",
-                              "residual_fraction", "maintenance_per_year", "warranty_months",
-                              "annual_failure_rate", "financing", "down_payment", "loan_rate",
-                              "loan_term_months", "lease_rate_per_month", "lease_term_months",
-                              "overflow", "overflow_option", "pue", "tariff_per_kwh", "hosting"}) {
+      for (const char* key : {"condition",
+                              "price_per_gpu",
+                              "host_cost",
+                              "host_power_w",
+                              "residual_fraction",
+                              "maintenance_per_year",
+                              "warranty_months",
+                              "annual_failure_rate",
+                              "financing",
+                              "down_payment",
+                              "loan_rate",
+                              "loan_term_months",
+                              "lease_rate_per_month",
+                              "lease_term_months",
+                              "overflow",
+                              "overflow_option",
+                              "tariff_per_kwh",
+                              "hosting",
+                              "idle_power_w",
+                              "powered_off_when_idle"}) {
         only_for(key, "buy");
+      }
+      for (const char* key : {"api", "input_price_per_million", "output_price_per_million",
+                              "requests_per_minute_limit", "tokens_per_minute_limit"}) {
+        only_for(key, "api");
+      }
+      // The PUE of rented capacity is for the energy estimate only (emissions).
+      if (given("pue") && base_kind != "buy" && base_kind != "rent_hourly" &&
+          base_kind != "rent_monthly") {
+        r.fail("pue", "applies to options that run devices (not kind = " + o.kind + ")");
+      }
+      for (const char* key : {"grid_region", "grid_g_co2e_per_kwh", "count", "split", "backend"}) {
+        if (given(key) && o.kind == "api") {
+          r.fail(key, "does not apply to kind = api (the provider's energy is not published)");
+        }
+      }
+      if (!o.grid_region.empty() && o.grid_g_co2e_per_kwh) {
+        r.fail("grid_g_co2e_per_kwh", "give either grid_region or grid_g_co2e_per_kwh, not both");
+      }
+      if (o.kind == "api" && o.api.empty() &&
+          (!o.input_price_per_million || !o.output_price_per_million)) {
+        r.fail("api",
+               "missing: set api to a catalog API price id (gputco catalog list apis), or both "
+               "input_price_per_million and output_price_per_million");
       }
       if (given("hosting") && o.kind == "colocation") {
         r.fail("hosting", "kind = colocation is hosting = colocation already");

@@ -31,9 +31,9 @@ class ScenarioError : public std::runtime_error {
 struct ScenarioOption {
   std::string id;
   /// buy | rent_hourly | rent_monthly | rent_spot (= rent_hourly, term spot) | colocation
-  /// (= buy, hosting colocation) | blend (= buy, overflow rent)
+  /// (= buy, hosting colocation) | blend (= buy, overflow rent) | api (pay per token)
   std::string kind;
-  std::string gpu;  ///< catalog device id
+  std::string gpu;  ///< catalog device id (not for api options)
   std::optional<int> count;
   std::string condition = "new";  ///< buy: new | used
   std::optional<double> price_per_gpu;
@@ -71,6 +71,17 @@ struct ScenarioOption {
   std::optional<int> lease_term_months;
   std::string overflow;         ///< buy | rent (default: the workload's)
   std::string overflow_option;  ///< the rent_hourly option that carries the overflow
+  // api (kind = api)
+  std::string api;  ///< catalog API price id (gputco catalog list apis)
+  std::optional<double> input_price_per_million;    ///< plan currency; overrides the catalog's
+  std::optional<double> output_price_per_million;   ///< plan currency; overrides the catalog's
+  std::optional<double> requests_per_minute_limit;  ///< overrides the catalog's published limit
+  std::optional<double> tokens_per_minute_limit;    ///< overrides the catalog's published limit
+  // energy and carbon
+  std::optional<double> idle_power_w;         ///< owned: draw of the unit when not serving
+  std::optional<bool> powered_off_when_idle;  ///< owned: default true
+  std::string grid_region;                    ///< catalog grid_carbon id where it runs
+  std::optional<double> grid_g_co2e_per_kwh;  ///< or the intensity where it runs
 };
 
 /// A parsed, type-checked scenario. Keys not given in the file hold their defaults, and
@@ -93,6 +104,7 @@ struct Scenario {
   double vat_rate = 0;
   bool vat_reclaimable = true;
   double rent_trend_per_year = 0;
+  double api_price_trend_per_year = 0;             ///< per-token API prices' change per year
   std::string hours_per_month_convention = "730";  ///< 730 | 720 | calendar
   int useful_life_months = 36;
   // [workload]
@@ -105,6 +117,11 @@ struct Scenario {
   std::string kv_cache = "f16";
   double growth_per_month = 0;
   std::optional<double> tokens_per_day;
+  /// The token mix: requests_per_day x (prompt, output) tokens per request, or a ratio.
+  std::optional<double> requests_per_day;
+  std::optional<double> prompt_tokens_per_request;
+  std::optional<double> output_tokens_per_request;
+  std::optional<double> input_tokens_per_output_token;
   std::optional<double> users;
   std::string overflow = "buy";  ///< buy | rent
   std::string overflow_option;   ///< the rent_hourly option that carries the overflow
@@ -113,6 +130,10 @@ struct Scenario {
   std::string tariff;  ///< catalog tariff id
   double pue = 1.0;
   double tariff_trend_per_year = 0;
+  std::string grid_region;  ///< catalog grid_carbon id (default: the catalog tariff's region)
+  std::optional<double> grid_g_co2e_per_kwh;         ///< or the intensity itself
+  bool green_power = false;                          ///< a green-power contract (market-based)
+  std::optional<double> green_power_g_co2e_per_kwh;  ///< its intensity (default 0)
   std::vector<ScenarioOption> options;
 
   /// "section.key" -> line in the file (INI only; JSON gives none).

@@ -14,17 +14,35 @@ TEST(CsvReport, oneLinePerOptionAfterTheHeader) {
   const std::string csv = plan_csv(sample.plan, sample.scenario);
   const auto table = test::parse_csv(csv);
   ASSERT_EQ(table.size(), 4u);
-  EXPECT_EQ(table[0], (std::vector<std::string>{"option", "kind", "gpu", "count", "fit", "feasible",
-                                                "decode_tokens_per_s", "aggregate_tokens_per_s",
-                                                "currency", "total_cost", "npv", "year_1", "year_2",
-                                                "break_even_hours", "break_even_month",
-                                                "cost_per_million_tokens", "recommended", "note"}));
+  EXPECT_EQ(table[0], (std::vector<std::string>{"option",
+                                                "kind",
+                                                "gpu",
+                                                "count",
+                                                "fit",
+                                                "feasible",
+                                                "decode_tokens_per_s",
+                                                "aggregate_tokens_per_s",
+                                                "currency",
+                                                "total_cost",
+                                                "npv",
+                                                "year_1",
+                                                "year_2",
+                                                "break_even_hours",
+                                                "break_even_month",
+                                                "cost_per_million_tokens",
+                                                "break_even_tokens_per_day",
+                                                "energy_kwh",
+                                                "co2e_kg",
+                                                "co2e_kg_per_million_tokens",
+                                                "grid_g_co2e_per_kwh",
+                                                "recommended",
+                                                "note"}));
   EXPECT_EQ(table[1][0], "office-3090");
   EXPECT_EQ(table[1][1], "buy");
   EXPECT_EQ(table[1][2], "rtx-3090");
   EXPECT_EQ(table[1][3], "2");
-  EXPECT_EQ(table[1][16], "true");
-  EXPECT_EQ(table[2][16], "false");
+  EXPECT_EQ(table[1][21], "true");
+  EXPECT_EQ(table[2][21], "false");
   // Numbers read back to the same doubles.
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(std::stod(table[i + 1][9]), sample.plan.options[i].total_cost);

@@ -90,6 +90,8 @@ std::string kind_id(OptionKind kind) {
       return "rent_hourly";
     case OptionKind::rent_monthly:
       return "rent_monthly";
+    case OptionKind::api:
+      return "api";
   }
   return "";
 }
@@ -152,6 +154,8 @@ std::vector<InputRow> input_rows(const ResolvedScenario& s) {
         rows.push_back(number_row(o.id, "setup_fee", "Setup fee", o.setup_fee, "EUR",
                                   "catalog: hetzner.com, observed 2026-06-20"));
         break;
+      case OptionKind::api:  // the sample has no api option (issue #8)
+        break;
     }
   }
   return rows;
@@ -200,6 +204,8 @@ CashFlow hand_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Si
         break;
       case OptionKind::rent_monthly:
         cf.rent[m] = start ? o.setup_fee : o.price_per_month;
+        break;
+      case OptionKind::api:  // the sample has no api option (issue #8)
         break;
     }
     cf.total[m] = cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.rent[m] + cf.resale[m];
