@@ -133,9 +133,17 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.
   bool any_api = false;
   for (const auto& r : plan.options) any_api = any_api || r.kind == OptionKind::api;
-  out += fmt::format("{:<16} {:>10} {:>11} {:>8} {:>13} {:>10} {:>14}\n", "option", "kWh/month",
-                     "idle kWh/mo", "g/kWh", "t CO2e total", "kg/1M tok",
-                     any_api ? "b-e tok/day" : "");
+  const auto energy_line = [&](const std::string& id, const std::string& kwh,
+                               const std::string& idle, const std::string& intensity,
+                               const std::string& tonnes, const std::string& per_million,
+                               const std::string& break_even) {
+    std::string line = fmt::format("{:<16} {:>10} {:>11} {:>8} {:>13} {:>10}", id, kwh, idle,
+                                   intensity, tonnes, per_million);
+    if (any_api) line += fmt::format(" {:>14}", break_even);
+    return line + "\n";
+  };
+  out += energy_line("option", "kWh/month", "idle kWh/mo", "g/kWh", "t CO2e total", "kg/1M tok",
+                     "b-e tok/day");
   for (const auto& r : plan.options) {
     const double months = static_cast<double>(std::max(1, plan.horizon_months));
     std::optional<double> per_month, idle_per_month, tonnes;
@@ -152,8 +160,7 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
            : r.break_even_tokens_per_day            ? tokens_text(*r.break_even_tokens_per_day)
                                                     : "never";
     }
-    out += fmt::format("{:<16} {:>10} {:>11} {:>8} {:>13} {:>10} {:>14}\n", r.id,
-                       or_unknown(per_month, "{:.0f}"), or_unknown(idle_per_month, "{:.0f}"),
+    out += energy_line(r.id, or_unknown(per_month, "{:.0f}"), or_unknown(idle_per_month, "{:.0f}"),
                        or_unknown(r.grid_g_co2e_per_kwh, "{:.0f}"), or_unknown(tonnes, "{:.3f}"),
                        or_unknown(r.co2e_kg_per_million_tokens, "{:.3f}"), be);
   }
