@@ -271,7 +271,18 @@ class BlockFormulas {
                     in("host_power_w") + ")/" + constant("watts_per_kw") + "*" +
                     flag(layout_.hours_of_use_row) + "*" + site_or_own("tariff_per_kwh") + "*" +
                     site_or_own("pue") + "*" + flag(layout_.tariff_factor_row);
-    if (inputs_.hosting == Hosting::colocation) f += "*" + in("power_metered");
+    // Idle energy (issue #8, engine option_cash_flow): a unit that stays on draws
+    // idle_power_w in the unit-hours it does not serve, max(0, units x hours in the month -
+    // min(load, units) x hours of use), at the same tariff, PUE and trend.
+    if (names_.has(option_.id, "powered_off_when_idle") && names_.has(option_.id, "idle_power_w")) {
+      f += "+" + flag(layout_.is_running_row) + "*(1-" + in("powered_off_when_idle") + ")*MAX(0," +
+           here(block_.units) + "*" + flag(layout_.hours_in_month_row) + "-MIN(" +
+           here(block_.load) + "," + here(block_.units) + ")*" + flag(layout_.hours_of_use_row) +
+           ")*" + in("idle_power_w") + "/" + constant("watts_per_kw") + "*" +
+           site_or_own("tariff_per_kwh") + "*" + site_or_own("pue") + "*" +
+           flag(layout_.tariff_factor_row);
+    }
+    if (inputs_.hosting == Hosting::colocation) f = "=(" + f.substr(1) + ")*" + in("power_metered");
     return f;
   }
 
