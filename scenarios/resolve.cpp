@@ -313,7 +313,13 @@ class Resolver {
   }
 
   /// An api option is billed per token: the workload must state the volume and the mix.
+  /// Errors name the [workload] section's line (the key is missing: it has none).
   void require_api_volume() {
+    const auto fail = [&](const std::string&, const std::string& key, const std::string& problem) {
+      const int line = s_.line_of("workload", key);
+      throw ScenarioError(s_.file, line > 0 ? line : s_.line_of("workload", ""),
+                          "[workload] " + key, problem);
+    };
     for (const auto& o : s_.options) {
       if (o.kind != "api") continue;
       const auto& w = r_.plan_inputs.workload;

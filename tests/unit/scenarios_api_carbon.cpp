@@ -107,7 +107,7 @@ TEST(ApiOption, needsAStatedVolumeNamingTheKeys) {
   const std::string text = kHead + "[site]\ntariff_per_kwh = 0.25\n" +
                            "[option:api]\nkind = api\napi = groq-qwen3-32b\n";
   const std::string e = resolve_error_of(text);
-  EXPECT_NE(e.find("test.ini: [workload] tokens_per_day: missing: option 'api' is a "
+  EXPECT_NE(e.find("test.ini:4: [workload] tokens_per_day: missing: option 'api' is a "
                    "pay-per-token API: state the volume, requests_per_day with "
                    "prompt_tokens_per_request and output_tokens_per_request, or tokens_per_day "
                    "with input_tokens_per_output_token"),
