@@ -45,7 +45,7 @@ std::vector<NamedInput> named_inputs(const RiskModel& m) {
           {"resale", &m.resale, "residual fraction, at most 100 %"},
           {"tariff", &m.tariff, "electricity per kWh"},
           {"hours per day", &m.hours_per_day, "at most 24"},
-          {"rental rate", &m.rental_rate, "hourly rate and monthly price of rentals"},
+          {"rental rate", &m.rental_rate, "hourly rate and monthly price of rentals, API prices"},
           {"maintenance", &m.maintenance, "fraction of capex per year"},
           {"failure rate", &m.failure_rate, "annual failure rate of owned devices, at most 100 %"}};
 }
