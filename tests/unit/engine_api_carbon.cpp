@@ -298,3 +298,33 @@ TEST(PlanWithApi, sweepAndSensitivityCarryTheApiOption) {
 
 }  // namespace
 }  // namespace gputco
+
+namespace gputco {
+namespace {
+
+TEST(PlanWithApi, monteCarloMovesApiPricesWithTheRentalDraw) {
+  // With every input fixed (zero-width distributions) the draws reproduce the plan; with the
+  // rental rate drawn uniformly at exactly -30 % (low = high = -0.3), the API's total is 70 %
+  // of the plan's: 972 x 0.7 = 680.40.
+  PlanInputs in = plan_with_api();
+  const Plan plan = make_plan(in);
+  const auto pair = comparison(in, plan);
+  ASSERT_TRUE(pair.has_value());
+  RiskModel fixed;
+  fixed.purchase_price = {};
+  fixed.resale = {};
+  fixed.tariff = {};
+  fixed.hours_per_day = {};
+  fixed.rental_rate = {};
+  fixed.maintenance = {};
+  fixed.failure_rate = {};
+  RiskResult r = monte_carlo(in, plan, *pair, 10, 1, fixed);
+  ASSERT_EQ(r.options.size(), 3u);
+  EXPECT_NEAR(r.options[2].p50_total_cost, 972.0, 1e-9);
+  fixed.rental_rate = {Distribution::uniform, -0.3, 0, -0.3, 0};
+  r = monte_carlo(in, plan, *pair, 10, 1, fixed);
+  EXPECT_NEAR(r.options[2].p50_total_cost, 680.4, 1e-9);
+}
+
+}  // namespace
+}  // namespace gputco
