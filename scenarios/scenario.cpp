@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -215,8 +216,12 @@ class SectionReader {
   SectionReader(const pt::ptree& tree, std::string section, Scenario& scenario,
                 const std::vector<std::string>& known)
       : tree_(tree), section_(std::move(section)), scenario_(scenario) {
+    std::set<std::string> seen;
     for (const auto& [key, child] : tree_) {
       if (!child.empty()) fail(key, "expected a value, found a nested section");
+      // INI files are refused by the parser; a JSON object may repeat a key, and only one of
+      // the values would count.
+      if (!seen.insert(key).second) fail(key, "duplicate key: give each key once");
       if (std::find(known.begin(), known.end(), key) == known.end()) {
         const std::string hint = nearest(key, known);
         fail(key, "unknown key" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
@@ -226,8 +231,10 @@ class SectionReader {
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    throw ScenarioError(scenario_.file, scenario_.line_of(section_, key),
-                        "[" + section_ + "] " + key, problem);
+    // A missing key has no line: name the section's.
+    int line = scenario_.line_of(section_, key);
+    if (line == 0) line = scenario_.line_of(section_, "");
+    throw ScenarioError(scenario_.file, line, "[" + section_ + "] " + key, problem);
   }
 
   std::optional<std::string> text(const std::string& key) const {
@@ -419,11 +426,32 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
     throw ScenarioError(file, static_cast<int>(e.line()), "", "syntax error: " + e.message());
   }
 
+  // property_tree drops an INI section without keys ("[option:b]" whose lines are all
+  // commented out): put it back, so it is reported (a missing kind) rather than ignored.
+  if (format == ScenarioFormat::ini) {
+    for (const auto& [where, line] : s.lines) {
+      if (where.empty() || where.back() != '.') continue;
+      const std::string name = where.substr(0, where.size() - 1);
+      if (tree.find(name) == tree.not_found()) tree.push_back({name, pt::ptree()});
+    }
+  }
+  const auto is_section_name = [&](const std::string& name) {
+    return name == "scenario" || name == "workload" || name == "site" ||
+           name.rfind("option:", 0) == 0 ||
+           (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
+  };
+
   bool has_scenario = false, has_workload = false;
-  std::set<std::string> option_ids;
+  std::set<std::string> option_ids, sections;
   for (const auto& [section, child] : tree) {
     const int line = s.line_of(section, "");
-    if (child.empty()) {
+    if (!sections.insert(section).second) {
+      // INI files are refused by the parser; a JSON object may repeat a section.
+      throw ScenarioError(file, line, "[" + section + "]",
+                          "duplicate section: give each section once");
+    }
+    // An empty section ({} in JSON, a header without keys in INI) is read as a section.
+    if (child.empty() && !(child.data().empty() && is_section_name(section))) {
       throw ScenarioError(file, s.line_of("", section), section,
                           "a key outside any section; keys belong in [scenario], [workload], "
                           "[site] or [option:ID]");
@@ -472,6 +500,16 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                "a fraction per month (0.03 for +3 %)");
       r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day");
       r.number("requests_per_day", s.requests_per_day, 0, 1e12, "requests per day");
+      // A vanishing demand (1e-300 tokens a day) is a typo: it would put costs of 1e300 per
+      // million tokens in every report.
+      if (s.tokens_per_day && *s.tokens_per_day > 0 && *s.tokens_per_day < 1) {
+        r.fail("tokens_per_day",
+               "expected 0 or at least 1 token per day, got " + *r.text("tokens_per_day"));
+      }
+      if (s.requests_per_day && *s.requests_per_day > 0 && *s.requests_per_day < 0.001) {
+        r.fail("requests_per_day",
+               "expected 0 or at least 0.001 requests per day, got " + *r.text("requests_per_day"));
+      }
       r.number("prompt_tokens_per_request", s.prompt_tokens_per_request, 0, 1e7,
                "prompt (input) tokens per request");
       r.number("output_tokens_per_request", s.output_tokens_per_request, 1, 1e7,
@@ -727,6 +765,17 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   if (s.options.empty()) {
     throw ScenarioError(file, 0, "[option:ID]", "no options: add at least one [option:ID] section");
   }
+  // Growth compounds over the horizon: the last month's demand must stay a number of units
+  // one can plan (the engine's limit, named here with the key and its line).
+  if (const double factor = std::pow(1.0 + s.growth_per_month, s.horizon_months);
+      !std::isfinite(factor) || factor > 1e6) {
+    std::ostringstream problem;
+    problem << "growth of " << s.growth_per_month
+            << " a month over horizon_months = " << s.horizon_months
+            << " multiplies the demand by more than a million; lower one of them";
+    throw ScenarioError(file, s.line_of("workload", "growth_per_month"),
+                        "[workload] growth_per_month", problem.str());
+  }
   return s;
 }
 
@@ -743,9 +792,18 @@ Scenario load_scenario(const std::string& path) {
   } else {
     throw ScenarioError(path, 0, "", "unknown scenario format: expected a .ini or .json file");
   }
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw ScenarioError(path, 0, "", "this is a directory, not a scenario file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, "", "cannot open the file (does it exist?)");
-  return parse_scenario(in, format, path);
+  try {
+    return parse_scenario(in, format, path);
+  } catch (const std::ios_base::failure& e) {
+    // The stream buffer throws on a read error (a special file, an I/O error).
+    throw ScenarioError(path, 0, "", std::string("cannot read the file: ") + e.what());
+  }
 }
 
 }  // namespace gputco

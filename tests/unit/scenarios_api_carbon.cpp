@@ -122,8 +122,9 @@ TEST(ApiOption, needsAStatedVolumeNamingTheKeys) {
 
 TEST(ApiOption, keysOfOtherKindsAndMissingPricesAreRefused) {
   const std::string mix = kHead + "tokens_per_day = 1000\ninput_tokens_per_output_token = 2\n";
+  // A missing key has no line of its own: the message names its section's.
   EXPECT_EQ(error_of(mix + "[option:a]\nkind = api\n"),
-            "test.ini: [option:a] api: missing: set api to a catalog API price id (gputco "
+            "test.ini:9: [option:a] api: missing: set api to a catalog API price id (gputco "
             "catalog list apis), or both input_price_per_million and output_price_per_million");
   EXPECT_EQ(error_of(mix + "[option:a]\nkind = api\napi = x\ngpu = rtx-3090\n"),
             "test.ini:12: [option:a] gpu: an api option has no devices (kind = api)");
