@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/error.hpp"
+#include "scenarios/scenario.hpp"
+
 namespace gputco::cli {
 
 /// Bad command-line usage (unknown option, missing argument): exit code 2.
@@ -15,6 +18,20 @@ class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+/// Runs `engine_step` (the engine on a scenario's inputs). The engine's refusal of an input
+/// (EngineError: a value the scenario reader let through) is bad input of that scenario
+/// file: it becomes a ScenarioError that names the file (exit code 2), with `context` (such
+/// as the sweep's value) after the engine's message.
+template <typename EngineStep>
+auto on_scenario(const std::string& file, EngineStep&& engine_step, const std::string& context = "")
+    -> decltype(engine_step()) {
+  try {
+    return engine_step();
+  } catch (const EngineError& e) {
+    throw ScenarioError(file, 0, "", e.what() + context);
+  }
+}
 
 int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

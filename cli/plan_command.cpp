@@ -82,12 +82,15 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path);
   const ResolvedScenario resolved = resolve(scenario, catalog);
-  const Plan plan = make_plan(resolved.plan_inputs);
+  const Plan plan = on_scenario(scenario_path, [&] { return make_plan(resolved.plan_inputs); });
   WorkbookOptions options;
   options.quote = quote;
   // The quote shows no Sensitivity sheet: no need to run it.
   std::optional<Sensitivity> sensitivity;
-  if (!quote) sensitivity = sensitivity_of(resolved.plan_inputs, plan);
+  if (!quote) {
+    sensitivity =
+        on_scenario(scenario_path, [&] { return sensitivity_of(resolved.plan_inputs, plan); });
+  }
   options.sensitivity = sensitivity ? &*sensitivity : nullptr;
   write_workbook(plan, resolved, output, options);
   if (format == "json") {

@@ -207,20 +207,23 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path);
   const ResolvedScenario resolved = resolve(scenario, catalog);
-  const Plan plan = make_plan(resolved.plan_inputs);
+  const Plan plan = on_scenario(scenario_path, [&] { return make_plan(resolved.plan_inputs); });
   const auto pair = comparison(resolved.plan_inputs, plan);
   if (!pair) {
     SensitivityOptions no_draws;
     no_draws.draws = 0;
-    const Sensitivity why = analyse(resolved.plan_inputs, plan, no_draws);
+    const Sensitivity why =
+        on_scenario(scenario_path, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
     throw UsageError("risk: " + why.note + " (the Monte Carlo compares buying with renting)");
   }
   const RiskModel model;
   ProgressBar progress(err, "risk");
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
-  const RiskResult result = monte_carlo(resolved.plan_inputs, plan, *pair, draws, seed, model,
-                                        [&](int done, int total) { progress.update(done, total); });
+  const RiskResult result = on_scenario(scenario_path, [&] {
+    return monte_carlo(resolved.plan_inputs, plan, *pair, draws, seed, model,
+                       [&](int done, int total) { progress.update(done, total); });
+  });
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   progress.finish();

@@ -356,7 +356,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         if (!row) row = input;
       }
     }
-    rows.push_back({values[i], make_plan(resolved.plan_inputs)});
+    rows.push_back({values[i], on_scenario(
+                                   scenario_path, [&] { return make_plan(resolved.plan_inputs); },
+                                   fmt::format(" (sweep: {} = {})", vary.name, values[i]))});
     if (!first) first = std::move(resolved);
     progress.update(static_cast<long long>(i + 1), static_cast<long long>(values.size()));
   }

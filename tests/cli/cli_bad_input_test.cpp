@@ -87,6 +87,39 @@ TEST(BadInput, missingScenarioFileExitsTwo) {
       << result.err;
 }
 
+TEST(BadInput, aDirectoryAsTheScenarioExitsTwoNamingIt) {
+  // Named like a scenario: the reader must not fail inside the stream with a message that
+  // names neither the file nor the problem.
+  test::TempDir dir;
+  const std::string folder = dir.file("plan.ini");
+  std::filesystem::create_directory(folder);
+  for (const char* command : {"plan", "risk"}) {
+    const auto result = test::run(GPUTCO_EXE, {command, folder});
+    EXPECT_EQ(result.exit_code, 2) << command << ": " << result.err;
+    EXPECT_NE(result.err.find(folder + ": this is a directory, not a scenario file"),
+              std::string::npos)
+        << result.err;
+  }
+}
+
+TEST(BadInput, anEngineRefusalInASweepNamesTheFileAndTheValue) {
+  // The scenario is valid; one of the sweep's horizons makes its growth explode.
+  test::TempDir dir;
+  const std::string scenario = dir.file("growth.ini");
+  test::write_file(scenario,
+                   "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama-3.1-8b\n"
+                   "quant = Q4_K_M\ntokens_per_day = 100000\ngrowth_per_month = 0.05\n"
+                   "[option:a]\nkind = rent_hourly\ngpu = rtx-4090\n");
+  const auto result =
+      test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "scenario.horizon_months=36:600:564"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find(scenario + ": growth_per_month 0.05 over 600 months"),
+            std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("(sweep: scenario.horizon_months = 600)"), std::string::npos)
+      << result.err;
+}
+
 TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
   EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", "--frobnicate"}).exit_code, 2);
   EXPECT_EQ(test::run(GPUTCO_EXE, {"frobnicate"}).exit_code, 2);
