@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -153,9 +154,19 @@ CsvTable parse_csv(std::string_view text, const std::string& path) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) {
+    throw CatalogError(path + ": this is a directory, not a CSV file");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw CatalogError(path + ": cannot open file");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {
+    // The stream buffer throws on a read error (a special file, an I/O error).
+    throw CatalogError(path + ": cannot read file: " + e.what());
+  }
   if (in.bad()) throw CatalogError(path + ": cannot read file");
   return parse_csv(text, path);
 }

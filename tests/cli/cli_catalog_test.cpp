@@ -66,6 +66,18 @@ TEST_F(CatalogCli, badFileIsRejectedWholeWithEveryProblemAndExitTwo) {
   EXPECT_FALSE(fs::exists(db()));
 }
 
+TEST_F(CatalogCli, aDirectoryToImportIsRejectedNamingItWithExitTwo) {
+  // Named like a CSV file: the reader must not fail inside the stream (exit 1, a message
+  // naming neither the file nor the problem).
+  const std::string folder = work_.file("prices.csv");
+  fs::create_directory(folder);
+  const auto result = gputco({"catalog", "import", folder, "--as-of", "2026-12-01"});
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_EQ(result.err, folder + ": this is a directory, not a CSV file\ngputco: 1 problem in " +
+                            folder + "; nothing imported\n");
+  EXPECT_FALSE(fs::exists(db()));
+}
+
 TEST_F(CatalogCli, futureDatesAreJudgedAgainstAsOf) {
   const std::string book =
       file("b.csv", std::string(kPriceHeader) + "rtx-3090,used,640,USD,us,acme,2026-12-02,q,\n");
