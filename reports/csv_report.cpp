@@ -82,6 +82,8 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     for (const auto& o : scenario.plan_inputs.options) {
       if (o.id == option.id) inputs = &o;
     }
+    // An API is hosted: no fit verdict of its own, no decode speed (empty, not 0).
+    const bool api = option.kind == OptionKind::api;
     std::vector<std::string> fields = {
         option.id,
         to_string(option.kind),
@@ -89,10 +91,10 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
         : option.kind == OptionKind::api ? inputs->api_model
                                          : inputs->device.id,
         inputs != nullptr ? std::to_string(inputs->count) : "",
-        verdict_id(option.fit.verdict),
+        api ? "hosted" : verdict_id(option.fit.verdict),
         option.feasible ? "true" : "false",
-        option.feasible ? number(option.speed.decode_tokens_per_s) : "",
-        option.feasible ? number(option.speed.aggregate_tokens_per_s) : "",
+        option.feasible && !api ? number(option.speed.decode_tokens_per_s) : "",
+        option.feasible && !api ? number(option.speed.aggregate_tokens_per_s) : "",
         plan.currency,
         number(option.total_cost),
         number(option.npv)};

@@ -92,19 +92,22 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     o["gpu"] = in.device.id;
     o["count"] = in.count;
     const bool api = r.kind == OptionKind::api;
+    // An API has no devices: its memory, speed and power are not 0 but not applicable
+    // (null), and its energy is unknown (null, as energy_kwh below).
+    const auto device = [&](double x) { return api ? ordered(nullptr) : number(x); };
     o["fit"] = {{"verdict", api ? std::string("hosted") : to_string(r.fit.verdict)},
-                {"weights_gib", number(r.fit.memory.weights_gib)},
-                {"kv_cache_gib", number(r.fit.memory.kv_cache_gib)},
-                {"overhead_gib", number(r.fit.memory.overhead_gib)},
-                {"required_gib", number(r.fit.memory.total_gib)},
-                {"usable_gib", number(r.fit.usable_gib)},
-                {"headroom_gib", number(r.fit.headroom_gib)}};
+                {"weights_gib", device(r.fit.memory.weights_gib)},
+                {"kv_cache_gib", device(r.fit.memory.kv_cache_gib)},
+                {"overhead_gib", device(r.fit.memory.overhead_gib)},
+                {"required_gib", device(r.fit.memory.total_gib)},
+                {"usable_gib", device(r.fit.usable_gib)},
+                {"headroom_gib", device(r.fit.headroom_gib)}};
     o["devices_needed"] = r.devices_needed;
-    o["speed"] = {{"decode_tokens_per_s", number(r.speed.decode_tokens_per_s)},
-                  {"aggregate_tokens_per_s", number(r.speed.aggregate_tokens_per_s)}};
-    o["power_at_load_w"] = number(r.power_at_load_w);
+    o["speed"] = {{"decode_tokens_per_s", device(r.speed.decode_tokens_per_s)},
+                  {"aggregate_tokens_per_s", device(r.speed.aggregate_tokens_per_s)}};
+    o["power_at_load_w"] = device(r.power_at_load_w);
     o["hours_per_month"] = number(r.hours_per_month);
-    o["energy_kwh_per_month"] = number(r.energy_kwh_per_month);
+    o["energy_kwh_per_month"] = device(r.energy_kwh_per_month);
     o["tokens_per_month"] = number(r.tokens_per_month);
     o["total_cost"] = number(r.total_cost);
     o["npv"] = number(r.npv);

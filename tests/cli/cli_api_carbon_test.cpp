@@ -71,6 +71,14 @@ TEST(ApiCarbonExample, threePathsSideBySideWithMoneyAndEmissions) {
   EXPECT_TRUE(api["co2e_kg"]["total"].is_null());
   EXPECT_NE(api["co2e_kg"]["unknown_reason"].get<std::string>().find("unknown"), std::string::npos);
   EXPECT_EQ(api["fit"]["verdict"], "hosted");
+  // No devices: memory, speed, power and the energy per month are null, never 0.
+  for (const char* key : {"weights_gib", "required_gib", "usable_gib", "headroom_gib"}) {
+    EXPECT_TRUE(api["fit"][key].is_null()) << key;
+  }
+  EXPECT_TRUE(api["speed"]["decode_tokens_per_s"].is_null());
+  EXPECT_TRUE(api["speed"]["aggregate_tokens_per_s"].is_null());
+  EXPECT_TRUE(api["power_at_load_w"].is_null());
+  EXPECT_TRUE(api["energy_kwh_per_month"].is_null());
   EXPECT_TRUE(api["break_even_tokens_per_day"].is_null());
   EXPECT_GT(api["api"]["output_price_per_million"].get<double>(), 0);
   EXPECT_FALSE(api["api"]["rate_limit_exceeded"].get<bool>());
@@ -103,6 +111,9 @@ TEST(ApiCarbonExample, csvHasTheNewColumnsAndEmptyUnknowns) {
   ASSERT_NE(api, std::string::npos);
   const auto end = result.out.find("\r\n", api);
   EXPECT_EQ(result.out.substr(end - 11, 11), ",,,,,,true,") << result.out.substr(api, end - api);
+  // Hosted, as in the text and JSON (not "fits"), and no decode speed (empty, not 0).
+  EXPECT_EQ(result.out.find("api-qwen3-32b,api,qwen/qwen3-32b,1,hosted,true,,,EUR,", api), api)
+      << result.out.substr(api, end - api);
 }
 
 TEST(ApiCarbonCli, anApiOptionWithoutAVolumeExitsTwoNamingTheKeys) {
