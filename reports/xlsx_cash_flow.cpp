@@ -161,9 +161,6 @@ class BlockFormulas {
 
   std::string at(Row row, lxw_col_t col) const {
     col_ = col;
-    // api options (issue #8): the engine's values until the workbook's live formulas for
-    // per-token fees exist (an empty formula writes the cached value as a number).
-    if (option_.kind == OptionKind::api) return "";
     switch (row) {
       case Row::load:
         return load();
@@ -251,7 +248,64 @@ class BlockFormulas {
     return names_.has(option_.id, key) ? in(key) : global("site", key);
   }
 
+  // Physical rows, written apart from the money rows (write_physical_rows).
+ public:
+  /// Physical rows (issue #8, engine option_cash_flow): kWh at the wall of the hours at
+  /// load, PUE_o = the option's PUE, else the site's (owned); rentals' own PUE input (the
+  /// data-centre default when not stated). The idle part is its own row, added here.
+  std::string energy_kwh(lxw_col_t col) const {
+    col_ = col;
+    const std::string running = flag(layout_.is_running_row);
+    const std::string pue = names_.has(option_.id, "pue") ? in("pue") : global("site", "pue");
+    const std::string idle = "+" + here(block_.idle_kwh);
+    if (option_.kind == OptionKind::rent_hourly && !reserved()) {
+      return "=" + running + "*" + in("count") + "*" + in("board_power_w") + "/" +
+             constant("watts_per_kw") + "*" + flag(layout_.hours_of_use_row) + "*" +
+             here(block_.load) + "/" + in("goodput") + "*" + pue + idle;
+    }
+    std::string power = in("count") + "*" + in("board_power_w");
+    if (owned()) power = "(" + power + "+" + in("host_power_w") + ")";
+    return "=" + running + "*MIN(" + here(block_.load) + "," + here(block_.units) + ")*" + power +
+           "/" + constant("watts_per_kw") + "*" + flag(layout_.hours_of_use_row) + "*" + pue + idle;
+  }
+
+  /// Idle kWh: the unit-hours a unit that stays on does not serve, max(0, units x hours in
+  /// the month - min(load, units) x hours of use), x idle_power_w / 1000 x PUE_o. "" when the
+  /// option never idles powered (hourly on demand or spot; owned and switched off without
+  /// the inputs that could turn it on).
+  std::string idle_kwh(lxw_col_t col) const {
+    col_ = col;
+    const bool all_month = reserved() || option_.kind == OptionKind::rent_monthly;
+    const bool owned_inputs = owned() && names_.has(option_.id, "powered_off_when_idle") &&
+                              names_.has(option_.id, "idle_power_w");
+    if (!all_month && !owned_inputs) return "";
+    const std::string pue = names_.has(option_.id, "pue") ? in("pue") : global("site", "pue");
+    return "=" + flag(layout_.is_running_row) +
+           (owned_inputs ? "*(1-" + in("powered_off_when_idle") + ")" : std::string()) + "*MAX(0," +
+           here(block_.units) + "*" + flag(layout_.hours_in_month_row) + "-MIN(" +
+           here(block_.load) + "," + here(block_.units) + ")*" + flag(layout_.hours_of_use_row) +
+           ")*" + in("idle_power_w") + "/" + constant("watts_per_kw") + "*" + pue;
+  }
+
+  /// kg CO2e = kWh x g CO2e/kWh / grams per kg: the option's intensity, else the site's
+  /// (owned options).
+  std::string co2e_kg(lxw_col_t col) const {
+    col_ = col;
+    const std::string intensity = names_.has(option_.id, "grid_g_co2e_per_kwh")
+                                      ? in("grid_g_co2e_per_kwh")
+                                      : global("site", site_key_.c_str());
+    return "=" + here(block_.energy_kwh) + "*" + intensity + "/" + constant("grams_per_kilogram");
+  }
+
+  /// The site's intensity key on the Inputs sheet (see site_intensity_key).
+  void set_site_intensity_key(std::string key) { site_key_ = std::move(key); }
+
+ private:
   std::string load() const {
+    if (option_.kind == OptionKind::api) {
+      // The demand itself, in output tokens per day (engine base_load of an api option).
+      return "=" + global("workload", "tokens_per_day") + "*" + flag(layout_.growth_row);
+    }
     const std::string capacity = in("capacity_tokens_per_hour");
     const std::string hours = global("workload", "hours_per_day");
     return "=IF(AND(" + global("workload", "demand_in_tokens") + "=1," + capacity + ">0),IF(" +
@@ -313,8 +367,15 @@ class BlockFormulas {
         return "=" + running + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
                flag(layout_.hours_of_use_row) + "*" + here(block_.load) + "/" + in("goodput") +
                "*" + flag(layout_.rent_factor_row);
-      case OptionKind::api:
-        return "";
+      case OptionKind::api: {
+        // Per-token fees: days of use x growth x (output tokens x input per output x input
+        // price + output tokens x output price) / tokens per million x API price trend.
+        const std::string tokens = global("workload", "tokens_per_day");
+        return "=" + flag(layout_.days_of_use_row) + "*" + flag(layout_.growth_row) + "*(" +
+               tokens + "*" + global("workload", "input_tokens_per_output_token") + "*" +
+               in("input_price_per_million") + "+" + tokens + "*" + in("output_price_per_million") +
+               ")/" + constant("tokens_per_million") + "*" + flag(layout_.api_factor_row);
+      }
       case OptionKind::rent_monthly:
         return "=" + flag(layout_.is_start_row) + "*" + in("setup_fee") + "*" + here(block_.units) +
                "+" + running + "*(" + in("price_per_month") + "*" + here(block_.units) + "+" +
@@ -375,6 +436,7 @@ class BlockFormulas {
   const OptionBlock& block_;
   const CashFlowLayout& layout_;
   const InputNames& names_;
+  std::string site_key_ = "grid_g_co2e_per_kwh";
   mutable lxw_col_t col_ = 0;
 };
 
@@ -408,6 +470,10 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
   sheet.text(layout.growth_row, layout.label_col, "Demand factor (growth)", formats.label);
   sheet.text(layout.rent_factor_row, layout.label_col, "Hourly rent price factor", formats.label);
   sheet.text(layout.tariff_factor_row, layout.label_col, "Electricity price factor", formats.label);
+  if (layout.api_factor_row != 0) {
+    sheet.text(layout.api_factor_row, layout.label_col, "API price factor (per token)",
+               formats.label);
+  }
 
   // The engine's timeline figures, from the first option's flows and the inputs.
   const CashFlow* first = plan.options.empty() ? nullptr : &plan.options.front().cash_flow;
@@ -475,12 +541,80 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
                   "=(1+" + names.at("site", "tariff_trend_per_year") + ")^(" + since_first + "/" +
                       months_per_year + ")",
                   timeline_value(plan.timeline.tariff_factor, m), formats.factor);
+    if (layout.api_factor_row != 0) {
+      sheet.formula(layout.api_factor_row, col,
+                    "=(1+" + names.at("scenario", "api_price_trend_per_year") + ")^(" +
+                        since_first + "/" + months_per_year + ")",
+                    timeline_value(plan.timeline.api_factor, m), formats.factor);
+    }
+  }
+}
+
+/// Writes the physical rows of a block (kWh, idle kWh, kg CO2e; not money, not in the
+/// total): live formulas where the engine knows the figure, with the horizon's sum in the
+/// sum column; "unknown" text (never 0) and the engine's reason where it does not.
+void write_physical_rows(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
+                         const BlockFormulas& formulas, OptionBlock& block,
+                         const CashFlowLayout& layout) {
+  const CashFlow& cf = option.cash_flow;
+  sheet.text(block.energy_kwh, layout.label_col, "Energy at the wall, kWh (not money)");
+  sheet.text(block.idle_kwh, layout.label_col, "of which idle (powered, not serving), kWh");
+  sheet.text(block.co2e_kg, layout.label_col, "Emissions, kg CO2e (not money)");
+  const lxw_col_t first = layout.first_month_col;
+  const lxw_col_t last = layout.last_month_col;
+  const auto unknown = [&](lxw_row_t row, const std::string& reason) {
+    sheet.text(row, layout.sum_col, "unknown", formats.not_available);
+    // The engine's reasons begin "unknown: "; the sum column already says so.
+    const std::string prefix = "unknown: ";
+    const std::string why = reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
+    if (!why.empty()) sheet.text(row, first, why, formats.note);
+  };
+  const auto at = [](const std::vector<double>& values, size_t m) {
+    return m < values.size() ? values[m] : 0.0;
+  };
+  const auto row_sum = [&](lxw_row_t row) {
+    return "=SUM(" + cell_ref(row, first) + ":" + cell_ref(row, last) + ")";
+  };
+  block.energy_known = option.energy_kwh_total.has_value();
+  block.co2e_known = block.energy_known && option.co2e_kg_total.has_value();
+  if (!block.energy_known) {
+    unknown(block.energy_kwh, option.energy_unknown_reason);
+    unknown(block.idle_kwh, option.energy_unknown_reason);
+    unknown(block.co2e_kg, option.co2e_unknown_reason.empty() ? option.energy_unknown_reason
+                                                              : option.co2e_unknown_reason);
+    return;
+  }
+  double idle_total = 0;
+  for (lxw_col_t col = first; col <= last; ++col) {
+    const auto m = static_cast<size_t>(col - first);
+    idle_total += at(cf.idle_kwh, m);
+    const std::string idle = formulas.idle_kwh(col);
+    if (idle.empty()) {
+      sheet.number(block.idle_kwh, col, at(cf.idle_kwh, m), formats.decimal2);
+    } else {
+      sheet.formula(block.idle_kwh, col, idle, at(cf.idle_kwh, m), formats.decimal2);
+    }
+    sheet.formula(block.energy_kwh, col, formulas.energy_kwh(col), at(cf.energy_kwh, m),
+                  formats.decimal2);
+    if (block.co2e_known) {
+      sheet.formula(block.co2e_kg, col, formulas.co2e_kg(col), at(cf.co2e_kg, m), formats.decimal2);
+    }
+  }
+  sheet.formula(block.energy_kwh, layout.sum_col, row_sum(block.energy_kwh),
+                *option.energy_kwh_total, formats.decimal1);
+  sheet.formula(block.idle_kwh, layout.sum_col, row_sum(block.idle_kwh), idle_total,
+                formats.decimal1);
+  if (block.co2e_known) {
+    sheet.formula(block.co2e_kg, layout.sum_col, row_sum(block.co2e_kg), *option.co2e_kg_total,
+                  formats.decimal1);
+  } else {
+    unknown(block.co2e_kg, option.co2e_unknown_reason);
   }
 }
 
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
-                 const OptionInputs* inputs, const OptionBlock& block, const CashFlowLayout& layout,
-                 const InputNames& names) {
+                 const OptionInputs* inputs, OptionBlock& block, const CashFlowLayout& layout,
+                 const InputNames& names, const std::string& site_intensity) {
   const CashFlow& cf = option.cash_flow;
   sheet.text(block.title, layout.label_col, option.id, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
@@ -493,7 +627,8 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   sheet.text(block.cumulative, layout.label_col, "Cumulative");
   sheet.text(block.discounted, layout.label_col, "Discounted (sum: NPV)", formats.bold);
 
-  const BlockFormulas formulas(option, inputs, block, layout, names);
+  BlockFormulas formulas(option, inputs, block, layout, names);
+  formulas.set_site_intensity_key(site_intensity);
   const lxw_col_t first = layout.first_month_col;
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
@@ -527,6 +662,7 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
                 formats.money_bold);
   sheet.formula(block.discounted, layout.sum_col, row_sum(block.discounted), option.npv,
                 formats.money_bold);
+  write_physical_rows(sheet, formats, option, formulas, block, layout);
 }
 
 }  // namespace
@@ -548,6 +684,11 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
   layout.growth_row = 12;
   layout.rent_factor_row = 13;
   layout.tariff_factor_row = 14;
+  // The API price factor row exists only in a plan with an api option (the other plans'
+  // rows keep their places).
+  for (const OptionResult& option : plan.options) {
+    if (option.kind == OptionKind::api) layout.api_factor_row = layout.tariff_factor_row + 1;
+  }
   layout.last_month_col = static_cast<lxw_col_t>(layout.first_month_col + plan.horizon_months);
 
   sheet.text(0, 0, "Cash flow, " + plan.currency, formats.title);
@@ -557,14 +698,18 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
              "resale and commitments past the horizon at the horizon). Costs are positive, money "
              "coming back negative. Each row is one formula over the named Inputs; the timeline "
              "rows switch its terms on and off. Depreciation and book value are the accounting "
-             "view and not part of the total." +
+             "view and not part of the total; so are the energy (kWh) and emissions (kg CO2e) "
+             "rows below them, which are physical, not money (\"unknown\" where no figure is "
+             "published)." +
                  std::string(timeline != nullptr ? " The month, flag, year and discount-factor "
                                                    "rows link to the Timeline sheet."
                                                  : ""),
              formats.note);
   write_timeline(sheet, formats, plan, layout, names, timeline);
 
-  lxw_row_t row = layout.tariff_factor_row + 2;
+  lxw_row_t row =
+      (layout.api_factor_row != 0 ? layout.api_factor_row : layout.tariff_factor_row) + 2;
+  const std::string site_intensity = site_intensity_key(scenario);
   for (const OptionResult& option : plan.options) {
     OptionBlock block;
     block.title = row++;
@@ -585,9 +730,12 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.discounted = row++;
     block.depreciation = row++;
     block.book_value = row++;
+    block.energy_kwh = row++;
+    block.idle_kwh = row++;
+    block.co2e_kg = row++;
     ++row;
     write_block(sheet, formats, option, find_option_inputs(scenario, option.id), block, layout,
-                names);
+                names, site_intensity);
     layout.blocks.push_back(block);
   }
 

@@ -210,6 +210,9 @@ const OptionInputs* find_option_inputs(const ResolvedScenario& scenario, const s
 
 std::string devices_label(const OptionInputs* option) {
   if (option == nullptr) return std::string(kNotAvailable);
+  if (option->kind == OptionKind::api) {
+    return "hosted (API)" + (option->api_model.empty() ? std::string() : ": " + option->api_model);
+  }
   const std::string& device = option->device.name.empty() ? option->device.id : option->device.name;
   return std::to_string(option->count) + " x " + device;
 }

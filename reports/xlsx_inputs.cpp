@@ -37,6 +37,19 @@ struct Required {
   double engine_value = 0;
 };
 
+}  // namespace
+
+std::string site_intensity_key(const ResolvedScenario& scenario) {
+  for (const InputRow& row : scenario.inputs) {
+    if (row.section == "site" && row.key == "green_power_g_co2e_per_kwh" && row.value) {
+      return row.key;
+    }
+  }
+  return "grid_g_co2e_per_kwh";
+}
+
+namespace {
+
 std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& scenario) {
   const PlanInputs& in = scenario.plan_inputs;
   const std::string& currency = plan.currency;
@@ -75,6 +88,33 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
       {"workload", "hours_per_month", "Hours per month (convention; average for calendar)",
        "h/month", average_hours_per_month(in.workload.hours_per_month_convention)},
   };
+  // Pay-per-token APIs and carbon (issue #8): the token mix, the API price trend, and the
+  // site's intensity under the key the scenario lists it by (a green-power contract's or the
+  // grid's).
+  bool any_api = false;
+  bool any_requests_limit = false;
+  for (const OptionResult& result : plan.options) {
+    if (result.kind != OptionKind::api) continue;
+    any_api = true;
+    const OptionInputs* o = find_option_inputs(scenario, result.id);
+    any_requests_limit = any_requests_limit || (o != nullptr && o->requests_per_minute_limit);
+  }
+  if (any_api) {
+    required.push_back({"workload", "input_tokens_per_output_token",
+                        "Input tokens per output token", "ratio",
+                        in.workload.input_tokens_per_output_token.value_or(0.0)});
+    required.push_back({"scenario", "api_price_trend_per_year",
+                        "Per-token API prices change per year", "fraction per year",
+                        in.finance.api_price_trend_per_year});
+  }
+  if (any_requests_limit) {
+    required.push_back({"workload", "requests_per_day", "Requests per day in month 1",
+                        "requests/day", in.workload.requests_per_day.value_or(0.0)});
+  }
+  if (in.site.grid_g_co2e_per_kwh) {
+    required.push_back({"site", site_intensity_key(scenario), "Grid carbon intensity", "g CO2e/kWh",
+                        *in.site.grid_g_co2e_per_kwh});
+  }
   for (const OptionResult& result : plan.options) {
     const OptionInputs* o = find_option_inputs(scenario, result.id);
     const auto add = [&](const char* key, const std::string& label, const std::string& unit,
@@ -123,6 +163,12 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
             v.residual_fraction);
         add("maintenance_per_year", "Maintenance per year", "fraction of capex",
             v.maintenance_per_year);
+        // A unit that stays on draws idle power; one switched off needs neither input (the
+        // resolver lists both for every buy option).
+        if (!v.powered_off_when_idle) {
+          add("powered_off_when_idle", "Switched off when not serving (1 = yes)", "flag", 0.0);
+          add("idle_power_w", "Idle power of the unit (devices + host)", "W", v.idle_power_w);
+        }
         break;
       case OptionKind::rent_hourly:
         add("count", "Devices", "devices", v.count);
@@ -131,19 +177,43 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         add("goodput", "Useful share of billed hours", "fraction", v.goodput);
         if (term_months(v.term) > 0) {
           add("term_months", "Reserved term", "months", term_months(v.term));
+          add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",
+              v.idle_power_w);
         }
+        add("board_power_w", "Board power per device (energy estimate)", "W",
+            v.device.board_power_w);
+        add("pue", "Data centre PUE (energy estimate)", "ratio",
+            v.pue.value_or(kDefaultDataCentrePue));
         break;
       case OptionKind::rent_monthly:
         add("price_per_month", "Server rent per month", currency + "/month", v.price_per_month);
         add("setup_fee", "Setup fee (once)", currency, v.setup_fee);
         add("notice_months", "Notice period (paid after the horizon)", "months", v.notice_months);
+        add("count", "Devices in the server", "devices", v.count);
+        add("board_power_w", "Board power per device (energy estimate)", "W",
+            v.device.board_power_w);
+        add("pue", "Data centre PUE (energy estimate)", "ratio",
+            v.pue.value_or(kDefaultDataCentrePue));
+        add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",
+            v.idle_power_w);
         break;
       case OptionKind::api:
         add("input_price_per_million", "Price per million input tokens", currency,
             v.input_price_per_million);
         add("output_price_per_million", "Price per million output tokens", currency,
             v.output_price_per_million);
+        if (v.tokens_per_minute_limit) {
+          add("tokens_per_minute_limit", "Rate limit", "tokens/min", *v.tokens_per_minute_limit);
+        }
+        if (v.requests_per_minute_limit) {
+          add("requests_per_minute_limit", "Rate limit", "requests/min",
+              *v.requests_per_minute_limit);
+        }
         break;
+    }
+    if (result.kind != OptionKind::api && v.grid_g_co2e_per_kwh) {
+      add("grid_g_co2e_per_kwh", "Grid carbon intensity where it runs", "g CO2e/kWh",
+          *v.grid_g_co2e_per_kwh);
     }
   }
   return required;
@@ -178,9 +248,20 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
                   RowKind::constant});
   rows.push_back({kConstantsSection, "watts_per_kw", "Watts per kilowatt", kWattsPerKilowatt, "",
                   "W/kW", "definition", RowKind::constant});
-  rows.push_back({kConstantsSection, "hours_per_full_day", "Hours per day (billing)", kHoursPerFullDay, "",
-                  "h/day", "definition", RowKind::constant});
-  rows.push_back({kConstantsSection, "load_tolerance", "Load rounding tolerance", kLoadTolerance, "", "units",
+  rows.push_back({kConstantsSection, "hours_per_full_day", "Hours per day (billing)",
+                  kHoursPerFullDay, "", "h/day", "definition", RowKind::constant});
+  rows.push_back({kConstantsSection, "grams_per_kilogram", "Grams per kilogram", kGramsPerKilogram,
+                  "", "g/kg", "definition", RowKind::constant});
+  bool any_api = false;
+  for (const auto& o : plan.options) any_api = any_api || o.kind == OptionKind::api;
+  if (any_api) {
+    rows.push_back({kConstantsSection, "tokens_per_million", "Tokens per million (API prices)",
+                    kTokensPerMillion, "", "tokens", "definition", RowKind::constant});
+    rows.push_back({kConstantsSection, "minutes_per_hour", "Minutes per hour", kMinutesPerHour, "",
+                    "min/h", "definition", RowKind::constant});
+  }
+  rows.push_back({kConstantsSection, "load_tolerance", "Load rounding tolerance", kLoadTolerance,
+                  "", "units",
                   "the engine's: a load within this of a whole number of units is that number",
                   RowKind::constant});
   return rows;

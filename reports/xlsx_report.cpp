@@ -102,6 +102,17 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     const MemoryBreakdown& memory = option.fit.memory;
     sheet.text(row, 0, option.id, formats.bold);
+    if (option.kind == OptionKind::api) {
+      // The provider serves the model: no memory, speed or power of ours to show (zeros
+      // would look like a fit).
+      sheet.text(row, 1, devices_label(inputs));
+      for (lxw_col_t c = 2; c <= 14; ++c) {
+        sheet.text(row, c, c == 9 ? "hosted" : "hosted (API)",
+                   c == 9 ? formats.indented : formats.not_available);
+      }
+      ++row;
+      continue;
+    }
     if (inputs != nullptr) {
       sheet.text(row, 1, inputs->device.name.empty() ? inputs->device.id : inputs->device.name);
       sheet.number(row, 2, inputs->count, formats.integer);
@@ -237,6 +248,8 @@ CumulativeSource cash_flow_source(const CashFlowLayout& layout) {
     for (size_t c = 0; c < xlsx::kCostComponents; ++c) {
       source.component_rows[c].push_back(xlsx::cost_component_row(block, c));
     }
+    source.energy_kwh_rows.push_back(block.energy_kwh);
+    source.co2e_kg_rows.push_back(block.co2e_kg);
   }
   return source;
 }

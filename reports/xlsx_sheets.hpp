@@ -144,6 +144,13 @@ void add_input_validation(lxw_workbook* workbook, SheetWriter& inputs, const Inp
 /// Section of the named constants on the Inputs sheet (months per year, watts per kW).
 inline constexpr const char* kConstantsSection = "constants";
 
+/// Minutes per hour (the rate-limit check's peak tokens per minute), a named constant.
+inline constexpr double kMinutesPerHour = 60.0;
+
+/// The Inputs key of the site's carbon intensity: "green_power_g_co2e_per_kwh" when the
+/// scenario lists a green-power contract's intensity, else "grid_g_co2e_per_kwh".
+std::string site_intensity_key(const ResolvedScenario& scenario);
+
 /// Writes the Inputs sheet and defines a workbook name for every numeric input. Inputs the
 /// Cash flow formulas need but scenario.inputs lacks are added with the value the engine
 /// used (from scenario.plan_inputs) and say so in their provenance.
@@ -170,6 +177,12 @@ struct OptionBlock {
   lxw_row_t vat = 0;
   lxw_row_t depreciation = 0;  ///< accounting view, not in the total
   lxw_row_t book_value = 0;    ///< accounting view
+  // Physical rows (issue #8): not money, below the accounting view, outside the total's SUM.
+  lxw_row_t energy_kwh = 0;   ///< kWh at the wall (load + idle, x PUE); sum in sum_col
+  lxw_row_t idle_kwh = 0;     ///< of which idle (powered, not serving); sum in sum_col
+  lxw_row_t co2e_kg = 0;      ///< kg CO2e = kWh x g CO2e/kWh / grams per kg; sum in sum_col
+  bool energy_known = false;  ///< energy_kwh's sum cell holds a number (else "unknown")
+  bool co2e_known = false;    ///< co2e_kg's sum cell holds a number (else "unknown")
 };
 
 /// Where the Cash flow sheet puts things. Month m is in column first_month_col + m.
@@ -186,6 +199,8 @@ struct CashFlowLayout {
   lxw_row_t growth_row = 0;         ///< demand factor (1 + growth)^(month - 1)
   lxw_row_t rent_factor_row = 0;    ///< hourly rental price trend factor
   lxw_row_t tariff_factor_row = 0;  ///< electricity price trend factor
+  /// Per-token API price trend factor; 0 when the plan has no api option (no such row).
+  lxw_row_t api_factor_row = 0;
   lxw_col_t label_col = 0;
   lxw_col_t sum_col = 1;  ///< total cost (total row) and NPV (discounted row)
   lxw_col_t first_month_col = 2;
@@ -244,6 +259,10 @@ struct CumulativeSource {
   lxw_col_t sum_col = 1;
   /// Per cost component (cost_component order), the row of each plan option.
   std::vector<lxw_row_t> component_rows[9];
+  /// Per plan option, the energy (kWh) and CO2e (kg) rows whose sums (sum_col) the Summary
+  /// links to; empty on the quote's Chart data sheet (the Summary then shows values).
+  std::vector<lxw_row_t> energy_kwh_rows;
+  std::vector<lxw_row_t> co2e_kg_rows;
   lxw_row_t year_row = 0;  ///< plan year per month column
 };
 
