@@ -22,6 +22,8 @@ struct Check {
   std::string formula;  ///< "" when not applicable
   bool value = true;
   std::string description;
+  /// A warning, not a model error: shown with its result, left out of the master check.
+  bool warning = false;
 };
 
 bool near(double actual, double expected) {
@@ -250,6 +252,63 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
   return checks;
 }
 
+/// Per api option: the demand's peak tokens (and requests) per minute in the hours of use,
+/// in the month with the highest growth factor, within the published rate limits (engine
+/// api_rate_limits). A warning, not a model error: exceeding a limit leaves the plan's
+/// arithmetic right (batch, spread the load or buy a higher tier), so these checks are shown
+/// but not part of the master check.
+std::vector<Check> rate_limit_checks(const Plan& plan, const ResolvedScenario& scenario,
+                                     const InputNames& names, const CheckInputs& in) {
+  std::vector<Check> checks;
+  for (const OptionResult& option : plan.options) {
+    if (option.kind != OptionKind::api) continue;
+    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
+    const auto limit_check = [&](const char* what, const char* key,
+                                 const std::optional<double>& limit,
+                                 const std::optional<double>& peak, const std::string& volume) {
+      Check c{std::string("API peak ") + what + " per minute within the published limit (warning)",
+              option.id,
+              "",
+              !(limit && peak && *peak > *limit),
+              "",
+              true};
+      if (!limit) {
+        c.description = std::string("Not applicable: no published ") + what +
+                        "-per-minute limit for this API (a warning, not in the master check).";
+        checks.push_back(c);
+        return;
+      }
+      c.description = std::string("Inputs: the peak ") + what +
+                      " per minute (month-1 volume x the highest demand factor of the Cash flow "
+                      "timeline, spread over the hours of use) are at most the published limit. "
+                      "A warning, not in the master check: a higher tier, batching or spreading "
+                      "the load is needed when FALSE.";
+      if (in.cash_flow != nullptr && names.has(option.id, key)) {
+        const std::string growth =
+            sheet_range_ref(kCashFlowSheet, in.cash_flow->growth_row, in.cash_flow->first_month_col,
+                            in.cash_flow->growth_row, in.cash_flow->last_month_col);
+        const std::string hours = names.at("workload", "hours_per_day");
+        c.formula = "=IF(" + hours + ">0," + volume + "*MAX(" + growth + ")/(" + hours + "*" +
+                    names.at(kConstantsSection, "minutes_per_hour") +
+                    ")<=" + names.at(option.id, key) + ",TRUE)";
+      }
+      checks.push_back(c);
+    };
+    if (inputs == nullptr) continue;
+    const std::string tokens = names.has("workload", "input_tokens_per_output_token")
+                                   ? "(1+" + names.at("workload", "input_tokens_per_output_token") +
+                                         ")*" + names.at("workload", "tokens_per_day")
+                                   : "";
+    limit_check("tokens", "tokens_per_minute_limit", inputs->tokens_per_minute_limit,
+                option.peak_tokens_per_minute, tokens);
+    const std::string requests =
+        names.has("workload", "requests_per_day") ? names.at("workload", "requests_per_day") : "";
+    limit_check("requests", "requests_per_minute_limit", inputs->requests_per_minute_limit,
+                option.peak_requests_per_minute, requests);
+  }
+  return checks;
+}
+
 std::vector<Check> sensitivity_checks(const Plan& plan, const CheckInputs& in) {
   std::vector<Check> checks;
   if (in.sensitivity == nullptr || in.sensitivity_layout == nullptr) return checks;
@@ -313,10 +372,11 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
   for (auto& c : break_even_checks(plan, inputs)) checks.push_back(std::move(c));
   for (auto& c : workbook_checks(plan, scenario, names, inputs)) checks.push_back(std::move(c));
   for (auto& c : sensitivity_checks(plan, inputs)) checks.push_back(std::move(c));
+  for (auto& c : rate_limit_checks(plan, scenario, names, inputs)) checks.push_back(std::move(c));
 
   ChecksLayout layout;
   for (const Check& c : checks) {
-    if (c.scope != "n/a") layout.all_pass = layout.all_pass && c.value;
+    if (c.scope != "n/a" && !c.warning) layout.all_pass = layout.all_pass && c.value;
   }
   if (sheet == nullptr) return layout;
 
@@ -325,7 +385,8 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
   sheet->text(0, 0, "Checks", formats.title);
   sheet->text(1, 0,
               "Each check is a live formula: TRUE when the workbook agrees with itself. The "
-              "master check (their AND) is shown on the Cover.",
+              "master check (their AND) is shown on the Cover. Warnings (an API's rate limits) "
+              "are shown but not part of the master check.",
               formats.note);
   const lxw_row_t tolerance_row = 3;
   sheet->text(tolerance_row, c_name, "Tolerance of the equality checks (relative)", formats.label);
@@ -352,7 +413,7 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
       sheet->text(row, c_result, kNotAvailable, formats.check_text);
     } else {
       write_check(*sheet, true, row, c_result, c.formula, c.value, formats.check);
-      master += (master.empty() ? "" : ",") + cell_ref(row, c_result);
+      if (!c.warning) master += (master.empty() ? "" : ",") + cell_ref(row, c_result);
     }
     sheet->text(row, c_how, c.description);
     ++row;

@@ -225,7 +225,10 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   const auto c_be_hours = static_cast<lxw_col_t>(c_year1 + years);
   const auto c_be_month = static_cast<lxw_col_t>(c_be_hours + 1);
   const auto c_per_million = static_cast<lxw_col_t>(c_be_hours + 2);
-  const auto c_note = static_cast<lxw_col_t>(c_be_hours + 3);
+  const auto c_kwh = static_cast<lxw_col_t>(c_be_hours + 3);
+  const auto c_co2e = static_cast<lxw_col_t>(c_be_hours + 4);
+  const auto c_be_tokens = static_cast<lxw_col_t>(c_be_hours + 5);
+  const auto c_note = static_cast<lxw_col_t>(c_be_hours + 6);
   layout.option_col = c_option;
   layout.fit_col = c_fit;
   layout.total_col = c_total;
@@ -251,6 +254,9 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   sheet.text(header, c_be_month, "Break-even month", formats.header_number);
   sheet.text(header, c_per_million, "Cost per million tokens, " + plan.currency,
              formats.header_number);
+  sheet.text(header, c_kwh, "Energy, kWh (horizon)", formats.header_number);
+  sheet.text(header, c_co2e, "Emissions, kg CO2e (horizon)", formats.header_number);
+  sheet.text(header, c_be_tokens, "Break-even tokens/day vs API", formats.header_number);
   sheet.text(header, c_note, "Note", formats.header_indented);
   check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the Summary header");
 
@@ -270,7 +276,9 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     sheet.text(row, c_devices, devices_label(inputs));
     sheet.text(row, c_fit, verdict_label(option.fit.verdict),
                option.feasible ? nullptr : formats.warning);
-    if (option.feasible) {
+    if (option.kind == OptionKind::api) {
+      sheet.text(row, c_decode, "hosted", formats.not_available);  // the provider's speed
+    } else if (option.feasible) {
       sheet.number(row, c_decode, option.speed.decode_tokens_per_s, formats.decimal1);
     } else {
       sheet.text(row, c_decode, kNotAvailable, formats.not_available);
@@ -307,6 +315,34 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     } else {
       sheet.text(row, c_per_million, kNotAvailable, formats.not_available);
     }
+    // Energy and emissions: the sums of the option's physical rows on the Cash flow sheet;
+    // "unknown" (never 0) where the engine has no figure (an API's energy, a rental region
+    // without a grid intensity).
+    const auto physical = [&](lxw_col_t col, const std::optional<double>& total,
+                              const std::vector<lxw_row_t>& rows) {
+      if (!total) {
+        sheet.text(row, col, "unknown", formats.not_available);
+        return;
+      }
+      const std::string formula =
+          i < rows.size() ? "=" + sheet_cell_ref(source.sheet, rows[i], source.sum_col) : "";
+      write_figure(sheet, live && !formula.empty(), row, col, formula, *total, formats.integer);
+    };
+    physical(c_kwh, option.energy_kwh_total, source.energy_kwh_rows);
+    physical(c_co2e, option.energy_kwh_total ? option.co2e_kg_total : std::nullopt,
+             source.co2e_kg_rows);
+    // A solved figure (the engine's bisection on two recomputed plans): a number, not a
+    // formula; the note under the table says so.
+    if (option.break_even_tokens_per_day) {
+      sheet.number(row, c_be_tokens, *option.break_even_tokens_per_day, formats.integer);
+    } else {
+      sheet.text(
+          row, c_be_tokens,
+          option.kind == OptionKind::api || plan.api_reference_option_id.empty() || !option.feasible
+              ? std::string(kNotAvailable)
+              : "never",
+          formats.not_available);
+    }
     sheet.text(row, c_note, option.note, formats.indented);
     ++row;
   }
@@ -318,8 +354,17 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   sheet.width(c_decode, c_decode, 12);
   sheet.width(c_total, c_npv, 14);
   if (years > 0) sheet.width(c_year1, static_cast<lxw_col_t>(c_be_hours - 1), 12);
-  sheet.width(c_be_hours, c_per_million, 12);
+  sheet.width(c_be_hours, c_be_tokens, 12);
   sheet.width(c_note, c_note, 44);
+  if (!plan.api_reference_option_id.empty()) {
+    sheet.text(row, 0,
+               "Break-even tokens/day vs API: the output tokens per day of use at which the "
+               "option costs as much over the horizon as " +
+                   plan.api_reference_option_id +
+                   " (the engine solves it on recomputed plans: a value, not a formula). "
+                   "Energy and emissions are physical figures, not money.",
+               formats.note);
+  }
 
   // Below the charts: the crossings they mark, then the annual cost by component they plot.
   const lxw_row_t chart_row = row + 2;
