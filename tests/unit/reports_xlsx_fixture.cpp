@@ -586,6 +586,51 @@ Sensitivity sample_sensitivity(const SamplePlan& sample) {
   return s;
 }
 
+SamplePlan api_carbon_sample_plan() {
+  SamplePlan sample = engine_sample_plan();
+  ResolvedScenario& s = sample.scenario;
+  PlanInputs& in = s.plan_inputs;
+  in.workload.tokens_per_day = 200000;
+  in.workload.input_tokens_per_output_token = 3;
+  in.workload.requests_per_day = 500;
+  in.finance.api_price_trend_per_year = -0.2;
+  in.site.grid_g_co2e_per_kwh = 350;
+  in.options[0].powered_off_when_idle = false;
+  in.options[0].idle_power_w = 100;
+  in.options[1].pue = kDefaultDataCentrePue;
+  in.options[1].carbon_unknown_reason =
+      "unknown: the catalog has no grid carbon intensity for the provider's region 'xx'";
+  in.options[2].grid_g_co2e_per_kwh = 380;
+  in.options[2].idle_power_w = 7;
+  OptionInputs api;
+  api.id = "api-llama";
+  api.kind = OptionKind::api;
+  api.api_model = "llama-3.1-8b-instant";
+  api.input_price_per_million = 0.5;
+  api.output_price_per_million = 0.8;
+  api.tokens_per_minute_limit = 100000;
+  api.requests_per_minute_limit = 30;
+  in.options.push_back(api);
+  // Prepared as the resolver leaves them: the workbook's Inputs show each option's capacity.
+  for (auto& o : in.options) o.capacity_tokens_per_hour = 0;
+  prepare_plan_inputs(in);
+  sample.plan = make_plan(in);
+  s.inputs = input_rows(s);
+  s.inputs.push_back(number_row("site", "grid_g_co2e_per_kwh", "Grid carbon intensity (nl)", 350,
+                                "g CO2e/kWh",
+                                "catalog: Ember yearly electricity data, observed 2026-06-30"));
+  SourceRow carbon;
+  carbon.what = "grid carbon nl (2025)";
+  carbon.amount = 350;
+  carbon.unit = "g CO2e per kWh, location-based";
+  carbon.observed_on = "2026-06-30";
+  carbon.source = "Ember yearly electricity data";
+  carbon.age_days = 138;
+  carbon.stale = true;
+  s.sources.push_back(carbon);
+  return sample;
+}
+
 std::vector<std::pair<std::string, SamplePlan>> example_plans() {
   std::vector<std::pair<std::string, SamplePlan>> plans;
   const Catalog catalog = Catalog::open_builtin();

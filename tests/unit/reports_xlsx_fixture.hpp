@@ -27,6 +27,14 @@ SamplePlan sample_plan();
 /// the workbook's formulas must reproduce the real engine, not only the test's arithmetic.
 SamplePlan engine_sample_plan();
 
+/// engine_sample_plan with issue #8's figures, planned by make_plan: a pay-per-token API
+/// option (api-llama: 0.50 / 0.80 EUR per million input / output tokens, limits 100000
+/// tokens and 30 requests per minute), a demand of 200000 output tokens a day with 3 input
+/// tokens per output token and 500 requests, API prices -20 % a year, a site grid of 350 g
+/// CO2e/kWh, the rig staying on (idle 100 W), the monthly server at 380 g/kWh and the
+/// hourly rental's region unknown.
+SamplePlan api_carbon_sample_plan();
+
 /// A hand-made sensitivity run of `sample` (fixed numbers, independent of the engine's analyse()):
 /// the tornado compares options 0 (owned) and 1 (rented) with the plan's own base
 /// difference, a Monte Carlo of every option and a sweep 0..24 h/day in steps of 2.

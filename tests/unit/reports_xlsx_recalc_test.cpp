@@ -102,6 +102,15 @@ class Recalculation : public ::testing::Test {
     WorkbookOptions engine_options;
     engine_options.sensitivity = &engine_sensitivity;
     add("the real engine's plan", "engine", engine, engine_options, 10);
+    // Issue #8: a pay-per-token API option, idle energy and carbon, planned by the engine.
+    const test::SamplePlan api = test::api_carbon_sample_plan();
+    const Sensitivity api_sensitivity = analyse(api.scenario.plan_inputs, api.plan);
+    WorkbookOptions api_options;
+    api_options.sensitivity = &api_sensitivity;
+    add("the api and carbon plan", "apicarbon", api, api_options, 10);
+    WorkbookOptions api_quote;
+    api_quote.quote = true;
+    add("the api and carbon plan (quote)", "carbonquote", api, api_quote, 4);
     WorkbookOptions quote;
     quote.quote = true;
     add("the quote", "quote", *sample_, quote, 4);

@@ -81,5 +81,44 @@ TEST(WhatIf, aChangedTariffMovesTheTotalsByWhatTheEngineComputes) {
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }
 
+TEST(WhatIf, aChangedApiPriceAndGridIntensityMoveFeesAndEmissionsAsTheEngineSays) {
+  if (!test::soffice_available()) GTEST_SKIP() << "soffice (LibreOffice) is not installed";
+  if (!test::zip_available()) GTEST_SKIP() << "zip/unzip are not installed";
+  const std::string dir = test::fresh_dir("whatif-api-" + std::to_string(::getpid()));
+  const test::SamplePlan base = test::api_carbon_sample_plan();
+  write_workbook(base.plan, base.scenario, dir + "/base.xlsx");
+  // The API's output price up by half, and the site's grid intensity up by a third.
+  const double new_price = 1.2;
+  const double new_grid = 466;
+  test::copy_with_input(dir + "/base.xlsx", "opt_api_llama_output_price_per_million", new_price,
+                        dir + "/price.xlsx");
+  test::copy_with_input(dir + "/base.xlsx", "grid_g_co2e_per_kwh", new_grid, dir + "/grid.xlsx");
+  PlanInputs price_inputs = base.scenario.plan_inputs;
+  price_inputs.options[3].output_price_per_million = new_price;
+  const Plan price_plan = make_plan(price_inputs);
+  PlanInputs grid_inputs = base.scenario.plan_inputs;
+  grid_inputs.site.grid_g_co2e_per_kwh = new_grid;
+  const Plan grid_plan = make_plan(grid_inputs);
+  const auto results =
+      test::recalculate_with_libreoffice({dir + "/price.xlsx", dir + "/grid.xlsx"}, dir);
+  const auto& price = results.at(dir + "/price.xlsx");
+  const auto& grid = results.at(dir + "/grid.xlsx");
+  // Summary: option i on row 17 + i; total cost in F, NPV in G, kg CO2e in N (24 months).
+  for (size_t i = 0; i < price_plan.options.size(); ++i) {
+    const size_t row = 16 + i;
+    expect_same(cell_number(price, "Summary", row, 5), price_plan.options[i].total_cost,
+                price_plan.options[i].id + " total cost after the price change");
+    expect_same(cell_number(price, "Summary", row, 6), price_plan.options[i].npv,
+                price_plan.options[i].id + " NPV after the price change");
+    if (grid_plan.options[i].co2e_kg_total) {
+      expect_same(cell_number(grid, "Summary", row, 13), *grid_plan.options[i].co2e_kg_total,
+                  grid_plan.options[i].id + " kg CO2e after the grid change");
+    }
+  }
+  EXPECT_GT(price_plan.options[3].total_cost, base.plan.options[3].total_cost + 1);
+  EXPECT_GT(*grid_plan.options[0].co2e_kg_total, *base.plan.options[0].co2e_kg_total + 1);
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gputco

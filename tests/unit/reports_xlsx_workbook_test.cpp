@@ -195,7 +195,7 @@ TEST(XlsxReport, inputCellsAreValidated) {
     rules[(*it)[4]] =
         (*it)[1].str() + " " + (*it)[3].str() + " " + (*it)[6].str() + " " + (*it)[8].str();
   }
-  // One rule per named input (not the four constants).
+  // One rule per named input (not the five constants).
   const std::string workbook = zip_member(path, "xl/workbook.xml");
   const std::regex defined(
       R"re(<definedName name="([^"]+)">'?Inputs'?!\$D\$(\d+)</definedName>)re");
@@ -203,7 +203,7 @@ TEST(XlsxReport, inputCellsAreValidated) {
   for (std::sregex_iterator it(workbook.begin(), workbook.end(), defined), end; it != end; ++it) {
     cell_of[(*it)[1]] = "D" + (*it)[2].str();
   }
-  EXPECT_EQ(rules.size(), cell_of.size() - 4);
+  EXPECT_EQ(rules.size(), cell_of.size() - 5);
   EXPECT_EQ(rules[cell_of["hours_per_day"]], "decimal  0 24");
   EXPECT_EQ(rules[cell_of["pue"]], "decimal  1 3");
   EXPECT_EQ(rules[cell_of["discount_rate"]], "decimal  0 1");
@@ -666,6 +666,138 @@ TEST(XlsxReport, oddOptionIdsGetValidDistinctNames) {
   EXPECT_NE(workbook.find("<definedName name=\"opt__runpod_h100_2_price_per_month\">"),
             std::string::npos)
       << workbook;
+}
+
+}  // namespace
+}  // namespace gputco
+
+namespace gputco {
+namespace {
+
+/// A text cell's shared string is in the workbook (user text and "unknown" are strings).
+bool has_string(const std::string& path, const std::string& text) {
+  return zip_member(path, "xl/sharedStrings.xml").find(text) != std::string::npos;
+}
+
+TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
+  const auto sample = test::api_carbon_sample_plan();
+  const std::string path = fresh_dir("api-carbon") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const auto cells = formula_cells(path);
+  ASSERT_EQ(sample.plan.options.size(), 4u);
+  const auto& own = sample.plan.options[0];
+  const auto& hourly = sample.plan.options[1];
+  const auto& monthly = sample.plan.options[2];
+  const auto& api = sample.plan.options[3];
+  ASSERT_EQ(api.kind, OptionKind::api);
+
+  // Timeline rows 4-16: the API price factor is row 16, (1 - 0.2)^((m - 1) / 12).
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D16").formula,
+            "(1+api_price_trend_per_year)^(MAX(0,D$4-1)/months_per_year)");
+  expect_near_relative(formula_at(cells, "Cash flow", "P16").cached, 0.8, "API factor, month 13");
+
+  // Blocks of 22 rows from row 18: the api block (4th) has its title on row 84, load 85,
+  // rent 93 (the per-token fees), VAT 95, total 97, kWh 102, idle kWh 103, kg CO2e 104.
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D93").formula,
+            "D$11*D$13*(tokens_per_day*input_tokens_per_output_token*opt_api_llama_input_price_"
+            "per_million+tokens_per_day*opt_api_llama_output_price_per_million)/"
+            "tokens_per_million*D$16");
+  // Month 1: 730/24 days x (200000 x 3 x 0.50 + 200000 x 0.80) / 1e6 = 30.41667 x 0.46.
+  const double days = 730.0 / 24.0;
+  expect_near_relative(formula_at(cells, "Cash flow", "D93").cached, days * 0.46, "api month 1");
+  expect_near_relative(formula_at(cells, "Cash flow", "P93").cached, days * 0.46 * 0.8,
+                       "api month 13 (prices -20 %)");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D85").formula, "tokens_per_day*D$13");
+  expect_near_relative(formula_at(cells, "Cash flow", "D85").cached, 200000, "api load");
+  expect_near_relative(formula_at(cells, "Cash flow", "B97").cached, api.total_cost, "api total");
+  double api_total = 0;
+  for (int m = 1; m <= 24; ++m) api_total += days * 0.46 * std::pow(0.8, (m - 1) / 12.0);
+  expect_near_relative(api.total_cost, api_total, "api total by hand (no growth, no VAT)");
+
+  // The rig (block 1) stays on: kWh at month 1 = min(L, 1) x 850 W x 304.17 h x PUE 1.1 +
+  // (730 - min(L, 1) x 304.17) x 100 W x 1.1, CO2e = kWh x 350 / 1000.
+  const double load = std::min(own.cash_flow.load[1], 1.0);
+  const double hours = 10 * days;
+  const double idle = (730 - load * hours) * 100 / 1000 * 1.1;
+  const double kwh = load * 850.0 / 1000 * hours * 1.1 + idle;
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D36").formula,
+            "D$6*MIN(D19,D20)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
+            "3090_host_power_w)/watts_per_kw*D$12*pue+D37");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D37").formula,
+            "D$6*(1-opt_office_3090_powered_off_when_idle)*MAX(0,D20*D$10-MIN(D19,D20)*D$12)*"
+            "opt_office_3090_idle_power_w/watts_per_kw*pue");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D38").formula,
+            "D36*grid_g_co2e_per_kwh/grams_per_kilogram");
+  expect_near_relative(formula_at(cells, "Cash flow", "D37").cached, idle, "rig idle kWh");
+  expect_near_relative(formula_at(cells, "Cash flow", "D36").cached, kwh, "rig kWh");
+  expect_near_relative(formula_at(cells, "Cash flow", "D38").cached, kwh * 0.35, "rig kg CO2e");
+  expect_near_relative(formula_at(cells, "Cash flow", "B36").cached, *own.energy_kwh_total,
+                       "rig kWh over the horizon");
+  expect_near_relative(formula_at(cells, "Cash flow", "B38").cached, *own.co2e_kg_total,
+                       "rig kg CO2e over the horizon");
+  // The money rows' SUM stops at resale: the physical rows are not in the total.
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D31").formula, "SUM(D22:D30)");
+
+  // The hourly rental (block 2, rows 40-61): kWh by use at the data centre's PUE; its region
+  // has no intensity: "unknown", no formula.
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D58").formula,
+            "D$6*opt_runpod_h100_count*opt_runpod_h100_board_power_w/watts_per_kw*D$12*D41/"
+            "opt_runpod_h100_goodput*opt_runpod_h100_pue+D59");
+  expect_near_relative(formula_at(cells, "Cash flow", "D58").cached,
+                       700.0 / 1000 * hours * hourly.cash_flow.load[1] * kDefaultDataCentrePue,
+                       "H100 kWh");
+  EXPECT_FALSE(hourly.co2e_kg_total.has_value());
+  for (const auto& cell : cells) {
+    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row == 59) << cell.ref << " " << cell.formula;
+  }
+  // The monthly server (block 3): idle all month at 7 W, 380 g/kWh.
+  expect_near_relative(formula_at(cells, "Cash flow", "B82").cached, *monthly.co2e_kg_total,
+                       "server kg CO2e");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D82").formula,
+            "D80*opt_hetzner_gex44_grid_g_co2e_per_kwh/grams_per_kilogram");
+  // The API: energy unknown (no provider publishes it), never 0, no formula.
+  for (const auto& cell : cells) {
+    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row >= 101 && cell.row <= 103)
+        << cell.ref << " " << cell.formula;
+  }
+  EXPECT_TRUE(
+      has_string(path, "the provider publishes no energy per token for llama-3.1-8b-instant"));
+
+  // Summary: kWh and kg CO2e link to the Cash flow sums; the API's are "unknown".
+  // Columns: years H-I, break-even hours J, month K, cost per million L, kWh M, CO2e N,
+  // break-even tokens/day O.
+  const auto& summary_kwh = formula_at(cells, "Summary", "M17");
+  EXPECT_EQ(summary_kwh.formula, "'Cash flow'!$B$36");
+  expect_near_relative(summary_kwh.cached, *own.energy_kwh_total, "Summary kWh");
+  const auto& summary_co2e = formula_at(cells, "Summary", "N17");
+  EXPECT_EQ(summary_co2e.formula, "'Cash flow'!$B$38");
+  for (const auto& cell : cells) {
+    EXPECT_FALSE(cell.sheet == "Summary" && cell.row == 19 && (cell.col == 12 || cell.col == 13))
+        << "the API's energy is unknown: " << cell.ref;
+    EXPECT_FALSE(cell.sheet == "Summary" && cell.row == 17 && cell.col == 13)
+        << "the H100's emissions are unknown: " << cell.ref;
+  }
+  EXPECT_TRUE(has_string(path, "costs as much over the horizon as api-llama"));
+
+  // Checks: the rate limits are warnings, outside the master check's AND.
+  EXPECT_TRUE(has_string(path, "API peak tokens per minute within the published limit"));
+  std::string master;
+  int rate_checks = 0;
+  for (const auto& cell : cells) {
+    if (cell.sheet != "Checks") continue;
+    if (cell.row == 4) master = cell.formula;
+    if (cell.formula.find("opt_api_llama_tokens_per_minute_limit") != std::string::npos ||
+        cell.formula.find("opt_api_llama_requests_per_minute_limit") != std::string::npos) {
+      ++rate_checks;
+      EXPECT_EQ(cell.cached, 1) << cell.formula;  // 1333 tokens/min, 0.83 requests/min
+      EXPECT_EQ(master.find(cell.ref), std::string::npos) << "warning in the master check";
+    }
+  }
+  EXPECT_EQ(rate_checks, 2);
+  // Hardware: the API is hosted, no memory or speed figures that look like a fit.
+  EXPECT_TRUE(has_string(path, "hosted (API)"));
+  // Sources: the grid intensity with its date.
+  EXPECT_TRUE(has_string(path, "grid carbon nl (2025)"));
 }
 
 }  // namespace
