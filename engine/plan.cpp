@@ -496,6 +496,11 @@ void validate_plan_inputs(const PlanInputs& in) {
                                      << " months multiplies the demand by more than a million");
   GPUTCO_REQUIRE(!w.tokens_per_day || finite_non_negative(*w.tokens_per_day),
                  "tokens_per_day must be a non-negative number");
+  // At 0 hours a day a demand would be served at no cost (hourly rentals bill hours x load).
+  GPUTCO_REQUIRE(!w.tokens_per_day || *w.tokens_per_day <= 0 || w.hours_per_day > 0 ||
+                     (!w.days_follow_convention && w.days_per_month <= 0),
+                 "hours_per_day is 0 but the demand is "
+                     << *w.tokens_per_day << " tokens a day: no hours to serve it in");
   GPUTCO_REQUIRE(!w.users || (std::isfinite(*w.users) && *w.users > 0),
                  "users must be a positive number");
   GPUTCO_REQUIRE(

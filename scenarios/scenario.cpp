@@ -765,6 +765,17 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   if (s.options.empty()) {
     throw ScenarioError(file, 0, "[option:ID]", "no options: add at least one [option:ID] section");
   }
+  // A demand needs hours to be served in: at 0 hours a day every option would serve it at no
+  // cost (rentals bill hours x load = 0) and be recommended for it.
+  const bool demand = (s.tokens_per_day && *s.tokens_per_day > 0) ||
+                      (s.requests_per_day && *s.requests_per_day > 0);
+  const bool days_of_use = !s.given.count("workload.days_per_month") || s.days_per_month > 0;
+  if (demand && days_of_use && s.hours_per_day <= 0) {
+    throw ScenarioError(file, s.line_of("workload", "hours_per_day"), "[workload] hours_per_day",
+                        "0 hours of use a day cannot serve the demand of " +
+                            std::string(s.tokens_per_day ? "tokens_per_day" : "requests_per_day") +
+                            "; give the hours the demand is served in");
+  }
   // Growth compounds over the horizon: the last month's demand must stay a number of units
   // one can plan (the engine's limit, named here with the key and its line).
   if (const double factor = std::pow(1.0 + s.growth_per_month, s.horizon_months);

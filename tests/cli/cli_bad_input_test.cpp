@@ -120,6 +120,29 @@ TEST(BadInput, anEngineRefusalInASweepNamesTheFileAndTheValue) {
       << result.err;
 }
 
+TEST(BadInput, aSweepToZeroHoursOfADemandIsRefusedNotFree) {
+  // At 0 hours a day the rental served 480,000 tokens a day for 0.00 and was recommended.
+  test::TempDir dir;
+  const std::string scenario = dir.file("demand.ini");
+  test::write_file(scenario,
+                   "[scenario]\nas_of = 2026-11-27\n[workload]\nmodel = qwen3-32b\n"
+                   "quant = Q4_K_M\nhours_per_day = 9\ndays_per_month = 21\n"
+                   "tokens_per_day = 480000\ninput_tokens_per_output_token = 3.75\n"
+                   "[option:l40s]\nkind = rent_hourly\ngpu = l40s\n"
+                   "[option:api]\nkind = api\napi = groq-qwen3-32b\n");
+  const auto result =
+      test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "workload.hours_per_day=0:24:12"});
+  EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
+  EXPECT_NE(result.err.find(scenario + ": hours_per_day is 0 but the demand is 480000 tokens a "
+                                       "day: no hours to serve it in (sweep: "
+                                       "workload.hours_per_day = 0)"),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "workload.hours_per_day=12:24:12"})
+                .exit_code,
+            0);
+}
+
 TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
   EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", "--frobnicate"}).exit_code, 2);
   EXPECT_EQ(test::run(GPUTCO_EXE, {"frobnicate"}).exit_code, 2);
