@@ -10,6 +10,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/scenario.hpp"
 
 namespace po = boost::program_options;
 
@@ -434,7 +435,12 @@ int catalog_show(const std::vector<std::string>& args, std::ostream& out, std::o
   const Catalog catalog = open_catalog(catalog_path);
   const auto device = catalog.device(id);
   if (!device) {
-    throw UsageError("catalog show: unknown device '" + id + "' (gputco catalog list gpus)");
+    std::vector<std::string> ids;
+    for (const auto& d : catalog.devices()) ids.push_back(d.id);
+    const std::string hint = nearest(id, ids);
+    throw UsageError("catalog show: unknown device '" + id + "'" +
+                     (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
+                     " (gputco catalog list gpus)");
   }
   const auto prices = catalog.price_history(id);
   const auto rentals = catalog.rental_history(id);

@@ -133,6 +133,12 @@ TEST_F(CatalogCli, importTwiceChangesNothingAndListsShowTheBook) {
             std::string::npos)
       << show.out;
   EXPECT_EQ(gputco({"catalog", "show", "rtx-9999"}).exit_code, 2);
+  // A typo gets the nearest id, as fit's --gpu does.
+  const auto typo = gputco({"catalog", "show", "rtx-3090ti"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(typo.err,
+            "gputco: catalog show: unknown device 'rtx-3090ti'; did you mean 'rtx-3090'? (gputco "
+            "catalog list gpus)\n");
 }
 
 TEST_F(CatalogCli, exportIsImportableAgain) {
