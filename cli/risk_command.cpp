@@ -96,12 +96,19 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   out += fmt::format("{}\n", s.name);
   out += fmt::format("Monte Carlo: {} draws, seed {}; amounts in {} over {} months\n\n", r.draws,
                      r.seed, plan.currency, plan.horizon_months);
-  out += fmt::format("Buying {} beats renting {} (lower NPV of cost) in {:.1f} % of draws.\n",
-                     r.owned_option_id, r.rented_option_id, r.probability_buy_beats_rent * 100);
+  // Without a device rental the comparison is the cheapest pay-per-token API: not "renting".
+  bool api = false;
+  for (const auto& o : plan.options) {
+    if (o.id == r.rented_option_id) api = o.kind == OptionKind::api;
+  }
+  const char* other = api ? "paying per token" : "renting";
+  out +=
+      fmt::format("Buying {} beats {} {} (lower NPV of cost) in {:.1f} % of draws.\n",
+                  r.owned_option_id, other, r.rented_option_id, r.probability_buy_beats_rent * 100);
   out += fmt::format(
-      "NPV of buying minus renting: P10 {}, P50 {}, P90 {} (negative: buying is "
+      "NPV of buying minus {}: P10 {}, P50 {}, P90 {} (negative: buying is "
       "cheaper)\n\n",
-      money(r.p10_difference), money(r.p50_difference), money(r.p90_difference));
+      other, money(r.p10_difference), money(r.p50_difference), money(r.p90_difference));
   size_t id_width = 16;
   for (const auto& o : r.options) id_width = std::max(id_width, o.id.size());
   out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan", "P10",

@@ -215,6 +215,26 @@ TEST(CliRisk, aScenarioWithoutARentalHasNothingToCompare) {
   EXPECT_EQ(gputco({"sweep", path, "--vary", "workload.hours_per_day=0:24:12"}).exit_code, 0);
 }
 
+TEST(CliRisk, againstAnApiTheSummarySaysPayingPerTokenNotRenting) {
+  // No device rental: owning is compared with the API, which is not rented.
+  test::TempDir dir;
+  const std::string path = dir.file("own-or-api.ini");
+  test::write_file(path,
+                   "[scenario]\nas_of = 2026-11-27\n[workload]\nmodel = qwen3-32b\n"
+                   "quant = Q4_K_M\nhours_per_day = 9\ndays_per_month = 21\n"
+                   "tokens_per_day = 480000\ninput_tokens_per_output_token = 3.75\n"
+                   "[site]\ntariff_per_kwh = 0.25\n"
+                   "[option:rig]\nkind = buy\ngpu = rtx-3090\ncondition = used\ncount = 2\n"
+                   "[option:api]\nkind = api\napi = groq-qwen3-32b\n");
+  const auto r = gputco({"risk", path, "--draws", "200"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Buying rig beats paying per token api (lower NPV of cost) in "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("NPV of buying minus paying per token: P10 "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("renting"), std::string::npos) << r.out;
+}
+
 TEST(CliMain, helpListsSweepAndRisk) {
   const auto r = gputco({"--help"});
   EXPECT_EQ(r.exit_code, 0);
