@@ -684,9 +684,14 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
           base_kind != "rent_monthly") {
         r.fail("pue", "applies to options that run devices (not kind = " + o.kind + ")");
       }
-      for (const char* key : {"grid_region", "grid_g_co2e_per_kwh", "count", "split", "backend"}) {
+      for (const char* key : {"grid_region", "grid_g_co2e_per_kwh"}) {
         if (given(key) && o.kind == "api") {
           r.fail(key, "does not apply to kind = api (the provider's energy is not published)");
+        }
+      }
+      for (const char* key : {"count", "split", "backend"}) {
+        if (given(key) && o.kind == "api") {
+          r.fail(key, "does not apply to kind = api (the provider runs the model: no devices)");
         }
       }
       if (!o.grid_region.empty() && o.grid_g_co2e_per_kwh) {
