@@ -451,6 +451,12 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                           "duplicate section: give each section once");
     }
     // An empty section ({} in JSON, a header without keys in INI) is read as a section.
+    if (child.empty() && format == ScenarioFormat::json && is_section_name(section) &&
+        !child.data().empty()) {
+      // {"scenario": 5}: the name of a section with a value.
+      throw ScenarioError(file, 0, "[" + section + "]",
+                          "expected a section (an object of keys), got '" + child.data() + "'");
+    }
     if (child.empty() && !(child.data().empty() && is_section_name(section))) {
       throw ScenarioError(file, s.line_of("", section), section,
                           "a key outside any section; keys belong in [scenario], [workload], "
