@@ -487,10 +487,12 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                {"730", "720", "calendar"});
       r.integer("useful_life_months", s.useful_life_months, 1, 600);
       if (!s.as_of.empty() && !parse_date(s.as_of)) {
-        r.fail("as_of", "expected a date YYYY-MM-DD, got '" + s.as_of + "'");
+        r.fail("as_of",
+               "expected a date YYYY-MM-DD, got '" + s.as_of + "' (a real date, years 1900-2999)");
       }
       if (!s.start.empty() && !parse_month(s.start)) {
-        r.fail("start", "expected a month YYYY-MM, got '" + s.start + "'");
+        r.fail("start",
+               "expected a month YYYY-MM, got '" + s.start + "' (a real month, years 1900-2999)");
       }
     } else if (section == "workload") {
       has_workload = true;

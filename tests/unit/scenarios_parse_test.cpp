@@ -175,7 +175,8 @@ TEST(ScenarioParse, jsonSyntaxErrorGivesTheLine) {
 
 TEST(ScenarioParse, badDatesAreRejected) {
   EXPECT_EQ(error_of("[scenario]\nas_of = 2026-02-30\n"),
-            "test.ini:2: [scenario] as_of: expected a date YYYY-MM-DD, got '2026-02-30'");
+            "test.ini:2: [scenario] as_of: expected a date YYYY-MM-DD, got '2026-02-30' (a real "
+            "date, years 1900-2999)");
   EXPECT_NE(error_of("[scenario]\nas_of = 2026-11-01\nstart = 2027-13\n").find("[scenario] start"),
             std::string::npos);
 }
