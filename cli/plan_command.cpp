@@ -71,6 +71,10 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (format != "text" && format != "json" && format != "csv") {
     throw UsageError("plan: --format must be text, json or csv, got '" + format + "'");
   }
+  // -o "" (an unset shell variable) is a mistake, not a request for the default name.
+  if (vm.count("output") && output.empty()) {
+    throw UsageError("plan: --output is empty; give a file name ending in .xlsx");
+  }
   if (output.empty()) {
     output =
         std::filesystem::path(scenario_path).stem().string() + (quote ? "-quote.xlsx" : ".xlsx");

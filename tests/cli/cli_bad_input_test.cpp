@@ -156,6 +156,20 @@ TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
   EXPECT_EQ(not_a_catalog.exit_code, 2) << not_a_catalog.err;
 }
 
+TEST(BadUsage, anEmptyOutputNameIsRefusedNotReplacedByTheDefault) {
+  // -o "$OUT" with OUT unset wrote used-3090-rig-vs-rented-h100.xlsx in the working directory.
+  test::TempDir dir;
+  const auto result = test::run(
+      GPUTCO_EXE,
+      {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"), "-o", ""},
+      dir.path());
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_NE(result.err.find("plan: --output is empty"), std::string::npos) << result.err;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                          std::filesystem::directory_iterator()),
+            0);
+}
+
 TEST(BadUsage, unwritableOutputIsARuntimeFailure) {
   const auto result = test::run(
       GPUTCO_EXE, {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"),
