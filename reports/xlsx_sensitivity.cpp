@@ -32,7 +32,7 @@ void write_tornado_chart(lxw_workbook* workbook, SheetWriter& sheet, const Sensi
   }
   chart_set_series_overlap(chart, 100);
   chart_set_series_gap(chart, 40);
-  chart_title_set_name(chart, "Tornado: change of the buy - rent NPV difference");
+  chart_title_set_name(chart, "Tornado: change of the NPV difference, owned - compared option");
   // Widest bar on top: the category axis runs top-down; values cross at its far end.
   chart_axis_set_reverse(chart->y_axis);
   chart_axis_set_label_position(chart->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
@@ -64,10 +64,15 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
              "those runs, so their figures are values; what follows from them is a formula.",
              formats.note);
   lxw_row_t row = 3;
-  const auto key = [&](const char* text) { sheet.text(row, 0, text, formats.label); };
+  const auto key = [&](const std::string& text) { sheet.text(row, 0, text, formats.label); };
+  // Without a device rental the comparison is the cheapest pay-per-token API: not "renting".
+  const auto compared_with = option_index(plan, s.rented_option_id);
+  const bool api = compared_with && plan.options[*compared_with].kind == OptionKind::api;
+  const std::string other = api ? "paying per token" : "renting";
+  const std::string other_short = api ? "API" : "rent";
   key("Owned option compared");
   sheet.text(row++, value, s.owned_option_id.empty() ? "none" : s.owned_option_id);
-  key("Rental it is compared with");
+  key(api ? "API it is compared with" : "Rental it is compared with");
   sheet.text(row++, value, s.rented_option_id.empty() ? "none" : s.rented_option_id);
   key("Each input moved by (engine result)");
   sheet.number(row++, value, s.swing_fraction, formats.percent);
@@ -75,10 +80,10 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
   const auto rented = option_index(plan, s.rented_option_id);
   const bool compared = owned && rented && !s.tornado.empty();
   if (compared) {
-    key("Buy - rent NPV difference (engine result)");
+    key("Buy - " + other_short + " NPV difference (engine result)");
     out.engine_base_row = row;
     sheet.number(row++, value, s.base_difference, formats.money_whole);
-    key("Buy - rent NPV difference from the Cash flow");
+    key("Buy - " + other_short + " NPV difference from the Cash flow");
     out.workbook_base_row = row;
     sheet.formula(
         row++, value,
@@ -97,7 +102,7 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
   if (!compared) {
     sheet.text(row++, 0,
                s.note.empty()
-                   ? "No tornado: the plan has no feasible owned option and rental to compare."
+                   ? "No tornado: the plan has no feasible owned option and another to compare."
                    : "No tornado: " + s.note,
                formats.note);
   } else {
@@ -151,17 +156,17 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     if (!risk.owned_option_id.empty()) {
       key("Owned option compared");
       sheet.text(row++, value, risk.owned_option_id);
-      key("Rental it is compared with");
+      key(api ? "API it is compared with" : "Rental it is compared with");
       sheet.text(row++, value, risk.rented_option_id);
     }
-    key("Probability that buying beats renting");
+    key("Probability that buying beats " + other);
     sheet.number(row++, value, risk.probability_buy_beats_rent, formats.percent);
     out.difference_row = row;
-    key("Buy - rent NPV difference P10");
+    key("Buy - " + other_short + " NPV difference P10");
     sheet.number(row++, value, risk.p10_difference, formats.money_whole);
-    key("Buy - rent NPV difference P50");
+    key("Buy - " + other_short + " NPV difference P50");
     sheet.number(row++, value, risk.p50_difference, formats.money_whole);
-    key("Buy - rent NPV difference P90");
+    key("Buy - " + other_short + " NPV difference P90");
     sheet.number(row++, value, risk.p90_difference, formats.money_whole);
     ++row;
     const lxw_row_t header = row++;

@@ -274,13 +274,15 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     sheet.text(row, c_option, option.id, recommended ? formats.highlight : formats.bold);
     sheet.text(row, c_kind, kind_label(option.kind, inputs));
     sheet.text(row, c_devices, devices_label(inputs));
-    sheet.text(row, c_fit, verdict_label(option.fit.verdict),
-               option.feasible ? nullptr : formats.warning);
     if (option.kind == OptionKind::api) {
-      sheet.text(row, c_decode, "hosted", formats.not_available);  // the provider's speed
+      // The provider serves the model: no fit of ours, no speed to show (as text and JSON).
+      sheet.text(row, c_fit, "hosted");
+      sheet.text(row, c_decode, kNotAvailable, formats.not_available);
     } else if (option.feasible) {
+      sheet.text(row, c_fit, verdict_label(option.fit.verdict));
       sheet.number(row, c_decode, option.speed.decode_tokens_per_s, formats.decimal1);
     } else {
+      sheet.text(row, c_fit, verdict_label(option.fit.verdict), formats.warning);
       sheet.text(row, c_decode, kNotAvailable, formats.not_available);
     }
     write_figure(sheet, live, row, c_total,

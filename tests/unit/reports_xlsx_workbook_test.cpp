@@ -800,5 +800,50 @@ TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
   EXPECT_TRUE(has_string(path, "grid carbon nl (2025)"));
 }
 
+/// The shared-string text cells of one sheet: cell reference ("D17") -> text.
+std::map<std::string, std::string> text_cells(const std::string& path, const std::string& sheet) {
+  std::vector<std::string> strings;
+  const std::string shared = zip_member(path, "xl/sharedStrings.xml");
+  const std::regex si(R"re(<si>(.*?)</si>)re");
+  const std::regex t(R"re(<t[^>]*>([^<]*)</t>)re");
+  for (std::sregex_iterator it(shared.begin(), shared.end(), si), end; it != end; ++it) {
+    const std::string item = (*it)[1];
+    std::string text;
+    for (std::sregex_iterator jt(item.begin(), item.end(), t); jt != end; ++jt) text += (*jt)[1];
+    strings.push_back(text);
+  }
+  std::map<std::string, std::string> out;
+  const std::string xml = zip_member(path, test::sheet_parts(path).at(sheet));
+  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"[^>]*t="s"[^>]*><v>([0-9]+)</v></c>)re");
+  for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
+    out[(*it)[1]] = strings.at(std::stoul((*it)[2]));
+  }
+  return out;
+}
+
+TEST(XlsxReportApiCarbon, summaryShowsTheApiAsHostedWithoutASpeed) {
+  const auto sample = test::api_carbon_sample_plan();
+  const std::string path = fresh_dir("api-summary") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  const auto texts = text_cells(path, "Summary");
+  const auto column_of = [](const std::string& ref) {
+    return ref.substr(0, ref.find_first_of("0123456789"));
+  };
+  const auto row_of = [](const std::string& ref) {
+    return ref.substr(ref.find_first_of("0123456789"));
+  };
+  std::string fit_col, decode_col, api_row;
+  for (const auto& [ref, text] : texts) {
+    if (text == "Fit") fit_col = column_of(ref);
+    if (text == "Decode tokens/s per stream") decode_col = column_of(ref);
+    if (text == sample.plan.options[3].id && column_of(ref) == "A") api_row = row_of(ref);
+  }
+  ASSERT_FALSE(fit_col.empty());
+  ASSERT_FALSE(api_row.empty());
+  // As in the terminal and JSON: the provider serves the model; no fit verdict, no speed.
+  EXPECT_EQ(texts.at(fit_col + api_row), "hosted");
+  EXPECT_EQ(texts.at(decode_col + api_row), "n/a");
+}
+
 }  // namespace
 }  // namespace gputco
