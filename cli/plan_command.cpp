@@ -1,5 +1,6 @@
 // gputco plan SCENARIO [-o OUT.xlsx] [--format text|json|csv] [--json] [--quote] [--catalog DB]
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -79,7 +80,9 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     output =
         std::filesystem::path(scenario_path).stem().string() + (quote ? "-quote.xlsx" : ".xlsx");
   }
-  if (std::filesystem::path(output).extension() != ".xlsx") {
+  std::string extension = std::filesystem::path(output).extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension != ".xlsx") {  // Excel and LibreOffice take .XLSX as well
     throw UsageError("plan: --output must end in .xlsx, got '" + output + "'");
   }
 

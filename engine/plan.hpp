@@ -284,8 +284,11 @@ struct OptionResult {
   bool feasible = false;       ///< the model fits (fits or tight) on the option's devices
   double power_at_load_w = 0;  ///< devices + host at load (owned options)
   double hours_per_month = 0;  ///< hours of use per month
-  double energy_kwh_per_month = 0;  ///< at the wall, including PUE (owned options)
-  double tokens_per_month = 0;      ///< generated tokens at full load during the hours of use
+  /// Owned options: kWh at the wall in a month of full load during the hours of use (power at
+  /// load x hours of use x PUE), a capacity figure; what the plan's demand really draws,
+  /// idle included, is CashFlow::energy_kwh (JSON energy_kwh).
+  double energy_kwh_per_month = 0;
+  double tokens_per_month = 0;  ///< generated tokens at full load during the hours of use
   CashFlow cash_flow;
   double total_cost = 0;                   ///< sum of all flows, resale netted
   double npv = 0;                          ///< present value of cost at the discount rate

@@ -107,7 +107,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
                   {"aggregate_tokens_per_s", device(r.speed.aggregate_tokens_per_s)}};
     o["power_at_load_w"] = device(r.power_at_load_w);
     o["hours_per_month"] = number(r.hours_per_month);
-    o["energy_kwh_per_month"] = device(r.energy_kwh_per_month);
+    o["full_load_kwh_per_month"] = device(r.energy_kwh_per_month);
     o["tokens_per_month"] = number(r.tokens_per_month);
     o["total_cost"] = number(r.total_cost);
     o["npv"] = number(r.npv);

@@ -86,7 +86,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                            "Decode tokens/s per stream",
                            "Aggregate tokens/s",
                            "Power at load W",
-                           "Energy kWh/month"};
+                           "kWh/month at full load in the hours of use"};
   const lxw_row_t header = 3;
   for (lxw_col_t c = 0; c < 15; ++c) {
     // Numbers are right-aligned under right-aligned headers; the verdict follows a number.

@@ -78,7 +78,7 @@ TEST(ApiCarbonExample, threePathsSideBySideWithMoneyAndEmissions) {
   EXPECT_TRUE(api["speed"]["decode_tokens_per_s"].is_null());
   EXPECT_TRUE(api["speed"]["aggregate_tokens_per_s"].is_null());
   EXPECT_TRUE(api["power_at_load_w"].is_null());
-  EXPECT_TRUE(api["energy_kwh_per_month"].is_null());
+  EXPECT_TRUE(api["full_load_kwh_per_month"].is_null());
   EXPECT_TRUE(api["break_even_tokens_per_day"].is_null());
   EXPECT_GT(api["api"]["output_price_per_million"].get<double>(), 0);
   EXPECT_FALSE(api["api"]["rate_limit_exceeded"].get<bool>());

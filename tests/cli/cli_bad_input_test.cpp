@@ -170,6 +170,20 @@ TEST(BadUsage, anEmptyOutputNameIsRefusedNotReplacedByTheDefault) {
             0);
 }
 
+TEST(BadUsage, theWorkbookExtensionIsCaseInsensitiveAndOthersAreRefused) {
+  test::TempDir dir;
+  const std::string scenario =
+      test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini");
+  const auto upper = test::run(GPUTCO_EXE, {"plan", scenario, "-o", "PLAN.XLSX"}, dir.path());
+  EXPECT_EQ(upper.exit_code, 0) << upper.err;
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/PLAN.XLSX"));
+  const auto csv = test::run(GPUTCO_EXE, {"plan", scenario, "-o", "plan.csv"}, dir.path());
+  EXPECT_EQ(csv.exit_code, 2) << csv.err;
+  EXPECT_NE(csv.err.find("--output must end in .xlsx, got 'plan.csv'"), std::string::npos)
+      << csv.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/plan.csv"));
+}
+
 TEST(BadUsage, unwritableOutputIsARuntimeFailure) {
   const auto result = test::run(
       GPUTCO_EXE, {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"),
