@@ -99,6 +99,11 @@ int catalog_export(const std::vector<std::string>& args, std::ostream& out, std:
   if (!what.empty() && what != "prices" && what != "rentals") {
     throw UsageError("catalog export: expected prices or rentals, got '" + what + "'");
   }
+  if (vm.count("output") && output.empty()) {  // -o "$OUT" with OUT unset: not stdout
+    throw UsageError(
+        "catalog export: --output is empty; give a file name (or leave -o out "
+        "for stdout)");
+  }
   auto export_kind = [&](ImportFormat format) {
     if (book == kBuiltinBook) return export_builtin_prices(format);
     const std::string db = user_catalog_path(catalog_path);

@@ -155,6 +155,11 @@ TEST_F(CatalogCli, exportIsImportableAgain) {
       {"catalog", "import", work_.file("out.csv"), "--book", "acme", "--as-of", "2026-12-01"});
   EXPECT_NE(again.out.find("0 added, 2 unchanged"), std::string::npos) << again.out;
   EXPECT_EQ(gputco({"catalog", "export", "--book", "nobody"}).exit_code, 2);
+  // -o "$OUT" with OUT unset is a mistake, not a request for stdout.
+  const auto empty = gputco({"catalog", "export", "prices", "--book", "acme", "-o", ""});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_EQ(empty.out, "");
+  EXPECT_NE(empty.err.find("catalog export: --output is empty"), std::string::npos) << empty.err;
 }
 
 TEST_F(CatalogCli, publicCatalogFormatsImport) {
