@@ -28,7 +28,7 @@ int catalog_check(const std::vector<std::string>& args, std::ostream& out, std::
       "as-of", po::value(&as_of)->value_name("DATE"), "check staleness at this date YYYY-MM-DD")(
       "max-age", po::value(&max_age)->value_name("DAYS"),
       "a price older than this at --as-of is stale (default 90)");
-  auto vm = parse_action(args, visible, {});
+  auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
     out << visible << "\n";
     return 0;

@@ -338,22 +338,6 @@ constexpr const char* kCatalogUsage =
 
 }  // namespace
 
-po::variables_map parse_action(
-    const std::vector<std::string>& args, const po::options_description& visible,
-    const std::vector<std::pair<const char*, std::string*>>& positional) {
-  po::options_description all;
-  all.add(visible);
-  po::positional_options_description positions;
-  for (const auto& [name, target] : positional) {
-    all.add_options()(name, po::value(target));
-    positions.add(name, 1);
-  }
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-  po::notify(vm);
-  return vm;
-}
-
 void require_date_option(const std::string& option, const std::string& date) {
   if (!parse_date(date)) {
     throw UsageError("catalog: " + option + " expects YYYY-MM-DD, got '" + date + "'");
@@ -379,7 +363,7 @@ int catalog_list(const std::vector<std::string>& args, std::ostream& out, std::o
       "a price older than this at --as-of is stale (default 90)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
       "user catalog to layer over the built-in one (default: the XDG one, if it exists)");
-  auto vm = parse_action(args, visible, {{"what", &what}});
+  auto vm = parse_arguments(args, visible, {{"what", &what}});
   if (vm.count("help") || what.empty()) {
     out << visible << "\n";
     return vm.count("help") ? 0 : 2;
@@ -427,7 +411,7 @@ int catalog_show(const std::vector<std::string>& args, std::ostream& out, std::o
   visible.add_options()("help,h", "this text")("json", po::bool_switch(&json), "print JSON")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
       "user catalog to layer over the built-in one (default: the XDG one, if it exists)");
-  auto vm = parse_action(args, visible, {{"id", &id}});
+  auto vm = parse_arguments(args, visible, {{"id", &id}});
   if (vm.count("help") || id.empty()) {
     out << visible << "\n";
     return vm.count("help") ? 0 : 2;

@@ -53,7 +53,7 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "SkyPilot/gpuhunt files: the provider (default: from the file name; vms.csv: its folder)")(
       "source", po::value(&options.source)->value_name("TEXT"),
       "SkyPilot/gpuhunt files: the source of every row (default: format, provider, file name)");
-  auto vm = parse_action(args, visible, {{"file", &file}});
+  auto vm = parse_arguments(args, visible, {{"file", &file}});
   if (vm.count("help") || file.empty()) {
     out << visible << "\n";
     return vm.count("help") ? 0 : 2;
@@ -91,7 +91,7 @@ int catalog_export(const std::vector<std::string>& args, std::ostream& out, std:
       "output,o", po::value(&output)->value_name("FILE"), "file to write (default: stdout)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
       "user catalog to read (default: the XDG one)");
-  auto vm = parse_action(args, visible, {{"what", &what}});
+  auto vm = parse_arguments(args, visible, {{"what", &what}});
   if (vm.count("help")) {
     out << visible << "\n";
     return 0;

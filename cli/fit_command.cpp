@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "engine/finder.hpp"
@@ -213,9 +214,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "QLoRA: double quantization (4.127 instead of 4.5 bits per weight)")(
       "json", po::bool_switch(&o.json), "print JSON")(
       "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(visible).run(), vm);
-  po::notify(vm);
+  const auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
     out << visible << "\n";
     return 0;

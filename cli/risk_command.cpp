@@ -7,6 +7,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
@@ -194,13 +195,7 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "print how long the Monte Carlo took on stderr (not part of the result)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
       "catalog database to use instead of the built-in one (opened read-only)");
-  po::options_description all;
-  all.add(visible).add_options()("scenario", po::value(&scenario_path));
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
+  const auto vm = parse_arguments(args, visible, {{"scenario", &scenario_path}});
   if (vm.count("help")) {
     out << visible << "\n";
     return 0;

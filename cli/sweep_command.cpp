@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
@@ -318,13 +319,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "json", po::bool_switch(&json), "print JSON on stdout instead of the table")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
       "catalog database to use instead of the built-in one (opened read-only)");
-  po::options_description all;
-  all.add(visible).add_options()("scenario", po::value(&scenario_path));
-  po::positional_options_description positional;
-  positional.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
+  const auto vm = parse_arguments(args, visible, {{"scenario", &scenario_path}});
   if (vm.count("help")) {
     out << visible << "\n";
     return 0;
