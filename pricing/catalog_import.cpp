@@ -667,16 +667,6 @@ void write_records(const std::string& db_path, const FileKind& kind,
   }
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 const FileKind& kind_of(ImportFormat format) {
   if (format == ImportFormat::purchase_prices) return purchase_kind();
   if (format == ImportFormat::rental_offers) return rental_kind();

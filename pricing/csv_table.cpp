@@ -48,6 +48,16 @@ int no_space(unsigned char) {
 
 }  // namespace
 
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
 // Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
 /// code points above U+10FFFF included), npos when the whole text is valid.
 std::size_t first_invalid_utf8(std::string_view text) {

@@ -38,6 +38,11 @@ CsvTable parse_csv(std::string_view text, const std::string& path);
 /// Shared by the CSV reader and the scenario reader.
 std::size_t first_invalid_utf8(std::string_view text);
 
+/// One RFC 4180 field as written: `text` unchanged unless it holds a comma, a quote or a line
+/// break, then quoted with its quotes doubled. The one CSV writer of the project (catalog
+/// export, `plan --format csv`): parse_csv reads it back to `text`. Throws nothing.
+std::string csv_field(std::string_view text);
+
 /// Reads and parses the file at `path` (see parse_csv). Throws CatalogError when the file
 /// cannot be read or is malformed.
 CsvTable read_csv_file(const std::string& path);

@@ -6,19 +6,10 @@
 #include <optional>
 #include <vector>
 
+#include "pricing/csv_table.hpp"
+
 namespace gputco {
 namespace {
-
-/// One RFC 4180 field: quoted when it holds a separator, a quote or a line break.
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
 
 /// The shortest text that reads back to `value` (std::to_chars: no locale); "" if not finite.
 std::string number(double value) {
@@ -32,22 +23,10 @@ std::string number(const std::optional<double>& value) {
   return value ? number(*value) : std::string();
 }
 
-std::string verdict_id(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::fits:
-      return "fits";
-    case Verdict::tight:
-      return "tight";
-    case Verdict::does_not_fit:
-      return "does_not_fit";
-  }
-  return "";
-}
-
 void line(std::string& out, const std::vector<std::string>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out += ',';
-    out += field(fields[i]);
+    out += csv_field(fields[i]);
   }
   out += "\r\n";
 }
@@ -91,7 +70,7 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
         : option.kind == OptionKind::api ? inputs->api_model
                                          : inputs->device.id,
         inputs != nullptr ? std::to_string(inputs->count) : "",
-        api ? "hosted" : verdict_id(option.fit.verdict),
+        api ? "hosted" : to_string(option.fit.verdict),
         option.feasible ? "true" : "false",
         option.feasible && !api ? number(option.speed.decode_tokens_per_s) : "",
         option.feasible && !api ? number(option.speed.aggregate_tokens_per_s) : "",
