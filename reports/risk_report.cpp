@@ -1,0 +1,152 @@
+// The Monte Carlo's reports: the terminal summary and JSON of `gputco risk`.
+#include "reports/risk_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace gputco {
+namespace {
+
+struct NamedInput {
+  const char* name;
+  const UncertainInput* input;
+  const char* bound;  ///< the physical bound applied beyond the distribution
+};
+
+std::vector<NamedInput> named_inputs(const RiskModel& m) {
+  return {{"purchase price", &m.purchase_price, "price per GPU and host cost of owned options"},
+          {"resale", &m.resale, "residual fraction, at most 100 %"},
+          {"tariff", &m.tariff, "electricity per kWh"},
+          {"hours per day", &m.hours_per_day, "at most 24"},
+          {"rental rate", &m.rental_rate, "hourly rate and monthly price of rentals, API prices"},
+          {"maintenance", &m.maintenance, "fraction of capex per year"},
+          {"failure rate", &m.failure_rate, "annual failure rate of owned devices, at most 100 %"}};
+}
+
+std::string percent(double fraction) {
+  return fraction == 0 ? std::string("0 %") : fmt::format("{:+.0f} %", fraction * 100);
+}
+
+std::string describe(const UncertainInput& in) {
+  switch (in.distribution) {
+    case Distribution::uniform:
+      return fmt::format("uniform {} .. {}", percent(in.low), percent(in.high));
+    case Distribution::triangular:
+      return fmt::format("triangular {} / {} / {}", percent(in.low), percent(in.mode),
+                         percent(in.high));
+    case Distribution::normal:
+      return fmt::format("normal, sd {:.0f} %, truncated at zero", in.sd * 100);
+  }
+  return "?";
+}
+
+const char* distribution_name(Distribution d) {
+  switch (d) {
+    case Distribution::uniform:
+      return "uniform";
+    case Distribution::triangular:
+      return "triangular";
+    case Distribution::normal:
+      return "normal";
+  }
+  return "?";
+}
+
+std::string money(double x) {
+  return std::isfinite(x) ? fmt::format("{:.0f}", x) : "n/a";
+}
+
+double plan_total(const Plan& plan, const std::string& id) {
+  for (const auto& o : plan.options) {
+    if (o.id == id) return o.total_cost;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
+                      const RiskModel& model) {
+  std::string out;
+  out += fmt::format("{}\n", s.name);
+  out += fmt::format("Monte Carlo: {} draws, seed {}; amounts in {} over {} months\n\n", r.draws,
+                     r.seed, plan.currency, plan.horizon_months);
+  // Without a device rental the comparison is the cheapest pay-per-token API: not "renting".
+  bool api = false;
+  for (const auto& o : plan.options) {
+    if (o.id == r.rented_option_id) api = o.kind == OptionKind::api;
+  }
+  const char* other = api ? "paying per token" : "renting";
+  out +=
+      fmt::format("Buying {} beats {} {} (lower NPV of cost) in {:.1f} % of draws.\n",
+                  r.owned_option_id, other, r.rented_option_id, r.probability_buy_beats_rent * 100);
+  out += fmt::format(
+      "NPV of buying minus {}: P10 {}, P50 {}, P90 {} (negative: buying is "
+      "cheaper)\n\n",
+      other, money(r.p10_difference), money(r.p50_difference), money(r.p90_difference));
+  size_t id_width = 16;
+  for (const auto& o : r.options) id_width = std::max(id_width, o.id.size());
+  out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan", "P10",
+                     "P50", "P90");
+  for (const auto& o : r.options) {
+    out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
+                       money(plan_total(plan, o.id)), money(o.p10_total_cost),
+                       money(o.p50_total_cost), money(o.p90_total_cost));
+  }
+  std::string left_out;
+  for (const auto& o : plan.options) {
+    if (!o.feasible) left_out += (left_out.empty() ? "" : ", ") + o.id;
+  }
+  if (!left_out.empty())
+    out += fmt::format("(left out, they do not hold the model: {})\n", left_out);
+  out +=
+      "\nUncertain inputs, as a change of the scenario's value (one draw per input, shared by "
+      "every option):\n";
+  for (const auto& n : named_inputs(model)) {
+    out += fmt::format("  {:<15} {:<36} {}\n", n.name, describe(*n.input), n.bound);
+  }
+  out += "Percentiles: Hyndman & Fan (1996) type 7, as Excel PERCENTILE.INC.\n";
+  return out;
+}
+
+std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
+                      const RiskModel& model) {
+  using ordered = nlohmann::ordered_json;
+  ordered j;
+  j["scenario"] = s.name;
+  j["currency"] = plan.currency;
+  j["horizon_months"] = plan.horizon_months;
+  j["draws"] = r.draws;
+  j["seed"] = r.seed;
+  j["owned_option_id"] = r.owned_option_id;
+  j["rented_option_id"] = r.rented_option_id;
+  j["probability_buy_beats_rent"] = r.probability_buy_beats_rent;
+  j["npv_difference"] = {
+      {"p10", r.p10_difference}, {"p50", r.p50_difference}, {"p90", r.p90_difference}};
+  ordered options = ordered::array();
+  for (const auto& o : r.options) {
+    options.push_back({{"id", o.id},
+                       {"plan_total_cost", plan_total(plan, o.id)},
+                       {"p10_total_cost", o.p10_total_cost},
+                       {"p50_total_cost", o.p50_total_cost},
+                       {"p90_total_cost", o.p90_total_cost}});
+  }
+  j["options"] = std::move(options);
+  ordered inputs = ordered::array();
+  for (const auto& n : named_inputs(model)) {
+    inputs.push_back({{"input", n.name},
+                      {"distribution", distribution_name(n.input->distribution)},
+                      {"low", n.input->low},
+                      {"mode", n.input->mode},
+                      {"high", n.input->high},
+                      {"sd", n.input->sd}});
+  }
+  j["uncertain_inputs"] = std::move(inputs);
+  j["quantile_definition"] = "Hyndman & Fan (1996) type 7 (Excel PERCENTILE.INC)";
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gputco

@@ -1,0 +1,25 @@
+// The Monte Carlo's reports (`gputco risk`): they format engine results, never compute them.
+#pragma once
+
+#include <string>
+
+#include "engine/plan.hpp"
+#include "engine/sensitivity.hpp"
+#include "scenarios/resolved.hpp"
+
+namespace gputco {
+
+/// The terminal summary of a Monte Carlo run `r` over `plan` (scenario `s`): how often the
+/// owned option beats the compared one (a rental, or a pay-per-token API when the plan has no
+/// rental), P10/P50/P90 of the NPV difference and of every option's total cost (plan
+/// currency), and the distributions of `model`. Throws nothing beyond allocation.
+std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
+                      const RiskModel& model);
+
+/// The same as JSON (nlohmann ordered keys, 2-space indent, newline-terminated): scenario,
+/// currency, horizon_months, draws, seed, the compared pair, probability_buy_beats_rent,
+/// npv_difference percentiles, per-option percentiles and the uncertain inputs.
+std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
+                      const RiskModel& model);
+
+}  // namespace gputco
