@@ -154,7 +154,7 @@ Quant reference_quant(const std::string& id) {
 
 bool MeasuredDecode::used_for_decode_fit() const {
   return count == 1 && note.find("power limited") == std::string::npos &&
-         source.find("(Dec 2023)") == std::string::npos;
+         note.rfind("superseded build:", 0) == std::string::npos;
 }
 
 std::vector<MeasuredDecode> measured_decode_rows() {

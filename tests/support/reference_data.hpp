@@ -39,10 +39,12 @@ struct MeasuredDecode {
   double prefill_tokens_per_s = 0;
   std::string source;
   std::string note;
-  /// Used to fit eta and t0: one device, no power limit. Rows from llama.cpp builds of 2023
-  /// (source "(Dec 2023)": before CUDA graphs and the 2024-2025 kernel work, 2-3x the fixed
-  /// cost of today's builds) are reported but not fitted: the engine estimates current
-  /// software.
+  /// Used to fit eta and t0: one device, no power limit, not from a superseded build. Rows
+  /// whose note starts "superseded build:" name a llama.cpp build that predates their
+  /// backend's current single-token kernels (CUDA: December 2023, before CUDA graphs, PR
+  /// #6766; Vulkan: b4327 of 2024-12-14, before the mat-vec work of PRs #10991, #12505,
+  /// #15355); they are reported, not fitted: the engine estimates current software. Only
+  /// rows whose source states the build are marked; the others are fitted.
   bool used_for_decode_fit() const;
   /// Mean cached tokens during the run: N / 2 for tgN from an empty prompt.
   int mean_context_tokens() const { return context_tokens / 2; }

@@ -64,21 +64,23 @@ TEST(DecodeCalibration, constantsMatchTheMeasuredRows) {
   }
 }
 
-// The target is a MAPE of at most 10 % per family, in-sample and out of sample (leave one
-// row out, refit, predict it). CUDA and Metal meet it. Vulkan does not (11.1 % in-sample):
-// its eight rows are one model (Llama 2 7B Q4_0), so only the device varies, and the Radeon
-// Pro W7900 (864 GB/s, 112.8 tokens/s) is slower than the RX 9070 XT (640 GB/s, 137.1) and
-// the Arc B580 slower than its bandwidth says: no bandwidth-based model with the device
-// table's fields fits both, and per-device factors would only hide it. The Vulkan bounds
-// guard against regressions; they are not the target.
+// The target is a MAPE of at most 10 % per family on the fitted rows, and out of sample
+// (leave one row out, refit, predict it). CUDA and Metal meet both. Vulkan meets it in-sample
+// (7.5 %) but not out of sample (11.0 %): its seven fitted rows are one model (Llama 2 7B
+// Q4_0), so only the device varies, and the Arc B580 decodes slower than its bandwidth says
+// (Intel's driver); one row cannot identify a vendor term and per-device factors would only
+// hide it. Its leave-one-out bound guards against regressions; it is not the target.
 TEST(DecodeCalibration, mapePerFamily) {
   struct Bound {
     Backend backend;
-    double in_sample, leave_one_out;
+    double in_sample, leave_one_out, all_rows;
   };
-  const Bound bounds[] = {
-      {Backend::cuda, 0.10, 0.10}, {Backend::metal, 0.10, 0.10}, {Backend::vulkan, 0.115, 0.14}};
-  for (const auto& [backend, in_bound, loo_bound] : bounds) {
+  // all_rows: every single-device row with the compiled constants, the rows the fit leaves
+  // out included (measured 10.1 %, 7.1 %, 11.4 %); a regression guard, not the target.
+  const Bound bounds[] = {{Backend::cuda, 0.10, 0.10, 0.105},
+                          {Backend::metal, 0.10, 0.10, 0.10},
+                          {Backend::vulkan, 0.10, 0.115, 0.12}};
+  for (const auto& [backend, in_bound, loo_bound, all_bound] : bounds) {
     const DecodeFit fit = test::refit_decode(backend);
     const double loo = test::loo_decode_mape(backend);
     std::vector<DecodeSample> all_single;
@@ -95,7 +97,25 @@ TEST(DecodeCalibration, mapePerFamily) {
                                   << " %, bound " << 100 * in_bound << " %";
     EXPECT_LE(loo, loo_bound) << to_string(backend) << ": leave-one-out MAPE " << 100 * loo
                               << " %, bound " << 100 * loo_bound << " %";
+    EXPECT_LE(all_mape, all_bound) << to_string(backend) << ": MAPE on every row "
+                                   << 100 * all_mape << " %, bound " << 100 * all_bound << " %";
   }
+}
+
+// The rows left out of the fit as superseded builds are exactly those whose source states an
+// old llama.cpp build: the four XiongjieDai rows of December 2023 (CUDA) and the W7900 row
+// measured on b4327 (Vulkan). A row marked without a stated build would be cherry-picking.
+TEST(DecodeCalibration, onlyRowsWithAStatedOldBuildAreLeftOut) {
+  int superseded = 0;
+  for (const auto& row : measured_decode_rows()) {
+    if (row.note.rfind("superseded build:", 0) != 0) continue;
+    ++superseded;
+    EXPECT_FALSE(row.used_for_decode_fit()) << row.device_id;
+    const bool dated_source = row.source.find("(Dec 2023)") != std::string::npos ||
+                              row.source.find("(build ba1cb19c)") != std::string::npos;
+    EXPECT_TRUE(dated_source) << row.device_id << ": " << row.source;
+  }
+  EXPECT_EQ(superseded, 5);
 }
 
 TEST(DecodeCalibration, layerSplitBoundaryMatchesTheMultiCardRows) {
