@@ -97,8 +97,8 @@ TEST(DecodeCalibration, mapePerFamily) {
                                   << " %, bound " << 100 * in_bound << " %";
     EXPECT_LE(loo, loo_bound) << to_string(backend) << ": leave-one-out MAPE " << 100 * loo
                               << " %, bound " << 100 * loo_bound << " %";
-    EXPECT_LE(all_mape, all_bound) << to_string(backend) << ": MAPE on every row "
-                                   << 100 * all_mape << " %, bound " << 100 * all_bound << " %";
+    EXPECT_LE(all_mape, all_bound) << to_string(backend) << ": MAPE on every row " << 100 * all_mape
+                                   << " %, bound " << 100 * all_bound << " %";
   }
 }
 
