@@ -6,10 +6,10 @@
 // row), a count re-fits, a tariff given wins over a catalog tariff. The Inputs row of the
 // varied key says where its value came from ("gputco sweep --vary ..."), not the file.
 #include <fmt/format.h>
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <cmath>
-#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -30,86 +30,6 @@ namespace {
 
 constexpr const char* kVaryExample = "e.g. workload.hours_per_day=0:24:2";
 constexpr size_t kMaxSweepPoints = 1000;
-
-/// A scenario number the sweep may vary: where it lives, its range (the parser's, from
-/// scenarios/scenario.cpp, so a swept value is one the file could have held) and how to set it.
-struct VaryKey {
-  std::string section;      ///< "scenario", "workload", "site" or the option id
-  std::string key;          ///< the scenario key
-  std::string option_kind;  ///< for option keys: the kind it applies to ("" = every kind)
-  double min = 0;
-  double max = 0;
-  bool whole = false;  ///< a whole number (count, horizon_months, ...)
-  std::function<void(Scenario&, double)> set;
-  std::string full_name() const {
-    const bool option = section != "scenario" && section != "workload" && section != "site";
-    return (option ? "option:" + section : section) + "." + key;
-  }
-};
-
-std::vector<VaryKey> vary_keys(const Scenario& s) {
-  std::vector<VaryKey> keys;
-  const auto add = [&](const std::string& section, const std::string& key, double min, double max,
-                       bool whole, std::function<void(Scenario&, double)> set) {
-    keys.push_back({section, key, "", min, max, whole, std::move(set)});
-  };
-  add("scenario", "horizon_months", 1, 600, true,
-      [](Scenario& x, double v) { x.horizon_months = static_cast<int>(v); });
-  add("scenario", "discount_rate", -0.99, 1.0, false,
-      [](Scenario& x, double v) { x.discount_rate = v; });
-  add("workload", "context_tokens", 1, 10'000'000, true,
-      [](Scenario& x, double v) { x.context_tokens = static_cast<int>(v); });
-  add("workload", "concurrent_streams", 1, 100'000, true,
-      [](Scenario& x, double v) { x.concurrent_streams = static_cast<int>(v); });
-  add("workload", "hours_per_day", 0, 24, false,
-      [](Scenario& x, double v) { x.hours_per_day = v; });
-  add("workload", "days_per_month", 0, 31, false,
-      [](Scenario& x, double v) { x.days_per_month = v; });
-  // The demand: a volume swept by tokens replaces requests (the mix stays: prompt and output
-  // tokens per request, or the ratio), and the reverse.
-  add("workload", "tokens_per_day", 0, 1e15, false, [](Scenario& x, double v) {
-    x.tokens_per_day = v;
-    x.requests_per_day.reset();
-  });
-  add("workload", "requests_per_day", 0, 1e12, false, [](Scenario& x, double v) {
-    x.requests_per_day = v;
-    x.tokens_per_day.reset();
-  });
-  add("site", "tariff_per_kwh", 0, 10, false, [](Scenario& x, double v) { x.tariff_per_kwh = v; });
-  add("site", "pue", 1, 3, false, [](Scenario& x, double v) { x.pue = v; });
-
-  using Field = std::optional<double> ScenarioOption::*;
-  struct OptionNumber {
-    const char* key;
-    const char* kind;
-    double max;
-    Field field;
-  };
-  constexpr double kMaxMoney = 1e9;
-  const OptionNumber numbers[] = {
-      {"price_per_gpu", "buy", kMaxMoney, &ScenarioOption::price_per_gpu},
-      {"host_cost", "buy", kMaxMoney, &ScenarioOption::host_cost},
-      {"host_power_w", "buy", 1e6, &ScenarioOption::host_power_w},
-      {"residual_fraction", "buy", 1, &ScenarioOption::residual_fraction},
-      {"maintenance_per_year", "buy", 1, &ScenarioOption::maintenance_per_year},
-      {"rate_per_gpu_hour", "rent_hourly", 1e4, &ScenarioOption::rate_per_gpu_hour},
-      {"price_per_month", "rent_monthly", kMaxMoney, &ScenarioOption::price_per_month},
-      {"setup_fee", "rent_monthly", kMaxMoney, &ScenarioOption::setup_fee},
-      {"input_price_per_million", "api", 1e6, &ScenarioOption::input_price_per_million},
-      {"output_price_per_million", "api", 1e6, &ScenarioOption::output_price_per_million},
-  };
-  for (size_t i = 0; i < s.options.size(); ++i) {
-    const std::string& id = s.options[i].id;
-    keys.push_back({id, "count", "", 1, 4096, true,
-                    [i](Scenario& x, double v) { x.options[i].count = static_cast<int>(v); }});
-    for (const auto& n : numbers) {
-      const Field field = n.field;
-      keys.push_back({id, n.key, n.kind, 0, n.max, false,
-                      [i, field](Scenario& x, double v) { x.options[i].*field = v; }});
-    }
-  }
-  return keys;
-}
 
 struct Vary {
   std::string text;  ///< as given, for messages and provenance
@@ -158,39 +78,33 @@ Vary parse_vary(const std::string& text) {
 }
 
 /// The key named by `name`: "section.key", "option:ID.key" or a bare key of [scenario],
-/// [workload] or [site]. Unknown names fail with the nearest known one.
-const VaryKey& find_key(const std::vector<VaryKey>& keys, const Vary& vary, const Scenario& s) {
-  for (const auto& k : keys) {
-    if (k.full_name() == vary.name) {
-      if (!k.option_kind.empty()) {
-        for (const auto& o : s.options) {
-          if (o.id == k.section && o.kind != k.option_kind) {
-            bad_vary(vary.text, k.key + " applies to kind = " + k.option_kind + " only (option " +
-                                    o.id + " is " + o.kind + ")");
-          }
-        }
-      }
-      return k;
-    }
+/// [workload] or [site], among the number keys the parser read from the file. Unknown names
+/// fail with the nearest known one; text keys say so.
+const ScenarioNumberKey& find_key(const Scenario& s, const Vary& vary) {
+  for (const auto& k : s.number_keys) {
+    if (k.full_name() == vary.name) return k;
   }
-  for (const auto& k : keys) {
-    if (k.option_kind.empty() && k.key == vary.name && vary.name.find('.') == std::string::npos &&
+  const bool bare = vary.name.find('.') == std::string::npos;
+  for (const auto& k : s.number_keys) {
+    if (bare && k.key == vary.name &&
         (k.section == "scenario" || k.section == "workload" || k.section == "site")) {
       return k;
     }
   }
   const auto dot = vary.name.rfind('.');
-  const std::string bare = dot == std::string::npos ? vary.name : vary.name.substr(dot + 1);
-  for (const char* text_key :
-       {"name", "currency", "start", "as_of", "customer", "quote_id", "baseline", "model", "quant",
-        "kv_cache", "tariff", "kind", "gpu", "condition", "provider", "split", "backend"}) {
-    if (bare == text_key) {
+  const std::string section = dot == std::string::npos ? "" : vary.name.substr(0, dot);
+  const std::string key = dot == std::string::npos ? vary.name : vary.name.substr(dot + 1);
+  const bool number_key = std::any_of(s.number_keys.begin(), s.number_keys.end(),
+                                      [&](const ScenarioNumberKey& k) { return k.key == key; });
+  for (const char* known : {"scenario", "workload", "site"}) {
+    if (!number_key && (section.empty() || section == known || section.rfind("option:", 0) == 0) &&
+        is_scenario_key(section.empty() ? known : section, key)) {
       bad_vary(vary.text,
-               "'" + bare + "' is not a number; sweep varies numbers (" + kVaryExample + ")");
+               "'" + key + "' is not a number; sweep varies numbers (" + kVaryExample + ")");
     }
   }
   std::vector<std::string> names;
-  for (const auto& k : keys) names.push_back(k.full_name());
+  for (const auto& k : s.number_keys) names.push_back(k.full_name());
   const std::string hint = nearest(vary.name, names);
   bad_vary(vary.text, "unknown key '" + vary.name + "'" +
                           (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
@@ -198,7 +112,7 @@ const VaryKey& find_key(const std::vector<VaryKey>& keys, const Vary& vary, cons
                           kVaryExample + ")");
 }
 
-std::vector<double> sweep_values(const Vary& vary, const VaryKey& key) {
+std::vector<double> sweep_values(const Vary& vary, const ScenarioNumberKey& key) {
   const double intervals = std::floor((vary.to - vary.from) / vary.step + 1e-9);
   if (intervals + 1 > static_cast<double>(kMaxSweepPoints)) {
     bad_vary(vary.text, fmt::format("{:.0f} points; at most {}", intervals + 1, kMaxSweepPoints));
@@ -231,7 +145,7 @@ std::string value_text(double v) {
   return fmt::format("{:.6g}", v);
 }
 
-std::string sweep_text(const Vary& vary, const VaryKey& key, const InputRow* row,
+std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const InputRow* row,
                        const ResolvedScenario& first, const std::vector<SweepRow>& rows) {
   std::string out;
   const std::string unit = row && !row->unit.empty() ? row->unit : "";
@@ -265,7 +179,7 @@ std::string sweep_text(const Vary& vary, const VaryKey& key, const InputRow* row
   return out;
 }
 
-std::string sweep_json(const Vary& vary, const VaryKey& key, const InputRow* row,
+std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const InputRow* row,
                        const ResolvedScenario& first, const std::vector<SweepRow>& rows) {
   using ordered = nlohmann::ordered_json;
   ordered j;
@@ -331,22 +245,39 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   const Vary vary = parse_vary(vary_text);
 
   const Scenario scenario = load_scenario(scenario_path);
-  const auto keys = vary_keys(scenario);
-  const VaryKey& key = find_key(keys, vary, scenario);
+  const ScenarioNumberKey key = find_key(scenario, vary);
   const std::vector<double> values = sweep_values(vary, key);
+  // Every value goes through the parser, as if the file held it: its ranges and its checks
+  // across keys apply. A demand swept in tokens replaces one given in requests (the mix
+  // stays: prompt and output tokens per request, or the ratio), and the reverse.
+  std::vector<Scenario> varied;
+  for (const double v : values) {
+    std::vector<ScenarioOverride> overrides = {{key.section, key.key, fmt::format("{}", v)}};
+    if (key.section == "workload" && key.key == "tokens_per_day") {
+      overrides.push_back({"workload", "requests_per_day", std::nullopt});
+    } else if (key.section == "workload" && key.key == "requests_per_day") {
+      overrides.push_back({"workload", "tokens_per_day", std::nullopt});
+    }
+    try {
+      varied.push_back(load_scenario(scenario_path, overrides));
+    } catch (const ScenarioError& e) {
+      bad_vary(vary.text, fmt::format("{} = {}: {}", key.full_name(), value_text(v), e.what()));
+    }
+  }
 
+  // Inputs name an option by its id, the scenario by "option:ID".
+  const std::string input_section =
+      key.section.rfind("option:", 0) == 0 ? key.section.substr(7) : key.section;
   const Catalog catalog = open_catalog(catalog_path);
   std::vector<SweepRow> rows;
   std::optional<ResolvedScenario> first;
   std::optional<InputRow> row;
   ProgressBar progress(err, "sweep");
   for (size_t i = 0; i < values.size(); ++i) {
-    Scenario varied = scenario;
-    key.set(varied, values[i]);
-    ResolvedScenario resolved = resolve(varied, catalog);
+    ResolvedScenario resolved = resolve(varied[i], catalog);
     for (auto& input : resolved.inputs) {
       // Honest provenance: the value is the sweep's, not the file's or the catalog's.
-      if (input.section == key.section && input.key == key.key) {
+      if (input.section == input_section && input.key == key.key) {
         input.provenance = "gputco sweep --vary " + vary.text;
         if (!row) row = input;
       }

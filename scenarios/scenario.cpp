@@ -264,6 +264,7 @@ class SectionReader {
 
   std::optional<double> number(const std::string& key, double min, double max,
                                const std::string& what) const {
+    record(key, min, max, false);
     auto v = text(key);
     if (!v) return std::nullopt;
     const std::string& s = *v;
@@ -299,6 +300,7 @@ class SectionReader {
   }
 
   std::optional<int> integer(const std::string& key, int min, int max) const {
+    record(key, min, max, true);
     auto v = number(key, min, max, "a whole number");
     if (!v) return std::nullopt;
     if (std::floor(*v) != *v) fail(key, "expected a whole number, got '" + *text(key) + "'");
@@ -323,6 +325,14 @@ class SectionReader {
   }
 
  private:
+  /// Lists a number key of the section in Scenario::number_keys (the first range read wins).
+  void record(const std::string& key, double min, double max, bool whole) const {
+    for (const auto& k : scenario_.number_keys) {
+      if (k.section == section_ && k.key == key) return;
+    }
+    scenario_.number_keys.push_back({section_, key, min, max, whole});
+  }
+
   const pt::ptree& tree_;
   std::string section_;
   Scenario& scenario_;
@@ -382,9 +392,44 @@ bool valid_option_id(const std::string& id) {
   });
 }
 
+/// Puts the overrides into the parsed tree, creating [scenario], [workload] or [site] when the
+/// file has none; [site] is always present so that its number keys are listed.
+void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overrides,
+                     const std::string& file) {
+  const auto section_of = [&](const std::string& name) -> pt::ptree* {
+    if (auto child = tree.get_child_optional(pt::ptree::path_type(name, '\0'))) return &*child;
+    return nullptr;
+  };
+  if (!section_of("site")) tree.push_back({"site", pt::ptree()});
+  for (const auto& o : overrides) {
+    pt::ptree* section = section_of(o.section);
+    if (!section) {
+      if (o.section != "scenario" && o.section != "workload") {
+        throw ScenarioError(file, 0, "[" + o.section + "]", "no such section in the file");
+      }
+      section = &tree.push_back({o.section, pt::ptree()})->second;
+    }
+    if (o.value) {
+      section->put(pt::ptree::path_type(o.key, '\0'), *o.value);
+    } else {
+      section->erase(o.key);
+    }
+  }
+}
+
 }  // namespace
 
-Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file) {
+bool is_scenario_key(const std::string& section, const std::string& key) {
+  const std::vector<std::string>* keys = section == "scenario"              ? &kScenarioKeys
+                                         : section == "workload"            ? &kWorkloadKeys
+                                         : section == "site"                ? &kSiteKeys
+                                         : section.rfind("option:", 0) == 0 ? &kOptionKeys
+                                                                            : nullptr;
+  return keys && std::find(keys->begin(), keys->end(), key) != keys->end();
+}
+
+Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
+                        const std::vector<ScenarioOverride>& overrides) {
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw ScenarioError(file, 0, "", "cannot read the file");
   // A UTF-8 byte order mark and Windows line endings are harmless: drop them.
@@ -435,6 +480,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (tree.find(name) == tree.not_found()) tree.push_back({name, pt::ptree()});
     }
   }
+  apply_overrides(tree, overrides, file);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" ||
            name.rfind("option:", 0) == 0 ||
@@ -803,7 +849,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   return s;
 }
 
-Scenario load_scenario(const std::string& path) {
+Scenario load_scenario(const std::string& path, const std::vector<ScenarioOverride>& overrides) {
   const auto dot = path.rfind('.');
   std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
   std::transform(ext.begin(), ext.end(), ext.begin(),
@@ -823,7 +869,7 @@ Scenario load_scenario(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, "", "cannot open the file (does it exist?)");
   try {
-    return parse_scenario(in, format, path);
+    return parse_scenario(in, format, path, overrides);
   } catch (const std::ios_base::failure& e) {
     // The stream buffer throws on a read error (a special file, an I/O error).
     throw ScenarioError(path, 0, "", std::string("cannot read the file: ") + e.what());

@@ -84,6 +84,26 @@ struct ScenarioOption {
   std::optional<double> grid_g_co2e_per_kwh;  ///< or the intensity where it runs
 };
 
+/// A number key the parser accepts in a section of the file, with its range: what `gputco
+/// sweep` may vary, so a swept value is one the file could have held.
+struct ScenarioNumberKey {
+  std::string section;  ///< "scenario", "workload", "site" or "option:ID"
+  std::string key;
+  double min = 0;
+  double max = 0;
+  bool whole = false;  ///< a whole number (count, horizon_months, ...)
+  /// "section.key", as the sweep names it (option:ID.key for an option).
+  std::string full_name() const { return section + "." + key; }
+};
+
+/// A value put in place of a key of the file before the file is type-checked, as if the
+/// file held it (`gputco sweep` varies numbers through it). Every check of the parser applies.
+struct ScenarioOverride {
+  std::string section;               ///< "scenario", "workload", "site" or "option:ID"
+  std::string key;                   ///< a key of that section
+  std::optional<std::string> value;  ///< the value's text; nullopt removes the key
+};
+
 /// A parsed, type-checked scenario. Keys not given in the file hold their defaults, and
 /// `given` records which were given (for provenance).
 struct Scenario {
@@ -140,6 +160,9 @@ struct Scenario {
   std::map<std::string, int> lines;
   /// "section.key" of every key the file gave.
   std::map<std::string, bool> given;
+  /// Every number key of [scenario], [workload], [site] and the file's options, with the
+  /// range the parser accepts (given or not).
+  std::vector<ScenarioNumberKey> number_keys;
 
   /// "scenario file line N" or "scenario file" (or "default" when not given).
   std::string provenance(const std::string& section, const std::string& key) const;
@@ -153,10 +176,17 @@ enum class ScenarioFormat { ini, json };
 /// Throws ScenarioError naming the file, key and line on any problem: syntax errors,
 /// unknown sections or keys (with the nearest known key), wrong types, out-of-range
 /// values, missing required keys, bad dates.
-Scenario load_scenario(const std::string& path);
+/// `overrides` replace (or remove) keys of the file before it is checked; an override of an
+/// option the file does not have throws ScenarioError.
+Scenario load_scenario(const std::string& path,
+                       const std::vector<ScenarioOverride>& overrides = {});
 
 /// Same, from a stream; `file` names it in messages.
-Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file);
+Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
+                        const std::vector<ScenarioOverride>& overrides = {});
+
+/// Whether `key` is a key of `section` ("scenario", "workload", "site" or "option:ID").
+bool is_scenario_key(const std::string& section, const std::string& key);
 
 /// The candidate nearest to `word` by edit distance (case-insensitive), if it is close
 /// enough to be a likely typo (distance <= max(2, |word| / 3)); "" otherwise.

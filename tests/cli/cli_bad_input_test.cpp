@@ -102,8 +102,9 @@ TEST(BadInput, aDirectoryAsTheScenarioExitsTwoNamingIt) {
   }
 }
 
-TEST(BadInput, anEngineRefusalInASweepNamesTheFileAndTheValue) {
-  // The scenario is valid; one of the sweep's horizons makes its growth explode.
+TEST(BadInput, aRefusalInASweepNamesTheFileTheKeyAndTheValue) {
+  // The scenario is valid; one of the sweep's horizons makes its growth explode. Every swept
+  // value goes through the scenario parser, so its checks across keys name the line.
   test::TempDir dir;
   const std::string scenario = dir.file("growth.ini");
   test::write_file(scenario,
@@ -113,11 +114,14 @@ TEST(BadInput, anEngineRefusalInASweepNamesTheFileAndTheValue) {
   const auto result =
       test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "scenario.horizon_months=36:600:564"});
   EXPECT_EQ(result.exit_code, 2) << result.err;
-  EXPECT_NE(result.err.find(scenario + ": growth_per_month 0.05 over 600 months"),
+  EXPECT_NE(result.err.find("sweep: --vary 'scenario.horizon_months=36:600:564': "
+                            "scenario.horizon_months = 600: " +
+                            scenario +
+                            ":7: [workload] growth_per_month: growth of 0.05 a month over "
+                            "horizon_months = 600 multiplies the demand by more than a million"),
             std::string::npos)
       << result.err;
-  EXPECT_NE(result.err.find("(sweep: scenario.horizon_months = 600)"), std::string::npos)
-      << result.err;
+  EXPECT_TRUE(result.out.empty()) << result.out;
 }
 
 TEST(BadInput, aSweepToZeroHoursOfADemandIsRefusedNotFree) {
@@ -133,9 +137,9 @@ TEST(BadInput, aSweepToZeroHoursOfADemandIsRefusedNotFree) {
   const auto result =
       test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "workload.hours_per_day=0:24:12"});
   EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
-  EXPECT_NE(result.err.find(scenario + ": hours_per_day is 0 but the demand is 480000 tokens a "
-                                       "day: no hours to serve it in (sweep: "
-                                       "workload.hours_per_day = 0)"),
+  EXPECT_NE(result.err.find("workload.hours_per_day = 0: " + scenario +
+                            ":6: [workload] hours_per_day: 0 hours of use a day cannot serve the "
+                            "demand of tokens_per_day"),
             std::string::npos)
       << result.err;
   EXPECT_EQ(test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "workload.hours_per_day=12:24:12"})

@@ -119,6 +119,26 @@ TEST(CliSweep, badVaryExitsWith2AndSaysWhy) {
   }
 }
 
+TEST(CliSweep, everyNumberTheFileCouldHoldCanBeSweptWithTheParsersChecks) {
+  // Keys come from the parser, not a table of the sweep's own: vat_rate and growth were not
+  // in the old table. A value the parser refuses across keys is refused by the sweep, with
+  // the value and the parser's message.
+  const auto vat =
+      gputco({"sweep", test::source_path(kRig), "--vary", "scenario.vat_rate=0:0.2:0.1", "--json"});
+  ASSERT_EQ(vat.exit_code, 0) << vat.err;
+  EXPECT_EQ(json::parse(vat.out)["points"].size(), 3u);
+  EXPECT_EQ(
+      gputco({"sweep", test::source_path(kRig), "--vary", "workload.growth_per_month=0:0.02:0.01"})
+          .exit_code,
+      0);
+  const auto tiny =
+      gputco({"sweep", test::source_path(kOffice), "--vary", "workload.tokens_per_day=0:1:0.5"});
+  EXPECT_EQ(tiny.exit_code, 2) << tiny.out;
+  EXPECT_NE(tiny.err.find("workload.tokens_per_day = 0.5: "), std::string::npos) << tiny.err;
+  EXPECT_NE(tiny.err.find("expected 0 or at least 1 token per day"), std::string::npos) << tiny.err;
+  EXPECT_TRUE(tiny.out.empty());
+}
+
 TEST(CliSweep, usageErrorsExitWith2) {
   EXPECT_EQ(gputco({"sweep"}).exit_code, 2);
   const auto no_vary = gputco({"sweep", test::source_path(kRig)});

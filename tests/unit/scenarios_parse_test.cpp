@@ -49,6 +49,67 @@ TEST(ScenarioParse, minimalFileTakesDefaults) {
   EXPECT_EQ(s.provenance("workload", "hours_per_day"), "default");
 }
 
+TEST(ScenarioParse, numberKeysCarryTheParsersRanges) {
+  // Every number key of the sections read, given or not, with the range the parser checks;
+  // [site] is listed even when the file has none.
+  const Scenario s = parse_ini(kMinimal);
+  const auto find = [&](const std::string& section, const std::string& key) {
+    for (const auto& k : s.number_keys) {
+      if (k.section == section && k.key == key) return k;
+    }
+    ADD_FAILURE() << section << "." << key << " not listed";
+    return ScenarioNumberKey{};
+  };
+  const auto hours = find("workload", "hours_per_day");
+  EXPECT_EQ(hours.min, 0);
+  EXPECT_EQ(hours.max, 24);
+  EXPECT_FALSE(hours.whole);
+  const auto horizon = find("scenario", "horizon_months");
+  EXPECT_EQ(horizon.max, 600);
+  EXPECT_TRUE(horizon.whole);
+  EXPECT_EQ(find("site", "pue").min, 1);
+  const auto count = find("option:a", "count");
+  EXPECT_EQ(count.max, 4096);
+  EXPECT_TRUE(count.whole);
+  EXPECT_EQ(count.full_name(), "option:a.count");
+  EXPECT_EQ(find("option:a", "price_per_gpu").max, 1e9);
+  EXPECT_TRUE(is_scenario_key("workload", "model"));
+  EXPECT_TRUE(is_scenario_key("option:x", "gpu"));
+  EXPECT_FALSE(is_scenario_key("site", "model"));
+}
+
+TEST(ScenarioParse, overridesAreCheckedAsIfTheFileHeldThem) {
+  const auto parse = [](const std::vector<ScenarioOverride>& overrides) {
+    std::istringstream in(kMinimal);
+    return parse_scenario(in, ScenarioFormat::ini, "test.ini", overrides);
+  };
+  EXPECT_EQ(parse({{"workload", "hours_per_day", "12.5"}}).hours_per_day, 12.5);
+  // A section the file lacks is created; a key can be removed.
+  EXPECT_EQ(parse({{"site", "pue", "1.4"}}).pue, 1.4);
+  EXPECT_EQ(parse({{"option:a", "count", "3"}}).options.at(0).count, 3);
+  EXPECT_EQ(parse({{"workload", "model", std::nullopt}, {"workload", "model", "qwen3-14b"}}).model,
+            "qwen3-14b");
+  const auto message = [&](const std::vector<ScenarioOverride>& overrides) {
+    try {
+      parse(overrides);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message({{"workload", "hours_per_day", "25"}})
+                .find("[workload] hours_per_day: expected hours per day between 0 and 24, got 25"),
+            std::string::npos);
+  EXPECT_NE(message({{"workload", "tokens_per_day", "0.5"}})
+                .find("expected 0 or at least 1 token per day"),
+            std::string::npos);
+  EXPECT_NE(message({{"option:a", "price_per_gpu", "500"}})
+                .find("applies to kind = buy only (this option is rent_hourly)"),
+            std::string::npos);
+  EXPECT_NE(message({{"option:b", "count", "2"}}).find("[option:b]: no such section in the file"),
+            std::string::npos);
+}
+
 TEST(ScenarioParse, jsonHasTheSameTree) {
   const std::string json = R"({
     "scenario": {"as_of": "2026-11-01", "currency": "USD", "horizon_months": "24"},
