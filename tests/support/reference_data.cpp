@@ -157,9 +157,11 @@ bool MeasuredDecode::used_for_decode_fit() const {
          note.rfind("superseded build:", 0) == std::string::npos;
 }
 
-std::vector<MeasuredDecode> measured_decode_rows() {
+namespace {
+
+std::vector<MeasuredDecode> decode_rows(const std::string& relative_path) {
   std::vector<MeasuredDecode> out;
-  for (const auto& r : read_csv(source_path("tests/data/reference/decode_measured.csv"))) {
+  for (const auto& r : read_csv(source_path(relative_path))) {
     MeasuredDecode m;
     m.device_id = text(r, "device_id");
     m.count = static_cast<int>(number(r, "count"));
@@ -167,6 +169,7 @@ std::vector<MeasuredDecode> measured_decode_rows() {
     m.model_id = text(r, "model_id");
     m.quant = text(r, "quant");
     m.context_tokens = static_cast<int>(number(r, "context_tokens"));
+    m.depth_tokens = static_cast<int>(number(r, "depth_tokens"));
     m.backend = parse_backend(text(r, "backend")).value();
     m.decode_tokens_per_s = number(r, "measured_decode_tokens_per_s");
     m.prefill_tokens_per_s = number(r, "measured_prefill_tokens_per_s");
@@ -175,6 +178,16 @@ std::vector<MeasuredDecode> measured_decode_rows() {
     out.push_back(m);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<MeasuredDecode> measured_decode_rows() {
+  return decode_rows("tests/data/reference/decode_measured.csv");
+}
+
+std::vector<MeasuredDecode> validation_decode_rows() {
+  return decode_rows("tests/data/reference/decode_validation.csv");
 }
 
 namespace {

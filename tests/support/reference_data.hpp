@@ -46,12 +46,18 @@ struct MeasuredDecode {
   /// #15355); they are reported, not fitted: the engine estimates current software. Only
   /// rows whose source states the build are marked; the others are fitted.
   bool used_for_decode_fit() const;
-  /// Mean cached tokens during the run: N / 2 for tgN from an empty prompt.
-  int mean_context_tokens() const { return context_tokens / 2; }
+  int depth_tokens = 0;  ///< tgN @ dD: D tokens already cached (column depth_tokens; 0 if absent)
+  /// Mean cached tokens during the run: D + N / 2 for tgN after D cached tokens.
+  int mean_context_tokens() const { return depth_tokens + context_tokens / 2; }
 };
 
-/// All rows of tests/data/reference/decode_measured.csv.
+/// All rows of tests/data/reference/decode_measured.csv (the calibration set).
 std::vector<MeasuredDecode> measured_decode_rows();
+
+/// All rows of tests/data/reference/decode_validation.csv: measured decode speeds from other
+/// public sources, on llama.cpp builds of 2025-2026 (each row's source names its build),
+/// never used to fit: the check that the constants generalise.
+std::vector<MeasuredDecode> validation_decode_rows();
 
 /// The engine's estimate for a measured row (mean context, f16 cache, its backend, its split).
 /// decode_tokens_per_s of estimate_speed.
