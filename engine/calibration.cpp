@@ -57,6 +57,9 @@ constexpr DecodeConstants kSycl{0.65, hbm_of(0.65), kSyclLayerS, moe_of(kSyclLay
 // -2.8 ms (F16 reaches more of peak than the quantized rows the eta is fitted on).
 constexpr double kLayerSplitBoundaryFloorS = 25e-6;
 constexpr double kLayerSplitBoundaryS = 25e-6;
+// Fitted the same way on the one Vulkan layer-split row (2 x RX 7900 XTX, Llama 2 7B Q4_0,
+// 129.8 tokens/s, build b7361) with the Vulkan constants above: an exact fit of one row.
+constexpr double kVulkanLayerSplitBoundaryS = 1.831e-3;
 
 constexpr double kNvlinkHopS = 1.5e-6;
 constexpr double kPcieHopS = 6e-6;
@@ -80,8 +83,8 @@ DecodeConstants decode_constants(Backend backend) {
   return kVulkan;
 }
 
-double layer_split_boundary_s() {
-  return kLayerSplitBoundaryS;
+double layer_split_boundary_s(Backend backend) {
+  return backend == Backend::vulkan ? kVulkanLayerSplitBoundaryS : kLayerSplitBoundaryS;
 }
 
 double layer_split_boundary_floor_s() {

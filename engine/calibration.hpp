@@ -59,10 +59,14 @@ double decode_eta(const DecodeConstants& c, const Device& device);
 double decode_fixed_s(const DecodeConstants& c, const ModelArch& model);
 
 /// Extra time per decode step for each boundary between devices in a layer split
-/// (activations copied between cards, streams synchronised), seconds. Fitted on the two
-/// multi-card rows of decode_measured.csv (fit_split_boundary_s), which resolve no cost
-/// beyond the single-card model: the physical floor, layer_split_boundary_floor_s.
-double layer_split_boundary_s();
+/// (activations copied between cards, streams synchronised), seconds, per backend family.
+/// Fitted on the multi-card rows of decode_measured.csv (fit_split_boundary_s). CUDA: two
+/// rows (2 x RTX 4090, 6 x RTX 3090 on Llama 3 70B) resolve no cost beyond the single-card
+/// model: the physical floor, layer_split_boundary_floor_s; ROCm, SYCL and Metal take it
+/// (not measured). Vulkan: one row (2 x RX 7900 XTX on Llama 2 7B Q4_0, 129.8 tokens/s where
+/// one card gives 151-173) gives 1.83 ms: ggml-vulkan copies a tensor between devices through
+/// host memory and waits on a fence on each side. Never throws.
+double layer_split_boundary_s(Backend backend);
 
 /// The least a layer-split boundary costs per decode step, seconds: 25 us, two small PCIe
 /// transfers of ~10 us latency each (the hidden state staged through host memory: GeForce

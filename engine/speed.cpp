@@ -67,7 +67,8 @@ SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) 
   const double fixed_s = decode_fixed_s(c, f.model);
   double step_s = 0;
   if (n == 1 || est.split_used == SplitMode::layer) {
-    step_s = step_bytes / bandwidth_bytes_per_s + fixed_s + (n - 1) * layer_split_boundary_s();
+    step_s = step_bytes / bandwidth_bytes_per_s + fixed_s +
+             (n - 1) * layer_split_boundary_s(request.backend);
   } else {
     const double message_bytes = kActivationBytes * f.model.hidden * streams;
     step_s = step_bytes / (n * bandwidth_bytes_per_s) + fixed_s +

@@ -42,7 +42,7 @@ struct SpeedRequest {
 /// decode_fixed_s (a cost per layer, larger for MoE layers), both from decode_constants
 /// (calibrated on measured llama.cpp rows, see calibration.hpp).
 ///   layer split over n devices: one device works at a time, so the same bytes at ONE
-///   device's bandwidth, plus (n - 1) x layer_split_boundary_s.
+///   device's bandwidth, plus (n - 1) x layer_split_boundary_s(backend).
 ///   tensor split: bytes / (n x eta x bandwidth) + fixed + 2 all-reduces per layer
 ///   (tensor_parallel_allreduce_s; NVLink when Device::nvlink_gbps > 0, else PCIe). n must
 ///   divide the attention heads; otherwise the estimate falls back to a layer split and says

@@ -241,10 +241,10 @@ double loo_decode_mape(Backend backend) {
   return decode_loo_mape(fitted_decode_samples(backend), decode_constants(Backend::cuda));
 }
 
-double refit_split_boundary_s() {
+double refit_split_boundary_s(Backend backend) {
   std::vector<SplitSample> samples;
   for (const auto& row : measured_decode_rows()) {
-    if (row.count < 2 || row.split != "layer") continue;
+    if (row.count < 2 || row.split != "layer" || row.backend != backend) continue;
     const double t = decode_step_s(decode_constants(row.backend), decode_sample(row));
     samples.push_back({t, row.count - 1, row.decode_tokens_per_s});
   }

@@ -77,9 +77,9 @@ DecodeFit refit_decode(Backend backend);
 /// Leave-one-out MAPE (fraction) of the same fit on the same rows (decode_loo_mape).
 double loo_decode_mape(Backend backend);
 
-/// The boundary cost fitted on the multi-device layer-split rows, with the compiled-in
-/// eta and t0 of their backend.
-double refit_split_boundary_s();
+/// The boundary cost fitted on the multi-device layer-split rows of one backend, with the
+/// compiled-in constants of that backend.
+double refit_split_boundary_s(Backend backend);
 
 /// One row of tests/data/reference/gguf_sizes.csv.
 struct GgufSize {

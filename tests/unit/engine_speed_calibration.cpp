@@ -30,7 +30,9 @@ void print_rows(Backend backend) {
                 row.device_id.c_str(), row.count, row.model_id.c_str(), row.quant.c_str(),
                 row.context_tokens, row.decode_tokens_per_s, est,
                 100 * (est / row.decode_tokens_per_s - 1),
-                row.used_for_decode_fit() ? "" : "  (not fitted)");
+                row.count > 1               ? "  (layer-split boundary fit)"
+                : row.used_for_decode_fit() ? ""
+                                            : "  (not fitted)");
   }
 }
 
@@ -119,12 +121,18 @@ TEST(DecodeCalibration, onlyRowsWithAStatedOldBuildAreLeftOut) {
 }
 
 TEST(DecodeCalibration, layerSplitBoundaryMatchesTheMultiCardRows) {
-  const double fitted = test::refit_split_boundary_s();
-  std::printf("layer split: fitted %.3f ms per boundary (compiled %.3f ms)\n", fitted * 1e3,
-              layer_split_boundary_s() * 1e3);
-  EXPECT_NEAR(layer_split_boundary_s() * 1e3, fitted * 1e3, 0.005)
-      << "boundary compiled " << layer_split_boundary_s() * 1e3 << " ms, refitted " << fitted * 1e3
-      << " ms";
+  for (const Backend backend : {Backend::cuda, Backend::vulkan}) {
+    const double fitted = test::refit_split_boundary_s(backend);
+    const double compiled = layer_split_boundary_s(backend);
+    std::printf("%-6s layer split: fitted %.3f ms per boundary (compiled %.3f ms)\n",
+                to_string(backend).c_str(), fitted * 1e3, compiled * 1e3);
+    EXPECT_NEAR(compiled * 1e3, fitted * 1e3, 0.005)
+        << to_string(backend) << ": boundary compiled " << compiled * 1e3 << " ms, refitted "
+        << fitted * 1e3 << " ms";
+  }
+  // Backends without multi-card rows take CUDA's (the floor).
+  EXPECT_EQ(layer_split_boundary_s(Backend::rocm), layer_split_boundary_s(Backend::cuda));
+  EXPECT_EQ(layer_split_boundary_s(Backend::cuda), layer_split_boundary_floor_s());
 }
 
 // Rows generated from known constants are fitted back exactly: eta 0.8 (GDDR), 0.4 (HBM),
