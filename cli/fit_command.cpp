@@ -272,6 +272,31 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
         "model", o.model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
         "gputco catalog list models");
   }
+  // The default context (8192) is capped at the model's own; a context given is checked.
+  if (!o.context_given && model->max_context > 0) {
+    o.context = std::min(o.context, model->max_context);
+  }
+  if (model->max_context > 0 && o.context > model->max_context) {
+    throw UsageError("fit: --context " + std::to_string(o.context) + " is beyond " + model->id +
+                     "'s maximum context of " + std::to_string(model->max_context) + " tokens");
+  }
+  if (o.prompt_tokens > o.context) {
+    throw UsageError("fit: --prompt-tokens " + std::to_string(o.prompt_tokens) +
+                     " does not fit in the context of " + std::to_string(o.context) +
+                     " tokens (raise --context)");
+  }
+  // A backend given runs on its vendor's devices only: check the devices named, and list
+  // only the devices it runs on.
+  const auto runs_on = [&](const Device& device) {
+    return !backend || backend_unsupported_reason(*backend, device).empty();
+  };
+  const auto check_backend = [&](const Device& device) {
+    if (!runs_on(device)) {
+      throw UsageError("fit: --backend " + o.backend + ": " +
+                       backend_unsupported_reason(*backend, device));
+    }
+    return device;
+  };
   if (finetune) return run_finetune(o, *method, catalog, *model, out);
 
   FinderRequest finder;
@@ -287,8 +312,10 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const MemoryBreakdown memory = estimate_memory(finder.request, 1);
 
   if (vm.count("compare")) {
-    const auto a = offer_of(catalog, find_device(catalog, "compare", o.compare[0]), as_of);
-    const auto b = offer_of(catalog, find_device(catalog, "compare", o.compare[1]), as_of);
+    const auto a =
+        offer_of(catalog, check_backend(find_device(catalog, "compare", o.compare[0])), as_of);
+    const auto b =
+        offer_of(catalog, check_backend(find_device(catalog, "compare", o.compare[1])), as_of);
     const auto comparison = compare_devices(finder, a, b, o.count > 0 ? o.count : 1);
     out << (o.json ? compare_json(finder, memory, comparison, context)
                    : compare_text(finder, memory, comparison, context));
@@ -296,14 +323,18 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
   std::vector<FinderRow> rows;
   if (!o.gpu_id.empty()) {
-    const auto offer = offer_of(catalog, find_device(catalog, "gpu", o.gpu_id), as_of);
+    const auto offer =
+        offer_of(catalog, check_backend(find_device(catalog, "gpu", o.gpu_id)), as_of);
     rows.push_back(finder_row(finder, offer, o.count > 0 ? o.count : 1));
   } else {
     std::vector<DeviceOffer> offers;
-    for (const auto& device : catalog.devices()) offers.push_back(offer_of(catalog, device, as_of));
+    for (const auto& device : catalog.devices()) {
+      if (runs_on(device)) offers.push_back(offer_of(catalog, device, as_of));
+    }
     std::vector<SystemOffer> systems;
     for (const auto& system : catalog.systems()) {
-      if (auto s = system_offer_of(catalog, system, as_of); s && s->count >= 1) {
+      if (auto s = system_offer_of(catalog, system, as_of);
+          s && s->count >= 1 && runs_on(s->device.device)) {
         systems.push_back(std::move(*s));
       }
     }

@@ -71,6 +71,29 @@ Backend default_backend(const Device& device) {
   return Backend::vulkan;
 }
 
+std::string backend_unsupported_reason(Backend backend, const Device& device) {
+  const auto needs = [&](const char* hardware) {
+    return to_string(backend) + " runs on " + hardware + " devices only; " + device.id + " is " +
+           to_string(device.vendor) + " (its default backend is " +
+           to_string(default_backend(device)) + ")";
+  };
+  switch (backend) {
+    case Backend::cuda:
+      return device.vendor == Vendor::nvidia ? "" : needs("NVIDIA");
+    case Backend::metal:
+      return device.vendor == Vendor::apple ? "" : needs("Apple");
+    case Backend::rocm:
+      return device.vendor == Vendor::amd ? "" : needs("AMD");
+    case Backend::sycl:
+      return device.vendor == Vendor::intel || device.vendor == Vendor::nvidia
+                 ? ""
+                 : needs("Intel or NVIDIA");
+    case Backend::vulkan:
+      return "";
+  }
+  return "";
+}
+
 std::string to_string(Vendor v) {
   return name_of(kVendors, v);
 }

@@ -81,6 +81,12 @@ enum class SplitMode {
 /// discrete cards, Vulkan for AMD unified SoCs, SYCL for Intel. Never throws.
 Backend default_backend(const Device& device);
 
+/// Why llama.cpp's `backend` cannot run on `device`, or "" when it can: CUDA needs NVIDIA,
+/// Metal Apple, ROCm (HIP) AMD; SYCL runs on Intel and, through oneAPI's CUDA plugin, NVIDIA;
+/// Vulkan runs on every vendor (MoltenVK on Apple). Source: llama.cpp docs/build.md, the
+/// backends and the hardware each targets. Never throws.
+std::string backend_unsupported_reason(Backend backend, const Device& device);
+
 /// Text forms: the catalog's and scenario files' lower-case spelling ("nvidia", "datacenter",
 /// "cuda", "q8_0", "layer"). Never throw.
 std::string to_string(Vendor v);

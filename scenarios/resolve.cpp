@@ -235,7 +235,29 @@ class Resolver {
     }
     p.model = *model;
     p.quant = *quant;
-    p.workload.context_tokens = s_.context_tokens;
+    // Beyond the context a model was trained for, llama.cpp still runs, but the model's
+    // answers degrade (no RoPE scaling is configured here): a plan for it would be a plan for
+    // a service that does not work. 0 = not stated by the catalog.
+    int context_tokens = s_.context_tokens;
+    if (!given("workload", "context_tokens") && model->max_context > 0) {
+      context_tokens = std::min(context_tokens, model->max_context);  // the default, capped
+    }
+    if (model->max_context > 0 && context_tokens > model->max_context) {
+      fail("workload", "context_tokens",
+           "context_tokens = " + std::to_string(context_tokens) + " is beyond " + model->id +
+               "'s maximum context of " + std::to_string(model->max_context) +
+               " tokens; lower it or choose a model with a longer context");
+    }
+    if (s_.prompt_tokens_per_request && s_.output_tokens_per_request &&
+        *s_.prompt_tokens_per_request + *s_.output_tokens_per_request > context_tokens) {
+      std::ostringstream problem;
+      problem << "a request of " << *s_.prompt_tokens_per_request << " prompt + "
+              << *s_.output_tokens_per_request
+              << " output tokens does not fit in context_tokens = " << context_tokens
+              << " (each stream holds one request's tokens)";
+      fail("workload", "prompt_tokens_per_request", problem.str());
+    }
+    p.workload.context_tokens = context_tokens;
     p.workload.concurrent_streams = s_.concurrent_streams;
     p.workload.hours_per_day = s_.hours_per_day;
     p.workload.days_per_month = s_.days_per_month;
@@ -256,7 +278,7 @@ class Resolver {
     p.workload.kv_cache = *parse_kv_cache_type(s_.kv_cache);
     text("workload", "model", "Model", model->id);
     text("workload", "quant", "Weight format", quant->id);
-    number("workload", "context_tokens", "Context per stream", s_.context_tokens, "tokens");
+    number("workload", "context_tokens", "Context per stream", context_tokens, "tokens");
     number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams,
            "streams");
     number("workload", "hours_per_day", "Hours of use per day", s_.hours_per_day, "h/day");
@@ -459,6 +481,9 @@ class Resolver {
     oi.condition = o.condition == "used" ? Condition::used : Condition::new_unit;
     oi.split = o.split.empty() ? SplitMode::layer : *parse_split_mode(o.split);
     oi.backend = o.backend.empty() ? default_backend(oi.device) : *parse_backend(o.backend);
+    if (const std::string why = backend_unsupported_reason(oi.backend, oi.device); !why.empty()) {
+      fail(section, "backend", why);
+    }
     text(o.id, "kind", "Kind", o.kind);
     text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")");
 

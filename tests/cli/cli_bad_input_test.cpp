@@ -147,6 +147,49 @@ TEST(BadInput, aSweepToZeroHoursOfADemandIsRefusedNotFree) {
             0);
 }
 
+TEST(BadInput, aContextOrBackendTheModelOrDeviceCannotHaveIsRefusedWithItsLine) {
+  test::TempDir dir;
+  const auto plan = [&](const std::string& name, const std::string& workload,
+                        const std::string& option) {
+    const std::string scenario = dir.file(name + ".ini");
+    test::write_file(scenario,
+                     "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama-3-70b\n"
+                     "quant = Q4_K_M\n" +
+                         workload + "[option:a]\nkind = rent_hourly\ngpu = h100-sxm\n" + option);
+    return std::make_pair(scenario, test::run(GPUTCO_EXE, {"plan", scenario, "--format", "json"}));
+  };
+  // Llama 3 70B was trained for 8,192 tokens.
+  const auto [long_file, too_long] = plan("long", "context_tokens = 32768\n", "");
+  EXPECT_EQ(too_long.exit_code, 2);
+  EXPECT_NE(too_long.err.find(long_file +
+                              ":6: [workload] context_tokens: context_tokens = 32768 is beyond "
+                              "llama-3-70b's maximum context of 8192 tokens"),
+            std::string::npos)
+      << too_long.err;
+  // One request's prompt and output must fit in a stream's context.
+  const auto [request_file, request] =
+      plan("request",
+           "context_tokens = 4096\nrequests_per_day = 100\nprompt_tokens_per_request = 4000\n"
+           "output_tokens_per_request = 200\n",
+           "");
+  EXPECT_EQ(request.exit_code, 2);
+  EXPECT_NE(request.err.find("a request of 4000 prompt + 200 output tokens does not fit in "
+                             "context_tokens = 4096"),
+            std::string::npos)
+      << request.err;
+  // CUDA does not run on an AMD card.
+  const auto [backend_file, backend] = plan("backend", "", "backend = metal\n");
+  EXPECT_EQ(backend.exit_code, 2);
+  EXPECT_NE(backend.err.find(backend_file +
+                             ":9: [option:a] backend: metal runs on Apple devices only; h100-sxm "
+                             "is nvidia (its default backend is cuda)"),
+            std::string::npos)
+      << backend.err;
+  EXPECT_TRUE(too_long.out.empty() && request.out.empty() && backend.out.empty());
+  // Without context_tokens the default 8,192 fits the model's own and plans.
+  EXPECT_EQ(plan("default", "", "").second.exit_code, 0);
+}
+
 TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
   EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", "--frobnicate"}).exit_code, 2);
   EXPECT_EQ(test::run(GPUTCO_EXE, {"frobnicate"}).exit_code, 2);

@@ -46,6 +46,17 @@ TEST(CliFit, badOptionValuesExitWith2AndNameTheOption) {
       {{"--compare", "rtx-3090", "rtx-4090", "--gpu", "t4"}, "exclude each other"},
       {{"--compare", "rtx-3090", "rtx-4909"}, "did you mean 'rtx-4090'?"},
       {{"--lora-rank", "0"}, "--lora-rank must be between 1"},
+      // Llama 3.1 8B was trained for 131,072 tokens; a prompt must fit in the context.
+      {{"--context", "262144"},
+       "--context 262144 is beyond llama-3.1-8b's maximum context of 131072 tokens"},
+      {{"--prompt-tokens", "100000"},
+       "--prompt-tokens 100000 does not fit in the context of 8192 tokens"},
+      // A backend runs on its vendor's devices only.
+      {{"--gpu", "m3-ultra-80c", "--backend", "cuda"},
+       "--backend cuda: cuda runs on NVIDIA devices only; m3-ultra-80c is apple (its default "
+       "backend is metal)"},
+      {{"--compare", "rtx-3090", "rx-7900-xtx", "--backend", "rocm"},
+       "rocm runs on AMD devices only; rtx-3090 is nvidia"},
   };
   for (const auto& c : cases) {
     const auto r = fit(with(kLlama8b, c.extra));
@@ -78,6 +89,19 @@ TEST(CliFit, jsonKeepsTheOldKeysAndAddsTheFinderColumns) {
   EXPECT_EQ(row["speed_index_basis"], "decode");
   EXPECT_EQ(j["prompt_tokens"], 2048);
   EXPECT_EQ(j["mode"], "inference");
+}
+
+TEST(CliFit, theDefaultContextIsCappedAtTheModelsAndABackendListsItsOwnDevices) {
+  // Llama 2 7B was trained for 4,096 tokens: the default 8,192 is capped, not refused.
+  const json llama2 = fit_json({"--model", "llama-2-7b", "--quant", "Q4_0", "--gpu", "rtx-4090"});
+  EXPECT_EQ(llama2["context_tokens"], 4096) << llama2.dump(2).substr(0, 400);
+  // With --backend metal and no --gpu, only Apple devices are listed.
+  const json metal = fit_json(with(kLlama8b, {"--backend", "metal"}));
+  ASSERT_FALSE(metal["results"].empty());
+  for (const auto& row : metal["results"]) {
+    EXPECT_EQ(row["backend"], "metal") << row.dump();
+    EXPECT_EQ(row["gpu"].get<std::string>().rfind("m", 0), 0u) << row.dump();
+  }
 }
 
 TEST(CliFit, backendAndSplitReachTheEstimate) {

@@ -42,7 +42,7 @@ std::vector<NumbersCase> cases() {
       {"huge",
        scenario_text("horizon_months = 600\ndiscount_rate = 1\n",
                      "hours_per_day = 24\ndays_per_month = 31\nconcurrent_streams = 100000\n"
-                     "context_tokens = 10000000\n",
+                     "context_tokens = 131072\n",
                      "tariff_per_kwh = 10\npue = 3\n",
                      "count = 4096\nprice_per_gpu = 1e9\nhost_cost = 1e9\nhost_power_w = 1e6\n"
                      "maintenance_per_year = 1\nresidual_fraction = 1\n",

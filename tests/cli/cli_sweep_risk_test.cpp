@@ -137,6 +137,14 @@ TEST(CliSweep, everyNumberTheFileCouldHoldCanBeSweptWithTheParsersChecks) {
   EXPECT_NE(tiny.err.find("workload.tokens_per_day = 0.5: "), std::string::npos) << tiny.err;
   EXPECT_NE(tiny.err.find("expected 0 or at least 1 token per day"), std::string::npos) << tiny.err;
   EXPECT_TRUE(tiny.out.empty());
+  // Keys follow the kind an option is a variant of: a blend and a colocation are purchases.
+  const std::string peaks = test::source_path("scenarios/examples/own-base-rent-peaks.ini");
+  for (const char* vary : {"option:blend-5090-h100.residual_fraction=0:1:0.5",
+                           "option:colo-h100.colo_per_kw_month=100:300:100",
+                           "option:colo-h100.price_per_gpu=20000:30000:10000"}) {
+    const auto r = gputco({"sweep", peaks, "--vary", vary, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << vary << ": " << r.err;
+  }
 }
 
 TEST(CliSweep, usageErrorsExitWith2) {
