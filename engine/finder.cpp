@@ -109,6 +109,8 @@ bool better(const DeviceFit& a, const DeviceFit& b) {
   if (a.speed.decode_tokens_per_s != b.speed.decode_tokens_per_s) {
     return a.speed.decode_tokens_per_s > b.speed.decode_tokens_per_s;
   }
+  // Rows without a speed (the model does not fit): the nearest to fitting first.
+  if (a.fit.headroom_gib != b.fit.headroom_gib) return a.fit.headroom_gib > b.fit.headroom_gib;
   if (a.device.id != b.device.id) return a.device.id < b.device.id;
   return a.count < b.count;
 }

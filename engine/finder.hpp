@@ -37,7 +37,8 @@ DeviceFit evaluate_device(const FitRequest& request, const Device& device, int c
                           const FinderOptions& options = {});
 
 /// Orders rows best first: fits, then tight, then does not fit; within each, faster decode
-/// first, then by device id, then fewer devices. Stable; never throws.
+/// first, then more headroom (among rows that do not fit: the nearest to fitting first),
+/// then by device id, then fewer devices. Stable; never throws.
 void sort_best_first(std::vector<DeviceFit>& rows);
 
 /// Fits `request` on `count` of each device (or, when count is 0, on the fewest devices

@@ -87,16 +87,31 @@ void sync_directory(const std::filesystem::path& target) {
   ::close(fd);
 }
 
+/// The file a chain of symbolic links ends at (the path itself when it is no link), so
+/// that the rename replaces that file and not the link. A dangling link resolves to the
+/// path it names, which is then created. Throws ReportError on a loop.
+std::filesystem::path follow_links(const std::filesystem::path& path, const std::string& shown) {
+  std::filesystem::path current = path;
+  for (int hops = 0; hops < 40; ++hops) {  // Linux's own limit (ELOOP) is 40
+    std::error_code error;
+    if (!std::filesystem::is_symlink(current, error)) return current;
+    const std::filesystem::path next = std::filesystem::read_symlink(current, error);
+    if (error) throw ReportError(shown, "cannot read the symbolic link: " + error.message());
+    current = next.is_absolute() ? next : current.parent_path() / next;
+  }
+  throw ReportError(shown, "too many levels of symbolic links");
+}
+
 }  // namespace
 
 void write_file_atomically(const std::string& path,
                            const std::function<void(const std::string& temp_path)>& write) {
   if (path.empty()) throw ReportError(path, "empty file name");
-  const std::filesystem::path target(path);
+  const std::filesystem::path target = follow_links(path, path);
   TempFile temp(create_temp_next_to(target, path));
   write(temp.path());
   sync_file(temp.path(), path);
-  if (::rename(temp.path().c_str(), path.c_str()) != 0) {
+  if (::rename(temp.path().c_str(), target.c_str()) != 0) {
     throw ReportError(path, errno_text(errno));
   }
   temp.release();

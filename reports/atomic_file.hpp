@@ -26,7 +26,8 @@ class ReportError : public std::runtime_error {
 /// Produces `path` atomically. Creates an empty temporary file next to `path` (same
 /// directory, so the final rename(2) cannot cross file systems; permissions from the umask,
 /// or those of an existing `path`), calls `write(temp_path)` to fill it, flushes it to disk
-/// and renames it over `path`.
+/// and renames it over `path`. A `path` that is a symbolic link is followed: the file it
+/// points to is replaced (in that file's directory) and the link stays a link.
 /// On any failure the temporary file is removed and an existing `path` is left untouched:
 /// an exception thrown by `write` propagates unchanged; failures to create, flush or rename
 /// throw ReportError naming `path`.

@@ -93,7 +93,7 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   ++row;
 
   if (sources.count > 0) {
-    // Context for the master check: the usual reason it fails is a stale price.
+    // Stale prices are a warning beside the master check (which covers the arithmetic).
     key("Prices older than allowed");
     const auto last = static_cast<lxw_row_t>(sources.first_row + sources.count - 1);
     size_t stale = 0;

@@ -108,6 +108,7 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   f.decimal1 = numeric(workbook, "#,##0.0");
   f.decimal2 = numeric(workbook, "#,##0.00");
   f.integer = numeric(workbook, "#,##0");
+  f.identifier = numeric(workbook, "0");
   f.hours = numeric(workbook, "#,##0\" h\"");
   f.months = numeric(workbook, "0\" months\"");
   format_set_align(f.months, LXW_ALIGN_LEFT);

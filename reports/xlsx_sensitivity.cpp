@@ -152,7 +152,7 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     key("Draws");
     sheet.number(row++, value, risk.draws, formats.integer);
     key("Seed");
-    sheet.number(row++, value, static_cast<double>(risk.seed), formats.integer);
+    sheet.number(row++, value, static_cast<double>(risk.seed), formats.identifier);
     if (!risk.owned_option_id.empty()) {
       key("Owned option compared");
       sheet.text(row++, value, risk.owned_option_id);

@@ -41,6 +41,7 @@ struct Formats {
   lxw_format* decimal1 = nullptr;
   lxw_format* decimal2 = nullptr;
   lxw_format* integer = nullptr;
+  lxw_format* identifier = nullptr;  ///< a number that names something (a seed): no separators
   lxw_format* hours = nullptr;
   lxw_format* months = nullptr;
   lxw_format* factor = nullptr;

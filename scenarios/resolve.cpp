@@ -104,9 +104,13 @@ class Resolver {
   }
 
  private:
+  /// A key the file does not give (a price the catalog lacks) has no line: name its
+  /// section's, so the message still points into the file.
   [[noreturn]] void fail(const std::string& section, const std::string& key,
                          const std::string& problem) const {
-    throw ScenarioError(s_.file, s_.line_of(section, key), "[" + section + "] " + key, problem);
+    int line = s_.line_of(section, key);
+    if (line == 0) line = s_.line_of(section, "");
+    throw ScenarioError(s_.file, line, "[" + section + "] " + key, problem);
   }
 
   [[noreturn]] void unknown(const std::string& section, const std::string& key,

@@ -796,8 +796,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
       s.options.push_back(std::move(o));
     } else {
-      const std::string hint =
-          nearest(section, {"scenario", "workload", "site", "option:" + section});
+      // "[Option:a]" or "[options:a]": suggest [option:a], not [option:Option:a].
+      const auto colon = section.find(':');
+      const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
+      const std::string hint = nearest(section, {"scenario", "workload", "site", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
                           "unknown section; expected [scenario], [workload], [site] or "
                           "[option:ID]" +

@@ -190,6 +190,23 @@ TEST(BadInput, aContextOrBackendTheModelOrDeviceCannotHaveIsRefusedWithItsLine) 
   EXPECT_EQ(plan("default", "", "").second.exit_code, 0);
 }
 
+TEST(BadInput, aMissingCatalogFigureNamesTheOptionsLine) {
+  // rate_per_gpu_hour is not in the file: the message points at the option's section.
+  test::TempDir dir;
+  const std::string scenario = dir.file("reserved.ini");
+  test::write_file(scenario,
+                   "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama-3.1-8b\n"
+                   "quant = Q4_K_M\n[option:a]\nkind = rent_hourly\ngpu = rtx-3060-12gb\n"
+                   "term = reserved_1y\n");
+  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "--format", "json"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(
+      result.err.find(scenario + ":6: [option:a] rate_per_gpu_hour: the catalog has no reserved_1y "
+                                 "hourly offer for rtx-3060-12gb"),
+      std::string::npos)
+      << result.err;
+}
+
 TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
   EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", "--frobnicate"}).exit_code, 2);
   EXPECT_EQ(test::run(GPUTCO_EXE, {"frobnicate"}).exit_code, 2);

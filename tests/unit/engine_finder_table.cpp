@@ -304,6 +304,26 @@ TEST(FinderOrder, fitsThenTightThenNoFitEachFastestFirst) {
   EXPECT_EQ(rows.back().result.fit.verdict, Verdict::does_not_fit);
 }
 
+TEST(FinderOrder, rowsThatDoNotFitComeNearestToFittingFirst) {
+  // Llama 3.3 70B Q4_K_M needs ~42.4 GiB on one device: none of these 8-24 GB cards holds
+  // it; the one with most memory (RTX 3090, 24 GB) is nearest, the 8 GB RTX 3070 farthest,
+  // whatever their ids' alphabetical order.
+  const FinderRequest f = finder("llama-3.3-70b", "Q4_K_M");
+  std::vector<DeviceOffer> offers;
+  for (const char* id : {"rtx-3070", "rtx-3090", "rtx-4060-ti-16gb", "rtx-3060-12gb"}) {
+    offers.push_back(offer(id));
+  }
+  const auto rows = find_devices_at(f, offers, 1);
+  ASSERT_EQ(rows.size(), 4u);
+  std::vector<std::string> order;
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.result.fit.verdict, Verdict::does_not_fit) << row.result.device.id;
+    order.push_back(row.result.device.id);
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"rtx-3090", "rtx-4060-ti-16gb", "rtx-3060-12gb",
+                                             "rtx-3070"}));
+}
+
 TEST(FinderOptions, backendAndPromptReachTheSpeedEstimate) {
   FinderOptions options;
   options.backend = Backend::vulkan;

@@ -46,6 +46,25 @@ TEST(AtomicFile, replacesAnExistingFileAndKeepsItsPermissions) {
   EXPECT_EQ(entries(dir), 1u);
 }
 
+TEST(AtomicFile, aSymbolicLinkIsFollowedAndStaysALink) {
+  // The report goes where the link points (a shared folder, say); the link is not replaced
+  // by a regular file.
+  const std::string dir = fresh_dir("atomic-link");
+  fs::create_directory(dir + "/shared");
+  put(dir + "/shared/tco.txt", "old");
+  fs::create_symlink("shared/tco.txt", dir + "/link.txt");
+  fs::create_symlink("link.txt", dir + "/link2.txt");  // a chain of two
+  write_text_file_atomically(dir + "/link2.txt", "new");
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.txt"));
+  EXPECT_TRUE(fs::is_symlink(dir + "/link2.txt"));
+  EXPECT_EQ(read_bytes(dir + "/shared/tco.txt"), "new");
+  EXPECT_EQ(entries(dir + "/shared"), 1u);  // no temporary file left
+  // A loop is refused, naming the path.
+  fs::create_symlink("loop-b", dir + "/loop-a");
+  fs::create_symlink("loop-a", dir + "/loop-b");
+  EXPECT_THROW(write_text_file_atomically(dir + "/loop-a", "x"), ReportError);
+}
+
 TEST(AtomicFile, theWriterSeesATempFileInTheSameDirectory) {
   const std::string dir = fresh_dir("atomic-temp");
   std::string seen;
