@@ -565,14 +565,45 @@ TEST(Builtin, systemsAndResaleCurvesAreDatedLookups) {
   ASSERT_TRUE(node.has_value());
   EXPECT_TRUE(node->includes_devices);
   EXPECT_EQ(node->amount, 313500);
-  const auto curve = c.resale_curve("datacenter", "new", "2026-06-01");
+  // The SpotWire points are dated 2026-06-04; before that only the 0-month definition.
+  EXPECT_EQ(c.resale_curve("datacenter", "new", "2026-06-03").size(), 1u);
+  const auto curve = c.resale_curve("datacenter", "new", "2026-06-04");
   ASSERT_EQ(curve.size(), 5u);
   EXPECT_EQ(curve.front().age_months, 0);
   EXPECT_EQ(curve.front().fraction, 1);
   EXPECT_EQ(curve.back().age_months, 48);
-  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-01-01").size(), 2u);  // 43 months: May
-  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-05-01").size(), 3u);
+  EXPECT_EQ(curve.back().fraction, 0.35);  // SpotWire H100 PCIe vintage curve, 4 years
+  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-06-04").size(), 5u);
   EXPECT_TRUE(c.resale_curve("datacenter", "new", "2025-12-31").empty());
+  // No workstation or unified curve: plans fall back to the lowest of the other classes.
+  EXPECT_TRUE(c.resale_curve("workstation", "new", "2026-11-27").empty());
+  EXPECT_TRUE(c.resale_curve("unified", "used", "2026-11-27").empty());
+}
+
+// Every built-in resale curve starts at 1, never rises with age and stays within 0..1 (a curve
+// above 1 would promise a profit on hardware; the data must show a shortage for that).
+TEST(Builtin, resaleCurvesAreMonotoneAndSourced) {
+  const Catalog c = Catalog::open_builtin();
+  int curves = 0;
+  for (const char* cls : {"consumer", "workstation", "datacenter", "unified"}) {
+    for (const char* condition : {"new", "used", "refurbished"}) {
+      const auto curve = c.resale_curve(cls, condition, "2026-11-29");
+      if (curve.empty()) continue;
+      ++curves;
+      EXPECT_EQ(curve.front().age_months, 0) << cls << " " << condition;
+      EXPECT_EQ(curve.front().fraction, 1) << cls << " " << condition;
+      EXPECT_GE(curve.size(), 3u) << cls << " " << condition << ": a curve needs points past 0";
+      for (size_t i = 1; i < curve.size(); ++i) {
+        EXPECT_LE(curve[i].fraction, curve[i - 1].fraction)
+            << cls << " " << condition << " at " << curve[i].age_months << " months";
+        EXPECT_GT(curve[i].fraction, 0) << cls << " " << condition;
+        EXPECT_FALSE(curve[i].provenance.source.empty());
+        EXPECT_EQ(curve[i].provenance.source.find("example value"), std::string::npos)
+            << cls << " " << condition << " at " << curve[i].age_months << " months";
+      }
+    }
+  }
+  EXPECT_EQ(curves, 4);  // consumer and datacenter, new and used
 }
 
 // ---- Concurrency and durability --------------------------------------------------------------
