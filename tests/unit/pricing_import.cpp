@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "pricing/accelerator_names.hpp"
 #include "pricing/catalog.hpp"
@@ -604,6 +605,24 @@ TEST(Builtin, resaleCurvesAreMonotoneAndSourced) {
     }
   }
   EXPECT_EQ(curves, 4);  // consumer and datacenter, new and used
+}
+
+// Apple machines: board_power_w is the whole machine's published maximum (Apple's power
+// consumption and thermal output pages), filled where a configuration matches the chip.
+TEST(Builtin, applePowerIsTheWholeMachinesPublishedMaximum) {
+  const Catalog c = Catalog::open_builtin();
+  const std::pair<const char*, double> published[] = {
+      {"m1-max-32c", 115},    // Mac Studio (2022), M1 Max 32-core GPU: Apple Support 102027
+      {"m2-ultra-76c", 295},  // Mac Studio (2023), M2 Ultra 76-core GPU: Apple Support 102027
+      {"m2-10c", 50},         // Mac mini (2023), M2
+      {"m4-10c", 65},         // Mac mini (2024), M4
+      {"m4-pro-20c", 140},    // Mac mini (2024), M4 Pro 20-core GPU, full spec
+  };
+  for (const auto& [id, watts] : published) {
+    const auto d = c.device(id);
+    ASSERT_TRUE(d.has_value()) << id;
+    EXPECT_EQ(d->board_power_w, watts) << id;
+  }
 }
 
 // ---- Concurrency and durability --------------------------------------------------------------
