@@ -355,7 +355,61 @@ TEST_F(Layered, auditFindsStaleBookPricesAtADate) {
   EXPECT_EQ(c.audit("2026-09-28", 90).problems,
             (Problems{"purchase price rtx-3090 used acme us (book acme, 2026-06-29): 91 days old "
                       "at 2026-09-28, stale after 90"}));
-  EXPECT_EQ(c.audit("", 90).notes, (Problems{"staleness not checked: give --as-of DATE"}));
+  // The built-in used RTX 4090 above new is flagged, but its row says why it is kept.
+  EXPECT_EQ(c.audit("", 90).notes,
+            (Problems{"reviewed: purchase price rtx-4090 used (book built-in, used market, us, "
+                      "2026-06-29): used 2000 USD is above every new price of rtx-4090 within 92 "
+                      "days: 1900 USD (book built-in, 2026-05-01)",
+                      "staleness not checked: give --as-of DATE"}));
+}
+
+// The tester's rows: an RTX 3090 at 1 USD, an H100 at 9,000,000 USD, two amounts for one item,
+// condition, date and source, and a used price above new. Each is imported (they are well
+// formed) and each is a finding of the book.
+TEST(Plausibility, outliersUsedAboveNewAndConflictsAreFound) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db,
+                    write(dir / "odd.csv", std::string(kPriceHeader) +
+                                               "rtx-3090,used,1,USD,us,ebay,2026-11-01,s1,\n"
+                                               "h100-sxm,new,9000000,USD,us,x,2026-11-01,s2,\n"
+                                               "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
+                                               "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n"
+                                               "rtx-5090,used,2600,USD,us,c,2026-06-01,s4,\n"),
+                    options("odd", "2026-12-01"));
+  std::vector<std::string> found;
+  for (const auto& f : Catalog::open_layered(db).price_plausibility("odd")) {
+    EXPECT_FALSE(f.reviewed) << f.text;
+    found.push_back(f.text);
+  }
+  EXPECT_EQ(found,
+            (std::vector<std::string>{
+                // h100-sxm: one other USD observation, 27,500 (data-gate.ch): 9e6 / 27500 = 327.3.
+                "purchase price h100-sxm new (book odd, x, us, 2026-11-01): 9000000 USD is 327.3 "
+                "x the median 27500 USD of the 1 other observation of h100-sxm in USD "
+                "(plausible: 1/5 to 5 x)",
+                // rtx-3090: others 700, 750, 850 (built-in): median 750; 750 / 1 = 750.
+                "purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 USD is 1/750 of "
+                "the median 750 USD of the 3 other observations of rtx-3090 in USD (plausible: "
+                "1/5 to 5 x)",
+                // rtx-5090 used 2,600 vs new 1,999 and 2,550 (runlocalai.co, 2026-05-01, 31 days).
+                "purchase price rtx-5090 used (book odd, c, us, 2026-06-01): used 2600 USD is "
+                "above every new price of rtx-5090 within 92 days: 1999 USD (book built-in, "
+                "2026-05-01), 2550 USD (book built-in, 2026-05-01)",
+                "purchase price rtx-4090 used (book odd, 2026-11-02, source 's3'): 2 rows with "
+                "different amounts: 500 USD, 900 USD (a plan takes the lowest amount of the "
+                "latest date)"}));
+  // The same findings make `catalog check` fail; the plan's choice on that date is the lowest.
+  const Catalog c = Catalog::open_layered(db);
+  // 5: with only two H100 SXM observations, the built-in 27,500 is 1/327 of the other too.
+  EXPECT_EQ(c.audit("", 90).problems.size(), 5u);
+  const auto used = c.latest_price("rtx-4090", "used", "2026-11-27");
+  ASSERT_TRUE(used.has_value());
+  EXPECT_EQ(used->amount, 500);
+  // The built-in catalog alone has no unreviewed finding.
+  for (const auto& f : Catalog::open_builtin().price_plausibility()) {
+    EXPECT_TRUE(f.reviewed) << f.text;
+  }
 }
 
 // ---- Public catalog formats ------------------------------------------------------------------
