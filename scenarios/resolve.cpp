@@ -680,6 +680,18 @@ class Resolver {
       std::string provenance =
           source(oi.device.id + " purchase (" + o.condition + ")", price->amount, price->currency,
                  "per device", price->provenance);
+      // Several rows of that book on that date (sellers, regions): say which one and why.
+      int same_date = 0;
+      for (const auto& row : catalog_.price_history(oi.device.id)) {
+        same_date += row.condition == o.condition &&
+                     row.provenance.observed_on == price->provenance.observed_on &&
+                     row.provenance.book == price->provenance.book;
+      }
+      if (same_date > 1) {
+        provenance += "; the lowest of " + std::to_string(same_date) + " " + o.condition +
+                      " prices observed on " + price->provenance.observed_on + " in book " +
+                      price->provenance.book + " (catalog list prices)";
+      }
       oi.price_per_gpu = convert(price->amount, price->currency, provenance, section, "gpu");
       number(o.id, "price_per_gpu", "Purchase price per device", oi.price_per_gpu, s_.currency,
              provenance);

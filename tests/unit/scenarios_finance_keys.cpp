@@ -304,6 +304,22 @@ TEST_F(FinanceResolve, resaleWithoutACurveOfItsClassTakesTheLowestOtherClass) {
   EXPECT_DOUBLE_EQ(option(mac, "own").residual_fraction, 0.59);
 }
 
+TEST_F(FinanceResolve, aPriceChosenAmongSameDateRowsSaysSo) {
+  // RTX 5090 new, 2026-05-01, built-in: 1,999 (MSRP) and 2,550 (street), runlocalai.co. The
+  // lookup takes the lowest amount, and the provenance names the choice.
+  const ResolvedScenario r = resolved(
+      "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\ncurrency = USD\n[workload]\n"
+      "model = qwen3-32b\nquant = Q4_K_M\n[site]\ntariff_per_kwh = 0.25\n"
+      "[option:own]\nkind = buy\ngpu = rtx-5090\n");
+  EXPECT_EQ(option(r, "own").price_per_gpu, 1999);
+  const InputRow* row = input(r, "own", "price_per_gpu");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NE(
+      row->provenance.find("the lowest of 2 new prices observed on 2026-05-01 in book built-in"),
+      std::string::npos)
+      << row->provenance;
+}
+
 TEST_F(FinanceResolve, resaleBeforeTheCurveIsDatedIsZeroNotOne) {
   // As of 2026-06-03 only the 0-month definition points exist: a single point is no curve
   // (it would read 1 for ever), and no class has a usable one.
