@@ -17,8 +17,12 @@ int catalog_check(const std::vector<std::string>& args, std::ostream& out, std::
       "usage: gputco catalog check [options]\n\n"
       "Integrity report of the built-in catalog and the user catalog: SQLite's integrity and\n"
       "foreign-key checks, spot rates above on-demand, amounts at or below 0.01 per device,\n"
-      "and, with --as-of, price-book prices older than --max-age days at that date. Exit code\n"
-      "0 when there is no problem, 1 when there is.\n\n"
+      "implausible purchase prices (below 1/5 or above 5 x the median of the item's other\n"
+      "observations in that currency; used above every new price within 92 days; one book\n"
+      "with two amounts for the same item, condition, date and source; a row whose note says\n"
+      "'plausibility reviewed:' is a note, not a problem), and, with --as-of, price-book\n"
+      "prices older than --max-age days at that date. Exit code 0 when there is no problem,\n"
+      "1 when there is.\n\n"
       "options");
   std::string catalog_path, as_of;
   int max_age = 90;

@@ -72,6 +72,12 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
     return 2;
   }
   for (const auto& warning : report.warnings) err << "warning: " << warning << "\n";
+  // Plausibility of the book's purchase prices against every observation (catalog check
+  // reports the same findings as problems): imported, but worth a look.
+  for (const auto& finding : open_catalog(db).price_plausibility(report.book)) {
+    err << "warning: " << (finding.reviewed ? "reviewed: " : "implausible: ") << finding.text
+        << "\n";
+  }
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
       << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";

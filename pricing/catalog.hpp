@@ -191,8 +191,10 @@ class Catalog {
   std::optional<Quant> quant(const std::string& id) const;
 
   /// Latest purchase price of `item_id` in `condition` observed on or before `as_of`.
-  /// When several sellers/regions share the latest date, the lowest amount (amounts are
-  /// compared as stored, whatever their currency; then currency, region, seller decide).
+  /// When several rows share the latest date: a price book's row before the built-in one
+  /// (the higher layer), then the book name, then the lowest amount (amounts are compared as
+  /// stored, whatever their currency; then currency, region, seller decide). Deterministic;
+  /// Catalog::price_plausibility reports two amounts of one book, date and source.
   /// nullopt when nothing was observed by then.
   std::optional<PriceObservation> latest_price(const std::string& item_id,
                                                const std::string& condition,
@@ -275,7 +277,9 @@ class Catalog {
   ///    billing and currency (the same sku's when published, else the dearest);
   ///  - a per-device purchase, system or rental amount at or below 0.01 (kPriceFloor);
   ///  - with `as_of` (YYYY-MM-DD; empty = not checked): price-book prices and offers that a
-  ///    lookup as of that date would use (latest per key) older than `max_age_days` days.
+  ///    lookup as of that date would use (latest per key) older than `max_age_days` days;
+  ///  - the purchase-price plausibility findings of price_plausibility() (reviewed ones in
+  ///    `notes`).
   /// Built-in rows as old are counted in `notes` (plans flag them), not in `problems`.
   /// Throws CatalogError for a bad `as_of` or a negative `max_age_days`.
   struct Audit {
@@ -283,6 +287,29 @@ class Catalog {
     std::vector<std::string> notes;
   };
   Audit audit(const std::string& as_of, int max_age_days) const;
+
+  /// One purchase price that looks wrong, and whether its row says it was checked.
+  struct PriceFinding {
+    std::string text;       ///< "purchase price ITEM CONDITION (book B, SELLER, REGION, DATE): ..."
+    bool reviewed = false;  ///< the row's note holds kPlausibilityReviewed: kept, explained
+  };
+  /// Plausibility of purchase prices, every layer, in `book` only when it is not empty (the
+  /// others are still compared against). Amounts are compared in their own currency only:
+  ///  - outlier: an amount below 1/kPlausibleRatio or above kPlausibleRatio times the median
+  ///    of the other observations of the same item in the same currency (any condition, any
+  ///    date, every layer; needs at least one other). A factor of 5 covers a new launch price
+  ///    against a 5-year-old card's used price (RTX 3090: 1,499 vs 700, 2.1x) and street
+  ///    shortages (RTX 4090 new 2,500 vs list 1,599, 1.6x), and catches a misplaced decimal or
+  ///    a price per server entered per device (both 10x or more);
+  ///  - used above new: a used amount above every new amount of the same item and currency
+  ///    observed within kComparableDays days of it (at least one such new amount);
+  ///  - conflict: one book holding two different amounts (or currencies) for the same item,
+  ///    condition, date and source (plans then take the lowest, see latest_price).
+  /// A finding whose row's note contains kPlausibilityReviewed is `reviewed`.
+  std::vector<PriceFinding> price_plausibility(const std::string& book = "") const;
+  static constexpr double kPlausibleRatio = 5;
+  static constexpr int kComparableDays = 92;
+  static constexpr const char* kPlausibilityReviewed = "plausibility reviewed:";
 
  private:
   explicit Catalog(std::unique_ptr<SQLite::Database> db);

@@ -2,10 +2,15 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
 
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_build.hpp"
@@ -81,6 +86,129 @@ std::vector<std::string> builtin_catalog_problems() {
   }
 }
 
+std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string& book) const {
+  struct Row {
+    std::string book, item, condition, currency, region, seller, observed_on, source, note;
+    double amount = 0;
+    std::string label() const {
+      return "purchase price " + item + " " + condition + " (book " + book + ", " + seller + ", " +
+             region + ", " + observed_on + ")";
+    }
+    bool reviewed() const { return note.find(kPlausibilityReviewed) != std::string::npos; }
+  };
+  std::vector<Row> rows;
+  try {
+    SQLite::Statement q(*db_,
+                        "SELECT book, item_id, condition, currency, region, seller, observed_on, "
+                        "source, note, amount FROM layered_price_observations ORDER BY item_id, "
+                        "currency, observed_on, condition, book, region, seller");
+    while (q.executeStep()) {
+      Row r;
+      r.book = q.getColumn(0).getString();
+      r.item = q.getColumn(1).getString();
+      r.condition = q.getColumn(2).getString();
+      r.currency = q.getColumn(3).getString();
+      r.region = q.getColumn(4).getString();
+      r.seller = q.getColumn(5).getString();
+      r.observed_on = q.getColumn(6).getString();
+      r.source = q.getColumn(7).getString();
+      r.note = q.getColumn(8).getString();
+      r.amount = q.getColumn(9).getDouble();
+      rows.push_back(std::move(r));
+    }
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(std::string("catalog: checking prices: ") + e.what());
+  }
+  const auto money = [](double amount, const std::string& currency) {
+    std::array<char, 64> buf{};  // shortest exact form, never an exponent (9000000, not 9e+06)
+    auto [end, ec] =
+        std::to_chars(buf.data(), buf.data() + buf.size(), amount, std::chars_format::fixed);
+    return (ec == std::errc{} ? std::string(buf.data(), end) : std::string("?")) + " " + currency;
+  };
+  std::vector<PriceFinding> out;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    if (!book.empty() && r.book != book) continue;
+    // Outlier against the median of the item's other observations in the same currency.
+    std::vector<double> others;
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      if (j != i && rows[j].item == r.item && rows[j].currency == r.currency) {
+        others.push_back(rows[j].amount);
+      }
+    }
+    if (!others.empty()) {
+      std::sort(others.begin(), others.end());
+      const std::size_t n = others.size();
+      const double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
+      const double ratio = r.amount / median;
+      if (ratio > kPlausibleRatio || ratio < 1 / kPlausibleRatio) {
+        const auto tenths = [](double x) { return format_number(std::round(x * 10) / 10); };
+        const std::string factor =
+            ratio >= 1 ? tenths(ratio) + " x" : "1/" + tenths(1 / ratio) + " of";
+        out.push_back(
+            {r.label() + ": " + money(r.amount, r.currency) + " is " + factor + " the median " +
+                 money(median, r.currency) + " of the " + std::to_string(n) + " other observation" +
+                 (n == 1 ? "" : "s") + " of " + r.item + " in " + r.currency + " (plausible: 1/" +
+                 format_number(kPlausibleRatio) + " to " + format_number(kPlausibleRatio) + " x)",
+             r.reviewed()});
+      }
+    }
+    // Used above every new price of the same item and currency at comparable dates.
+    if (r.condition == "used") {
+      std::vector<const Row*> near;
+      for (const Row& n : rows) {
+        if (n.condition == "new" && n.item == r.item && n.currency == r.currency &&
+            std::abs(days_between(n.observed_on, r.observed_on)) <= kComparableDays) {
+          near.push_back(&n);
+        }
+      }
+      const bool above_all = !near.empty() && std::all_of(near.begin(), near.end(), [&](auto* n) {
+        return r.amount > n->amount;
+      });
+      if (above_all) {
+        std::string list;
+        for (const Row* n : near) {
+          list += (list.empty() ? "" : ", ") + money(n->amount, n->currency) + " (book " + n->book +
+                  ", " + n->observed_on + ")";
+        }
+        out.push_back({r.label() + ": used " + money(r.amount, r.currency) +
+                           " is above every new price of " + r.item + " within " +
+                           std::to_string(kComparableDays) + " days: " + list,
+                       r.reviewed()});
+      }
+    }
+  }
+  // Conflicts: one book, the same item, condition, date and source, different amounts.
+  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>,
+           std::vector<const Row*>>
+      groups;
+  for (const Row& r : rows) {
+    if (book.empty() || r.book == book) {
+      groups[{r.book, r.item, r.condition, r.observed_on, r.source}].push_back(&r);
+    }
+  }
+  for (const auto& [key, members] : groups) {
+    std::set<std::pair<double, std::string>> amounts;
+    bool reviewed = false;
+    for (const Row* r : members) {
+      amounts.insert({r->amount, r->currency});
+      reviewed = reviewed || r->reviewed();
+    }
+    if (amounts.size() < 2) continue;
+    std::string list;
+    for (const auto& [amount, currency] : amounts) {
+      list += (list.empty() ? "" : ", ") + money(amount, currency);
+    }
+    const auto& [b, item, condition, observed_on, source] = key;
+    out.push_back({"purchase price " + item + " " + condition + " (book " + b + ", " + observed_on +
+                       ", source '" + source + "'): " + std::to_string(members.size()) +
+                       " rows with different amounts: " + list +
+                       " (a plan takes the lowest amount of the latest date)",
+                   reviewed});
+  }
+  return out;
+}
+
 Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const {
   if (!as_of.empty() && !is_iso_date(as_of)) {
     throw CatalogError("as_of: '" + as_of + "' is not a date YYYY-MM-DD");
@@ -132,6 +260,14 @@ Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const 
           floor.getColumn(0).getString() + ": " + format_number(floor.getColumn(1).getDouble()) +
           " " + floor.getColumn(2).getString() + " per device is at or below the floor " +
           format_number(kPriceFloor) + " (a parsing bug's typical value)");
+    }
+
+    for (const PriceFinding& f : price_plausibility()) {
+      if (f.reviewed) {
+        audit.notes.push_back("reviewed: " + f.text);
+      } else {
+        audit.problems.push_back(f.text);
+      }
     }
 
     if (as_of.empty()) {

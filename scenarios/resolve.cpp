@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "engine/units.hpp"
@@ -41,33 +42,56 @@ bool is_owned_kind(const std::string& kind) {
   return kind == "buy" || kind == "colocation" || kind == "blend";
 }
 
-/// The resale fraction of a curve at `age_months`: linear between its points; before the
-/// first point the first fraction, after the last the last segment's slope continued and
-/// floored at 0 (a curve that has stopped falling keeps its last value).
+/// A resale curve is usable when it says something about an age after purchase: at least one
+/// point past 0 months (the point at 0 is 1 by definition). A curve of only its 0-month point
+/// would otherwise be read flat (1 for ever): it counts as no curve.
+bool usable_curve(const std::vector<ResalePoint>& curve) {
+  return std::any_of(curve.begin(), curve.end(),
+                     [](const ResalePoint& p) { return p.age_months > 0; });
+}
+
+/// The resale fraction of a usable curve at `age_months`. The curve's points, with (0 months,
+/// 1) added by definition when it has no point at 0: linear between two points; past the last
+/// point, the last segment's slope continued (never flat: resale keeps falling at the rate of
+/// the last segment), floored at 0; capped at 1. `used` lists the indexes into `curve` of the
+/// catalog points the value rests on (not the implicit 0-month point).
 double resale_at(const std::vector<ResalePoint>& curve, double age_months, std::string& how,
                  std::vector<size_t>& used) {
   const auto describe = [](const ResalePoint& p) {
     return std::to_string(p.age_months) + " months: " + fixed(p.fraction, 3);
   };
-  if (curve.size() == 1 || age_months <= curve.front().age_months) {
-    how = "point at " + describe(curve.front());
-    used = {0};
-    return curve.front().fraction;
+  std::vector<ResalePoint> points;
+  std::vector<std::optional<size_t>> index;  // into `curve`, none for the implicit point
+  if (curve.front().age_months > 0) {
+    points.push_back({0, 1.0, {}});
+    index.push_back(std::nullopt);
   }
-  for (size_t i = 1; i < curve.size(); ++i) {
-    if (age_months <= curve[i].age_months || i + 1 == curve.size()) {
-      const ResalePoint& a = curve[i - 1];
-      const ResalePoint& b = curve[i];
+  for (size_t i = 0; i < curve.size(); ++i) {
+    points.push_back(curve[i]);
+    index.push_back(i);
+  }
+  used.clear();
+  for (size_t i = 1; i < points.size(); ++i) {
+    if (age_months == points[i].age_months) {  // on a point: that point alone
+      how = "point at " + describe(points[i]);
+      if (index[i]) used.push_back(*index[i]);
+      return std::clamp(points[i].fraction, 0.0, 1.0);
+    }
+    if (age_months < points[i].age_months || i + 1 == points.size()) {
+      const ResalePoint& a = points[i - 1];
+      const ResalePoint& b = points[i];
       const double t = (age_months - a.age_months) / (b.age_months - a.age_months);
-      how = (age_months <= b.age_months ? "interpolated between points at "
-                                        : "extrapolated from points at ") +
+      how = (age_months < b.age_months ? "interpolated between points at "
+                                       : "extrapolated (last slope continued, floored at 0) "
+                                         "from points at ") +
             describe(a) + " and " + describe(b);
-      used = {i - 1, i};
+      for (const auto& k : {index[i - 1], index[i]}) {
+        if (k) used.push_back(*k);
+      }
       return std::clamp(a.fraction + t * (b.fraction - a.fraction), 0.0, 1.0);
     }
   }
-  used = {curve.size() - 1};
-  return curve.back().fraction;
+  return 1.0;  // unreachable for a usable curve (two points at least)
 }
 
 template <typename T, typename IdOf>
@@ -685,6 +709,18 @@ class Resolver {
       std::string provenance =
           source(oi.device.id + " purchase (" + o.condition + ")", price->amount, price->currency,
                  "per device", price->provenance);
+      // Several rows of that book on that date (sellers, regions): say which one and why.
+      int same_date = 0;
+      for (const auto& row : catalog_.price_history(oi.device.id)) {
+        same_date += row.condition == o.condition &&
+                     row.provenance.observed_on == price->provenance.observed_on &&
+                     row.provenance.book == price->provenance.book;
+      }
+      if (same_date > 1) {
+        provenance += "; the lowest of " + std::to_string(same_date) + " " + o.condition +
+                      " prices observed on " + price->provenance.observed_on + " in book " +
+                      price->provenance.book + " (catalog list prices)";
+      }
       oi.price_per_gpu = convert(price->amount, price->currency, provenance, section, "gpu");
       number(o.id, "price_per_gpu", "Purchase price per device", oi.price_per_gpu, s_.currency,
              provenance);
@@ -729,20 +765,42 @@ class Resolver {
       return;
     }
     const std::string device_class = to_string(oi.device.kind);
-    const auto curve = catalog_.resale_curve(device_class, o.condition, s_.as_of);
-    if (curve.empty()) {
-      oi.residual_fraction = 0;
-      number(o.id, "residual_fraction", "Resale value at the horizon", 0, "fraction of capex",
-             "default: 0 (the catalog has no resale curve for " + device_class + " devices, " +
-                 o.condition + ")");
-      return;
-    }
+    std::string curve_class = device_class;
+    auto curve = catalog_.resale_curve(device_class, o.condition, s_.as_of);
     std::string how;
     std::vector<size_t> used;
-    oi.residual_fraction = resale_at(curve, s_.horizon_months, how, used);
+    if (usable_curve(curve)) {
+      oi.residual_fraction = resale_at(curve, s_.horizon_months, how, used);
+    } else {
+      // No curve of its own: the lowest of the other classes' curves in the same condition at
+      // the horizon (conservative: the class could resell no worse than the worst of them).
+      std::optional<double> lowest;
+      for (const char* other : {"consumer", "workstation", "datacenter", "unified"}) {
+        if (other == device_class) continue;
+        auto other_curve = catalog_.resale_curve(other, o.condition, s_.as_of);
+        if (!usable_curve(other_curve)) continue;
+        std::string other_how;
+        std::vector<size_t> other_used;
+        const double value = resale_at(other_curve, s_.horizon_months, other_how, other_used);
+        if (!lowest || value < *lowest) {
+          lowest = value;
+          curve = std::move(other_curve);
+          curve_class = other;
+          how = other_how;
+          used = other_used;
+        }
+      }
+      if (!lowest) {
+        oi.residual_fraction = 0;
+        number(o.id, "residual_fraction", "Resale value at the horizon", 0, "fraction of capex",
+               "default: 0 (the catalog has no resale curve for " + o.condition + " devices)");
+        return;
+      }
+      oi.residual_fraction = *lowest;
+    }
     for (const size_t index : used) {
       const ResalePoint& point = curve[index];
-      const std::string what = "resale curve " + device_class + " (" + o.condition + ") at " +
+      const std::string what = "resale curve " + curve_class + " (" + o.condition + ") at " +
                                std::to_string(point.age_months) + " months";
       bool listed = false;
       for (const auto& row : r_.sources) listed = listed || row.what == what;
@@ -753,11 +811,16 @@ class Resolver {
                               age > s_.max_price_age_days});
       }
     }
+    const std::string horizon = std::to_string(s_.horizon_months) + " months: " + how +
+                                " (Sources sheet; units added later are valued at the same "
+                                "fraction)";
     number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
            "fraction of capex",
-           "catalog resale curve " + device_class + " (" + o.condition + ") at " +
-               std::to_string(s_.horizon_months) + " months: " + how +
-               " (Sources sheet; units added later are valued at the same fraction)");
+           curve_class == device_class
+               ? "catalog resale curve " + device_class + " (" + o.condition + ") at " + horizon
+               : "default: the catalog has no resale curve for " + device_class + " (" +
+                     o.condition + ") devices; the lowest of the other classes' curves, " +
+                     curve_class + " (" + o.condition + ") at " + horizon);
   }
 
   void resolve_hosting(const ScenarioOption& o, OptionInputs& oi) {

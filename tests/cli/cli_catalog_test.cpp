@@ -78,6 +78,37 @@ TEST_F(CatalogCli, aDirectoryToImportIsRejectedNamingItWithExitTwo) {
   EXPECT_FALSE(fs::exists(db()));
 }
 
+// Implausible but well-formed prices are imported with a warning each, and make `catalog check`
+// fail; the built-in used RTX 4090 above new is a reviewed note, not a problem.
+TEST_F(CatalogCli, implausiblePricesWarnAtImportAndFailTheCheck) {
+  const auto clean = gputco({"catalog", "check"});
+  EXPECT_EQ(clean.exit_code, 0) << clean.out;
+  EXPECT_NE(clean.out.find("note: reviewed: purchase price rtx-4090 used (book built-in, used "
+                           "market, us, 2026-06-29): used 2000 USD is above every new price"),
+            std::string::npos)
+      << clean.out;
+  const std::string odd = file("odd.csv", std::string(kPriceHeader) +
+                                              "rtx-3090,used,1,USD,us,ebay,2026-11-01,s1,\n"
+                                              "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
+                                              "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n");
+  const auto imported =
+      gputco({"catalog", "import", odd, "--book", "odd", "--as-of", "2026-11-29"});
+  EXPECT_EQ(imported.exit_code, 0) << imported.err;
+  // Built-in used RTX 3090: 700, 850, 750: median 750.
+  EXPECT_NE(imported.err.find("warning: implausible: purchase price rtx-3090 used (book odd, ebay, "
+                              "us, 2026-11-01): 1 USD is 1/750 of the median 750 USD"),
+            std::string::npos)
+      << imported.err;
+  EXPECT_NE(imported.err.find("warning: implausible: purchase price rtx-4090 used (book odd, "
+                              "2026-11-02, source 's3'): 2 rows with different amounts: 500 USD, "
+                              "900 USD"),
+            std::string::npos)
+      << imported.err;
+  const auto check = gputco({"catalog", "check"});
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_NE(check.out.find("2 problems\n"), std::string::npos) << check.out;
+}
+
 TEST_F(CatalogCli, futureDatesAreJudgedAgainstAsOf) {
   const std::string book =
       file("b.csv", std::string(kPriceHeader) + "rtx-3090,used,640,USD,us,acme,2026-12-02,q,\n");

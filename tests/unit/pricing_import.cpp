@@ -16,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "pricing/accelerator_names.hpp"
 #include "pricing/catalog.hpp"
@@ -354,7 +355,61 @@ TEST_F(Layered, auditFindsStaleBookPricesAtADate) {
   EXPECT_EQ(c.audit("2026-09-28", 90).problems,
             (Problems{"purchase price rtx-3090 used acme us (book acme, 2026-06-29): 91 days old "
                       "at 2026-09-28, stale after 90"}));
-  EXPECT_EQ(c.audit("", 90).notes, (Problems{"staleness not checked: give --as-of DATE"}));
+  // The built-in used RTX 4090 above new is flagged, but its row says why it is kept.
+  EXPECT_EQ(c.audit("", 90).notes,
+            (Problems{"reviewed: purchase price rtx-4090 used (book built-in, used market, us, "
+                      "2026-06-29): used 2000 USD is above every new price of rtx-4090 within 92 "
+                      "days: 1900 USD (book built-in, 2026-05-01)",
+                      "staleness not checked: give --as-of DATE"}));
+}
+
+// The tester's rows: an RTX 3090 at 1 USD, an H100 at 9,000,000 USD, two amounts for one item,
+// condition, date and source, and a used price above new. Each is imported (they are well
+// formed) and each is a finding of the book.
+TEST(Plausibility, outliersUsedAboveNewAndConflictsAreFound) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db,
+                    write(dir / "odd.csv", std::string(kPriceHeader) +
+                                               "rtx-3090,used,1,USD,us,ebay,2026-11-01,s1,\n"
+                                               "h100-sxm,new,9000000,USD,us,x,2026-11-01,s2,\n"
+                                               "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
+                                               "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n"
+                                               "rtx-5090,used,2600,USD,us,c,2026-06-01,s4,\n"),
+                    options("odd", "2026-12-01"));
+  std::vector<std::string> found;
+  for (const auto& f : Catalog::open_layered(db).price_plausibility("odd")) {
+    EXPECT_FALSE(f.reviewed) << f.text;
+    found.push_back(f.text);
+  }
+  EXPECT_EQ(found,
+            (std::vector<std::string>{
+                // h100-sxm: one other USD observation, 27,500 (data-gate.ch): 9e6 / 27500 = 327.3.
+                "purchase price h100-sxm new (book odd, x, us, 2026-11-01): 9000000 USD is 327.3 "
+                "x the median 27500 USD of the 1 other observation of h100-sxm in USD "
+                "(plausible: 1/5 to 5 x)",
+                // rtx-3090: others 700, 750, 850 (built-in): median 750; 750 / 1 = 750.
+                "purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 USD is 1/750 of "
+                "the median 750 USD of the 3 other observations of rtx-3090 in USD (plausible: "
+                "1/5 to 5 x)",
+                // rtx-5090 used 2,600 vs new 1,999 and 2,550 (runlocalai.co, 2026-05-01, 31 days).
+                "purchase price rtx-5090 used (book odd, c, us, 2026-06-01): used 2600 USD is "
+                "above every new price of rtx-5090 within 92 days: 1999 USD (book built-in, "
+                "2026-05-01), 2550 USD (book built-in, 2026-05-01)",
+                "purchase price rtx-4090 used (book odd, 2026-11-02, source 's3'): 2 rows with "
+                "different amounts: 500 USD, 900 USD (a plan takes the lowest amount of the "
+                "latest date)"}));
+  // The same findings make `catalog check` fail; the plan's choice on that date is the lowest.
+  const Catalog c = Catalog::open_layered(db);
+  // 5: with only two H100 SXM observations, the built-in 27,500 is 1/327 of the other too.
+  EXPECT_EQ(c.audit("", 90).problems.size(), 5u);
+  const auto used = c.latest_price("rtx-4090", "used", "2026-11-27");
+  ASSERT_TRUE(used.has_value());
+  EXPECT_EQ(used->amount, 500);
+  // The built-in catalog alone has no unreviewed finding.
+  for (const auto& f : Catalog::open_builtin().price_plausibility()) {
+    EXPECT_TRUE(f.reviewed) << f.text;
+  }
 }
 
 // ---- Public catalog formats ------------------------------------------------------------------
@@ -565,14 +620,63 @@ TEST(Builtin, systemsAndResaleCurvesAreDatedLookups) {
   ASSERT_TRUE(node.has_value());
   EXPECT_TRUE(node->includes_devices);
   EXPECT_EQ(node->amount, 313500);
-  const auto curve = c.resale_curve("datacenter", "new", "2026-06-01");
+  // The SpotWire points are dated 2026-06-04; before that only the 0-month definition.
+  EXPECT_EQ(c.resale_curve("datacenter", "new", "2026-06-03").size(), 1u);
+  const auto curve = c.resale_curve("datacenter", "new", "2026-06-04");
   ASSERT_EQ(curve.size(), 5u);
   EXPECT_EQ(curve.front().age_months, 0);
   EXPECT_EQ(curve.front().fraction, 1);
   EXPECT_EQ(curve.back().age_months, 48);
-  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-01-01").size(), 2u);  // 43 months: May
-  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-05-01").size(), 3u);
+  EXPECT_EQ(curve.back().fraction, 0.35);  // SpotWire H100 PCIe vintage curve, 4 years
+  EXPECT_EQ(c.resale_curve("consumer", "new", "2026-06-04").size(), 5u);
   EXPECT_TRUE(c.resale_curve("datacenter", "new", "2025-12-31").empty());
+  // No workstation or unified curve: plans fall back to the lowest of the other classes.
+  EXPECT_TRUE(c.resale_curve("workstation", "new", "2026-11-27").empty());
+  EXPECT_TRUE(c.resale_curve("unified", "used", "2026-11-27").empty());
+}
+
+// Every built-in resale curve starts at 1, never rises with age and stays within 0..1 (a curve
+// above 1 would promise a profit on hardware; the data must show a shortage for that).
+TEST(Builtin, resaleCurvesAreMonotoneAndSourced) {
+  const Catalog c = Catalog::open_builtin();
+  int curves = 0;
+  for (const char* cls : {"consumer", "workstation", "datacenter", "unified"}) {
+    for (const char* condition : {"new", "used", "refurbished"}) {
+      const auto curve = c.resale_curve(cls, condition, "2026-11-29");
+      if (curve.empty()) continue;
+      ++curves;
+      EXPECT_EQ(curve.front().age_months, 0) << cls << " " << condition;
+      EXPECT_EQ(curve.front().fraction, 1) << cls << " " << condition;
+      EXPECT_GE(curve.size(), 3u) << cls << " " << condition << ": a curve needs points past 0";
+      for (size_t i = 1; i < curve.size(); ++i) {
+        EXPECT_LE(curve[i].fraction, curve[i - 1].fraction)
+            << cls << " " << condition << " at " << curve[i].age_months << " months";
+        EXPECT_GT(curve[i].fraction, 0) << cls << " " << condition;
+        EXPECT_FALSE(curve[i].provenance.source.empty());
+        EXPECT_EQ(curve[i].provenance.source.find("example value"), std::string::npos)
+            << cls << " " << condition << " at " << curve[i].age_months << " months";
+      }
+    }
+  }
+  EXPECT_EQ(curves, 4);  // consumer and datacenter, new and used
+}
+
+// Apple machines: board_power_w is the whole machine's published maximum (Apple's power
+// consumption and thermal output pages), filled where a configuration matches the chip.
+TEST(Builtin, applePowerIsTheWholeMachinesPublishedMaximum) {
+  const Catalog c = Catalog::open_builtin();
+  const std::pair<const char*, double> published[] = {
+      {"m1-max-32c", 115},    // Mac Studio (2022), M1 Max 32-core GPU: Apple Support 102027
+      {"m2-ultra-76c", 295},  // Mac Studio (2023), M2 Ultra 76-core GPU: Apple Support 102027
+      {"m2-10c", 50},         // Mac mini (2023), M2
+      {"m4-10c", 65},         // Mac mini (2024), M4
+      {"m4-pro-20c", 140},    // Mac mini (2024), M4 Pro 20-core GPU, full spec
+  };
+  for (const auto& [id, watts] : published) {
+    const auto d = c.device(id);
+    ASSERT_TRUE(d.has_value()) << id;
+    EXPECT_EQ(d->board_power_w, watts) << id;
+  }
 }
 
 // ---- Concurrency and durability --------------------------------------------------------------

@@ -155,8 +155,9 @@ TEST_F(FinanceResolve, ownBaseRentPeaksResolvesWithProvenance) {
   EXPECT_NE(resale->provenance.find("catalog resale curve consumer (used) at 36 months"),
             std::string::npos)
       << resale->provenance;
-  EXPECT_GT(*resale->value, 0);
-  EXPECT_LT(*resale->value, 0.7);  // below the 24-month point
+  // consumer (used) at 36 months is a point of the curve: 0.35 / 0.78 = 0.449 (SpotWire's
+  // H100 PCIe vintage curve, a card bought used at 1 year of age).
+  EXPECT_DOUBLE_EQ(*resale->value, 0.449);
   // Reserved L40S at AWS's 1-year rate, published in USD and converted to EUR.
   const auto& reserved = option(r, "reserved-l40s-1y");
   EXPECT_EQ(reserved.term, RentTerm::reserved_1y);
@@ -244,6 +245,91 @@ TEST_F(FinanceResolve, spotAndReservedRatesComeFromTheirTerm) {
     EXPECT_NE(std::string(e.what()).find("no reserved_1y hourly offer"), std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gputco
+
+namespace gputco {
+namespace {
+
+/// A one-option scenario buying `count` x `gpu` in `condition` for `horizon` months.
+std::string buy_one(const std::string& gpu, const std::string& condition, int horizon) {
+  return "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\nhorizon_months = " +
+         std::to_string(horizon) +
+         "\n[workload]\nmodel = qwen3-32b\nquant = Q4_K_M\n[site]\ntariff_per_kwh = 0.25\n"
+         "[option:own]\nkind = buy\ngpu = " +
+         gpu + "\ncondition = " + condition + "\nprice_per_gpu = 1000\n";
+}
+
+TEST_F(FinanceResolve, resaleDefaultFollowsTheCurveOverAge) {
+  // consumer (new) points (SpotWire, 2026-06-04): 0: 1, 12: 0.78, 24: 0.60, 36: 0.46, 48: 0.35.
+  auto resale = [](const std::string& gpu, const std::string& condition, int horizon) {
+    const ResolvedScenario r = resolved(buy_one(gpu, condition, horizon));
+    return option(r, "own").residual_fraction;
+  };
+  EXPECT_DOUBLE_EQ(resale("rtx-4090", "new", 36), 0.46);  // a point; was 0.975 from one point
+  EXPECT_DOUBLE_EQ(resale("rtx-5090", "new", 36), 0.46);
+  // 6 months: between 1 and 0.78: 1 - 0.5 x 0.22 = 0.89.
+  EXPECT_NEAR(resale("rtx-4090", "new", 6), 0.89, 1e-12);
+  // 42 months: 0.46 + 6/12 x (0.35 - 0.46) = 0.405.
+  EXPECT_NEAR(resale("rtx-4090", "new", 42), 0.405, 1e-12);
+  // Past the last point the last slope continues (never flat): 60 months: 0.35 - 0.11 = 0.24;
+  // 96 months: 0.35 - 4 x 0.11 < 0, floored at 0.
+  EXPECT_NEAR(resale("rtx-4090", "new", 60), 0.24, 1e-12);
+  EXPECT_EQ(resale("rtx-4090", "new", 96), 0);
+  // Non-increasing with age.
+  double previous = 1;
+  for (int months = 1; months <= 120; ++months) {
+    const double value = resale("rtx-3090", "used", months);
+    EXPECT_LE(value, previous) << months << " months";
+    previous = value;
+  }
+}
+
+TEST_F(FinanceResolve, resaleWithoutACurveOfItsClassTakesTheLowestOtherClass) {
+  // Workstation: no curve in the catalog. consumer (new) and datacenter (new) both give 0.46 at
+  // 36 months; the lowest is taken, and the provenance says it is a default and from where.
+  const ResolvedScenario r = resolved(buy_one("rtx-pro-6000-blackwell", "new", 36));
+  EXPECT_DOUBLE_EQ(option(r, "own").residual_fraction, 0.46);  // was 0: no curve
+  const InputRow* row = input(r, "own", "residual_fraction");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NE(row->provenance.find("default: the catalog has no resale curve for workstation (new)"),
+            std::string::npos)
+      << row->provenance;
+  EXPECT_NE(row->provenance.find("consumer (new) at 36 months"), std::string::npos)
+      << row->provenance;
+  // Unified (a Mac), used, 24 months: consumer (used) 24 months = 0.46 / 0.78 = 0.590.
+  const ResolvedScenario mac = resolved(buy_one("m2-ultra-76c", "used", 24));
+  EXPECT_DOUBLE_EQ(option(mac, "own").residual_fraction, 0.59);
+}
+
+TEST_F(FinanceResolve, aPriceChosenAmongSameDateRowsSaysSo) {
+  // RTX 5090 new, 2026-05-01, built-in: 1,999 (MSRP) and 2,550 (street), runlocalai.co. The
+  // lookup takes the lowest amount, and the provenance names the choice.
+  const ResolvedScenario r = resolved(
+      "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\ncurrency = USD\n[workload]\n"
+      "model = qwen3-32b\nquant = Q4_K_M\n[site]\ntariff_per_kwh = 0.25\n"
+      "[option:own]\nkind = buy\ngpu = rtx-5090\n");
+  EXPECT_EQ(option(r, "own").price_per_gpu, 1999);
+  const InputRow* row = input(r, "own", "price_per_gpu");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NE(
+      row->provenance.find("the lowest of 2 new prices observed on 2026-05-01 in book built-in"),
+      std::string::npos)
+      << row->provenance;
+}
+
+TEST_F(FinanceResolve, resaleBeforeTheCurveIsDatedIsZeroNotOne) {
+  // As of 2026-06-03 only the 0-month definition points exist: a single point is no curve
+  // (it would read 1 for ever), and no class has a usable one.
+  std::string text = buy_one("rtx-4090", "new", 36);
+  text.replace(text.find("2026-11-27"), 10, "2026-06-03");
+  const ResolvedScenario r = resolved(text);
+  EXPECT_EQ(option(r, "own").residual_fraction, 0);
+  const InputRow* row = input(r, "own", "residual_fraction");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NE(row->provenance.find("default: 0"), std::string::npos) << row->provenance;
 }
 
 }  // namespace
