@@ -173,10 +173,6 @@ double energy_cost_per_hour(const OptionInputs& o, const SiteInputs& site) {
   return power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
 }
 
-double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
-  return w.days_follow_convention ? hours_in_month(w, f, month) / kHoursPerDay : w.days_per_month;
-}
-
 /// PUE of the place an option's energy is drawn: its own, else the site's (owned) or the
 /// default data centre's (rentals).
 double energy_pue_of(const OptionInputs& o, const SiteInputs& site) {
@@ -389,6 +385,36 @@ double hours_in_month(const WorkloadInputs& w, const FinanceInputs& f, int month
   return 730.0;
 }
 
+double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+  const double days_in_month = hours_in_month(w, f, month) / kHoursPerDay;
+  return w.days_follow_convention ? days_in_month : std::min(w.days_per_month, days_in_month);
+}
+
+double capacity_tokens_per_hour(double aggregate_decode_tokens_per_s, double prefill_tokens_per_s,
+                                double input_tokens_per_output_token) {
+  if (!(aggregate_decode_tokens_per_s > 0) || !std::isfinite(aggregate_decode_tokens_per_s)) {
+    return 0.0;
+  }
+  // Device-seconds per output token: its decode share plus its prompt tokens' prefill.
+  double seconds = 1.0 / aggregate_decode_tokens_per_s;
+  if (prefill_tokens_per_s > 0 && std::isfinite(prefill_tokens_per_s) &&
+      input_tokens_per_output_token > 0) {
+    seconds += input_tokens_per_output_token / prefill_tokens_per_s;
+  }
+  return kSecondsPerHour / seconds;
+}
+
+int prefill_prompt_tokens(const WorkloadInputs& w) {
+  double prompt = w.context_tokens;
+  if (w.tokens_per_day && w.input_tokens_per_output_token && w.requests_per_day &&
+      *w.requests_per_day > 0) {
+    prompt = *w.tokens_per_day * *w.input_tokens_per_output_token / *w.requests_per_day;
+  }
+  if (!std::isfinite(prompt)) prompt = w.context_tokens;
+  return static_cast<int>(
+      std::clamp(std::round(prompt), 1.0, std::max(1.0, static_cast<double>(w.context_tokens))));
+}
+
 Timeline plan_timeline(const WorkloadInputs& w, const SiteInputs& site, const FinanceInputs& f) {
   Timeline t;
   const auto n = static_cast<size_t>(f.horizon_months) + 1;
@@ -424,7 +450,7 @@ double average_hours_per_month(HoursConvention convention) {
 }
 
 double base_load(const OptionInputs& o, const WorkloadInputs& w) {
-  if (o.kind == OptionKind::api) return w.tokens_per_day.value_or(0);
+  if (o.kind == OptionKind::api) return 0.0;
   if (!w.tokens_per_day || o.capacity_tokens_per_hour <= 0) return 1.0;
   if (w.hours_per_day <= 0) return 0.0;
   return *w.tokens_per_day / (o.capacity_tokens_per_hour * w.hours_per_day);
@@ -673,15 +699,25 @@ std::optional<double> break_even_hours(const OptionInputs& owned, const OptionIn
 
 std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented) {
   const size_t n = std::min(owned.cumulative.size(), rented.cumulative.size());
+  bool was_above = false;
   for (size_t m = 0; m < n; ++m) {
     // A tiny tolerance keeps two equal running sums from missing each other by rounding.
     const double tolerance = 1e-9 * std::max(1.0, std::abs(rented.cumulative[m]));
-    if (owned.cumulative[m] <= rented.cumulative[m] + tolerance) return static_cast<int>(m);
+    const bool at_or_below = owned.cumulative[m] <= rented.cumulative[m] + tolerance;
+    if (at_or_below && was_above) return static_cast<int>(m);
+    if (!at_or_below) was_above = true;
   }
   return std::nullopt;
 }
 
+bool has_initial_outlay(const std::vector<double>& saving) {
+  if (saving.empty()) return false;
+  // Rounding of two equal month-0 flows (a lease's 0 against a rental's 0) is no outlay.
+  return saving[0] < -1e-9;
+}
+
 std::optional<double> payback_months(const std::vector<double>& saving) {
+  if (!has_initial_outlay(saving)) return std::nullopt;
   double running = 0;
   for (size_t m = 0; m < saving.size(); ++m) {
     const double before = running;
@@ -730,14 +766,20 @@ void prepare_plan_inputs(PlanInputs& in) {
   request.context_tokens = in.workload.context_tokens;
   request.concurrent_streams = in.workload.concurrent_streams;
   request.kv_cache = in.workload.kv_cache;
+  // Input tokens per output token that take device time: only with a stated demand.
+  const double input_per_output =
+      in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
+  const int prompt_tokens = prefill_prompt_tokens(in.workload);
   for (auto& o : in.options) {
     if (o.capacity_tokens_per_hour > 0 || o.kind == OptionKind::api) continue;
     const FitResult f = fit(request, o.device, o.count, in.memory_policy);
     if (f.verdict == Verdict::does_not_fit) continue;
     const SpeedEstimate speed =
-        estimate_speed(SpeedRequest{request, o.count, o.split, o.backend, 0}, o.device);
+        estimate_speed(SpeedRequest{request, o.count, o.split, o.backend, prompt_tokens}, o.device);
     if (std::isfinite(speed.aggregate_tokens_per_s) && speed.aggregate_tokens_per_s > 0) {
-      o.capacity_tokens_per_hour = speed.aggregate_tokens_per_s * kSecondsPerHour;
+      o.prefill_tokens_per_s = input_per_output > 0 ? speed.prefill_tokens_per_s : 0.0;
+      o.capacity_tokens_per_hour = capacity_tokens_per_hour(
+          speed.aggregate_tokens_per_s, o.prefill_tokens_per_s, input_per_output);
     }
   }
   for (auto& o : in.options) {
@@ -761,6 +803,16 @@ void prepare_plan_inputs(PlanInputs& in) {
 }
 
 namespace {
+
+/// A number with `decimals` decimals, locale-independent.
+std::string fixed_text(double x, int decimals) {
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  out.setf(std::ios::fixed);
+  out.precision(decimals);
+  out << x;
+  return out.str();
+}
 
 /// A count of units or a load, as text: whole numbers plain, others with two decimals.
 std::string units_text(double units) {
@@ -814,6 +866,13 @@ void energy_and_carbon(const OptionInputs& o, const SiteInputs& site, double tok
     r.energy_unknown_reason = "unknown: the provider publishes no energy per token for " +
                               (o.api_model.empty() ? std::string("this API") : o.api_model);
     r.co2e_unknown_reason = r.energy_unknown_reason;
+    return;
+  }
+  if (!(o.device.board_power_w > 0)) {
+    // Unknown, never 0: the kWh rows hold only what is known (an owned host's draw).
+    r.energy_unknown_reason = "unknown: the catalog has no board power for " + o.device.id;
+    r.co2e_unknown_reason = r.energy_unknown_reason;
+    r.grid_g_co2e_per_kwh = intensity_of(o, site);
     return;
   }
   r.energy_kwh_total = std::accumulate(cf.energy_kwh.begin(), cf.energy_kwh.end(), 0.0);
@@ -922,6 +981,24 @@ Plan make_plan(const PlanInputs& given) {
   request.kv_cache = in.workload.kv_cache;
 
   const int horizon = in.finance.horizon_months;
+  const double input_per_output =
+      in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
+  const int prompt_tokens = input_per_output > 0 ? prefill_prompt_tokens(in.workload) : 0;
+  // Days of use capped at the days of a month (see days_of_use): say so once.
+  if (!in.workload.days_follow_convention && in.workload.hours_per_day > 0) {
+    for (int m = 1; m <= horizon; ++m) {
+      const double days_in_month = hours_in_month(in.workload, in.finance, m) / kHoursPerDay;
+      if (in.workload.days_per_month > days_in_month) {
+        plan.warnings.push_back(
+            "hours of use capped: " + fixed_text(in.workload.days_per_month, 2) +
+            " days of use a month exceed the " + fixed_text(days_in_month, 2) + " days of month " +
+            std::to_string(m) + " under the " + to_string(in.workload.hours_per_month_convention) +
+            "-hour convention; each month counts at most its own days (hours of use at most its " +
+            "hours), for billing, energy and tokens alike");
+        break;
+      }
+    }
+  }
   double days_of_use_total = 0;
   for (int m = 1; m <= horizon; ++m) days_of_use_total += days_of_use(in.workload, in.finance, m);
   // The same days every month unless they follow the calendar: then the average month.
@@ -943,8 +1020,24 @@ Plan make_plan(const PlanInputs& given) {
       r.fit = fit(request, o.device, o.count, in.memory_policy);
       r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
       r.feasible = r.fit.verdict != Verdict::does_not_fit;
-      SpeedRequest speed_request{request, o.count, o.split, o.backend, 0};
+      SpeedRequest speed_request{request, o.count, o.split, o.backend, prompt_tokens};
       if (r.feasible) r.speed = estimate_speed(speed_request, o.device);
+      if (r.feasible && input_per_output > 0 && !(o.prefill_tokens_per_s > 0)) {
+        r.warnings.push_back("prefill not counted: FP16 throughput unknown for " + o.device.id +
+                             " (its capacity counts decode only, so its load, hours and energy "
+                             "leave out the prompts' " +
+                             fixed_text(input_per_output, 1) + " input tokens per output token)");
+      }
+      r.power_unknown = !(o.device.board_power_w > 0);
+      if (r.power_unknown) {
+        r.warnings.push_back(o.kind == OptionKind::buy
+                                 ? "energy cost not included: the board power of " + o.device.id +
+                                       " is unknown (the energy row counts the host's " +
+                                       fixed_text(o.host_power_w, 0) +
+                                       " W only); energy and CO2e unknown"
+                                 : "energy and CO2e unknown: the board power of " + o.device.id +
+                                       " is unknown (the money is in the rent)");
+      }
       r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
       r.energy_kwh_per_month =
           r.power_at_load_w / kWattsPerKilowatt * hours_per_month * pue_of(o, in.site);
@@ -969,6 +1062,7 @@ Plan make_plan(const PlanInputs& given) {
                   growth_factor(in.workload.growth_per_month, m);
       }
     }
+    if (o.kind == OptionKind::api) std::fill(r.cash_flow.load.begin(), r.cash_flow.load.end(), 0.0);
     r.tokens_per_month = tokens / horizon;
     if (r.feasible && tokens > 0) r.cost_per_million_tokens = r.total_cost / tokens * 1e6;
     if (r.feasible && in.workload.users) {
@@ -1020,9 +1114,35 @@ Plan make_plan(const PlanInputs& given) {
       }
       std::vector<double> saving(rented.total.size());
       for (size_t m = 0; m < saving.size(); ++m) saving[m] = rented.total[m] - r.cash_flow.total[m];
-      r.payback_months = payback_months(saving);
-      if (const auto monthly = internal_rate_of_return(saving)) {
-        r.irr = annual_from_monthly(*monthly);
+      const double rented_total = plan.options[*baseline].total_cost;
+      bool ever_dearer = false;
+      for (size_t m = 0; m < saving.size(); ++m) {
+        const double tolerance = 1e-9 * std::max(1.0, std::abs(rented.cumulative[m]));
+        ever_dearer = ever_dearer || r.cash_flow.cumulative[m] > rented.cumulative[m] + tolerance;
+      }
+      r.never_dearer_than_baseline = !ever_dearer;
+      if (!(std::abs(rented_total) > 1e-9)) {
+        r.comparison_na_reason = "the baseline " + plan.baseline_option_id +
+                                 " costs nothing (no hours of use): there is no saving to pay "
+                                 "back an investment with";
+      } else if (!ever_dearer) {
+        r.comparison_na_reason = "owning never costs more than " + plan.baseline_option_id +
+                                 " (cumulative): nothing to break even or pay back";
+      } else if (!has_initial_outlay(saving)) {
+        r.comparison_na_reason = std::string("no initial outlay (") +
+                                 (in.options[i].financing == Financing::lease ? "a lease"
+                                  : in.options[i].financing == Financing::loan
+                                      ? "a loan without down payment"
+                                      : "nothing paid up front beyond " + plan.baseline_option_id) +
+                                 "): nothing invested to pay back; compare the totals and NPV";
+      }
+      if (r.comparison_na_reason.empty()) {
+        r.payback_months = payback_months(saving);
+        if (const auto monthly = internal_rate_of_return(saving)) {
+          r.irr = annual_from_monthly(*monthly);
+        }
+      } else {
+        r.warnings.push_back("payback and IRR n/a: " + r.comparison_na_reason);
       }
       r.note = "break-even against " + plan.baseline_option_id;
     }
@@ -1054,6 +1174,11 @@ Plan make_plan(const PlanInputs& given) {
   if (best) {
     plan.recommendation = plan.options[*best].id;
     plan.recommendation_reason = "lowest NPV of cost among the options that hold the model";
+    const OptionResult& chosen = plan.options[*best];
+    if (chosen.power_unknown && chosen.kind == OptionKind::buy) {
+      plan.recommendation_reason += "; its energy cost is not included: the board power of " +
+                                    in.options[*best].device.id + " is unknown";
+    }
   } else {
     plan.recommendation_reason = "no option holds the model";
   }

@@ -105,11 +105,13 @@ struct WorkloadInputs {
   /// Prompt (input) tokens sent per generated (output) token: the token mix of the demand.
   /// Input tokens per day = tokens_per_day x input_tokens_per_output_token. From the scenario's
   /// prompt_tokens_per_request / output_tokens_per_request, or given. nullopt: not stated (an
-  /// api option then cannot be priced). Hardware options ignore it (decode is the bound; the
-  /// prompt's prefill is compute-bound and not counted in their capacity).
+  /// api option then cannot be priced). Hardware options spend device time on these tokens
+  /// too: their capacity counts the prompt's prefill beside decode (see
+  /// capacity_tokens_per_hour).
   std::optional<double> input_tokens_per_output_token = std::nullopt;
-  /// Requests per day of use in month 1 (for requests-per-minute limits); nullopt: not stated.
-  /// Moves with tokens_per_day (at_hours_per_day, break-even volume).
+  /// Requests per day of use in month 1 (for requests-per-minute limits, and the prompt
+  /// length of the prefill estimate); nullopt: not stated. Moves with tokens_per_day
+  /// (at_hours_per_day, break-even volume).
   std::optional<double> requests_per_day = std::nullopt;
   /// Hours in a month for 24-hour billing, and for days of use when days_follow_convention.
   HoursConvention hours_per_month_convention = HoursConvention::h730;
@@ -226,8 +228,15 @@ struct OptionInputs {
   bool blend = false;              ///< own the base load, rent the peaks (label; overflow = rent)
   // Derived by prepare_plan_inputs (from fit, speed and the overflow option); a caller that
   // changes prices after it calls it again.
-  double capacity_tokens_per_hour = 0;  ///< one unit at load: aggregate tokens/s x 3600
-  double overflow_rate_per_hour = 0;    ///< overflow rental: rate x count / goodput, per hour
+  /// One unit at load: output tokens per hour of device time, the prompts' prefill included
+  /// (capacity_tokens_per_hour() of the aggregate decode rate, the prefill rate and the
+  /// workload's input tokens per output token); aggregate decode tokens/s x 3600 without input
+  /// tokens or when the device's FP16 throughput is unknown (prefill then not counted).
+  double capacity_tokens_per_hour = 0;
+  /// Prefill rate of one unit, prompt tokens per second (SpeedEstimate::prefill_tokens_per_s
+  /// at the workload's prompt length); 0 when unknown (Device::fp16_tflops 0) or not needed.
+  double prefill_tokens_per_s = 0;
+  double overflow_rate_per_hour = 0;  ///< overflow rental: rate x count / goodput, per hour
   double overflow_capacity_tokens_per_hour = 0;  ///< one overflow rental unit at load
 };
 
@@ -294,7 +303,10 @@ struct OptionResult {
   double npv = 0;                          ///< present value of cost at the discount rate
   std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
   std::optional<double> break_even_hours;  ///< hours of use at which owning = renting baseline
-  std::optional<int> break_even_month;     ///< first month with cumulative own <= rent
+  /// First month in which the owned option's cumulative cost, having been above the
+  /// baseline's, is at or below it (see break_even_month()); nullopt: never, or n/a when
+  /// comparison_na_reason says why.
+  std::optional<int> break_even_month;
   /// Total cost / generated (output) tokens of the stated demand over the horizon x 1e6: the
   /// same meaning for every option (hardware, rentals, api). Tokens = sum over months of
   /// tokens_per_day x growth factor x days of use when tokens_per_day is given, else (no
@@ -307,8 +319,24 @@ struct OptionResult {
   /// interpolated within the month; nullopt: never within the horizon (or not owned).
   std::optional<double> payback_months;
   /// IRR of owning against the baseline (baseline total - own total by month), annualised
-  /// (1 + monthly)^12 - 1; nullopt ("n/a") when the flows do not change sign or no root.
+  /// (1 + monthly)^12 - 1; nullopt ("n/a") when the flows do not change sign or no root, or
+  /// when comparison_na_reason is set (no initial outlay, no use).
   std::optional<double> irr;
+  /// Why payback, IRR and (when nullopt) the break-even month are not applicable rather than
+  /// "never" for an owned option compared with the baseline: no initial outlay (a lease, a loan
+  /// without down payment: nothing is invested up front to pay back), owning never costs
+  /// more than the baseline, or the baseline costs nothing (no hours of use). "" otherwise.
+  std::string comparison_na_reason;
+  /// Owned option whose cumulative cost is never above the baseline's: its break-even month
+  /// is "n/a" (nothing to break even), not "never".
+  bool never_dearer_than_baseline = false;
+  /// What the figures of this option leave out or assume, one sentence each, for every report
+  /// (prefill not counted for a device without FP16 throughput, energy cost left out for a
+  /// device without board power, payback and IRR not applicable, ...). Not errors.
+  std::vector<std::string> warnings;
+  /// The device's board power is unknown (Device::board_power_w 0): energy and CO2e are
+  /// unknown, and an owned option's energy cost counts the host's draw only.
+  bool power_unknown = false;
   /// Hours of use per day at which owning costs the same as the baseline over the horizon.
   std::optional<double> break_even_hours_per_day;
   std::optional<double> cost_per_user_per_month;
@@ -383,6 +411,9 @@ struct Plan {
   /// The api option the others' break_even_tokens_per_day is against: the feasible api
   /// option with the lowest total cost ("" when the plan has none).
   std::string api_reference_option_id;
+  /// What the whole plan adjusted or assumes (e.g. days of use capped at the days of a
+  /// month), one sentence each, for every report.
+  std::vector<std::string> warnings;
 };
 
 /// Monthly cash flows of one option over the horizon (see CashFlow for the timing), plan
@@ -418,7 +449,7 @@ struct Plan {
 ///   output_price_per_million) / 1e6 x A_m, with D_m the days of use, G_m = (1 +
 ///   growth_per_month)^(m - 1) and A_m = (1 + api_price_trend_per_year)^((m - 1) / 12). It does
 ///   not depend on hours_per_day at a fixed tokens_per_day (only the rate-limit check does);
-///   no capex, energy or units (load is the demand in tokens per day x G_m, for reference).
+///   no capex, energy, units or load (a provider's capacity is not ours: load rows are 0).
 /// - energy, physical rows (kWh; PUE_o = the option's pue, else the site's for owned options,
 ///   else kDefaultDataCentrePue for rentals; P = count x board_power_w + host_power_w, host 0
 ///   for rentals; I = idle_power_w):
@@ -451,10 +482,37 @@ void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload
 /// month's days x 24 (from finance.start_year / start_month). Throws nothing.
 double hours_in_month(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
 
+/// Output tokens one unit serves per hour of device time when every output token brings
+/// `input_tokens_per_output_token` prompt tokens with it:
+///   3600 / (1 / aggregate_decode_tokens_per_s + input_tokens_per_output_token /
+///   prefill_tokens_per_s).
+/// Decode is bound by memory bandwidth, prefill by compute (DOMAIN S12; speed.hpp); both
+/// take the same device's time, because llama.cpp's server runs a prompt's prefill and the
+/// streams' decode steps on the same GPUs in one batch schedule. A simplification: it counts
+/// them one after the other, where a batch that mixes them overlaps a little (decode leaves
+/// compute idle, so this is the conservative end), and a prompt cache that reuses a shared
+/// prefix would need less prefill. prefill_tokens_per_s <= 0 (unknown) or no input tokens:
+/// decode only, aggregate_decode_tokens_per_s x 3600. Returns 0 when the decode rate is not
+/// positive. Throws nothing.
+double capacity_tokens_per_hour(double aggregate_decode_tokens_per_s, double prefill_tokens_per_s,
+                                double input_tokens_per_output_token);
+
+/// Prompt length (tokens per request) at which the plan estimates prefill FLOPs (attention
+/// grows with the position): input tokens per day / requests_per_day when both are known, else
+/// context_tokens (the longest prompt a conversation holds: the conservative end); at least 1
+/// and at most context_tokens. Throws nothing.
+int prefill_prompt_tokens(const WorkloadInputs& workload);
+
+/// Days of use in month m (1-based): days_per_month, or the convention's hours / 24 when
+/// days_follow_convention; never more than the month holds under the convention (hours in
+/// month m / 24: 30.42 at 730, 30 at 720, the calendar month's days), so that hours of use
+/// (hours_per_day x days of use) never exceed the hours in the month. Throws nothing.
+double days_of_use(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
+
 /// Month-1 load of an option in units of its own capacity: tokens_per_day /
 /// (capacity_tokens_per_hour x hours_per_day) when tokens_per_day is given and the capacity
-/// known (0 when hours_per_day is 0), else 1 (the stated workload). api: tokens_per_day (0
-/// when not given), the demand itself.
+/// known (0 when hours_per_day is 0), else 1 (the stated workload). api: 0 (a provider's
+/// capacity is not ours to measure: no load; its bill follows tokens_per_day).
 double base_load(const OptionInputs& option, const WorkloadInputs& workload);
 
 /// The workload at another volume: tokens_per_day = t, requests_per_day scaled by t / the
@@ -512,13 +570,21 @@ std::optional<double> break_even_hours(const OptionInputs& owned, const OptionIn
                                        const SiteInputs& site, const FinanceInputs& finance);
 
 /// The first month index (0..horizon) at which the owned option's cumulative cost is at or
-/// below the rented one's; nullopt ("never within the horizon").
+/// below the rented one's after having been above it in an earlier month (owning must first
+/// cost more, then catch up: a month-0 tie of two zero sums is no break-even); nullopt when
+/// that never happens within the horizon, including when owning never costs more.
 std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented);
 
+/// Is there an initial outlay in `saving` (baseline - own, index 0 = month 0)? True when the
+/// month-0 saving is negative beyond rounding: money is invested up front (capex, a down
+/// payment) that later savings may pay back. A lease or a loan without down payment has
+/// none: payback and IRR do not apply.
+bool has_initial_outlay(const std::vector<double>& saving);
+
 /// Payback period of an investment whose incremental monthly flows are `saving` (index 0 =
-/// month 0, usually negative): the first time the running sum turns non-negative, in months,
-/// interpolated linearly within the month it happens. nullopt when it never does (or when
-/// the running sum starts non-negative without an investment: payback 0 is returned).
+/// month 0, negative: the outlay): the first month after it when the running sum turns
+/// non-negative, interpolated linearly within that month. nullopt when it never does, and
+/// when there is no initial outlay (has_initial_outlay false: nothing to pay back).
 std::optional<double> payback_months(const std::vector<double>& saving);
 
 /// Hours of use per day (0..24) at which the owned option's total cost over the horizon

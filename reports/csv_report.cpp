@@ -90,7 +90,10 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     fields.push_back(number(option.co2e_kg_per_million_tokens));
     fields.push_back(number(option.grid_g_co2e_per_kwh));
     fields.push_back(plan.recommendation && *plan.recommendation == option.id ? "true" : "false");
-    fields.push_back(option.note);
+    // The note, then what the figures leave out or assume (OptionResult::warnings).
+    std::string note = option.note;
+    for (const auto& w : option.warnings) note += (note.empty() ? "" : "; ") + w;
+    fields.push_back(note);
     line(out, fields);
   }
   return out;

@@ -134,7 +134,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
                       {"resale", numbers(cf.resale)},
                       {"total", numbers(cf.total)},
                       {"discounted", numbers(cf.discounted)},
-                      {"load", numbers(cf.load)},
+                      // An api has no capacity of ours: no load (null), never its tokens.
+                      {"load", api ? ordered(nullptr) : numbers(cf.load)},
                       {"units", numbers(cf.units)},
                       {"overflow_load", numbers(cf.overflow_load)}};
     o["break_even_tokens_per_day"] = optional(r.break_even_tokens_per_day);
@@ -165,9 +166,12 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     for (const auto& e : r.events) events.push_back({{"month", e.month}, {"what", e.what}});
     o["events"] = std::move(events);
     o["note"] = r.note;
+    o["comparison_na_reason"] = reason(r.comparison_na_reason);
+    o["warnings"] = r.warnings;
     options.push_back(std::move(o));
   }
   j["options"] = std::move(options);
+  j["warnings"] = plan.warnings;
   ordered sources = ordered::array();
   for (const auto& s : scenario.sources) {
     sources.push_back({{"what", s.what},

@@ -100,7 +100,9 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     std::string be_hours = "n/a", be_month = "n/a";
     if (r.kind == OptionKind::buy && r.feasible && !plan.baseline_option_id.empty()) {
       be_hours = r.break_even_hours ? fmt::format("{:.0f} h", *r.break_even_hours) : "never";
-      be_month = r.break_even_month ? fmt::format("{}", *r.break_even_month) : "never";
+      be_month = r.break_even_month             ? fmt::format("{}", *r.break_even_month)
+                 : r.never_dearer_than_baseline ? "n/a"
+                                                : "never";
     }
     const std::string per_million =
         r.cost_per_million_tokens ? fmt::format("{:.2f}", *r.cost_per_million_tokens) : "n/a";
@@ -120,13 +122,17 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
       if (!compared) return std::string("n/a");
       return x ? fmt::format(fmt::runtime(format), *x) : std::string("never");
     };
+    // Payback: n/a, not "never", without an initial outlay (comparison_na_reason).
+    const std::string payback = r.comparison_na_reason.empty()
+                                    ? or_never(r.payback_months, "{:.1f} mo")
+                                    : std::string("n/a");
     const std::string irr = !compared ? "n/a"
                             : r.irr   ? fmt::format("{:.1f} %", *r.irr * 100)
                                       : std::string("n/a");
     const std::string per_user =
         r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
     out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", r.id, variant_text(o),
-                       money(r.cost_per_year), or_never(r.payback_months, "{:.1f} mo"), irr,
+                       money(r.cost_per_year), payback, irr,
                        or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
   }
   out += "\n";
@@ -162,7 +168,11 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     }
     out += energy_line(r.id, or_unknown(per_month, "{:.0f}"), or_unknown(idle_per_month, "{:.0f}"),
                        or_unknown(r.grid_g_co2e_per_kwh, "{:.0f}"), or_unknown(tonnes, "{:.3f}"),
-                       or_unknown(r.co2e_kg_per_million_tokens, "{:.3f}"), be);
+                       // No tokens (no hours of use, or infeasible): nothing to divide by.
+                       r.cost_per_million_tokens || r.co2e_kg_per_million_tokens
+                           ? or_unknown(r.co2e_kg_per_million_tokens, "{:.3f}")
+                           : std::string("n/a"),
+                       be);
   }
   for (const auto& r : plan.options) {
     if (!r.co2e_kg_total && !r.co2e_unknown_reason.empty()) {
@@ -178,6 +188,10 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   for (const auto& r : plan.options) {
     if (r.rate_limit_exceeded) out += fmt::format("  {}: {}\n", r.id, r.note);
   }
+  for (const auto& r : plan.options) {
+    for (const auto& w : r.warnings) out += fmt::format("  {}: {}\n", r.id, w);
+  }
+  for (const auto& w : plan.warnings) out += fmt::format("  {}\n", w);
   out += "\n";
   for (const auto& r : plan.options) {
     for (const auto& e : r.events) out += fmt::format("  {} month {}: {}\n", r.id, e.month, e.what);

@@ -302,10 +302,8 @@ class BlockFormulas {
 
  private:
   std::string load() const {
-    if (option_.kind == OptionKind::api) {
-      // The demand itself, in output tokens per day (engine base_load of an api option).
-      return "=" + global("workload", "tokens_per_day") + "*" + flag(layout_.growth_row);
-    }
+    // An api has no capacity of ours, so no load (engine base_load of an api option: 0).
+    if (option_.kind == OptionKind::api) return "";
     const std::string capacity = in("capacity_tokens_per_hour");
     const std::string hours = global("workload", "hours_per_day");
     return "=IF(AND(" + global("workload", "demand_in_tokens") + "=1," + capacity + ">0),IF(" +
@@ -522,9 +520,11 @@ void write_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan
                       "," + names.at("workload", "hours_per_month") + ")",
                   timeline_value(plan.timeline.hours_in_month, m), formats.decimal1);
     sheet.formula(layout.days_of_use_row, col,
+                  // Never more days than the month holds (engine days_of_use).
                   "=" + running + "*IF(" + names.at("workload", "days_follow_convention") + "=1," +
-                      cell_ref(layout.hours_in_month_row, col) + "/" + full_day + "," +
-                      names.at("workload", "days_per_month") + ")",
+                      cell_ref(layout.hours_in_month_row, col) + "/" + full_day + ",MIN(" +
+                      names.at("workload", "days_per_month") + "," +
+                      cell_ref(layout.hours_in_month_row, col) + "/" + full_day + "))",
                   timeline_value(plan.timeline.days_of_use, m), formats.decimal2);
     sheet.formula(
         layout.hours_of_use_row, col,

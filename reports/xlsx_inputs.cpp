@@ -123,7 +123,9 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
     };
     const OptionInputs none;
     const OptionInputs& v = o != nullptr ? *o : none;
-    add("capacity_tokens_per_hour", "Capacity of one unit at load (aggregate tokens/s x 3600)",
+    add("capacity_tokens_per_hour",
+        "Capacity of one unit at load: output tokens per hour of device time, 3600 / (1 / "
+        "aggregate decode tokens/s + input tokens per output token / prefill tokens/s)",
         "tokens/h", v.capacity_tokens_per_hour);
     switch (result.kind) {
       case OptionKind::buy:

@@ -51,7 +51,8 @@ double year_sum(const std::vector<double>& monthly, size_t year) {
 /// model; otherwise they do not apply ("n/a"). An owned option that never catches up with
 /// the baseline shows "never".
 std::string break_even_gap(const Plan& plan, const OptionResult& option) {
-  if (option.kind != OptionKind::buy || plan.baseline_option_id.empty() || !option.feasible) {
+  if (option.kind != OptionKind::buy || plan.baseline_option_id.empty() || !option.feasible ||
+      option.never_dearer_than_baseline) {
     return std::string(kNotAvailable);
   }
   return "never";
@@ -345,7 +346,9 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
               : "never",
           formats.not_available);
     }
-    sheet.text(row, c_note, option.note, formats.indented);
+    std::string note = option.note;
+    for (const auto& w : option.warnings) note += (note.empty() ? "" : "; ") + w;
+    sheet.text(row, c_note, note, formats.indented);
     ++row;
   }
 
@@ -367,6 +370,8 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                    "Energy and emissions are physical figures, not money.",
                formats.note);
   }
+  // What the whole plan adjusted (e.g. days of use capped at the days of a month).
+  for (const auto& warning : plan.warnings) sheet.text(++row, 0, warning, formats.note);
 
   // Below the charts: the crossings they mark, then the annual cost by component they plot.
   const lxw_row_t chart_row = row + 2;
