@@ -1,5 +1,7 @@
 #include "engine/plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -804,24 +806,14 @@ void prepare_plan_inputs(PlanInputs& in) {
 
 namespace {
 
-/// A number with `decimals` decimals, locale-independent.
+/// A number with `decimals` decimals; fmt formats without the locale.
 std::string fixed_text(double x, int decimals) {
-  std::ostringstream out;
-  out.imbue(std::locale::classic());
-  out.setf(std::ios::fixed);
-  out.precision(decimals);
-  out << x;
-  return out.str();
+  return fmt::format("{:.{}f}", x, decimals);
 }
 
 /// A count of units or a load, as text: whole numbers plain, others with two decimals.
 std::string units_text(double units) {
-  std::ostringstream out;
-  out.imbue(std::locale::classic());
-  out.setf(std::ios::fixed);
-  out.precision(units == std::floor(units) ? 0 : 2);
-  out << units;
-  return out.str();
+  return fixed_text(units, units == std::floor(units) ? 0 : 2);
 }
 
 /// What the model added month by month: units bought or contracted, overflow rented.

@@ -1,5 +1,7 @@
 #include "scenarios/resolve.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -29,13 +31,9 @@ constexpr double kDefaultSpotGoodput = 0.9;
 /// their generation's emission rate, 0 for wind and solar).
 constexpr double kDefaultGreenPowerGCo2ePerKwh = 0;
 
+/// A number with `digits` decimals; fmt formats without the locale.
 std::string fixed(double value, int digits) {
-  std::ostringstream out;
-  out.imbue(std::locale::classic());
-  out.setf(std::ios::fixed);
-  out.precision(digits);
-  out << value;
-  return out.str();
+  return fmt::format("{:.{}f}", value, digits);
 }
 
 bool is_owned_kind(const std::string& kind) {
