@@ -118,11 +118,12 @@ PriceObservation read_price(SQLite::Statement& q) {
   p.seller = q.getColumn(5).getString();
   p.provenance = {q.getColumn(6).getString(), q.getColumn(7).getString(),
                   q.getColumn(8).getString()};
+  p.note = q.getColumn(9).getString();
   return p;
 }
 
 constexpr const char* kPriceColumns =
-    "item_id, condition, amount, currency, region, seller, source, observed_on, book";
+    "item_id, condition, amount, currency, region, seller, source, observed_on, book, note";
 
 RentalOffer read_rental(SQLite::Statement& q) {
   RentalOffer r;
@@ -481,6 +482,17 @@ std::vector<PriceObservation> Catalog::prices(const std::string& as_of) const {
                   "layered_price_observations WHERE observed_on <= ?) WHERE recency = 1 "
                   "ORDER BY item_id, condition, region, seller");
     q.bind(1, as_of);
+    std::vector<PriceObservation> out;
+    while (q.executeStep()) out.push_back(read_price(q));
+    return out;
+  });
+}
+
+std::vector<PriceObservation> Catalog::price_observations() const {
+  return guarded("reading prices", [&] {
+    SQLite::Statement q(*db_, std::string("SELECT ") + kPriceColumns +
+                                  " FROM layered_price_observations ORDER BY item_id, currency, "
+                                  "observed_on, condition, book, region, seller");
     std::vector<PriceObservation> out;
     while (q.executeStep()) out.push_back(read_price(q));
     return out;

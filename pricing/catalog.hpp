@@ -45,6 +45,7 @@ struct PriceObservation {
   std::string region;
   std::string seller;
   Provenance provenance;
+  std::string note;  ///< the row's note ("" when none), e.g. "plausibility reviewed: ..."
 };
 
 /// A rental offer as published (per instance), with the per-device price derived.
@@ -242,6 +243,10 @@ class Catalog {
   /// Every purchase price ever observed for `item_id`, from every book, ordered by
   /// observed_on, condition, book, region, seller (no as-of filter: a price history).
   std::vector<PriceObservation> price_history(const std::string& item_id) const;
+
+  /// Every purchase price row of every book, ordered by item_id, currency, observed_on,
+  /// condition, book, region, seller (no as-of filter). Throws CatalogError.
+  std::vector<PriceObservation> price_observations() const;
   /// Every rental offer ever observed for `device_id`, from every book, ordered by
   /// observed_on, provider, sku, billing, term, region, book.
   std::vector<RentalOffer> rental_history(const std::string& device_id) const;

@@ -87,38 +87,15 @@ std::vector<std::string> builtin_catalog_problems() {
 }
 
 std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string& book) const {
-  struct Row {
-    std::string book, item, condition, currency, region, seller, observed_on, source, note;
-    double amount = 0;
-    std::string label() const {
-      return "purchase price " + item + " " + condition + " (book " + book + ", " + seller + ", " +
-             region + ", " + observed_on + ")";
-    }
-    bool reviewed() const { return note.find(kPlausibilityReviewed) != std::string::npos; }
+  using Row = PriceObservation;
+  const auto label = [](const Row& r) {
+    return "purchase price " + r.item_id + " " + r.condition + " (book " + r.provenance.book +
+           ", " + r.seller + ", " + r.region + ", " + r.provenance.observed_on + ")";
   };
-  std::vector<Row> rows;
-  try {
-    SQLite::Statement q(*db_,
-                        "SELECT book, item_id, condition, currency, region, seller, observed_on, "
-                        "source, note, amount FROM layered_price_observations ORDER BY item_id, "
-                        "currency, observed_on, condition, book, region, seller");
-    while (q.executeStep()) {
-      Row r;
-      r.book = q.getColumn(0).getString();
-      r.item = q.getColumn(1).getString();
-      r.condition = q.getColumn(2).getString();
-      r.currency = q.getColumn(3).getString();
-      r.region = q.getColumn(4).getString();
-      r.seller = q.getColumn(5).getString();
-      r.observed_on = q.getColumn(6).getString();
-      r.source = q.getColumn(7).getString();
-      r.note = q.getColumn(8).getString();
-      r.amount = q.getColumn(9).getDouble();
-      rows.push_back(std::move(r));
-    }
-  } catch (const SQLite::Exception& e) {
-    throw CatalogError(std::string("catalog: checking prices: ") + e.what());
-  }
+  const auto reviewed = [](const Row& r) {
+    return r.note.find(kPlausibilityReviewed) != std::string::npos;
+  };
+  const std::vector<Row> rows = price_observations();
   const auto money = [](double amount, const std::string& currency) {
     std::array<char, 64> buf{};  // shortest exact form, never an exponent (9000000, not 9e+06)
     auto [end, ec] =
@@ -128,11 +105,11 @@ std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string
   std::vector<PriceFinding> out;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
-    if (!book.empty() && r.book != book) continue;
+    if (!book.empty() && r.provenance.book != book) continue;
     // Outlier against the median of the item's other observations in the same currency.
     std::vector<double> others;
     for (std::size_t j = 0; j < rows.size(); ++j) {
-      if (j != i && rows[j].item == r.item && rows[j].currency == r.currency) {
+      if (j != i && rows[j].item_id == r.item_id && rows[j].currency == r.currency) {
         others.push_back(rows[j].amount);
       }
     }
@@ -145,20 +122,22 @@ std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string
         const auto tenths = [](double x) { return format_number(std::round(x * 10) / 10); };
         const std::string factor =
             ratio >= 1 ? tenths(ratio) + " x" : "1/" + tenths(1 / ratio) + " of";
-        out.push_back(
-            {r.label() + ": " + money(r.amount, r.currency) + " is " + factor + " the median " +
-                 money(median, r.currency) + " of the " + std::to_string(n) + " other observation" +
-                 (n == 1 ? "" : "s") + " of " + r.item + " in " + r.currency + " (plausible: 1/" +
-                 format_number(kPlausibleRatio) + " to " + format_number(kPlausibleRatio) + " x)",
-             r.reviewed()});
+        out.push_back({label(r) + ": " + money(r.amount, r.currency) + " is " + factor +
+                           " the median " + money(median, r.currency) + " of the " +
+                           std::to_string(n) + " other observation" + (n == 1 ? "" : "s") + " of " +
+                           r.item_id + " in " + r.currency + " (plausible: 1/" +
+                           format_number(kPlausibleRatio) + " to " +
+                           format_number(kPlausibleRatio) + " x)",
+                       reviewed(r)});
       }
     }
     // Used above every new price of the same item and currency at comparable dates.
     if (r.condition == "used") {
       std::vector<const Row*> near;
       for (const Row& n : rows) {
-        if (n.condition == "new" && n.item == r.item && n.currency == r.currency &&
-            std::abs(days_between(n.observed_on, r.observed_on)) <= kComparableDays) {
+        if (n.condition == "new" && n.item_id == r.item_id && n.currency == r.currency &&
+            std::abs(days_between(n.provenance.observed_on, r.provenance.observed_on)) <=
+                kComparableDays) {
           near.push_back(&n);
         }
       }
@@ -168,13 +147,13 @@ std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string
       if (above_all) {
         std::string list;
         for (const Row* n : near) {
-          list += (list.empty() ? "" : ", ") + money(n->amount, n->currency) + " (book " + n->book +
-                  ", " + n->observed_on + ")";
+          list += (list.empty() ? "" : ", ") + money(n->amount, n->currency) + " (book " +
+                  n->provenance.book + ", " + n->provenance.observed_on + ")";
         }
-        out.push_back({r.label() + ": used " + money(r.amount, r.currency) +
-                           " is above every new price of " + r.item + " within " +
+        out.push_back({label(r) + ": used " + money(r.amount, r.currency) +
+                           " is above every new price of " + r.item_id + " within " +
                            std::to_string(kComparableDays) + " days: " + list,
-                       r.reviewed()});
+                       reviewed(r)});
       }
     }
   }
@@ -183,16 +162,18 @@ std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string
            std::vector<const Row*>>
       groups;
   for (const Row& r : rows) {
-    if (book.empty() || r.book == book) {
-      groups[{r.book, r.item, r.condition, r.observed_on, r.source}].push_back(&r);
+    if (book.empty() || r.provenance.book == book) {
+      groups[{r.provenance.book, r.item_id, r.condition, r.provenance.observed_on,
+              r.provenance.source}]
+          .push_back(&r);
     }
   }
   for (const auto& [key, members] : groups) {
     std::set<std::pair<double, std::string>> amounts;
-    bool reviewed = false;
+    bool any_reviewed = false;
     for (const Row* r : members) {
       amounts.insert({r->amount, r->currency});
-      reviewed = reviewed || r->reviewed();
+      any_reviewed = any_reviewed || reviewed(*r);
     }
     if (amounts.size() < 2) continue;
     std::string list;
@@ -204,7 +185,7 @@ std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string
                        ", source '" + source + "'): " + std::to_string(members.size()) +
                        " rows with different amounts: " + list +
                        " (a plan takes the lowest amount of the latest date)",
-                   reviewed});
+                   any_reviewed});
   }
   return out;
 }
