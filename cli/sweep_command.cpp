@@ -19,6 +19,8 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "engine/plan.hpp"
+#include "reports/text_report.hpp"
+#include "reports/text_report.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -137,10 +139,6 @@ struct SweepRow {
   Plan plan;
 };
 
-std::string money(double x) {
-  return std::isfinite(x) ? fmt::format("{:.0f}", x) : "n/a";
-}
-
 std::string value_text(double v) {
   return fmt::format("{:.6g}", v);
 }
@@ -170,8 +168,8 @@ std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const Inp
     std::string line = fmt::format("{:>{}}", value_text(r.value), value_width);
     for (size_t i = 0; i < r.plan.options.size(); ++i) {
       const auto& o = r.plan.options[i];
-      line += fmt::format("  {:>{}} {:>{}}", o.feasible ? money(o.total_cost) : "n/a", widths[i],
-                          o.feasible ? money(o.npv) : "n/a", widths[i]);
+      line += fmt::format("  {:>{}} {:>{}}", o.feasible ? whole_money_text(o.total_cost) : "n/a",
+                          widths[i], o.feasible ? whole_money_text(o.npv) : "n/a", widths[i]);
     }
     line += "  " + r.plan.recommendation.value_or("none");
     out += line + "\n";

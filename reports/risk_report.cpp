@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "reports/text_report.hpp"
+
 namespace gputco {
 namespace {
 
@@ -55,10 +57,6 @@ const char* distribution_name(Distribution d) {
   return "?";
 }
 
-std::string money(double x) {
-  return std::isfinite(x) ? fmt::format("{:.0f}", x) : "n/a";
-}
-
 double plan_total(const Plan& plan, const std::string& id) {
   for (const auto& o : plan.options) {
     if (o.id == id) return o.total_cost;
@@ -86,15 +84,16 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   out += fmt::format(
       "NPV of buying minus {}: P10 {}, P50 {}, P90 {} (negative: buying is "
       "cheaper)\n\n",
-      other, money(r.p10_difference), money(r.p50_difference), money(r.p90_difference));
+      other, whole_money_text(r.p10_difference), whole_money_text(r.p50_difference),
+      whole_money_text(r.p90_difference));
   size_t id_width = 16;
   for (const auto& o : r.options) id_width = std::max(id_width, o.id.size());
   out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan", "P10",
                      "P50", "P90");
   for (const auto& o : r.options) {
     out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
-                       money(plan_total(plan, o.id)), money(o.p10_total_cost),
-                       money(o.p50_total_cost), money(o.p90_total_cost));
+                       whole_money_text(plan_total(plan, o.id)), whole_money_text(o.p10_total_cost),
+                       whole_money_text(o.p50_total_cost), whole_money_text(o.p90_total_cost));
   }
   std::string left_out;
   for (const auto& o : plan.options) {

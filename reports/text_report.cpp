@@ -10,10 +10,6 @@ namespace gputco {
 
 namespace {
 
-std::string money(double x) {
-  return std::isfinite(x) ? fmt::format("{:.0f}", x) : "n/a";
-}
-
 /// A catalog amount as published: whole units above 100, four significant digits below.
 std::string amount_text(double x) {
   if (!std::isfinite(x)) return "n/a";
@@ -67,6 +63,10 @@ std::string tokens_text(double t) {
 
 }  // namespace
 
+std::string whole_money_text(double amount) {
+  return std::isfinite(amount) ? fmt::format("{:.0f}", amount) : "n/a";
+}
+
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   const auto& in = s.plan_inputs;
   std::string out;
@@ -108,7 +108,8 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
         r.cost_per_million_tokens ? fmt::format("{:.2f}", *r.cost_per_million_tokens) : "n/a";
     out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n", r.id,
                        kind, devices, api ? "hosted" : verdict_text(r.fit.verdict), speed,
-                       money(r.total_cost), money(r.npv), be_hours, be_month, per_million);
+                       whole_money_text(r.total_cost), whole_money_text(r.npv), be_hours, be_month,
+                       per_million);
   }
   out += "\n";
   out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", "option", "variant",
@@ -132,7 +133,7 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     const std::string per_user =
         r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
     out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", r.id, variant_text(o),
-                       money(r.cost_per_year), payback, irr,
+                       whole_money_text(r.cost_per_year), payback, irr,
                        or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
   }
   out += "\n";

@@ -15,4 +15,8 @@ namespace gputco {
 /// figure does not exist.
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& scenario);
 
+/// An amount of money in the terminal tables: whole units, no separators (the column says
+/// the currency), "n/a" for a figure that does not exist (NaN or infinite). Never throws.
+std::string whole_money_text(double amount);
+
 }  // namespace gputco
