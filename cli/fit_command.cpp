@@ -272,13 +272,10 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
         "model", o.model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
         "gputco catalog list models");
   }
-  // The default context (8192) is capped at the model's own; a context given is checked.
-  if (!o.context_given && model->max_context > 0) {
-    o.context = std::min(o.context, model->max_context);
-  }
-  if (model->max_context > 0 && o.context > model->max_context) {
-    throw UsageError("fit: --context " + std::to_string(o.context) + " is beyond " + model->id +
-                     "'s maximum context of " + std::to_string(model->max_context) + " tokens");
+  // The default context is capped at the model's own; a context given is checked.
+  if (!o.context_given) o.context = default_context_tokens(*model, o.context);
+  if (const std::string why = context_beyond_model_reason(*model, o.context); !why.empty()) {
+    throw UsageError("fit: --context " + why);
   }
   if (o.prompt_tokens > o.context) {
     throw UsageError("fit: --prompt-tokens " + std::to_string(o.prompt_tokens) +

@@ -72,6 +72,16 @@ double compute_buffer_bytes(const FitRequest& r, bool with_logits) {
   return kF32Bytes * r.ubatch_tokens * (largest + 4.0 * m.hidden);
 }
 
+int default_context_tokens(const ModelArch& model, int requested) {
+  return model.max_context > 0 ? std::min(requested, model.max_context) : requested;
+}
+
+std::string context_beyond_model_reason(const ModelArch& model, int context_tokens) {
+  if (model.max_context <= 0 || context_tokens <= model.max_context) return "";
+  return std::to_string(context_tokens) + " is beyond " + model.id + "'s maximum context of " +
+         std::to_string(model.max_context) + " tokens";
+}
+
 MemoryBreakdown estimate_memory(const FitRequest& request, int device_count) {
   validate_request(request);
   GPUTCO_REQUIRE(device_count > 0, "device_count must be positive, got " << device_count);

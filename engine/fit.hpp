@@ -76,6 +76,17 @@ struct FitResult {
 /// device_count, and on an invalid model or quant (validate_model, validate_quant).
 MemoryBreakdown estimate_memory(const FitRequest& request, int device_count = 1);
 
+/// The context per stream when none is given: `requested` (8192 tokens, FitRequest's
+/// default) capped at the model's trained maximum (ModelArch::max_context; 0 = not stated,
+/// no cap). Never throws.
+int default_context_tokens(const ModelArch& model, int requested = 8192);
+
+/// Why `context_tokens` cannot be served by `model`, or "" when it can: beyond the model's
+/// trained maximum (ModelArch::max_context, 0 = not stated) llama.cpp still runs, but without
+/// RoPE scaling configured the answers degrade, so a plan for it plans a service that does
+/// not work. Never throws.
+std::string context_beyond_model_reason(const ModelArch& model, int context_tokens);
+
 /// Usable memory of `count` devices, GiB: what a runtime can allocate for the model.
 /// Discrete GPUs: the nameplate read as GiB (memory chips are binary-sized: a "24 GB" card
 /// holds 24 GiB, nvidia-smi 24,564 MiB) less policy.firmware_reserve_fraction of it, less

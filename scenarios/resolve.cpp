@@ -261,27 +261,21 @@ class Resolver {
     }
     p.model = *model;
     p.quant = *quant;
-    // Beyond the context a model was trained for, llama.cpp still runs, but the model's
-    // answers degrade (no RoPE scaling is configured here): a plan for it would be a plan for
-    // a service that does not work. 0 = not stated by the catalog.
-    int context_tokens = s_.context_tokens;
-    if (!given("workload", "context_tokens") && model->max_context > 0) {
-      context_tokens = std::min(context_tokens, model->max_context);  // the default, capped
-    }
-    if (model->max_context > 0 && context_tokens > model->max_context) {
+    // The default context is capped at the model's own; a context given is checked.
+    const int context_tokens = given("workload", "context_tokens")
+                                   ? s_.context_tokens
+                                   : default_context_tokens(*model, s_.context_tokens);
+    if (const std::string why = context_beyond_model_reason(*model, context_tokens); !why.empty()) {
       fail("workload", "context_tokens",
-           "context_tokens = " + std::to_string(context_tokens) + " is beyond " + model->id +
-               "'s maximum context of " + std::to_string(model->max_context) +
-               " tokens; lower it or choose a model with a longer context");
+           "context_tokens = " + why + "; lower it or choose a model with a longer context");
     }
     if (s_.prompt_tokens_per_request && s_.output_tokens_per_request &&
         *s_.prompt_tokens_per_request + *s_.output_tokens_per_request > context_tokens) {
-      std::ostringstream problem;
-      problem << "a request of " << *s_.prompt_tokens_per_request << " prompt + "
-              << *s_.output_tokens_per_request
-              << " output tokens does not fit in context_tokens = " << context_tokens
-              << " (each stream holds one request's tokens)";
-      fail("workload", "prompt_tokens_per_request", problem.str());
+      fail("workload", "prompt_tokens_per_request",
+           fmt::format("a request of {} prompt + {} output tokens does not fit in "
+                       "context_tokens = {} (each stream holds one request's tokens)",
+                       *s_.prompt_tokens_per_request, *s_.output_tokens_per_request,
+                       context_tokens));
     }
     p.workload.context_tokens = context_tokens;
     p.workload.concurrent_streams = s_.concurrent_streams;

@@ -250,5 +250,21 @@ TEST(FitDomain, badInputsThrowInsteadOfReturningNonsense) {
   EXPECT_EQ(to_string(Verdict::does_not_fit), "does_not_fit");
 }
 
+TEST(FitContext, theDefaultIsCappedAtTheModelsTrainedMaximum) {
+  // Llama 2 7B was trained for 4,096 tokens (its config's max_position_embeddings); Llama
+  // 3.1 8B for 131,072. The default 8,192 is capped for the first, kept for the second.
+  const ModelArch llama2 = reference_model("llama-2-7b");
+  const ModelArch llama31 = reference_model("llama-3.1-8b");
+  EXPECT_EQ(default_context_tokens(llama2), 4096);
+  EXPECT_EQ(default_context_tokens(llama31), 8192);
+  EXPECT_EQ(context_beyond_model_reason(llama2, 4096), "");
+  EXPECT_EQ(context_beyond_model_reason(llama2, 4097),
+            "4097 is beyond llama-2-7b's maximum context of 4096 tokens");
+  ModelArch unstated = llama2;
+  unstated.max_context = 0;  // not stated by a custom catalog: no cap, no refusal
+  EXPECT_EQ(default_context_tokens(unstated), 8192);
+  EXPECT_EQ(context_beyond_model_reason(unstated, 1'000'000), "");
+}
+
 }  // namespace
 }  // namespace gputco
