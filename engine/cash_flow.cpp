@@ -1,0 +1,255 @@
+#include "engine/cash_flow.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/capacity.hpp"
+#include "engine/energy.hpp"
+#include "engine/finance.hpp"
+#include "engine/timeline.hpp"
+#include "engine/units.hpp"
+
+namespace gputco {
+
+/// Capital cost of one unit of an owned option: devices plus host.
+double capex_of(const OptionInputs& o) {
+  return o.count * o.price_per_gpu + o.host_cost;
+}
+
+namespace {
+
+/// Does the option add whole units when its load grows (owned hardware bought, reserved
+/// commitments, monthly servers)?
+bool adds_units(const OptionInputs& o) {
+  switch (o.kind) {
+    case OptionKind::buy:
+      return o.overflow == Overflow::add_units;
+    case OptionKind::rent_hourly:
+      return term_months(o.term) > 0;
+    case OptionKind::rent_monthly:
+      return true;
+    case OptionKind::api:
+      return false;
+  }
+  return false;
+}
+
+void size_rows(CashFlow& cf, size_t n) {
+  for (auto* row : {&cf.capex,      &cf.energy,        &cf.maintenance, &cf.rent,
+                    &cf.resale,     &cf.total,         &cf.cumulative,  &cf.discount_factor,
+                    &cf.discounted, &cf.hosting,       &cf.failures,    &cf.financing,
+                    &cf.vat,        &cf.depreciation,  &cf.book_value,  &cf.load,
+                    &cf.units,      &cf.overflow_load, &cf.energy_kwh,  &cf.idle_kwh,
+                    &cf.co2e_kg}) {
+    row->assign(n, 0.0);
+  }
+}
+
+/// Fills the derived rows (total, cumulative, discounted) from the component rows.
+void finish_cash_flow(CashFlow& cf, double discount_rate_per_year) {
+  const size_t n = cf.capex.size();
+  double running = 0;
+  for (size_t m = 0; m < n; ++m) {
+    // The workbook's Total is SUM(capex:resale) over the rows in this order.
+    cf.total[m] = cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] + cf.failures[m] +
+                  cf.rent[m] + cf.financing[m] + cf.vat[m] + cf.resale[m];
+    running += cf.total[m];
+    cf.cumulative[m] = running;
+    // Monthly discounting with the effective annual rate: a flow at the end of month m is
+    // worth (1 + r)^(-m/12) today.
+    cf.discount_factor[m] =
+        std::pow(1.0 + discount_rate_per_year, -static_cast<double>(m) / kMonthsPerYear);
+    cf.discounted[m] = cf.total[m] * cf.discount_factor[m];
+  }
+}
+
+void api_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+               CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const double output_per_day = w.tokens_per_day.value_or(0);
+  const double input_per_day = output_per_day * w.input_tokens_per_output_token.value_or(0);
+  const double per_day =
+      (input_per_day * o.input_price_per_million + output_per_day * o.output_price_per_million) /
+      kTokensPerMillion;
+  for (size_t m = 1; m <= last; ++m) {
+    const int month = static_cast<int>(m);
+    cf.rent[m] = days_of_use(w, f, month) * growth_factor(w.growth_per_month, month) * per_day *
+                 trend_factor(f.api_price_trend_per_year, month);
+  }
+}
+
+void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                 const FinanceInputs& f, CashFlow& cf) {
+  const int n_months = f.horizon_months;
+  const auto last = static_cast<size_t>(n_months);
+  const double unit_capex = capex_of(o);
+  const bool lease = o.financing == Financing::lease;
+  const double ratio = overflow_units_per_load(o, w);
+  const double hosting_per_unit =
+      o.hosting == Hosting::colocation
+          ? o.colo_per_kw_month * o.contracted_kw + o.colo_per_rack_unit_month * o.rack_units
+          : 0.0;
+  const double energy_per_hour = energy_cost_per_hour(o, site);
+  // Idle energy's cost per unit-hour (zero when colocated power is in the kW fee).
+  const double idle_per_hour =
+      o.hosting == Hosting::colocation && !o.power_metered
+          ? 0.0
+          : o.idle_power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
+  for (size_t m = 0; m <= last; ++m) {
+    const double previous_units = m == 0 ? 0.0 : cf.units[m - 1];
+    if (!lease) cf.capex[m] = unit_capex * (cf.units[m] - previous_units);
+    if (m == 0) continue;
+    const int month = static_cast<int>(m);
+    const double units = cf.units[m];
+    const double hours = w.hours_per_day * days_of_use(w, f, month);
+    cf.energy[m] = std::min(cf.load[m], units) * energy_per_hour * hours *
+                   trend_factor(site.tariff_trend_per_year, month);
+    if (!o.powered_off_when_idle && o.idle_power_w > 0) {
+      const double idle_unit_hours =
+          std::max(0.0, units * hours_in_month(w, f, month) - std::min(cf.load[m], units) * hours);
+      cf.energy[m] +=
+          idle_unit_hours * idle_per_hour * trend_factor(site.tariff_trend_per_year, month);
+    }
+    cf.maintenance[m] = unit_capex * units * o.maintenance_per_year / kMonthsPerYear;
+    cf.hosting[m] = units * hosting_per_unit;
+    if (month > o.warranty_months) {
+      cf.failures[m] = o.annual_failure_rate / kMonthsPerYear * o.count * o.price_per_gpu * units;
+    }
+    if (o.overflow == Overflow::rent) {
+      cf.overflow_load[m] = std::max(0.0, cf.load[m] - units);
+      cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour *
+                   trend_factor(f.rent_trend_per_year, month);
+    }
+  }
+  double capex_total = 0;
+  for (size_t m = 0; m <= last; ++m) capex_total += cf.capex[m];
+  cf.resale[last] = -o.residual_fraction * capex_total;
+
+  if (o.financing == Financing::loan) {
+    const double principal = cf.capex[0] * (1.0 - o.down_payment_fraction);
+    const double rate = o.loan_rate_per_year / kMonthsPerYear;
+    const double payment = annuity_payment(principal, rate, o.loan_term_months);
+    cf.financing[0] = -principal;
+    for (size_t m = 1; m <= last && static_cast<int>(m) <= o.loan_term_months; ++m) {
+      cf.financing[m] = payment;
+    }
+    cf.financing[last] += annuity_balance(principal, rate, o.loan_term_months, n_months);
+  } else if (lease) {
+    const double fee_per_unit = o.lease_rate_per_month * unit_capex;
+    for (size_t m = 1; m <= last; ++m) cf.financing[m] = fee_per_unit * cf.units[m];
+    if (o.lease_term_months > n_months) {
+      cf.financing[last] += (o.lease_term_months - n_months) * fee_per_unit * cf.units[last];
+    }
+  }
+
+  // Straight-line depreciation: a lot bought at index k depreciates in months k+1..k+life.
+  const auto life = static_cast<size_t>(f.useful_life_months);
+  double window = 0, capex_to_date = cf.capex[0], depreciation_to_date = 0;
+  cf.book_value[0] = cf.capex[0];
+  for (size_t m = 1; m <= last; ++m) {
+    window += cf.capex[m - 1];
+    if (m - 1 >= life) window -= cf.capex[m - 1 - life];
+    cf.depreciation[m] = window / static_cast<double>(life);
+    capex_to_date += cf.capex[m];
+    depreciation_to_date += cf.depreciation[m];
+    cf.book_value[m] = capex_to_date - depreciation_to_date;
+  }
+}
+
+void rent_hourly_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+                       CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const double per_hour = o.rate_per_gpu_hour * o.count;
+  const int term = term_months(o.term);
+  for (size_t m = 1; m <= last; ++m) {
+    const int month = static_cast<int>(m);
+    if (term > 0) {
+      cf.rent[m] = per_hour * cf.units[m] * hours_in_month(w, f, month);
+    } else {
+      const double hours = w.hours_per_day * days_of_use(w, f, month);
+      cf.rent[m] =
+          per_hour * hours * cf.load[m] / o.goodput * trend_factor(f.rent_trend_per_year, month);
+    }
+  }
+  if (term > 0) {
+    // Terms are renewed at the same rate; the unexpired part of the last one is owed.
+    const int n_months = f.horizon_months;
+    const int committed = (n_months + term - 1) / term * term;
+    cf.rent[last] += (committed - n_months) * per_hour * cf.units[last] *
+                     average_hours_per_month(w.hours_per_month_convention);
+  }
+}
+
+void rent_monthly_flows(const OptionInputs& o, const FinanceInputs& f, CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  cf.rent[0] = o.setup_fee * cf.units[0];
+  for (size_t m = 1; m <= last; ++m) {
+    cf.rent[m] = o.price_per_month * cf.units[m] + o.setup_fee * (cf.units[m] - cf.units[m - 1]);
+  }
+  cf.rent[last] += o.notice_months * o.price_per_month * cf.units[last];
+}
+
+}  // namespace
+
+void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                      const FinanceInputs& f, CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  size_rows(cf, last + 1);
+  // Load and units: index 0 holds month 1's load (what the start must be sized for).
+  const double load_1 = base_load(o, w);
+  const bool whole_units = adds_units(o);
+  const bool has_units = o.kind == OptionKind::buy || o.kind == OptionKind::rent_monthly ||
+                         (o.kind == OptionKind::rent_hourly && term_months(o.term) > 0);
+  double peak = 0;
+  for (size_t m = 0; m <= last; ++m) {
+    cf.load[m] = load_1 * growth_factor(w.growth_per_month, static_cast<int>(m));
+    peak = std::max(peak, cf.load[m]);
+    if (has_units) {
+      cf.units[m] = whole_units ? std::max(1.0, std::ceil(peak - kLoadTolerance)) : 1.0;
+    }
+  }
+  switch (o.kind) {
+    case OptionKind::buy:
+      owned_flows(o, w, site, f, cf);
+      break;
+    case OptionKind::rent_hourly:
+      rent_hourly_flows(o, w, f, cf);
+      break;
+    case OptionKind::rent_monthly:
+      rent_monthly_flows(o, f, cf);
+      break;
+    case OptionKind::api:
+      api_flows(o, w, f, cf);
+      break;
+  }
+  energy_rows(o, w, site, f, cf);
+  if (!f.vat_reclaimable && f.vat_rate > 0) {
+    const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
+    for (size_t m = 0; m <= last; ++m) {
+      cf.vat[m] = f.vat_rate * (cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] +
+                                cf.failures[m] + cf.rent[m] + (lease ? cf.financing[m] : 0.0));
+    }
+  }
+  finish_cash_flow(cf, f.discount_rate_per_year);
+}
+
+CashFlow option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                          const FinanceInputs& f) {
+  CashFlow cf;
+  option_cash_flow(o, w, site, f, cf);
+  return cf;
+}
+
+std::vector<double> annual_costs(const CashFlow& cf) {
+  std::vector<double> years;
+  const size_t n = cf.total.size();
+  for (size_t m = 0; m < n; ++m) {
+    // Month 0 (the start) belongs to year 1; month m >= 1 to year ceil(m / 12).
+    const size_t year = m == 0 ? 0 : (m - 1) / kMonthsPerYear;
+    if (years.size() <= year) years.resize(year + 1, 0.0);
+    years[year] += cf.total[m];
+  }
+  return years;
+}
+
+}  // namespace gputco

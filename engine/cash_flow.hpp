@@ -1,0 +1,82 @@
+// Monthly cash flows of one option, one function per option kind (buy, rent by the hour,
+// rent by the month, pay per token), and their sum by year.
+#pragma once
+
+#include <vector>
+
+#include "engine/plan_inputs.hpp"
+#include "engine/plan_result.hpp"
+
+namespace gputco {
+
+/// Capital cost of one unit of an owned option: devices plus host (count x price_per_gpu +
+/// host_cost), plan currency.
+double capex_of(const OptionInputs& option);
+
+/// Monthly cash flows of one option over the horizon (see CashFlow for the timing), plan
+/// currency, VAT excluded unless finance.vat_reclaimable is false. With m = 1..N, H_m = hours
+/// of use in month m (hours_per_day x days of use), h_m = hours in month m (convention),
+/// L_m = load (WorkloadInputs), u_m = units in service, R_m and T_m the rent and tariff
+/// trend factors (1 + trend)^((m - 1) / 12):
+/// - units: index 0 holds month 1's load; u_m = max(1, ceil(max(L_0..L_m) - 1e-9)) when the
+///   option adds units (buy with overflow add_units, reserved terms, rent_monthly), else 1.
+/// - buy: unit capex C = count x price_per_gpu + host_cost; capex[m] = C x (u_m - u_{m-1})
+///   (u_{-1} = 0), zero under a lease; energy[m] = min(L_m, u_m) x (count x board_power_w +
+///   host_power_w) / 1000 x H_m x tariff x PUE x T_m (0 when colocated power is not metered);
+///   maintenance[m] = C x u_m x maintenance_per_year / 12; hosting[m] (colocation) = u_m x
+///   (colo_per_kw_month x contracted_kw + colo_per_rack_unit_month x rack_units);
+///   failures[m] = [m > warranty_months] x annual_failure_rate / 12 x count x price_per_gpu
+///   x u_m; rent[m] (overflow = rent) = max(0, L_m - u_m) x overflow_units_per_load x H_m x
+///   overflow_rate_per_hour x R_m; resale[N] = -residual_fraction x sum(capex).
+///   Financing covers the month-0 purchase: loan: financing[0] = -P (P = capex[0] x (1 -
+///   down_payment_fraction)), financing[m] = PMT for m <= loan_term_months, and the balance
+///   still owed after N instalments at N (annuity: PMT = r P / (1 - (1 + r)^-n), r =
+///   loan_rate_per_year / 12; P / n when r = 0); lease: financing[m] = lease_rate_per_month x C
+///   x u_m, plus at N the fees of the lease term left after the horizon (u_N units).
+/// - rent_hourly on_demand/spot: rent[m] = rate_per_gpu_hour x count x H_m x L_m / goodput x
+///   R_m. reserved_1y/3y: rent[m] = rate_per_gpu_hour x count x u_m x h_m (every hour, no
+///   trend: the rate is contracted; renewed at the same rate after each term), plus at N the
+///   unexpired term (ceil(N / term) x term - N months) x rate x count x u_N x average hours per
+///   month of the convention (730, 720, 730.5 for calendar).
+/// - rent_monthly: rent[0] = setup_fee x u_0; rent[m] = price_per_month x u_m + setup_fee x
+///   (u_m - u_{m-1}), plus at N notice_months x price_per_month x u_N (notice is given at the
+///   end of the last month needed, the horizon, and the notice months are paid then).
+/// - api: rent[m] (the per-token fees) = D_m x G_m x (tokens_per_day x
+///   input_tokens_per_output_token x input_price_per_million + tokens_per_day x
+///   output_price_per_million) / 1e6 x A_m, with D_m the days of use, G_m = (1 +
+///   growth_per_month)^(m - 1) and A_m = (1 + api_price_trend_per_year)^((m - 1) / 12). It does
+///   not depend on hours_per_day at a fixed tokens_per_day (only the rate-limit check does);
+///   no capex, energy, units or load (a provider's capacity is not ours: load rows are 0).
+/// - energy, physical rows (kWh; PUE_o = the option's pue, else the site's for owned options,
+///   else kDefaultDataCentrePue for rentals; P = count x board_power_w + host_power_w, host 0
+///   for rentals; I = idle_power_w):
+///   load_kwh[m] = min(L_m, u_m) x P / 1000 x H_m x PUE_o (owned; rent_monthly and reserved
+///   the same with u_m units), = P x H_m x L_m / goodput / 1000 x PUE_o (on-demand, spot);
+///   idle unit-hours[m] = max(0, u_m x h_m - min(L_m, u_m) x H_m) when the unit stays on
+///   (owned with powered_off_when_idle = false; reserved and monthly rentals, billed all
+///   month), else 0; idle_kwh[m] = idle unit-hours x I / 1000 x PUE_o; energy_kwh[m] =
+///   load_kwh[m] + idle_kwh[m]. co2e_kg[m] = energy_kwh[m] x g CO2e/kWh / 1000 when the
+///   intensity is known, else 0 (and OptionResult says unknown). api: every physical row 0.
+/// - energy (money, owned) = energy_kwh[m] x tariff x T_m, x 0 when colocated power is not
+///   metered; computed as [min(L_m, u_m) x P / 1000 x tariff x PUE] x H_m x T_m + idle
+///   unit-hours x I / 1000 x tariff x PUE x T_m (the first term is the formula before idle
+///   power existed, kept bit for bit). Rentals pay their energy in the rent: no energy row.
+/// - vat[m] = (vat_reclaimable ? 0 : vat_rate) x (capex + energy + maintenance + hosting +
+///   failures + rent, + financing under a lease); no VAT on loan flows or resale.
+/// - depreciation[m] (m >= 1) = sum of capex[k] for m - useful_life <= k < m, / useful_life
+///   (straight line, SLN(cost, 0, life)); book_value[m] = sum(capex[0..m]) -
+///   sum(depreciation[0..m]).
+/// Preconditions are checked by make_plan (validate_plan_inputs). Allocates only the rows.
+CashFlow option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
+                          const SiteInputs& site, const FinanceInputs& finance);
+
+/// The same into `out`, reusing its rows' capacity (no allocation once sized): for loops
+/// (Monte Carlo) that recompute one option many times.
+void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
+                      const SiteInputs& site, const FinanceInputs& finance, CashFlow& out);
+
+/// Sums a cash flow by year: year 1 = index 0..12 (the start and months 1-12), year k =
+/// months 12(k-1)+1..12k; a last partial year is summed as far as the horizon goes.
+std::vector<double> annual_costs(const CashFlow& cash_flow);
+
+}  // namespace gputco

@@ -1,0 +1,136 @@
+#include "engine/energy.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+#include "engine/timeline.hpp"
+#include "engine/units.hpp"
+
+namespace gputco {
+
+double pue_of(const OptionInputs& o, const SiteInputs& site) {
+  return o.pue.value_or(site.pue);
+}
+
+double tariff_of(const OptionInputs& o, const SiteInputs& site) {
+  return o.tariff_per_kwh.value_or(site.tariff_per_kwh);
+}
+
+/// Electricity cost per hour of use of one unit of an owned option: power x tariff x PUE
+/// (zero when a colocation's power is in its kW fee).
+double energy_cost_per_hour(const OptionInputs& o, const SiteInputs& site) {
+  if (o.hosting == Hosting::colocation && !o.power_metered) return 0;
+  const double power_w = o.count * o.device.board_power_w + o.host_power_w;
+  return power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
+}
+
+namespace {
+
+/// PUE of the place an option's energy is drawn: its own, else the site's (owned) or the
+/// default data centre's (rentals).
+double energy_pue_of(const OptionInputs& o, const SiteInputs& site) {
+  if (o.kind == OptionKind::buy) return pue_of(o, site);
+  return o.pue.value_or(kDefaultDataCentrePue);
+}
+
+/// Power of one unit at load, W: devices + host (rentals: devices only, the host unknown).
+double load_power_w(const OptionInputs& o) {
+  const double devices = o.count * o.device.board_power_w;
+  return o.kind == OptionKind::buy ? devices + o.host_power_w : devices;
+}
+
+/// Does the unit draw idle power in the unit-hours it does not serve?
+bool stays_on(const OptionInputs& o) {
+  switch (o.kind) {
+    case OptionKind::buy:
+      return !o.powered_off_when_idle;
+    case OptionKind::rent_hourly:
+      return term_months(o.term) > 0;
+    case OptionKind::rent_monthly:
+      return true;
+    case OptionKind::api:
+      return false;
+  }
+  return false;
+}
+
+/// The intensity an option's electricity carries, g CO2e/kWh: its own, else the site's for
+/// owned hardware; nullopt when unknown (and for api options).
+std::optional<double> intensity_of(const OptionInputs& o, const SiteInputs& site) {
+  if (o.kind == OptionKind::api) return std::nullopt;
+  if (o.grid_g_co2e_per_kwh) return o.grid_g_co2e_per_kwh;
+  if (o.kind == OptionKind::buy) return site.grid_g_co2e_per_kwh;
+  return std::nullopt;
+}
+
+}  // namespace
+
+/// Fills the physical rows energy_kwh, idle_kwh and co2e_kg from load and units (see
+/// option_cash_flow); api options keep zeros.
+void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                 const FinanceInputs& f, CashFlow& cf) {
+  if (o.kind == OptionKind::api) return;
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const double pue = energy_pue_of(o, site);
+  const double load_kw = load_power_w(o) / kWattsPerKilowatt;
+  const double idle_kw = o.idle_power_w / kWattsPerKilowatt;
+  const bool on = stays_on(o);
+  const bool by_use = o.kind == OptionKind::rent_hourly && term_months(o.term) == 0;
+  const auto intensity = intensity_of(o, site);
+  for (size_t m = 1; m <= last; ++m) {
+    const int month = static_cast<int>(m);
+    const double hours = w.hours_per_day * days_of_use(w, f, month);
+    double load_kwh = 0, idle_unit_hours = 0;
+    if (by_use) {
+      load_kwh = load_kw * hours * cf.load[m] / o.goodput * pue;
+    } else {
+      const double served = std::min(cf.load[m], cf.units[m]);
+      load_kwh = served * load_kw * hours * pue;
+      if (on) {
+        idle_unit_hours = std::max(0.0, cf.units[m] * hours_in_month(w, f, month) - served * hours);
+      }
+    }
+    cf.idle_kwh[m] = idle_unit_hours * idle_kw * pue;
+    cf.energy_kwh[m] = load_kwh + cf.idle_kwh[m];
+    if (intensity) cf.co2e_kg[m] = cf.energy_kwh[m] * *intensity / kGramsPerKilogram;
+  }
+}
+
+/// Energy and carbon totals of one option from its physical rows; `tokens` = the tokens of
+/// its cost per million tokens.
+void energy_and_carbon(const OptionInputs& o, const SiteInputs& site, double tokens,
+                       OptionResult& r) {
+  const CashFlow& cf = r.cash_flow;
+  if (o.kind == OptionKind::api) {
+    r.energy_unknown_reason = "unknown: the provider publishes no energy per token for " +
+                              (o.api_model.empty() ? std::string("this API") : o.api_model);
+    r.co2e_unknown_reason = r.energy_unknown_reason;
+    return;
+  }
+  if (!(o.device.board_power_w > 0)) {
+    // Unknown, never 0: the kWh rows hold only what is known (an owned host's draw).
+    r.energy_unknown_reason = "unknown: the catalog has no board power for " + o.device.id;
+    r.co2e_unknown_reason = r.energy_unknown_reason;
+    r.grid_g_co2e_per_kwh = intensity_of(o, site);
+    return;
+  }
+  r.energy_kwh_total = std::accumulate(cf.energy_kwh.begin(), cf.energy_kwh.end(), 0.0);
+  r.grid_g_co2e_per_kwh = intensity_of(o, site);
+  if (!r.grid_g_co2e_per_kwh) {
+    r.co2e_unknown_reason =
+        !o.carbon_unknown_reason.empty() ? o.carbon_unknown_reason
+        : o.kind == OptionKind::buy
+            ? "unknown: no grid carbon intensity for the site (set grid_region or "
+              "grid_g_co2e_per_kwh)"
+            : "unknown: the provider's region has no grid carbon intensity (set "
+              "grid_region or grid_g_co2e_per_kwh on the option)";
+    return;
+  }
+  r.co2e_kg_total = std::accumulate(cf.co2e_kg.begin(), cf.co2e_kg.end(), 0.0);
+  if (r.feasible && tokens > 0) {
+    r.co2e_kg_per_million_tokens = *r.co2e_kg_total / tokens * kTokensPerMillion;
+  }
+}
+
+}  // namespace gputco

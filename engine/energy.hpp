@@ -1,0 +1,32 @@
+// Energy and carbon of an option: electricity cost per hour of use, kWh at the wall month by
+// month (load and idle, x PUE), CO2e from the grid's intensity, and their totals.
+#pragma once
+
+#include "engine/plan_inputs.hpp"
+#include "engine/plan_result.hpp"
+
+namespace gputco {
+
+/// PUE of the site an owned option runs in: the option's own (colocation), else the site's.
+double pue_of(const OptionInputs& option, const SiteInputs& site);
+
+/// Tariff an owned option pays per kWh, plan currency: the option's own, else the site's.
+double tariff_of(const OptionInputs& option, const SiteInputs& site);
+
+/// Electricity cost per hour of use of one unit of an owned option: (count x board_power_w +
+/// host_power_w) / 1000 x tariff x PUE, plan currency per hour (zero when a colocation's power
+/// is in its kW fee).
+double energy_cost_per_hour(const OptionInputs& option, const SiteInputs& site);
+
+/// Fills the physical rows energy_kwh, idle_kwh and co2e_kg of `cash_flow` from its load and
+/// units rows (see option_cash_flow for the formulas); api options keep zeros.
+void energy_rows(const OptionInputs& option, const WorkloadInputs& workload, const SiteInputs& site,
+                 const FinanceInputs& finance, CashFlow& cash_flow);
+
+/// Energy and carbon totals of one option from its physical rows (result.cash_flow) into
+/// `result` (energy_kwh_total, co2e_kg_total, co2e_kg_per_million_tokens and the reasons when
+/// unknown); `tokens` = the output tokens of its cost per million tokens.
+void energy_and_carbon(const OptionInputs& option, const SiteInputs& site, double tokens,
+                       OptionResult& result);
+
+}  // namespace gputco

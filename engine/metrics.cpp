@@ -1,0 +1,127 @@
+#include "engine/metrics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "engine/capacity.hpp"
+#include "engine/cash_flow.hpp"
+#include "engine/energy.hpp"
+#include "engine/error.hpp"
+#include "engine/units.hpp"
+
+namespace gputco {
+
+std::optional<double> break_even_hours(const OptionInputs& owned, const OptionInputs& rented,
+                                       const SiteInputs& site, const FinanceInputs& f) {
+  GPUTCO_REQUIRE(owned.kind == OptionKind::buy, "break-even hours need an owned option");
+  GPUTCO_REQUIRE(rented.kind == OptionKind::rent_hourly,
+                 "break-even hours need an hourly rental baseline");
+  const double capex = capex_of(owned);
+  const double fixed = capex * (1.0 - owned.residual_fraction) +
+                       capex * owned.maintenance_per_year / kMonthsPerYear * f.horizon_months;
+  const double rent_per_hour = rented.rate_per_gpu_hour * rented.count / rented.goodput;
+  const double saving_per_hour = rent_per_hour - energy_cost_per_hour(owned, site);
+  if (saving_per_hour <= 0) return std::nullopt;  // renting is cheaper per hour: never
+  return fixed / saving_per_hour;
+}
+
+std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented) {
+  const size_t n = std::min(owned.cumulative.size(), rented.cumulative.size());
+  bool was_above = false;
+  for (size_t m = 0; m < n; ++m) {
+    // A tiny tolerance keeps two equal running sums from missing each other by rounding.
+    const double tolerance = 1e-9 * std::max(1.0, std::abs(rented.cumulative[m]));
+    const bool at_or_below = owned.cumulative[m] <= rented.cumulative[m] + tolerance;
+    if (at_or_below && was_above) return static_cast<int>(m);
+    if (!at_or_below) was_above = true;
+  }
+  return std::nullopt;
+}
+
+bool has_initial_outlay(const std::vector<double>& saving) {
+  if (saving.empty()) return false;
+  // Rounding of two equal month-0 flows (a lease's 0 against a rental's 0) is no outlay.
+  return saving[0] < -1e-9;
+}
+
+std::optional<double> payback_months(const std::vector<double>& saving) {
+  if (!has_initial_outlay(saving)) return std::nullopt;
+  double running = 0;
+  for (size_t m = 0; m < saving.size(); ++m) {
+    const double before = running;
+    running += saving[m];
+    // Tolerance: equal running sums must not miss each other by rounding.
+    const double tolerance = 1e-9 * std::max(1.0, std::abs(before) + std::abs(saving[m]));
+    if (running >= -tolerance) {
+      if (m == 0 || before >= 0 || saving[m] <= 0) return static_cast<double>(m);
+      // Linear within the month: the saving accrues evenly from m - 1 to m.
+      return static_cast<double>(m - 1) + std::min(1.0, -before / saving[m]);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
+                                               const OptionInputs& rented,
+                                               const WorkloadInputs& workload,
+                                               const SiteInputs& site,
+                                               const FinanceInputs& finance) {
+  CashFlow own_cf, rent_cf;
+  const auto gap = [&](double hours_per_day) {
+    const WorkloadInputs w = at_hours_per_day(workload, hours_per_day);
+    option_cash_flow(owned, w, site, finance, own_cf);
+    option_cash_flow(rented, w, site, finance, rent_cf);
+    const double own = std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0);
+    const double rent = std::accumulate(rent_cf.total.begin(), rent_cf.total.end(), 0.0);
+    return own - rent;
+  };
+  // With tokens_per_day, the load per hour of use must come from the stated hours.
+  if (workload.tokens_per_day && workload.hours_per_day <= 0) return std::nullopt;
+  double lo = 0, hi = kHoursPerFullDay;
+  if (gap(lo) <= 0) return 0.0;
+  if (gap(hi) > 0) return std::nullopt;
+  for (int i = 0; i < 100 && hi - lo > 1e-10; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (gap(mid) > 0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+std::optional<double> break_even_tokens_per_day(const OptionInputs& option, const OptionInputs& api,
+                                                const WorkloadInputs& workload,
+                                                const SiteInputs& site,
+                                                const FinanceInputs& finance) {
+  if (option.kind == OptionKind::api || api.kind != OptionKind::api) return std::nullopt;
+  const double upper = option.capacity_tokens_per_hour * workload.hours_per_day;
+  if (!(upper > 0) || !std::isfinite(upper)) return std::nullopt;
+  CashFlow own_cf, api_cf;
+  const auto gap = [&](double tokens_per_day) {
+    const WorkloadInputs w = at_tokens_per_day(workload, tokens_per_day);
+    option_cash_flow(option, w, site, finance, own_cf);
+    option_cash_flow(api, w, site, finance, api_cf);
+    return std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0) -
+           std::accumulate(api_cf.total.begin(), api_cf.total.end(), 0.0);
+  };
+  if (gap(0) < 0) return 0.0;
+  // The lowest crossing: scan (steps of units and servers make the gap non-monotone), then
+  // bisect within the first interval where the option is no dearer.
+  constexpr int kScanPoints = 200;
+  double previous = 0;
+  for (int i = 1; i <= kScanPoints; ++i) {
+    const double t = upper * i / kScanPoints;
+    if (gap(t) > 0) {
+      previous = t;
+      continue;
+    }
+    double lo = previous, hi = t;
+    for (int k = 0; k < 100 && hi - lo > 1e-12 * upper; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (gap(mid) > 0 ? lo : hi) = mid;
+    }
+    return hi;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gputco

@@ -1,0 +1,60 @@
+// Metrics comparing options: break-even (hours, month, hours per day, token volume against
+// an API), payback period.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "engine/plan_inputs.hpp"
+#include "engine/plan_result.hpp"
+
+namespace gputco {
+
+/// Hours of use over the horizon at which owning costs the same as renting (DOMAIN E2:
+/// purchase price / hourly rate). Owning's fixed cost = capex x (1 - residual_fraction) +
+/// maintenance over the horizon; each hour of use costs its electricity (power x tariff x
+/// PUE) when owned and rate_per_gpu_hour x count when rented.
+/// Returns nullopt ("never") when renting an hour costs no more than powering the owned
+/// hardware for it. Throws EngineError unless `owned` is buy and `rented` rent_hourly.
+std::optional<double> break_even_hours(const OptionInputs& owned, const OptionInputs& rented,
+                                       const SiteInputs& site, const FinanceInputs& finance);
+
+/// The first month index (0..horizon) at which the owned option's cumulative cost is at or
+/// below the rented one's after having been above it in an earlier month (owning must first
+/// cost more, then catch up: a month-0 tie of two zero sums is no break-even); nullopt when
+/// that never happens within the horizon, including when owning never costs more.
+std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented);
+
+/// Is there an initial outlay in `saving` (baseline - own, index 0 = month 0)? True when the
+/// month-0 saving is negative beyond rounding: money is invested up front (capex, a down
+/// payment) that later savings may pay back. A lease or a loan without down payment has
+/// none: payback and IRR do not apply.
+bool has_initial_outlay(const std::vector<double>& saving);
+
+/// Payback period of an investment whose incremental monthly flows are `saving` (index 0 =
+/// month 0, negative: the outlay): the first month after it when the running sum turns
+/// non-negative, interpolated linearly within that month. nullopt when it never does, and
+/// when there is no initial outlay (has_initial_outlay false: nothing to pay back).
+std::optional<double> payback_months(const std::vector<double>& saving);
+
+/// Hours of use per day (0..24) at which the owned option's total cost over the horizon
+/// equals the rented one's, solved by bisection on the totals of option_cash_flow with both
+/// options at the same hours per day (tokens_per_day scaled with it: the load per hour of
+/// use stays the same). 0 when owning is no dearer even unused; nullopt ("never") when
+/// renting is still cheaper at 24 h/day. Needs prepared inputs.
+std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
+                                               const OptionInputs& rented,
+                                               const WorkloadInputs& workload,
+                                               const SiteInputs& site,
+                                               const FinanceInputs& finance);
+
+/// Output tokens per day of use (see OptionResult::break_even_tokens_per_day) at which the
+/// option's total over the horizon equals the api option's; both through option_cash_flow.
+/// nullopt when `option` is an api option, `api` is not one, or no crossing lies in [0,
+/// option.capacity_tokens_per_hour x hours_per_day]. Needs prepared inputs.
+std::optional<double> break_even_tokens_per_day(const OptionInputs& option, const OptionInputs& api,
+                                                const WorkloadInputs& workload,
+                                                const SiteInputs& site,
+                                                const FinanceInputs& finance);
+
+}  // namespace gputco

@@ -1,0 +1,178 @@
+// The plan's results: per option, the monthly cash flows, the fit, speed, totals and metrics;
+// the shared timeline; the plan with its recommendation.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/fit.hpp"
+#include "engine/plan_inputs.hpp"
+#include "engine/speed.hpp"
+
+namespace gputco {
+
+/// Monthly cash flows of one option, plan currency. Index 0 is the start of month 1
+/// (purchases, setup fees); index m (1..horizon) is the end of month m (running costs,
+/// paid in arrears; resale at the horizon). Every vector has horizon_months + 1 entries.
+/// total = capex + energy + maintenance + hosting + failures + rent + financing + vat +
+/// resale; depreciation and book_value are the accounting view, not cash, not in total.
+struct CashFlow {
+  std::vector<double> capex;
+  std::vector<double> energy;
+  std::vector<double> maintenance;
+  std::vector<double> rent;
+  std::vector<double> resale;  ///< negative: money coming back
+  std::vector<double> total;
+  std::vector<double> cumulative;
+  std::vector<double> discount_factor;  ///< (1 + r)^(-m/12)
+  std::vector<double> discounted;       ///< total x discount_factor
+  std::vector<double> hosting;          ///< colocation: per kW and per rack unit, per month
+  std::vector<double> failures;         ///< expected replacements after the warranty
+  std::vector<double> financing;        ///< loan: -principal at 0, then instalments; lease: fees
+  std::vector<double> vat;              ///< VAT when not reclaimable
+  std::vector<double> depreciation;     ///< straight-line, accounting only (not in total)
+  std::vector<double> book_value;       ///< capex to date - depreciation to date (accounting)
+  std::vector<double> load;             ///< demand in units of this option (index 0: month 1's)
+  std::vector<double> units;            ///< units in service (owned, reserved, monthly servers)
+  std::vector<double> overflow_load;    ///< load rented from the overflow option
+  // Physical rows (not money, not in total). Known only where OptionResult says so
+  // (energy_kwh_total / co2e_kg_total set); zeros otherwise (api options: unknown).
+  std::vector<double> energy_kwh;  ///< kWh at the wall in month m (load + idle, x PUE)
+  std::vector<double> idle_kwh;    ///< of which idle (powered, not serving), x PUE
+  std::vector<double> co2e_kg;     ///< energy_kwh x g CO2e/kWh / 1000 (0 when unknown)
+};
+
+struct OptionResult {
+  std::string id;
+  OptionKind kind = OptionKind::buy;
+  FitResult fit;
+  SpeedEstimate speed;
+  int devices_needed = 0;      ///< smallest count of this device that holds the model (0: none)
+  bool feasible = false;       ///< the model fits (fits or tight) on the option's devices
+  double power_at_load_w = 0;  ///< devices + host at load (owned options)
+  double hours_per_month = 0;  ///< hours of use per month
+  /// Owned options: kWh at the wall in a month of full load during the hours of use (power at
+  /// load x hours of use x PUE), a capacity figure; what the plan's demand really draws,
+  /// idle included, is CashFlow::energy_kwh (JSON energy_kwh).
+  double energy_kwh_per_month = 0;
+  double tokens_per_month = 0;  ///< generated tokens at full load during the hours of use
+  CashFlow cash_flow;
+  double total_cost = 0;                   ///< sum of all flows, resale netted
+  double npv = 0;                          ///< present value of cost at the discount rate
+  std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
+  std::optional<double> break_even_hours;  ///< hours of use at which owning = renting baseline
+  /// First month in which the owned option's cumulative cost, having been above the
+  /// baseline's, is at or below it (see break_even_month()); nullopt: never, or n/a when
+  /// comparison_na_reason says why.
+  std::optional<int> break_even_month;
+  /// Total cost / generated (output) tokens of the stated demand over the horizon x 1e6: the
+  /// same meaning for every option (hardware, rentals, api). Tokens = sum over months of
+  /// tokens_per_day x growth factor x days of use when tokens_per_day is given, else (no
+  /// stated demand; never with an api option) the option's own aggregate decode capacity
+  /// during the hours of use. nullopt when infeasible or no tokens.
+  std::optional<double> cost_per_million_tokens;
+  std::string note;          ///< why infeasible, or what the break-even is against
+  double cost_per_year = 0;  ///< total_cost / (horizon_months / 12)
+  /// Months until the cumulative saving of owning against the baseline turns non-negative,
+  /// interpolated within the month; nullopt: never within the horizon (or not owned).
+  std::optional<double> payback_months;
+  /// IRR of owning against the baseline (baseline total - own total by month), annualised
+  /// (1 + monthly)^12 - 1; nullopt ("n/a") when the flows do not change sign or no root, or
+  /// when comparison_na_reason is set (no initial outlay, no use).
+  std::optional<double> irr;
+  /// Why payback, IRR and (when nullopt) the break-even month are not applicable rather than
+  /// "never" for an owned option compared with the baseline: no initial outlay (a lease, a loan
+  /// without down payment: nothing is invested up front to pay back), owning never costs
+  /// more than the baseline, or the baseline costs nothing (no hours of use). "" otherwise.
+  std::string comparison_na_reason;
+  /// Owned option whose cumulative cost is never above the baseline's: its break-even month
+  /// is "n/a" (nothing to break even), not "never".
+  bool never_dearer_than_baseline = false;
+  /// What the figures of this option leave out or assume, one sentence each, for every report
+  /// (prefill not counted for a device without FP16 throughput, energy cost left out for a
+  /// device without board power, payback and IRR not applicable, ...). Not errors.
+  std::vector<std::string> warnings;
+  /// The device's board power is unknown (Device::board_power_w 0): energy and CO2e are
+  /// unknown, and an owned option's energy cost counts the host's draw only.
+  bool power_unknown = false;
+  /// Hours of use per day at which owning costs the same as the baseline over the horizon.
+  std::optional<double> break_even_hours_per_day;
+  std::optional<double> cost_per_user_per_month;
+
+  // Pay-per-token API (kind api) and the break-even volume against it. An api option is
+  // feasible with fit.verdict = fits and zero memory figures (the provider serves the model),
+  // devices_needed 0, speed 0, power 0.
+  /// Owned and rented options: the output tokens per day of use (same token mix, growth and
+  /// hours; requests scaled alike) at which this option's total cost over the horizon equals
+  /// Plan::api_reference_option_id's (the feasible api option with the lowest total cost),
+  /// both recomputed through option_cash_flow at that volume. The lowest such volume in [0,
+  /// capacity_tokens_per_hour x hours_per_day] (one unit's output in the stated hours of use),
+  /// found by a 200-point scan then bisection; 0 when this option is no dearer even at (near)
+  /// zero volume; nullopt ("never") when the api stays cheaper up to that capacity, when there
+  /// is no api option, or for api options themselves.
+  std::optional<double> break_even_tokens_per_day = std::nullopt;
+  /// api: the demand's peak tokens per minute (input + output, the month with the highest
+  /// growth factor) spread over the hours of use: (1 + input_tokens_per_output_token) x
+  /// tokens_per_day x max growth factor / (hours_per_day x 60); nullopt when not computable.
+  std::optional<double> peak_tokens_per_minute = std::nullopt;
+  /// api: requests_per_day x max growth factor / (hours_per_day x 60); nullopt without
+  /// requests_per_day.
+  std::optional<double> peak_requests_per_minute = std::nullopt;
+  /// api: the peak tokens or requests per minute exceed a published limit (the workbook's
+  /// Checks sheet shows it; the option stays comparable: batch, spread, or buy a higher tier).
+  bool rate_limit_exceeded = false;
+
+  // Energy and carbon over the horizon (physical; the money of energy is CashFlow::energy).
+  /// kWh at the wall over the horizon (sum of CashFlow::energy_kwh): owned options' load and
+  /// idle energy x PUE; rentals' estimate from the rented devices' board power (x their
+  /// idle share when billed all month) x the data centre's PUE. nullopt for api options: no
+  /// provider publishes energy per token (energy_unknown_reason says so), never 0.
+  std::optional<double> energy_kwh_total = std::nullopt;
+  std::string energy_unknown_reason;  ///< why energy_kwh_total is nullopt ("" when known)
+  /// Carbon intensity used, g CO2e/kWh (the option's, else the site's for owned options).
+  std::optional<double> grid_g_co2e_per_kwh = std::nullopt;
+  /// kg CO2e over the horizon = energy_kwh_total x grid_g_co2e_per_kwh / 1000 (sum of
+  /// CashFlow::co2e_kg); nullopt when the energy or the intensity is unknown.
+  std::optional<double> co2e_kg_total = std::nullopt;
+  /// co2e_kg_total / the tokens of cost_per_million_tokens x 1e6 (kg per million output
+  /// tokens); nullopt when either is unknown.
+  std::optional<double> co2e_kg_per_million_tokens = std::nullopt;
+  std::string co2e_unknown_reason;  ///< why co2e_kg_total is nullopt ("" when known)
+  /// What the model added month by month (units bought, overflow rented).
+  struct Event {
+    int month = 0;
+    std::string what;
+  };
+  std::vector<Event> events;
+};
+
+/// The plan's calendar month by month (index 0..horizon, as CashFlow), shared by every
+/// option's flows; the workbook's timeline rows show it.
+struct Timeline {
+  std::vector<double> hours_in_month;  ///< 24-hour billing hours of month m (0 at index 0)
+  std::vector<double> days_of_use;     ///< days of use in month m (0 at index 0)
+  std::vector<double> hours_of_use;    ///< hours_per_day x days_of_use
+  std::vector<double> growth_factor;   ///< demand factor (1 + growth)^max(0, m - 1)
+  std::vector<double> rent_factor;     ///< hourly rental trend (1 + trend)^(max(0, m - 1) / 12)
+  std::vector<double> tariff_factor;   ///< electricity trend (1 + trend)^(max(0, m - 1) / 12)
+  std::vector<double> api_factor;      ///< API price trend (1 + trend)^(max(0, m - 1) / 12)
+};
+
+struct Plan {
+  Timeline timeline;
+  std::string currency;
+  int horizon_months = 0;
+  std::string baseline_option_id;  ///< the rental baseline actually used ("" if none)
+  std::vector<OptionResult> options;
+  std::optional<std::string> recommendation;  ///< the feasible option with the lowest NPV
+  std::string recommendation_reason;
+  /// The api option the others' break_even_tokens_per_day is against: the feasible api
+  /// option with the lowest total cost ("" when the plan has none).
+  std::string api_reference_option_id;
+  /// What the whole plan adjusted or assumes (e.g. days of use capped at the days of a
+  /// month), one sentence each, for every report.
+  std::vector<std::string> warnings;
+};
+
+}  // namespace gputco
