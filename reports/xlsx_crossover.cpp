@@ -64,7 +64,12 @@ void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const For
     lxw_chart* chart = workbook_add_chart(workbook, LXW_CHART_SCATTER_STRAIGHT);
     if (chart == nullptr) throw XlsxError("out of memory creating the crossover chart");
     const char* name = sheet.name().c_str();
-    for (size_t i = 0; i < plan.options.size(); ++i) {
+    // Excel's series limit (issue #20): the cheapest options, the rest in the table.
+    std::vector<std::string> keep;
+    if (!plan.baseline_option_id.empty()) keep.push_back(plan.baseline_option_id);
+    if (plan.recommendation) keep.push_back(*plan.recommendation);
+    const std::vector<size_t> shown = chart_options(plan, kMaxChartOptions, keep);
+    for (const size_t i : shown) {
       lxw_chart_series* series = chart_add_series(chart, nullptr, nullptr);
       if (series == nullptr) throw XlsxError("out of memory creating a chart series");
       const auto col = static_cast<lxw_col_t>(1 + i);
@@ -82,7 +87,9 @@ void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const For
     dashed.dash_type = LXW_CHART_LINE_DASH_DASH;
     dashed.width = 1.25;
     chart_series_set_line(marker, &dashed);
-    chart_title_set_name(chart, "Total cost over the horizon against hours of use per day");
+    const std::string title = cell_text("Total cost over the horizon against hours of use per day" +
+                                        chart_subset_note(shown.size(), plan.options.size()));
+    chart_title_set_name(chart, title.c_str());
     chart_axis_set_name(chart->x_axis, "Hours of use per day");
     chart_axis_set_min(chart->x_axis, sweep.front().hours_per_day);
     chart_axis_set_max(chart->x_axis, sweep.back().hours_per_day);

@@ -230,20 +230,69 @@ void set_print_layout(SheetWriter& sheet) {
 
 namespace {
 
-/// Text for a header or footer: '&' is a control code there, so a literal one is doubled;
-/// Excel allows 255 characters per header or footer, so long text is cut (at a character
-/// boundary, never in the middle of a UTF-8 sequence).
-std::string header_text(const std::string& text, size_t max_bytes) {
-  std::string out;
-  for (char c : cell_text(text)) {
-    if (c == '&') out += '&';
-    out += c;
+/// Excel's limit on a header or footer, in characters, codes included (libxlsxwriter refuses
+/// a longer one: LXW_HEADER_FOOTER_MAX).
+constexpr size_t kHeaderFooterMaxChars = LXW_HEADER_FOOTER_MAX;
+
+/// Characters (UTF-8 code points) in `text`; `text` is valid UTF-8 (cell_text made it so).
+size_t utf8_chars(const std::string& text) {
+  size_t chars = 0;
+  for (char c : text) chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return chars;
+}
+
+}  // namespace
+
+std::string header_footer_text(const std::string& text, size_t max_chars) {
+  // Escaped character by character: '&' (a code there) becomes "&&", so a cut between
+  // characters never leaves half a code; a cut text ends in an ellipsis.
+  std::vector<std::string> pieces;
+  const std::string clean = cell_text(text);
+  for (size_t i = 0; i < clean.size();) {
+    size_t length = 1;
+    while (i + length < clean.size() &&
+           (static_cast<unsigned char>(clean[i + length]) & 0xC0) == 0x80) {
+      ++length;
+    }
+    // A line break would start a second header line: a space keeps it on one.
+    std::string piece = clean.substr(i, length);
+    if (piece == "&") piece = "&&";
+    if (piece == "\n" || piece == "\t") piece = " ";
+    pieces.push_back(piece);
+    i += length;
   }
-  if (out.size() <= max_bytes) return out;
-  size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
-  if (cut > 0 && out[cut - 1] == '&') --cut;  // never leave half of a doubled '&'
-  return out.substr(0, cut);
+  size_t total = 0;
+  for (const auto& piece : pieces) total += utf8_chars(piece);
+  std::string out;
+  if (total <= max_chars) {
+    for (const auto& piece : pieces) out += piece;
+    return out;
+  }
+  static const std::string kEllipsis = "\xE2\x80\xA6";  // U+2026
+  size_t used = 0;
+  for (const auto& piece : pieces) {
+    const size_t chars = utf8_chars(piece);
+    if (used + chars + 1 > max_chars) break;  // room for the ellipsis
+    out += piece;
+    used += chars;
+  }
+  return max_chars == 0 ? std::string() : out + kEllipsis;
+}
+
+namespace {
+
+/// The page header: the customer on the left, "Quote ID" on the right. The quote id is
+/// placed first and whole (cut only beyond half the limit), the customer gets what is left:
+/// a long name never pushes the quote id out or cuts a code.
+std::string page_header(const ResolvedScenario& scenario) {
+  const std::string left_code = "&L", right_code = "&R";
+  const std::string right =
+      scenario.quote_id.empty()
+          ? std::string()
+          : header_footer_text("Quote " + scenario.quote_id, kHeaderFooterMaxChars / 2);
+  const size_t left_room =
+      kHeaderFooterMaxChars - left_code.size() - right_code.size() - utf8_chars(right);
+  return left_code + header_footer_text(scenario.customer, left_room) + right_code + right;
 }
 
 }  // namespace
@@ -256,12 +305,9 @@ PrintSetup print_setup(const ResolvedScenario& scenario) {
   PrintSetup setup;
   // The parser admits a4 | letter only (scenario key `paper`).
   setup.paper = scenario.paper == "letter" ? 1 : 9;
-  // Each side of a header holds user text; with the codes "&L", "&R" the whole stays <= 255.
-  std::string left = header_text(scenario.customer, 120);
-  std::string right =
-      scenario.quote_id.empty() ? "" : header_text("Quote " + scenario.quote_id, 120);
-  setup.header = "&L" + left + "&R" + right;
-  setup.footer = "&L" + header_text("Prices as of " + scenario.as_of, 60) + "&CPage &P of &N&R&A";
+  setup.header = page_header(scenario);
+  setup.footer =
+      "&L" + header_footer_text("Prices as of " + scenario.as_of, 60) + "&CPage &P of &N&R&A";
   return setup;
 }
 

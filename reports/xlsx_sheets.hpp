@@ -98,6 +98,12 @@ struct PrintSetup {
 /// text in them has its '&' doubled (a code character there).
 PrintSetup print_setup(const ResolvedScenario& scenario);
 
+/// Text for a page header or footer: '&' (a code character there) doubled, line breaks made
+/// spaces, and cut to at most `max_chars` characters (UTF-8 code points, the doubled '&'
+/// counting two) between two characters, never inside a UTF-8 sequence or a doubled '&'; a
+/// cut text ends in "…" (issue #20).
+std::string header_footer_text(const std::string& text, size_t max_chars);
+
 /// Applies `setup` to a sheet: paper, orientation, one page wide, margins, header, footer.
 void apply_print_setup(SheetWriter& sheet, const PrintSetup& setup, bool landscape);
 
@@ -276,6 +282,22 @@ const char* cost_component_label(size_t which);
 const std::vector<double>& cost_component(const CashFlow& cash_flow, size_t which);
 /// The Cash flow row of cost component `which` in an option's block.
 lxw_row_t cost_component_row(const OptionBlock& block, size_t which);
+
+/// Excel draws at most 255 series in one chart (issue #20).
+inline constexpr size_t kMaxChartSeries = 255;
+/// A line chart shows at most this many options (one line each; far below kMaxChartSeries, a
+/// legend of more is unreadable): the cheapest by NPV, said in its title.
+inline constexpr size_t kMaxChartOptions = 20;
+
+/// The plan indices of the options a line chart shows, in plan order: every option when
+/// there are at most `limit`, else the `limit` cheapest by NPV among those that hold the
+/// model (then the others), with the options named in `keep` (the break-even baseline, the
+/// proposed option) always among them.
+std::vector<size_t> chart_options(const Plan& plan, size_t limit,
+                                  const std::vector<std::string>& keep);
+
+/// " (the 20 cheapest of 300 options by NPV)" when `shown` < `total`, else "".
+std::string chart_subset_note(size_t shown, size_t total);
 
 /// A CumulativeSource over the Cash flow sheet's rows.
 CumulativeSource cash_flow_source(const CashFlowLayout& layout);

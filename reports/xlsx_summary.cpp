@@ -26,6 +26,45 @@ const std::vector<double>& cost_component(const CashFlow& cf, size_t which) {
   return *rows.at(which);
 }
 
+std::vector<size_t> chart_options(const Plan& plan, size_t limit,
+                                  const std::vector<std::string>& keep) {
+  std::vector<size_t> order(plan.options.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (order.size() <= limit) return order;
+  // Cheapest first, options that hold the model before those that do not; ties keep plan order.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const OptionResult& x = plan.options[a];
+    const OptionResult& y = plan.options[b];
+    if (x.feasible != y.feasible) return x.feasible;
+    return x.npv < y.npv;
+  });
+  std::vector<size_t> shown(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(limit));
+  for (const std::string& id : keep) {
+    for (size_t i = 0; i < plan.options.size(); ++i) {
+      if (plan.options[i].id != id || std::find(shown.begin(), shown.end(), i) != shown.end() ||
+          shown.empty()) {
+        continue;
+      }
+      // Replace the dearest shown option that is not itself kept.
+      for (size_t k = shown.size(); k-- > 0;) {
+        const std::string& candidate = plan.options[shown[k]].id;
+        if (std::find(keep.begin(), keep.end(), candidate) == keep.end()) {
+          shown[k] = i;
+          break;
+        }
+      }
+    }
+  }
+  std::sort(shown.begin(), shown.end());
+  return shown;
+}
+
+std::string chart_subset_note(size_t shown, size_t total) {
+  if (shown >= total) return "";
+  return " (the " + std::to_string(shown) + " cheapest of " + std::to_string(total) +
+         " options by NPV)";
+}
+
 lxw_row_t cost_component_row(const OptionBlock& block, size_t which) {
   const std::array<lxw_row_t, kCostComponents> rows = {
       block.capex, block.energy,    block.maintenance, block.hosting, block.failures,
@@ -104,6 +143,7 @@ lxw_chart_series* new_series(lxw_chart* chart) {
 /// One break-even crossing on the Summary: its label, month and cumulative cost cells.
 struct Marker {
   lxw_row_t row = 0;
+  size_t option = 0;  ///< plan index of the owned option
 };
 
 void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& plan,
@@ -113,7 +153,13 @@ void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Pl
   // A scatter chart with straight lines: months are numbers on a value axis, so a
   // crossing's marker sits exactly at its month.
   lxw_chart* chart = new_chart(workbook, LXW_CHART_SCATTER_STRAIGHT);
-  for (size_t i = 0; i < source.cumulative_rows.size(); ++i) {
+  // Excel's series limit (issue #20): a line per shown option, a marker per shown crossing.
+  std::vector<std::string> keep;
+  if (!plan.baseline_option_id.empty()) keep.push_back(plan.baseline_option_id);
+  if (plan.recommendation) keep.push_back(*plan.recommendation);
+  const std::vector<size_t> shown = chart_options(plan, kMaxChartOptions, keep);
+  for (const size_t i : shown) {
+    if (i >= source.cumulative_rows.size()) continue;
     lxw_chart_series* series = new_series(chart);
     chart_series_set_categories(series, source.sheet.c_str(), source.month_row, source.first_col,
                                 source.month_row, source.last_col);
@@ -123,6 +169,7 @@ void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Pl
     chart_series_set_name_range(series, source.sheet.c_str(), source.name_rows[i], source.name_col);
   }
   for (const Marker& marker : markers) {
+    if (std::find(shown.begin(), shown.end(), marker.option) == shown.end()) continue;
     lxw_chart_series* series = new_series(chart);
     chart_series_set_categories(series, sheet.name().c_str(), marker.row, marker_month_col,
                                 marker.row, marker_month_col);
@@ -150,7 +197,9 @@ void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Pl
     drop.width = 1.5;
     chart_series_set_error_bars_line(series->y_error_bars, &drop);
   }
-  chart_title_set_name(chart, "Cumulative cost by month");
+  const std::string title =
+      cell_text("Cumulative cost by month" + chart_subset_note(shown.size(), plan.options.size()));
+  chart_title_set_name(chart, title.c_str());
   chart_axis_set_name(chart->x_axis, "Month (0 = start)");
   const std::string y_name = cell_text("Cumulative cost, " + plan.currency);
   chart_axis_set_name(chart->y_axis, y_name.c_str());
@@ -406,7 +455,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                    option.cash_flow.cumulative.at(static_cast<size_t>(month)), formats.money_whole);
       sheet.text(row, m_label, option.id + " breaks even (month " + std::to_string(month) + ")",
                  formats.indented);
-      markers.push_back({row});
+      markers.push_back({row, i});
       ++row;
     }
     ++row;

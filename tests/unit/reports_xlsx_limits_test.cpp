@@ -1,0 +1,151 @@
+// The workbook at Excel's limits (issue #20): page headers with user text (codes escaped, cut
+// on a character boundary, the quote id kept whole), and charts over more options than Excel
+// draws series.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "reports/xlsx_report.hpp"
+#include "reports/xlsx_sheets.hpp"
+#include "tests/unit/reports_xlsx_fixture.hpp"
+
+namespace gputco {
+namespace {
+
+/// Characters (code points) of valid UTF-8; -1 when `text` is not valid UTF-8.
+long utf8_length(const std::string& text) {
+  long chars = 0;
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    const size_t length = b < 0x80           ? 1
+                          : (b >> 5) == 0x6  ? 2
+                          : (b >> 4) == 0xE  ? 3
+                          : (b >> 3) == 0x1E ? 4
+                                             : 0;
+    if (length == 0 || i + length > text.size()) return -1;
+    for (size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return -1;
+    }
+    i += length;
+    ++chars;
+  }
+  return chars;
+}
+
+/// The text of `tag` in a sheet's XML, entities undone.
+std::string element_text(const std::string& xml, const std::string& tag) {
+  const size_t open = xml.find("<" + tag + ">");
+  const size_t close = xml.find("</" + tag + ">");
+  if (open == std::string::npos || close == std::string::npos) return "";
+  std::string text = xml.substr(open + tag.size() + 2, close - open - tag.size() - 2);
+  for (size_t at = text.find("&amp;"); at != std::string::npos; at = text.find("&amp;", at + 1)) {
+    text.replace(at, 5, "&");
+  }
+  return text;
+}
+
+TEST(XlsxHeaderFooter, ampersandsAreDoubledAndACutNeverSplitsACharacterOrACode) {
+  // "&" -> "&&" (two characters). "a&b" is 4 characters escaped: in 3, "a" and the ellipsis
+  // ("a&" would be a code, "a&&" leaves no room for the ellipsis); "a&bc" in 4: "a&&…".
+  EXPECT_EQ(xlsx::header_footer_text("Müller & Söhne", 100), "Müller && Söhne");
+  EXPECT_EQ(xlsx::header_footer_text("a&b", 4), "a&&b");
+  EXPECT_EQ(xlsx::header_footer_text("a&b", 3), "a\xE2\x80\xA6");
+  EXPECT_EQ(xlsx::header_footer_text("a&bc", 4), "a&&\xE2\x80\xA6");
+  EXPECT_EQ(xlsx::header_footer_text("üüüü", 3), "üü\xE2\x80\xA6");
+  EXPECT_EQ(xlsx::header_footer_text("two\nlines", 20), "two lines");
+  EXPECT_EQ(xlsx::header_footer_text("anything", 0), "");
+}
+
+TEST(XlsxHeaderFooter, aLongCustomerNameKeepsTheQuoteIdWholeAndTheHeaderWithinExcelsLimit) {
+  auto sample = test::sample_plan();
+  std::string customer;
+  for (int i = 0; i < 60; ++i) customer += "Ü&ß ";  // 240 characters, 60 ampersands
+  sample.scenario.customer = customer;
+  sample.scenario.quote_id = "Q-2026-0042";
+  const std::string path = test::fresh_dir("long-header") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path);
+  for (const auto& [sheet, part] : test::sheet_parts(path)) {
+    const std::string header = element_text(test::zip_member(path, part), "oddHeader");
+    const long chars = utf8_length(header);
+    ASSERT_GT(chars, 0) << sheet << ": not valid UTF-8: " << header;
+    EXPECT_LE(chars, 255) << sheet;
+    // The quote id closes the header whole, after the right-section code.
+    const std::string tail = "&RQuote Q-2026-0042";
+    ASSERT_GE(header.size(), tail.size());
+    EXPECT_EQ(header.substr(header.size() - tail.size()), tail) << sheet << ": " << header;
+    // The customer's part: every '&' doubled (an even run), then the ellipsis of the cut.
+    const std::string left = header.substr(2, header.size() - tail.size() - 2);
+    EXPECT_EQ(header.substr(0, 2), "&L");
+    const std::regex odd_run("(^|[^&])(&&)*&([^&]|$)");
+    EXPECT_FALSE(std::regex_search(left, odd_run)) << sheet << ": a lone '&' (a code): " << left;
+    EXPECT_EQ(left.substr(left.size() - 3), "\xE2\x80\xA6") << sheet << ": cut, and says so";
+  }
+}
+
+TEST(XlsxCharts, aPlanOfThreeHundredOptionsChartsTheCheapestWithinExcelsSeriesLimit) {
+  auto sample = test::sample_plan();
+  auto& in = sample.scenario.plan_inputs;
+  const auto base_options = in.options;
+  const auto base_results = sample.plan.options;
+  in.options.clear();
+  sample.plan.options.clear();
+  for (size_t i = 0; i < 300; ++i) {
+    OptionInputs option = base_options[i % 3];
+    OptionResult result = base_results[i % 3];
+    option.id = result.id = base_options[i % 3].id + "-" + std::to_string(i);
+    option.price_per_gpu += static_cast<double>(i);  // every owned option its own cost
+    option.rate_per_gpu_hour += 0.01 * static_cast<double>(i);
+    in.options.push_back(option);
+    sample.plan.options.push_back(result);
+  }
+  test::recompute_money(sample);
+  sample.plan.baseline_option_id = in.options[1].id;
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;
+  const std::string path = test::fresh_dir("many-options") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path, options);
+  int charts = 0;
+  const std::regex series("<c:ser>");
+  for (const auto& member : test::zip_members(path)) {
+    if (member.rfind("xl/charts/chart", 0) != 0) continue;
+    ++charts;
+    const std::string xml = test::zip_member(path, member);
+    const auto count =
+        std::distance(std::sregex_iterator(xml.begin(), xml.end(), series), std::sregex_iterator());
+    EXPECT_LE(count, static_cast<long>(xlsx::kMaxChartSeries)) << member;
+    if (xml.find("Cumulative cost by month") != std::string::npos ||
+        xml.find("against hours of use per day") != std::string::npos) {
+      // 20 lines (and the crossover's marker, the cumulative chart's crossings), and the
+      // title says which.
+      EXPECT_LE(count, 20 + 20) << member;
+      EXPECT_NE(xml.find("the 20 cheapest of 300 options by NPV"), std::string::npos) << member;
+    }
+  }
+  EXPECT_GE(charts, 3);
+}
+
+TEST(XlsxCharts, theChartedOptionsAreTheCheapestAndKeepTheBaseline) {
+  auto sample = test::sample_plan();
+  // NPVs of the three sample options in plan order; with room for two, the two cheapest,
+  // unless the baseline (kept) is not among them.
+  std::vector<size_t> by_npv = {0, 1, 2};
+  std::sort(by_npv.begin(), by_npv.end(), [&](size_t a, size_t b) {
+    return sample.plan.options[a].npv < sample.plan.options[b].npv;
+  });
+  std::vector<size_t> two(by_npv.begin(), by_npv.begin() + 2);
+  std::sort(two.begin(), two.end());
+  EXPECT_EQ(xlsx::chart_options(sample.plan, 2, {}), two);
+  const std::string dearest = sample.plan.options[by_npv[2]].id;
+  const auto kept = xlsx::chart_options(sample.plan, 2, {dearest});
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_TRUE(kept[0] == by_npv[2] || kept[1] == by_npv[2]);
+  EXPECT_TRUE(kept[0] == by_npv[0] || kept[1] == by_npv[0]) << "the cheapest stays";
+  EXPECT_EQ(xlsx::chart_options(sample.plan, 3, {}), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(xlsx::chart_subset_note(20, 300), " (the 20 cheapest of 300 options by NPV)");
+  EXPECT_EQ(xlsx::chart_subset_note(3, 3), "");
+}
+
+}  // namespace
+}  // namespace gputco
