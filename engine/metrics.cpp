@@ -12,6 +12,19 @@
 
 namespace gputco {
 
+std::vector<double> hours_scaled_costs(const OptionInputs& option, const WorkloadInputs& workload,
+                                       const SiteInputs& site, const FinanceInputs& finance,
+                                       const CashFlow& at_hours) {
+  std::vector<double> scaled(at_hours.total.size(), 0.0);
+  if (!(workload.hours_per_day > 0)) return scaled;
+  const CashFlow half = option_cash_flow(
+      option, at_hours_per_day(workload, workload.hours_per_day / 2), site, finance);
+  for (size_t m = 0; m < scaled.size() && m < half.total.size(); ++m) {
+    scaled[m] = 2 * (at_hours.total[m] - half.total[m]);
+  }
+  return scaled;
+}
+
 std::optional<double> break_even_hours(const OptionInputs& owned, const OptionInputs& rented,
                                        const SiteInputs& site, const FinanceInputs& f) {
   GPUTCO_REQUIRE(owned.kind == OptionKind::buy, "break-even hours need an owned option");
@@ -31,7 +44,7 @@ std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rente
   bool was_above = false;
   for (size_t m = 0; m < n; ++m) {
     // A tiny tolerance keeps two equal running sums from missing each other by rounding.
-    const double tolerance = 1e-9 * std::max(1.0, std::abs(rented.cumulative[m]));
+    const double tolerance = kComparisonTolerance * std::max(1.0, std::abs(rented.cumulative[m]));
     const bool at_or_below = owned.cumulative[m] <= rented.cumulative[m] + tolerance;
     if (at_or_below && was_above) return static_cast<int>(m);
     if (!at_or_below) was_above = true;
@@ -42,7 +55,7 @@ std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rente
 bool has_initial_outlay(const std::vector<double>& saving) {
   if (saving.empty()) return false;
   // Rounding of two equal month-0 flows (a lease's 0 against a rental's 0) is no outlay.
-  return saving[0] < -1e-9;
+  return saving[0] < -kComparisonTolerance;
 }
 
 std::optional<double> payback_months(const std::vector<double>& saving) {
@@ -52,7 +65,8 @@ std::optional<double> payback_months(const std::vector<double>& saving) {
     const double before = running;
     running += saving[m];
     // Tolerance: equal running sums must not miss each other by rounding.
-    const double tolerance = 1e-9 * std::max(1.0, std::abs(before) + std::abs(saving[m]));
+    const double tolerance =
+        kComparisonTolerance * std::max(1.0, std::abs(before) + std::abs(saving[m]));
     if (running >= -tolerance) {
       if (m == 0 || before >= 0 || saving[m] <= 0) return static_cast<double>(m);
       // Linear within the month: the saving accrues evenly from m - 1 to m.
@@ -103,7 +117,8 @@ std::optional<double> break_even_tokens_per_day(const OptionInputs& option, cons
     return std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0) -
            std::accumulate(api_cf.total.begin(), api_cf.total.end(), 0.0);
   };
-  if (gap(0) < 0) return 0.0;
+  const double at_zero = gap(0);
+  if (at_zero < 0) return 0.0;
   // The lowest crossing: scan (steps of units and servers make the gap non-monotone), then
   // bisect within the first interval where the option is no dearer.
   constexpr int kScanPoints = 200;
@@ -114,6 +129,9 @@ std::optional<double> break_even_tokens_per_day(const OptionInputs& option, cons
       previous = t;
       continue;
     }
+    // Both cost nothing at zero volume (nothing but per-token costs) and the option is no
+    // dearer above it: the crossing is 0 itself, not a bisection's residue next to it.
+    if (previous == 0 && at_zero == 0) return 0.0;
     double lo = previous, hi = t;
     for (int k = 0; k < 100 && hi - lo > 1e-12 * upper; ++k) {
       const double mid = 0.5 * (lo + hi);

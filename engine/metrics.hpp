@@ -10,6 +10,24 @@
 
 namespace gputco {
 
+/// Two running sums or flows closer than this (relative to the larger of 1 and the figure
+/// compared with; absolute for a sum that should be 0) are equal: a rounding residue never
+/// makes a break-even, a payback or an initial outlay. The workbook's formulas read the same
+/// value from its Inputs sheet.
+inline constexpr double kComparisonTolerance = 1e-9;
+
+/// The part of each month's total that scales with hours_per_day (OptionResult::
+/// hours_scaled_cost): 2 x (total_m at hours_per_day - total_m at half of it), tokens_per_day
+/// scaled with the hours (at_hours_per_day). Exact because a total is linear in the hours of
+/// use for 0 < h <= 24 at a fixed load per hour: energy at load and hourly rent grow with the
+/// hours of use, an idle unit-hour is an hour not at load (never below 0, since hours of use
+/// never exceed the hours in the month), units follow the load, not the hours.
+/// `at_hours` is option_cash_flow(option, workload, site, finance). All zeros when
+/// hours_per_day is not above 0. Throws what option_cash_flow throws.
+std::vector<double> hours_scaled_costs(const OptionInputs& option, const WorkloadInputs& workload,
+                                       const SiteInputs& site, const FinanceInputs& finance,
+                                       const CashFlow& at_hours);
+
 /// Hours of use over the horizon at which owning costs the same as renting (DOMAIN E2:
 /// purchase price / hourly rate). Owning's fixed cost = capex x (1 - residual_fraction) +
 /// maintenance over the horizon; each hour of use costs its electricity (power x tariff x

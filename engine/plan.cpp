@@ -222,19 +222,20 @@ Plan make_plan(const PlanInputs& given) {
     r.annual_costs = annual_costs(r.cash_flow);
     r.cost_per_year = r.total_cost / (static_cast<double>(horizon) / kMonthsPerYear);
     // Tokens served: the demand (load x capacity during the hours of use), month by month.
+    r.tokens_served.assign(static_cast<size_t>(horizon) + 1, 0.0);
     double tokens = 0;
-    if (in.workload.tokens_per_day) {
-      for (int m = 1; m <= horizon; ++m) {
-        tokens += *in.workload.tokens_per_day * growth_factor(in.workload.growth_per_month, m) *
-                  days_of_use(in.workload, in.finance, m);
-      }
-    } else {
-      for (int m = 1; m <= horizon; ++m) {
-        tokens += r.speed.aggregate_tokens_per_s * kSecondsPerHour * in.workload.hours_per_day *
-                  days_of_use(in.workload, in.finance, m) *
-                  growth_factor(in.workload.growth_per_month, m);
-      }
+    for (int m = 1; m <= horizon; ++m) {
+      const double served =
+          in.workload.tokens_per_day
+              ? *in.workload.tokens_per_day * growth_factor(in.workload.growth_per_month, m) *
+                    days_of_use(in.workload, in.finance, m)
+              : r.speed.aggregate_tokens_per_s * kSecondsPerHour * in.workload.hours_per_day *
+                    days_of_use(in.workload, in.finance, m) *
+                    growth_factor(in.workload.growth_per_month, m);
+      r.tokens_served[static_cast<size_t>(m)] = served;
+      tokens += served;
     }
+    r.hours_scaled_cost = hours_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
     if (o.kind == OptionKind::api) std::fill(r.cash_flow.load.begin(), r.cash_flow.load.end(), 0.0);
     r.tokens_per_month = tokens / horizon;
     if (r.feasible && tokens > 0) r.cost_per_million_tokens = r.total_cost / tokens * 1e6;
@@ -290,11 +291,12 @@ Plan make_plan(const PlanInputs& given) {
       const double rented_total = plan.options[*baseline].total_cost;
       bool ever_dearer = false;
       for (size_t m = 0; m < saving.size(); ++m) {
-        const double tolerance = 1e-9 * std::max(1.0, std::abs(rented.cumulative[m]));
+        const double tolerance =
+            kComparisonTolerance * std::max(1.0, std::abs(rented.cumulative[m]));
         ever_dearer = ever_dearer || r.cash_flow.cumulative[m] > rented.cumulative[m] + tolerance;
       }
       r.never_dearer_than_baseline = !ever_dearer;
-      if (!(std::abs(rented_total) > 1e-9)) {
+      if (!(std::abs(rented_total) > kComparisonTolerance)) {
         r.comparison_na_reason = "the baseline " + plan.baseline_option_id +
                                  " costs nothing (no hours of use): there is no saving to pay "
                                  "back an investment with";

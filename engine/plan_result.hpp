@@ -57,6 +57,18 @@ struct OptionResult {
   /// idle included, is CashFlow::energy_kwh (JSON energy_kwh).
   double energy_kwh_per_month = 0;
   double tokens_per_month = 0;  ///< generated tokens at full load during the hours of use
+  /// Output tokens served in month m (index 0, the start: 0): tokens_per_day x growth factor x
+  /// days of use when the demand is stated, else the option's aggregate decode tokens/s x 3600
+  /// x hours_per_day x days of use x growth factor. Their sum is the tokens that
+  /// cost_per_million_tokens divides by (the workbook's Metrics sheet sums this row).
+  std::vector<double> tokens_served;
+  /// The part of each month's total (index as CashFlow) that scales with hours_per_day when
+  /// the hours change and everything else stays, tokens_per_day scaled with them (as
+  /// at_hours_per_day, the load per hour of use unchanged): the energy at load net of the idle
+  /// hours it replaces, hourly rent, an API's fees, and their VAT. total_m at h hours a day =
+  /// (total_m - this_m) + this_m x h / hours_per_day (0 < h <= 24; see hours_scaled_costs).
+  /// The workbook's break-even hours are a formula of it. All 0 when hours_per_day is 0.
+  std::vector<double> hours_scaled_cost;
   CashFlow cash_flow;
   double total_cost = 0;                   ///< sum of all flows, resale netted
   double npv = 0;                          ///< present value of cost at the discount rate

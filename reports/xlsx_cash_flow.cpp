@@ -300,6 +300,49 @@ class BlockFormulas {
   /// The site's intensity key on the Inputs sheet (see site_intensity_key).
   void set_site_intensity_key(std::string key) { site_key_ = std::move(key); }
 
+  /// Output tokens served in the month (engine OptionResult::tokens_served): tokens_per_day x
+  /// growth factor x days of use with a demand in tokens, else the aggregate decode tokens/s
+  /// x 3600 x hours_per_day x days of use x growth factor (an api always has the demand).
+  std::string tokens(lxw_col_t col) const {
+    col_ = col;
+    const std::string demand = global("workload", "tokens_per_day") + "*" +
+                               flag(layout_.growth_row) + "*" + flag(layout_.days_of_use_row);
+    if (option_.kind == OptionKind::api) return "=" + demand;
+    return "=IF(" + global("workload", "demand_in_tokens") + "=1," + demand + "," +
+           in("aggregate_decode_tokens_per_s") + "*" + constant("seconds_per_hour") + "*" +
+           global("workload", "hours_per_day") + "*" + flag(layout_.days_of_use_row) + "*" +
+           flag(layout_.growth_row) + ")";
+  }
+
+  /// The part of the month's total that scales with the hours of use (engine
+  /// OptionResult::hours_scaled_cost): owned, the energy less the idle draw of every unit-hour
+  /// of the month (what an hour of use replaces stays in, as a negative part of the energy) plus
+  /// the overflow rent; hourly rentals billed by use and APIs, their rent; with VAT on either.
+  /// "" when nothing scales (reserved terms, monthly servers): the engine's zeros.
+  std::string hours_scaled(lxw_col_t col) const {
+    col_ = col;
+    const std::string vat_factor = "(1+(1-" + global("scenario", "vat_reclaimable") + ")*" +
+                                   global("scenario", "vat_rate") + ")";
+    if ((option_.kind == OptionKind::rent_hourly && !reserved()) ||
+        option_.kind == OptionKind::api) {
+      return "=" + here(block_.rent) + "*" + vat_factor;
+    }
+    if (!owned()) return "";
+    std::string idle_fixed = "0";
+    if (names_.has(option_.id, "powered_off_when_idle") && names_.has(option_.id, "idle_power_w")) {
+      idle_fixed = flag(layout_.is_running_row) + "*(1-" + in("powered_off_when_idle") + ")*" +
+                   here(block_.units) + "*" + flag(layout_.hours_in_month_row) + "*" +
+                   in("idle_power_w") + "/" + constant("watts_per_kw") + "*" +
+                   site_or_own("tariff_per_kwh") + "*" + site_or_own("pue") + "*" +
+                   flag(layout_.tariff_factor_row);
+      if (inputs_.hosting == Hosting::colocation) {
+        idle_fixed = "(" + idle_fixed + ")*" + in("power_metered");
+      }
+    }
+    return "=(" + here(block_.energy) + "-" + idle_fixed + "+" + here(block_.rent) + ")*" +
+           vat_factor;
+  }
+
  private:
   std::string load() const {
     // An api has no capacity of ours, so no load (engine base_load of an api option: 0).
@@ -612,6 +655,42 @@ void write_physical_rows(SheetWriter& sheet, const Formats& formats, const Optio
   }
 }
 
+/// Writes the rows the Metrics sheet sums (not money in the total): output tokens served, and
+/// the part of the total that scales with the hours of use, each with its horizon sum.
+void write_metric_rows(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
+                       const BlockFormulas& formulas, const OptionBlock& block,
+                       const CashFlowLayout& layout) {
+  sheet.text(block.tokens, layout.label_col, "Output tokens served (not money)");
+  sheet.text(block.hours_scaled, layout.label_col,
+             "Of the total: what scales with the hours of use");
+  const lxw_col_t first = layout.first_month_col;
+  const lxw_col_t last = layout.last_month_col;
+  const auto at = [](const std::vector<double>& values, size_t m) {
+    return m < values.size() ? values[m] : 0.0;
+  };
+  double tokens_total = 0, scaled_total = 0;
+  for (lxw_col_t col = first; col <= last; ++col) {
+    const auto m = static_cast<size_t>(col - first);
+    tokens_total += at(option.tokens_served, m);
+    scaled_total += at(option.hours_scaled_cost, m);
+    sheet.formula(block.tokens, col, formulas.tokens(col), at(option.tokens_served, m),
+                  formats.integer);
+    const std::string scaled = formulas.hours_scaled(col);
+    if (scaled.empty()) {
+      sheet.number(block.hours_scaled, col, at(option.hours_scaled_cost, m), formats.money_quiet);
+    } else {
+      sheet.formula(block.hours_scaled, col, scaled, at(option.hours_scaled_cost, m),
+                    formats.money);
+    }
+  }
+  const auto row_sum = [&](lxw_row_t row) {
+    return "=SUM(" + cell_ref(row, first) + ":" + cell_ref(row, last) + ")";
+  };
+  sheet.formula(block.tokens, layout.sum_col, row_sum(block.tokens), tokens_total, formats.integer);
+  sheet.formula(block.hours_scaled, layout.sum_col, row_sum(block.hours_scaled), scaled_total,
+                formats.money);
+}
+
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
                  const OptionInputs* inputs, OptionBlock& block, const CashFlowLayout& layout,
                  const InputNames& names, const std::string& site_intensity) {
@@ -663,6 +742,7 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   sheet.formula(block.discounted, layout.sum_col, row_sum(block.discounted), option.npv,
                 formats.money_bold);
   write_physical_rows(sheet, formats, option, formulas, block, layout);
+  write_metric_rows(sheet, formats, option, formulas, block, layout);
 }
 
 }  // namespace
@@ -733,6 +813,8 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.energy_kwh = row++;
     block.idle_kwh = row++;
     block.co2e_kg = row++;
+    block.tokens = row++;
+    block.hours_scaled = row++;
     ++row;
     write_block(sheet, formats, option, find_option_inputs(scenario, option.id), block, layout,
                 names, site_intensity);

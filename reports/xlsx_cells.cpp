@@ -145,6 +145,13 @@ void SheetWriter::formula(lxw_row_t row, lxw_col_t col, const std::string& formu
              "writing formula " + formula + " to " + where(row, col));
 }
 
+void SheetWriter::formula_text(lxw_row_t row, lxw_col_t col, const std::string& formula,
+                               std::string_view cached, lxw_format* format) {
+  const std::string clean = cell_text(cached);
+  check_xlsx(worksheet_write_formula_str(sheet_, row, col, formula.c_str(), format, clean.c_str()),
+             "writing formula " + formula + " to " + where(row, col));
+}
+
 void SheetWriter::date(lxw_row_t row, lxw_col_t col, lxw_datetime date, lxw_format* format) {
   check_xlsx(worksheet_write_datetime(sheet_, row, col, &date, format),
              "writing a date to " + where(row, col));

@@ -54,6 +54,10 @@ class SheetWriter {
   /// result would be a lie).
   void formula(lxw_row_t row, lxw_col_t col, const std::string& formula, double cached,
                lxw_format* format = nullptr);
+  /// Writes a live formula whose stored result is the text `cached` ("n/a", "never", an
+  /// option's name): a formula that gives text in some cases and a number in others.
+  void formula_text(lxw_row_t row, lxw_col_t col, const std::string& formula,
+                    std::string_view cached, lxw_format* format = nullptr);
   /// Writes a date (no time of day).
   void date(lxw_row_t row, lxw_col_t col, lxw_datetime date, lxw_format* format = nullptr);
   /// Writes an empty cell that carries a format.

@@ -73,7 +73,7 @@ std::vector<Check> option_checks(const Plan& plan, const CheckInputs& in) {
               near(sum(option.annual_costs), option.total_cost),
               "Summary: the sum of the option's plan-year costs equals its total cost."};
       if (live && in.summary->years > 0) {
-        const auto row = static_cast<lxw_row_t>(in.summary->first_option_row + i);
+        const auto row = static_cast<lxw_row_t>(in.summary->first_year_row + i);
         const std::string years = sheet_range_ref(
             kSummarySheet, row, in.summary->first_year_col, row,
             static_cast<lxw_col_t>(in.summary->first_year_col + option.annual_costs.size() - 1));
@@ -151,7 +151,7 @@ std::vector<Check> break_even_checks(const Plan& plan, const CheckInputs& in) {
                                in.cash_flow->last_month_col);
       };
       const std::string month =
-          sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_option_row + i),
+          sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_compare_row + i),
                          in.summary->break_even_month_col);
       c.formula = "=INDEX(" + range(i) + ",1," + month + "+1)<=INDEX(" + range(baseline) + ",1," +
                   month + "+1)";
@@ -188,6 +188,95 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
                     verdict_label(Verdict::does_not_fit) + "\"";
       }
       checks.push_back(c);
+    }
+  }
+  // The recommendation is the cheapest option that holds the model, recomputed from the NPVs
+  // (a master check: a Summary or Cover showing another one is wrong); and it is still the one
+  // gputco wrote (a warning: an input changed since, so the text summary and the quote are
+  // stale).
+  if (plan.recommendation && in.metrics != nullptr && in.summary != nullptr) {
+    const MetricsLayout& m = *in.metrics;
+    const auto last = static_cast<lxw_row_t>(m.first_option_row + plan.options.size() - 1);
+    const auto column = [&](lxw_col_t col) {
+      return sheet_range_ref(kMetricsSheet, m.first_option_row, col, last, col);
+    };
+    const std::string shown =
+        sheet_cell_ref(kSummarySheet, in.summary->recommendation_row, in.summary->value_col);
+    const std::string lowest = "MIN(" + column(m.ranked_npv_col) + ")";
+    checks.push_back(
+        {"The recommendation has the lowest NPV among the options that hold the model", "workbook",
+         "=" + near_formula("INDEX(" + column(m.npv_col) + ",MATCH(" + shown + "," +
+                                column(m.label_col) + ",0))",
+                            lowest),
+         true,
+         "Summary: the recommended option's NPV (Metrics) equals the lowest NPV among the "
+         "options whose fit is not \"does not fit\"."});
+    checks.push_back(
+        {"The recommendation is the one gputco wrote (warning)", "workbook",
+         "=" + sheet_cell_ref(kMetricsSheet, m.recommendation_row, m.value_col) + "=" +
+             sheet_cell_ref(kMetricsSheet, m.recommendation_row, m.written_col),
+         true,
+         "Metrics: the recommendation recomputed from the inputs as they are now equals gputco's "
+         "when it wrote the workbook. A warning: FALSE means an input was changed since, so the "
+         "text summary and any quote made from the scenario are stale; rerun gputco.",
+         true});
+  }
+  // The break-even baseline and the API reference were chosen by gputco as the cheapest (per
+  // hour of use; by total cost): still so with the inputs as they are now? A warning: rerun
+  // gputco to compare against the new cheapest.
+  {
+    const auto option_index = [&](const std::string& id) {
+      for (size_t i = 0; i < plan.options.size(); ++i) {
+        if (plan.options[i].id == id) return i;
+      }
+      return plan.options.size();
+    };
+    const size_t b = option_index(plan.baseline_option_id);
+    const OptionInputs* base = find_option_inputs(scenario, plan.baseline_option_id);
+    if (b < plan.options.size() && base != nullptr &&
+        scenario.plan_inputs.baseline_option_id.empty() &&
+        names.has(plan.baseline_option_id, "rate_per_gpu_hour")) {
+      std::string formula;
+      for (size_t i = 0; i < plan.options.size(); ++i) {
+        const OptionInputs* other = find_option_inputs(scenario, plan.options[i].id);
+        if (i == b || other == nullptr || other->kind != OptionKind::rent_hourly ||
+            other->term != RentTerm::on_demand || !plan.options[i].feasible ||
+            !names.has(other->id, "rate_per_gpu_hour")) {
+          continue;
+        }
+        formula += (formula.empty() ? "" : ",") + names.at(base->id, "rate_per_gpu_hour") + "*" +
+                   names.at(base->id, "count") + "<=" + names.at(other->id, "rate_per_gpu_hour") +
+                   "*" + names.at(other->id, "count");
+      }
+      if (!formula.empty()) {
+        checks.push_back({"The break-even baseline is still the cheapest rental per hour (warning)",
+                          plan.baseline_option_id, "=AND(" + formula + ")", true,
+                          "Inputs: no other on-demand hourly rental costs less per hour of use "
+                          "than the baseline gputco chose. A warning: FALSE means a rate was "
+                          "changed since; rerun gputco to compare owning with the new cheapest.",
+                          true});
+      }
+    }
+    const size_t a = option_index(plan.api_reference_option_id);
+    if (a < plan.options.size() && in.metrics != nullptr) {
+      std::string formula;
+      const auto total = [&](size_t i) {
+        return sheet_cell_ref(kMetricsSheet,
+                              static_cast<lxw_row_t>(in.metrics->first_option_row + i),
+                              in.metrics->total_col);
+      };
+      for (size_t i = 0; i < plan.options.size(); ++i) {
+        if (i == a || plan.options[i].kind != OptionKind::api) continue;
+        formula += (formula.empty() ? "" : ",") + total(a) + "<=" + total(i);
+      }
+      if (!formula.empty()) {
+        checks.push_back(
+            {"The API the break-even volume is against is still the cheapest (warning)",
+             plan.api_reference_option_id, "=AND(" + formula + ")", true,
+             "Metrics: no other API option costs less over the horizon. A warning: "
+             "FALSE means a price was changed since; rerun gputco.",
+             true});
+      }
     }
   }
   // No price older than the scenario allows: a warning (a fact about the catalog's dates,
@@ -327,10 +416,15 @@ std::vector<Check> sensitivity_checks(const Plan& plan, const CheckInputs& in) {
       if (option.id == s.owned_option_id) workbook_base += option.npv;
       if (option.id == s.rented_option_id) workbook_base -= option.npv;
     }
-    Check c{"Tornado base equals the workbook's NPV difference", "workbook", "",
+    Check c{"Tornado base equals the workbook's NPV difference (warning)",
+            "workbook",
+            "",
             near(workbook_base, s.base_difference),
             "Sensitivity: the engine's buy - rent NPV difference at the base inputs equals the "
-            "difference of the Cash flow NPVs."};
+            "difference of the Cash flow NPVs. A warning: the Sensitivity sheet holds gputco's "
+            "reruns of the plan (values), so FALSE means an input was changed since; rerun "
+            "gputco for a new tornado.",
+            true};
     c.formula =
         "=" +
         near_formula(sheet_cell_ref(kSensitivitySheet, layout.workbook_base_row, layout.value_col),

@@ -74,19 +74,31 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   ++row;
 
   key("Recommendation");
-  sheet.text(row++, value, plan.recommendation.value_or("none"), formats.highlight);
+  const lxw_row_t recommendation_row = row;
+  sheet.formula_text(
+      row++, value,
+      "=" + sheet_cell_ref(kSummarySheet, summary.recommendation_row, summary.value_col),
+      plan.recommendation.value_or("none"), formats.highlight);
   size_t recommended = plan.options.size();
   for (size_t i = 0; i < plan.options.size(); ++i) {
     if (plan.recommendation && plan.options[i].id == *plan.recommendation) recommended = i;
   }
   if (recommended < plan.options.size()) {
-    const auto summary_row = static_cast<lxw_row_t>(summary.first_option_row + recommended);
+    // The recommended option's figures, found by its name (the recommendation is a formula).
+    const auto last = static_cast<lxw_row_t>(summary.first_option_row + plan.options.size() - 1);
+    const auto of_recommended = [&](lxw_col_t col) {
+      return "=INDEX(" + sheet_range_ref(kSummarySheet, summary.first_option_row, col, last, col) +
+             ",MATCH(" + cell_ref(recommendation_row, value) + "," +
+             sheet_range_ref(kSummarySheet, summary.first_option_row, summary.option_col, last,
+                             summary.option_col) +
+             ",0))";
+    };
     key("Its total cost over the horizon");
-    sheet.formula(row++, value, "=" + sheet_cell_ref(kSummarySheet, summary_row, summary.total_col),
+    sheet.formula(row++, value, of_recommended(summary.total_col),
                   plan.options[recommended].total_cost, formats.money_whole_left);
     key("Its NPV of cost");
-    sheet.formula(row++, value, "=" + sheet_cell_ref(kSummarySheet, summary_row, summary.npv_col),
-                  plan.options[recommended].npv, formats.money_whole_left);
+    sheet.formula(row++, value, of_recommended(summary.npv_col), plan.options[recommended].npv,
+                  formats.money_whole_left);
   }
   key("Why");
   sheet.text(row++, value, plan.recommendation_reason);

@@ -128,6 +128,11 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   format_set_font_color(f.input_text, kInputFont);
   format_set_bg_color(f.input_text, kInputFill);
   f.constant_number = numeric(workbook, "General");
+  f.fixed_number = numeric(workbook, "General");
+  f.fixed_text = add(workbook);
+  f.derived_number = numeric(workbook, "General");
+  format_set_italic(f.derived_number);
+  format_set_font_color(f.derived_number, kQuietFont);
   f.not_available = add(workbook);
   format_set_align(f.not_available, LXW_ALIGN_RIGHT);
   f.indented = add(workbook);
@@ -362,18 +367,45 @@ std::vector<std::pair<std::string, std::string>> InputNames::keys() const {
   return out;
 }
 
-void InputNames::add(const std::string& section, const std::string& key, const std::string& name) {
-  names_.emplace(std::make_pair(section, key), name);
+void InputNames::add(const std::string& section, const std::string& key, const std::string& name,
+                     lxw_row_t row, double value, bool derived) {
+  names_.emplace(std::make_pair(section, key), Cell{name, row, value, derived});
 }
 
-const std::string& InputNames::at(const std::string& section, const std::string& key) const {
+const InputNames::Cell& InputNames::cell(const std::string& section, const std::string& key) const {
   const auto it = names_.find({section, key});
   if (it == names_.end()) throw XlsxError("no Inputs cell for " + section + "." + key);
   return it->second;
 }
 
+const std::string& InputNames::at(const std::string& section, const std::string& key) const {
+  const Cell& found = cell(section, key);
+  used_.insert({section, key});
+  return found.name;
+}
+
 bool InputNames::has(const std::string& section, const std::string& key) const {
   return names_.count({section, key}) > 0;
+}
+
+bool InputNames::used(const std::string& section, const std::string& key) const {
+  return used_.count({section, key}) > 0;
+}
+
+const std::string& InputNames::name_of(const std::string& section, const std::string& key) const {
+  return cell(section, key).name;
+}
+
+lxw_row_t InputNames::row_of(const std::string& section, const std::string& key) const {
+  return cell(section, key).row;
+}
+
+double InputNames::value_of(const std::string& section, const std::string& key) const {
+  return cell(section, key).value;
+}
+
+bool InputNames::derived(const std::string& section, const std::string& key) const {
+  return cell(section, key).derived;
 }
 
 }  // namespace gputco::xlsx

@@ -26,7 +26,40 @@ struct DisplayRow {
   std::string unit;
   std::string provenance;
   RowKind kind = RowKind::input;
+  /// A figure that follows from other rows (capacity from the speeds, tokens per day from the
+  /// requests): its formula over (section, key) pairs, written as a formula with `value` (the
+  /// engine's) as its cached result. Empty: a value.
+  std::string (*formula)(const InputNames& names, const std::string& section) = nullptr;
 };
+
+/// tokens_per_day = requests_per_day x output_tokens_per_request (the resolver's rule).
+std::string tokens_per_day_formula(const InputNames& names, const std::string&) {
+  return "=" + names.at("workload", "requests_per_day") + "*" +
+         names.at("workload", "output_tokens_per_request");
+}
+
+/// input_tokens_per_output_token = prompt_tokens_per_request / output_tokens_per_request.
+std::string token_mix_formula(const InputNames& names, const std::string&) {
+  return "=" + names.at("workload", "prompt_tokens_per_request") + "/" +
+         names.at("workload", "output_tokens_per_request");
+}
+
+/// One unit's capacity at load (engine capacity_tokens_per_hour): 3600 / (1 / aggregate decode
+/// tokens/s + input tokens per output token / prefill tokens/s), the prefill term only with a
+/// demand in tokens, a token mix and a known prefill rate; 0 without a decode rate.
+std::string capacity_formula(const InputNames& names, const std::string& option) {
+  const std::string decode = names.at(option, "aggregate_decode_tokens_per_s");
+  std::string prefill_term = "0";
+  if (names.has(option, "prefill_tokens_per_s") &&
+      names.has("workload", "input_tokens_per_output_token")) {
+    const std::string prefill = names.at(option, "prefill_tokens_per_s");
+    const std::string mix = names.at("workload", "input_tokens_per_output_token");
+    prefill_term = "IF(AND(" + names.at("workload", "demand_in_tokens") + "=1," + mix + ">0," +
+                   prefill + ">0)," + mix + "/" + prefill + ",0)";
+  }
+  return "=IF(" + decode + ">0," + names.at(kConstantsSection, "seconds_per_hour") + "/(1/" +
+         decode + "+" + prefill_term + "),0)";
+}
 
 /// An input a Cash flow formula reads, with the value the engine used for it.
 struct Required {
@@ -35,6 +68,8 @@ struct Required {
   std::string label;
   std::string unit;
   double engine_value = 0;
+  std::string provenance = "not in the scenario's input list: the value the engine used";
+  std::string (*formula)(const InputNames& names, const std::string& section) = nullptr;
 };
 
 }  // namespace
@@ -99,10 +134,12 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
     const OptionInputs* o = find_option_inputs(scenario, result.id);
     any_requests_limit = any_requests_limit || (o != nullptr && o->requests_per_minute_limit);
   }
-  if (any_api) {
+  if (any_api || in.workload.input_tokens_per_output_token) {
     required.push_back({"workload", "input_tokens_per_output_token",
                         "Input tokens per output token", "ratio",
                         in.workload.input_tokens_per_output_token.value_or(0.0)});
+  }
+  if (any_api) {
     required.push_back({"scenario", "api_price_trend_per_year",
                         "Per-token API prices change per year", "fraction per year",
                         in.finance.api_price_trend_per_year});
@@ -123,10 +160,41 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
     };
     const OptionInputs none;
     const OptionInputs& v = o != nullptr ? *o : none;
-    add("capacity_tokens_per_hour",
-        "Capacity of one unit at load: output tokens per hour of device time, 3600 / (1 / "
-        "aggregate decode tokens/s + input tokens per output token / prefill tokens/s)",
-        "tokens/h", v.capacity_tokens_per_hour);
+    if (result.kind != OptionKind::api) {
+      // The engine's estimates are inputs (a measured figure can replace them); the capacity
+      // follows from them by formula.
+      const double decode = result.feasible && std::isfinite(result.speed.aggregate_tokens_per_s)
+                                ? result.speed.aggregate_tokens_per_s
+                                : 0.0;
+      required.push_back(
+          {result.id, "aggregate_decode_tokens_per_s",
+           "Decode speed of one unit at load, all streams together", "tokens/s", decode,
+           result.feasible
+               ? "gputco estimate: decode bound by memory bandwidth (README, Accuracy), " +
+                     std::to_string(in.workload.concurrent_streams) +
+                     " stream(s); replace it with a measured figure"
+               : "the model does not fit: no decode speed"});
+      const double mix = in.workload.tokens_per_day
+                             ? in.workload.input_tokens_per_output_token.value_or(0.0)
+                             : 0.0;
+      if (v.prefill_tokens_per_s > 0) {
+        required.push_back({result.id, "prefill_tokens_per_s",
+                            "Prefill speed of one unit (reading the prompts)", "tokens/s",
+                            v.prefill_tokens_per_s,
+                            "gputco estimate: prefill bound by FP16 throughput (README, "
+                            "Accuracy); replace it with a measured figure"});
+      }
+      const double capacity = v.capacity_tokens_per_hour > 0
+                                  ? v.capacity_tokens_per_hour
+                                  : capacity_tokens_per_hour(decode, v.prefill_tokens_per_s, mix);
+      required.push_back(
+          {result.id, "capacity_tokens_per_hour",
+           "Capacity of one unit at load: output tokens per hour of device time", "tokens/h",
+           o != nullptr ? capacity : 0.0,
+           "formula: 3600 / (1 / decode tokens/s + input tokens per output token / prefill "
+           "tokens/s)",
+           capacity_formula});
+    }
     switch (result.kind) {
       case OptionKind::buy:
         add("warranty_months", "Warranty", "months", v.warranty_months);
@@ -231,9 +299,26 @@ bool has_numeric_row(const std::vector<DisplayRow>& rows, const std::string& sec
 
 std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& scenario) {
   std::vector<DisplayRow> rows;
+  const auto listed = [&](const char* section, const char* key) {
+    for (const InputRow& in : scenario.inputs) {
+      if (in.section == section && in.key == key && in.value) return true;
+    }
+    return false;
+  };
   for (const InputRow& in : scenario.inputs) {
-    rows.push_back(
-        {in.section, in.key, in.label, in.value, in.text, in.unit, in.provenance, RowKind::input});
+    DisplayRow row{in.section, in.key,  in.label,      in.value,
+                   in.text,    in.unit, in.provenance, RowKind::input};
+    // The resolver's derived figures stay formulas of what they derive from.
+    if (in.section == "workload" && in.key == "tokens_per_day" &&
+        listed("workload", "requests_per_day") && listed("workload", "output_tokens_per_request")) {
+      row.formula = tokens_per_day_formula;
+    }
+    if (in.section == "workload" && in.key == "input_tokens_per_output_token" &&
+        listed("workload", "prompt_tokens_per_request") &&
+        listed("workload", "output_tokens_per_request")) {
+      row.formula = token_mix_formula;
+    }
+    rows.push_back(row);
   }
   // Deduplicate: two options may need the same key, but each (section, key) once.
   std::set<std::pair<std::string, std::string>> added;
@@ -241,33 +326,34 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
     if (has_numeric_row(rows, r.section, r.key) || !added.insert({r.section, r.key}).second) {
       continue;
     }
-    rows.push_back({r.section, r.key, r.label, r.engine_value, "", r.unit,
-                    "not in the scenario's input list: the value the engine used",
-                    RowKind::supplement});
+    rows.push_back({r.section, r.key, r.label, r.engine_value, "", r.unit, r.provenance,
+                    RowKind::supplement, r.formula});
   }
-  rows.push_back({kConstantsSection, "months_per_year", "Months per year",
-                  static_cast<double>(kMonthsPerYear), "", "months/year", "definition",
-                  RowKind::constant});
-  rows.push_back({kConstantsSection, "watts_per_kw", "Watts per kilowatt", kWattsPerKilowatt, "",
-                  "W/kW", "definition", RowKind::constant});
-  rows.push_back({kConstantsSection, "hours_per_full_day", "Hours per day (billing)",
-                  kHoursPerFullDay, "", "h/day", "definition", RowKind::constant});
-  rows.push_back({kConstantsSection, "grams_per_kilogram", "Grams per kilogram", kGramsPerKilogram,
-                  "", "g/kg", "definition", RowKind::constant});
+  const auto constant = [&](const char* key, const char* label, double value, const char* unit,
+                            const char* provenance) {
+    rows.push_back({kConstantsSection, key, label, value, "", unit, provenance, RowKind::constant});
+  };
+  constant("months_per_year", "Months per year", kMonthsPerYear, "months/year", "definition");
+  constant("watts_per_kw", "Watts per kilowatt", kWattsPerKilowatt, "W/kW", "definition");
+  constant("hours_per_full_day", "Hours per day (billing)", kHoursPerFullDay, "h/day",
+           "definition");
+  constant("seconds_per_hour", "Seconds per hour", kSecondsPerHour, "s/h", "definition");
+  constant("grams_per_kilogram", "Grams per kilogram", kGramsPerKilogram, "g/kg", "definition");
+  constant("tokens_per_million", "Tokens per million (prices, cost per million tokens)",
+           kTokensPerMillion, "tokens", "definition");
   bool any_api = false;
   for (const auto& o : plan.options) any_api = any_api || o.kind == OptionKind::api;
-  if (any_api) {
-    rows.push_back({kConstantsSection, "tokens_per_million", "Tokens per million (API prices)",
-                    kTokensPerMillion, "", "tokens", "definition", RowKind::constant});
-    rows.push_back({kConstantsSection, "minutes_per_hour", "Minutes per hour", kMinutesPerHour, "",
-                    "min/h", "definition", RowKind::constant});
-  }
-  rows.push_back({kConstantsSection, "load_tolerance", "Load rounding tolerance", kLoadTolerance,
-                  "", "units",
-                  "the engine's: a load within this of a whole number of units is that number",
-                  RowKind::constant});
+  if (any_api)
+    constant("minutes_per_hour", "Minutes per hour", kMinutesPerHour, "min/h", "definition");
+  constant("load_tolerance", "Load rounding tolerance", kLoadTolerance, "units",
+           "the engine's: a load within this of a whole number of units is that number");
+  constant("comparison_tolerance", "Comparison tolerance", kComparisonTolerance, "relative",
+           "the engine's: running sums this close are equal (break-even, payback, an outlay)");
   return rows;
 }
+
+/// Column of the Inputs sheet: whether a value drives the workbook's formulas.
+constexpr lxw_col_t kRecalculatesColumn = 7;
 
 }  // namespace
 
@@ -286,67 +372,110 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
                       kName = 6;
   sheet.text(0, 0, "Inputs", formats.title);
   sheet.text(1, 0,
-             "Inputs are blue on yellow. The Cash flow formulas read them through the workbook "
-             "names in column G: change a value and the workbook recalculates.",
+             "Yellow values are the inputs the formulas read (through the workbook names in "
+             "column G): change one and every figure recalculates. White values are what "
+             "gputco's engine used for its estimates of fit and speed (model, context, streams): "
+             "change those in the scenario file and run gputco again. Grey italic values follow "
+             "from the rows above by formula.",
              formats.note);
   const lxw_row_t header = 3;
-  const char* headers[] = {"Section", "Label", "Key", "Value", "Unit", "Provenance", "Name"};
-  for (lxw_col_t c = 0; c < 7; ++c) {
+  const char* headers[] = {"Section", "Label",      "Key",  "Value",
+                           "Unit",    "Provenance", "Name", "Recalculates"};
+  for (lxw_col_t c = 0; c < 8; ++c) {
     sheet.text(header, c, headers[c],
                c == kValue  ? formats.header_number
                : c == kUnit ? formats.header_indented
                             : formats.header);
   }
 
+  // First the places and names of every row (a formula may read a row further down, such as
+  // a constant), then the cells.
+  const std::vector<DisplayRow> rows = display_rows(plan, scenario);
+  std::vector<lxw_row_t> at(rows.size());
+  std::vector<lxw_row_t> section_titles;
   InputNames result;
   lxw_row_t row = header + 1;
   RowKind previous = RowKind::input;
-  for (const DisplayRow& r : display_rows(plan, scenario)) {
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const DisplayRow& r = rows[i];
     if (r.kind != previous) {
       ++row;
-      sheet.text(row++, 0,
-                 r.kind == RowKind::supplement
-                     ? "Used by the formulas, not in the scenario's input list"
-                     : "Constants (definitions, not inputs)",
-                 formats.subtitle);
+      section_titles.push_back(row++);
       previous = r.kind;
     }
-    sheet.text(row, kSection, r.section);
-    sheet.text(row, kLabel, r.label);
-    sheet.text(row, kKey, r.key);
-    lxw_format* value_format =
-        r.kind == RowKind::constant ? formats.constant_number : formats.input_number;
-    if (r.value) {
-      sheet.number(row, kValue, *r.value, value_format);
-    } else {
-      sheet.text(row, kValue, r.text, formats.input_text);
-    }
-    sheet.text(row, kUnit, r.unit, formats.indented);
-    sheet.text(row, kProvenance, r.provenance);
+    at[i] = row++;
     if (r.value && std::isfinite(*r.value) && !result.has(r.section, r.key)) {
       const auto prefix = prefix_of.find(r.section);
       const std::string name =
           names.claim(prefix != prefix_of.end() ? prefix->second + "_" + r.key : r.key);
       check_xlsx(workbook_define_name(workbook, name.c_str(),
-                                      ("=" + sheet_cell_ref(kInputsSheet, row, kValue)).c_str()),
+                                      ("=" + sheet_cell_ref(kInputsSheet, at[i], kValue)).c_str()),
                  "defining the workbook name " + name);
-      result.add(r.section, r.key, name);
-      sheet.text(row, kName, name);
+      result.add(r.section, r.key, name, at[i], *r.value, r.formula != nullptr);
     }
-    ++row;
+  }
+
+  size_t title = 0;
+  previous = RowKind::input;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const DisplayRow& r = rows[i];
+    if (r.kind != previous) {
+      sheet.text(section_titles[title++], 0,
+                 r.kind == RowKind::supplement
+                     ? "Engine estimates and other values the formulas use (not in the "
+                       "scenario's input list)"
+                     : "Constants (definitions, not inputs)",
+                 formats.subtitle);
+      previous = r.kind;
+    }
+    const lxw_row_t here = at[i];
+    sheet.text(here, kSection, r.section);
+    sheet.text(here, kLabel, r.label);
+    sheet.text(here, kKey, r.key);
+    const bool named = result.has(r.section, r.key) && result.row_of(r.section, r.key) == here;
+    if (r.value && named && r.formula != nullptr) {
+      sheet.formula(here, kValue, r.formula(result, r.section), *r.value, formats.derived_number);
+      sheet.text(here, kRecalculatesColumn, "formula", formats.indented);
+    } else if (r.value) {
+      // Fixed until finish_inputs_sheet finds a formula that reads it (then yellow).
+      sheet.number(here, kValue, *r.value,
+                   r.kind == RowKind::constant ? formats.constant_number : formats.fixed_number);
+      sheet.text(here, kRecalculatesColumn,
+                 r.kind == RowKind::constant ? "definition" : "no: rerun gputco", formats.indented);
+    } else {
+      sheet.text(here, kValue, r.text, formats.fixed_text);
+      sheet.text(here, kRecalculatesColumn, "no: rerun gputco", formats.indented);
+    }
+    sheet.text(here, kUnit, r.unit, formats.indented);
+    sheet.text(here, kProvenance, r.provenance);
+    if (named) sheet.text(here, kName, result.name_of(r.section, r.key));
   }
 
   sheet.width(kSection, kSection, 16);
   sheet.width(kLabel, kLabel, 34);
   sheet.width(kKey, kKey, 22);
-  sheet.width(kValue, kValue, 14);
+  sheet.width(kValue, kValue, 15);
   sheet.width(kUnit, kUnit, 18);
   sheet.width(kProvenance, kProvenance, 52);
   sheet.width(kName, kName, 36);
+  sheet.width(kRecalculatesColumn, kRecalculatesColumn, 17);
   worksheet_freeze_panes(sheet.raw(), header + 1, 0);
   check_xlsx(worksheet_repeat_rows(sheet.raw(), header, header), "setting Inputs print titles");
   set_print_layout(sheet);
   return result;
+}
+
+void finish_inputs_sheet(SheetWriter& sheet, const Formats& formats, const InputNames& names) {
+  constexpr lxw_col_t kValue = 3;
+  for (const auto& [section, key] : names.keys()) {
+    if (section == kConstantsSection || names.derived(section, key) || !names.used(section, key)) {
+      continue;
+    }
+    // Read by a formula: an input, in the input style.
+    sheet.number(names.row_of(section, key), kValue, names.value_of(section, key),
+                 formats.input_number);
+    sheet.text(names.row_of(section, key), kRecalculatesColumn, "yes", formats.indented);
+  }
 }
 
 }  // namespace gputco::xlsx

@@ -382,12 +382,13 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   // Tabs in reading order: the customer's pages, the model, the evidence, the checks.
   SheetWriter cover = add_sheet(kCoverSheet);
   SheetWriter summary = add_sheet(kSummarySheet);
-  std::optional<SheetWriter> inputs, timeline, cash_flow, sensitivity_sheet, crossover, hardware,
-      checks, chart_data;
+  std::optional<SheetWriter> inputs, timeline, cash_flow, metrics, sensitivity_sheet, crossover,
+      hardware, checks, chart_data;
   if (!quote) {
     inputs = add_sheet(kInputsSheet);
     timeline = add_sheet(kTimelineSheet);
     cash_flow = add_sheet(kCashFlowSheet);
+    metrics = add_sheet(kMetricsSheet);
     if (sensitivity != nullptr) {
       sensitivity_sheet = add_sheet(kSensitivitySheet);
       crossover = add_sheet(kCrossoverSheet);
@@ -406,6 +407,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   xlsx::CashFlowLayout layout;
   xlsx::TimelineLayout timeline_layout;
   xlsx::CumulativeSource source;
+  xlsx::MetricsLayout metrics_layout;
   if (!quote) {
     names = xlsx::write_inputs_sheet(workbook, *inputs, formats, plan, scenario);
     xlsx::add_input_validation(workbook, *inputs, names, plan.horizon_months);
@@ -414,12 +416,13 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     layout = xlsx::write_cash_flow_sheet(workbook, *cash_flow, formats, plan, scenario, names,
                                          &timeline_layout);
     source = xlsx::cash_flow_source(layout);
+    metrics_layout = xlsx::write_metrics_sheet(*metrics, formats, plan, scenario, names, layout);
   } else {
     source = xlsx::write_chart_data_sheet(*chart_data, formats, plan);
     worksheet_hide(chart_data->raw());
   }
-  const xlsx::SummaryLayout summary_layout =
-      xlsx::write_summary_sheet(workbook, summary, formats, plan, scenario, source, !quote);
+  const xlsx::SummaryLayout summary_layout = xlsx::write_summary_sheet(
+      workbook, summary, formats, plan, scenario, source, quote ? nullptr : &metrics_layout);
   const xlsx::SourcesLayout sources_layout = xlsx::write_sources_sheet(
       workbook, sources, formats, scenario, quote ? nullptr : &names, !quote);
   xlsx::SensitivityLayout sensitivity_layout;
@@ -438,6 +441,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     check_inputs.sources = &sources_layout;
     check_inputs.sensitivity = sensitivity;
     check_inputs.sensitivity_layout = &sensitivity_layout;
+    check_inputs.metrics = &metrics_layout;
   }
   const xlsx::ChecksLayout checks_layout = xlsx::write_checks_sheet(
       workbook, checks ? &*checks : nullptr, formats, plan, scenario, names, check_inputs);
@@ -451,16 +455,18 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   const xlsx::PrintSetup setup = xlsx::print_setup(scenario);
   xlsx::apply_print_setup(cover, setup, false);
   for (SheetWriter* sheet : {&summary, &sources}) xlsx::apply_print_setup(*sheet, setup, true);
-  for (auto* sheet :
-       {&inputs, &timeline, &cash_flow, &sensitivity_sheet, &crossover, &hardware, &checks}) {
+  for (auto* sheet : {&inputs, &timeline, &cash_flow, &metrics, &sensitivity_sheet, &crossover,
+                      &hardware, &checks}) {
     if (*sheet) xlsx::apply_print_setup(**sheet, setup, true);
   }
   // A timeline squeezed onto one page wide is unreadable beyond a year or so: about 18
   // months per landscape page, the label columns repeated on each (print titles).
   const auto pages_wide = static_cast<uint16_t>(std::max(1, (plan.horizon_months + 18) / 19));
-  for (auto* sheet : {&timeline, &cash_flow}) {
+  for (auto* sheet : {&timeline, &cash_flow, &metrics}) {
     if (*sheet) worksheet_fit_to_pages((*sheet)->raw(), pages_wide, 0);
   }
+  // Last: the Inputs cells some formula reads become yellow (inputs); the others stay white.
+  if (inputs) xlsx::finish_inputs_sheet(*inputs, formats, names);
   worksheet_activate(cover.raw());
 
   // workbook_close writes the file and frees the workbook whatever happens.

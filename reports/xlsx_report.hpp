@@ -16,6 +16,8 @@ inline constexpr const char* kSummarySheet = "Summary";
 inline constexpr const char* kInputsSheet = "Inputs";
 inline constexpr const char* kTimelineSheet = "Timeline";
 inline constexpr const char* kCashFlowSheet = "Cash flow";
+/// The figures of the Summary as formulas over the Cash flow (full workbook only).
+inline constexpr const char* kMetricsSheet = "Metrics";
 inline constexpr const char* kSensitivitySheet = "Sensitivity";
 inline constexpr const char* kCrossoverSheet = "Crossover";
 inline constexpr const char* kHardwareSheet = "Hardware";

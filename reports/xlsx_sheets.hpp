@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,9 @@ struct Formats {
   lxw_format* pass = nullptr;              ///< conditional format: a TRUE check
   lxw_format* integer_left = nullptr;      ///< a count next to its label (Cover)
   lxw_format* money_whole_left = nullptr;  ///< an amount next to its label (Cover)
+  lxw_format* fixed_number = nullptr;      ///< a value the formulas do not read (white)
+  lxw_format* fixed_text = nullptr;        ///< text the formulas do not read (white)
+  lxw_format* derived_number = nullptr;    ///< a figure that follows by formula (grey italic)
 };
 
 /// Creates the formats; money formats carry `currency` when it is a plain code ("EUR").
@@ -126,18 +130,38 @@ void write_figure(SheetWriter& sheet, bool live, lxw_row_t row, lxw_col_t col,
 void write_check(SheetWriter& sheet, bool live, lxw_row_t row, lxw_col_t col,
                  const std::string& formula, bool cached, lxw_format* format);
 
-/// Workbook names of the Inputs cells, by (section, key).
+/// Workbook names of the Inputs cells, by (section, key), with where each cell is and the value
+/// it holds; records which names a formula asked for (the inputs that drive the workbook).
 class InputNames {
  public:
   /// Every (section, key) that has a name, in order.
   std::vector<std::pair<std::string, std::string>> keys() const;
-  void add(const std::string& section, const std::string& key, const std::string& name);
-  /// The name of an input; throws XlsxError if the Inputs sheet has no such cell.
+  /// Adds a name for the Inputs cell on `row` holding `value`; `derived`: the cell is a
+  /// formula of other inputs (not itself an input).
+  void add(const std::string& section, const std::string& key, const std::string& name,
+           lxw_row_t row = 0, double value = 0, bool derived = false);
+  /// The name of an input, for a formula: marks it used. Throws XlsxError if the Inputs sheet
+  /// has no such cell.
   const std::string& at(const std::string& section, const std::string& key) const;
   bool has(const std::string& section, const std::string& key) const;
+  /// Whether a formula asked for this name (at()).
+  bool used(const std::string& section, const std::string& key) const;
+  /// The name, the row and the value of a named cell (no use recorded); throw as at().
+  const std::string& name_of(const std::string& section, const std::string& key) const;
+  lxw_row_t row_of(const std::string& section, const std::string& key) const;
+  double value_of(const std::string& section, const std::string& key) const;
+  bool derived(const std::string& section, const std::string& key) const;
 
  private:
-  std::map<std::pair<std::string, std::string>, std::string> names_;
+  struct Cell {
+    std::string name;
+    lxw_row_t row = 0;
+    double value = 0;
+    bool derived = false;
+  };
+  const Cell& cell(const std::string& section, const std::string& key) const;
+  std::map<std::pair<std::string, std::string>, Cell> names_;
+  mutable std::set<std::pair<std::string, std::string>> used_;
 };
 
 /// Adds data validation to every named numeric cell of the Inputs sheet: the rule follows
@@ -160,9 +184,18 @@ std::string site_intensity_key(const ResolvedScenario& scenario);
 
 /// Writes the Inputs sheet and defines a workbook name for every numeric input. Inputs the
 /// Cash flow formulas need but scenario.inputs lacks are added with the value the engine
-/// used (from scenario.plan_inputs) and say so in their provenance.
+/// used (from scenario.plan_inputs) and say so in their provenance; the engine's estimates of
+/// speed (decode and prefill tokens/s) are inputs, and what follows from other rows (the
+/// capacity, tokens per day from requests, the token mix) a formula with the engine's value
+/// cached. Every value starts in the fixed (white) style: finish_inputs_sheet makes the
+/// ones a formula reads yellow.
 InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
                               const Plan& plan, const ResolvedScenario& scenario);
+
+/// After every formula is written: the Inputs cells that a formula reads (InputNames::used)
+/// get the input style (yellow) and "yes" in the Recalculates column; the others stay white
+/// ("no: rerun gputco"), so that a yellow cell always drives something.
+void finish_inputs_sheet(SheetWriter& sheet, const Formats& formats, const InputNames& names);
 
 /// Where one option's rows are on the Cash flow sheet.
 struct OptionBlock {
@@ -185,11 +218,13 @@ struct OptionBlock {
   lxw_row_t depreciation = 0;  ///< accounting view, not in the total
   lxw_row_t book_value = 0;    ///< accounting view
   // Physical rows (issue #8): not money, below the accounting view, outside the total's SUM.
-  lxw_row_t energy_kwh = 0;   ///< kWh at the wall (load + idle, x PUE); sum in sum_col
-  lxw_row_t idle_kwh = 0;     ///< of which idle (powered, not serving); sum in sum_col
-  lxw_row_t co2e_kg = 0;      ///< kg CO2e = kWh x g CO2e/kWh / grams per kg; sum in sum_col
-  bool energy_known = false;  ///< energy_kwh's sum cell holds a number (else "unknown")
-  bool co2e_known = false;    ///< co2e_kg's sum cell holds a number (else "unknown")
+  lxw_row_t energy_kwh = 0;    ///< kWh at the wall (load + idle, x PUE); sum in sum_col
+  lxw_row_t idle_kwh = 0;      ///< of which idle (powered, not serving); sum in sum_col
+  lxw_row_t co2e_kg = 0;       ///< kg CO2e = kWh x g CO2e/kWh / grams per kg; sum in sum_col
+  lxw_row_t tokens = 0;        ///< output tokens served (not money); sum in sum_col
+  lxw_row_t hours_scaled = 0;  ///< of the total, what scales with the hours of use; sum in sum_col
+  bool energy_known = false;   ///< energy_kwh's sum cell holds a number (else "unknown")
+  bool co2e_known = false;     ///< co2e_kg's sum cell holds a number (else "unknown")
 };
 
 /// Where the Cash flow sheet puts things. Month m is in column first_month_col + m.
@@ -307,31 +342,93 @@ CumulativeSource cash_flow_source(const CashFlowLayout& layout);
 CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& formats,
                                         const Plan& plan);
 
-/// Where the Summary sheet puts things. Option i is on row first_option_row + i.
+/// Where the Metrics sheet puts things: one row per option (option i on first_option_row + i)
+/// with every figure the Summary shows, each a formula over the Cash flow sheet and the
+/// Inputs, and below them the monthly rows of each owned option against the baseline.
+struct MetricsLayout {
+  lxw_row_t recommendation_row = 0;  ///< the recommendation (a formula), in value_col
+  lxw_col_t value_col = 1;
+  lxw_col_t written_col = 2;  ///< gputco's recommendation when it wrote the workbook (a value)
+  lxw_row_t first_option_row = 0;
+  lxw_col_t label_col = 0;
+  lxw_col_t holds_col = 1;  ///< 1: the option holds the model (the engine's fit), else 0
+  lxw_col_t total_col = 2;
+  lxw_col_t npv_col = 3;
+  lxw_col_t ranked_npv_col = 4;  ///< NPV if the option holds the model, else ""
+  lxw_col_t tokens_col = 5;
+  lxw_col_t per_million_col = 6;
+  lxw_col_t per_user_col = 7;
+  lxw_col_t scaled_col = 8;  ///< of the total, what scales with the hours of use
+  lxw_col_t fixed_col = 9;
+  lxw_col_t be_hours_per_day_col = 10;
+  lxw_col_t be_hours_col = 11;
+  lxw_col_t be_month_col = 12;
+  lxw_col_t paid_back_col = 13;  ///< first month whose cumulative saving is not negative
+  lxw_col_t payback_col = 14;
+  lxw_col_t irr_start_col = 15;
+  lxw_col_t irr_monthly_col = 16;
+  lxw_col_t irr_refined_col = 17;
+  lxw_col_t irr_col = 18;
+  lxw_col_t be_tokens_col = 19;
+  lxw_col_t units_col = 20;
+  lxw_col_t cost_per_year_col = 21;
+};
+
+/// Writes the Metrics sheet (the full workbook): per option, the figures of the Summary as
+/// formulas (cost per million tokens, per user, break-even hours, month and volume, payback,
+/// IRR, the recommendation), each cached with the engine's value; the monthly rows they rest
+/// on (saving against the baseline, its running sum, the break-even and paid-back flags).
+MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                                  const ResolvedScenario& scenario, const InputNames& names,
+                                  const CashFlowLayout& layout);
+
+/// Where the Summary sheet puts things. Its tables list the options in plan order: option i
+/// on first_option_row + i (the options and their cost), first_compare_row + i (break-even),
+/// first_year_row + i (cost by plan year), first_physical_row + i (speed, energy, emissions).
 struct SummaryLayout {
-  lxw_row_t recommendation_row = 0;  ///< the recommended option's id, in value_col
+  lxw_row_t recommendation_row = 0;  ///< the recommended option's name, in value_col
   lxw_col_t value_col = 1;
   lxw_row_t first_option_row = 0;
   lxw_col_t option_col = 0;
+  lxw_col_t kind_col = 1;
+  lxw_col_t devices_col = 2;
   lxw_col_t fit_col = 3;
-  lxw_col_t total_col = 5;
-  lxw_col_t npv_col = 6;
-  lxw_col_t first_year_col = 7;
+  lxw_col_t total_col = 4;
+  lxw_col_t npv_col = 5;
+  lxw_col_t per_year_col = 6;
+  lxw_col_t per_million_col = 7;
+  lxw_col_t per_user_col = 8;
+  lxw_row_t first_compare_row = 0;  ///< 0: no break-even table (no baseline, no API)
+  lxw_col_t be_hours_col = 1;
+  lxw_col_t be_hours_per_day_col = 2;
+  lxw_col_t break_even_month_col = 3;
+  lxw_col_t payback_col = 4;
+  lxw_col_t irr_col = 5;
+  lxw_col_t be_tokens_col = 6;
+  lxw_row_t year_header_row = 0;  ///< the plan years 1..years, in first_year_col + y - 1
+  lxw_row_t first_year_row = 0;
+  lxw_col_t first_year_col = 1;
   size_t years = 0;
-  lxw_col_t break_even_month_col = 0;
+  lxw_row_t first_physical_row = 0;
+  lxw_col_t decode_col = 1;
+  lxw_col_t kwh_col = 2;
+  lxw_col_t co2e_col = 3;
   lxw_row_t first_component_row = 0;  ///< annual cost by component: option i, year y on
                                       ///< first_component_row + i x years + y
   lxw_col_t component_total_col = 0;  ///< that table's total column
 };
 
-/// Writes the Summary sheet: key facts, one row per option (totals, NPVs and annual costs
-/// are formulas over the Cash flow sheet when `live`), the annual cost by component, and the
-/// cumulative-cost chart (with each owned option's break-even crossing marked) and the
-/// stacked annual-cost chart.
+/// Writes the Summary sheet: key facts and the recommendation, the options and their cost,
+/// break-even against the baseline and the API, cost by plan year, speed, energy and emissions,
+/// notes, the cumulative-cost chart (each owned option's break-even crossing marked) and the
+/// stacked annual-cost chart, and the annual cost by component. With `metrics` (the full
+/// workbook) every figure is a formula over the Metrics and Cash flow sheets cached with the
+/// engine's value; without (the quote) the values. Prints one page wide at 75 % or more on
+/// A4 and Letter (landscape).
 SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                   const Formats& formats, const Plan& plan,
                                   const ResolvedScenario& scenario, const CumulativeSource& source,
-                                  bool live);
+                                  const MetricsLayout* metrics);
 
 /// Where the Sources sheet puts things. Source i is on row first_row + i.
 struct SourcesLayout {
@@ -387,6 +484,7 @@ struct CheckInputs {
   const SourcesLayout* sources = nullptr;
   const Sensitivity* sensitivity = nullptr;
   const SensitivityLayout* sensitivity_layout = nullptr;
+  const MetricsLayout* metrics = nullptr;
 };
 
 /// Writes the Checks sheet (when `sheet` is given): one TRUE/FALSE formula per check with a

@@ -4,6 +4,7 @@
 // sheet (cached with the engine's figures); the other metrics are the engine's numbers.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 
 #include "engine/units.hpp"
@@ -86,48 +87,6 @@ double year_sum(const std::vector<double>& monthly, size_t year) {
   return sum;
 }
 
-/// Break-even figures exist only for owned options with a rental baseline that hold the
-/// model; otherwise they do not apply ("n/a"). An owned option that never catches up with
-/// the baseline shows "never".
-std::string break_even_gap(const Plan& plan, const OptionResult& option) {
-  if (option.kind != OptionKind::buy || plan.baseline_option_id.empty() || !option.feasible ||
-      option.never_dearer_than_baseline) {
-    return std::string(kNotAvailable);
-  }
-  return "never";
-}
-
-lxw_row_t write_key_values(SheetWriter& sheet, const Formats& formats, const Plan& plan,
-                           const ResolvedScenario& scenario, lxw_row_t row) {
-  const auto label = [&](const char* text) { sheet.text(row, 0, text, formats.label); };
-  label("Scenario");
-  sheet.text(row++, 1, scenario.name);
-  label("Customer");
-  sheet.text(row++, 1, scenario.customer);
-  label("Quote");
-  sheet.text(row++, 1, scenario.quote_id);
-  label("Prices as of");
-  if (const auto date = parse_iso_date(scenario.as_of)) {
-    sheet.date(row++, 1, *date, formats.date);
-  } else {
-    sheet.text(row++, 1, scenario.as_of);
-  }
-  label("Currency");
-  sheet.text(row++, 1, plan.currency);
-  label("Horizon");
-  sheet.number(row++, 1, plan.horizon_months, formats.months);
-  label("Start");
-  sheet.text(row++, 1, scenario.start);
-  label("Break-even baseline");
-  sheet.text(row++, 1, plan.baseline_option_id.empty() ? "none" : plan.baseline_option_id);
-  const lxw_row_t recommendation_row = row;
-  label("Recommendation");
-  sheet.text(row++, 1, plan.recommendation.value_or("none"), formats.highlight);
-  label("Why");
-  sheet.text(row++, 1, plan.recommendation_reason);
-  return recommendation_row;
-}
-
 lxw_chart* new_chart(lxw_workbook* workbook, uint8_t type) {
   lxw_chart* chart = workbook_add_chart(workbook, type);
   if (chart == nullptr) throw XlsxError("out of memory creating a chart");
@@ -139,6 +98,19 @@ lxw_chart_series* new_series(lxw_chart* chart) {
   if (series == nullptr) throw XlsxError("out of memory creating a chart series");
   return series;
 }
+
+/// The Summary's columns: the option's name, then equal columns, as many as the widest table
+/// (the annual cost by component: nine components and the total), each wide enough for
+/// -1,000,000,000 (14 characters). 24 + 10 x 15 characters print one page wide at 75 % on
+/// Letter, 80 % on A4 (landscape).
+constexpr double kSummaryNameWidth = 24;
+constexpr double kSummaryColumnWidth = 15;
+constexpr lxw_col_t kSummaryLastCol = 10;
+/// Rows a chart takes (its height at y_scale 1.3: 374 pixels, 20-pixel rows).
+constexpr lxw_row_t kSummaryChartRows = 20;
+/// Chart size: across the tables' width (1,250 pixels), 374 pixels tall.
+constexpr double kSummaryChartXScale = 2.6;
+constexpr double kSummaryChartYScale = 1.3;
 
 /// One break-even crossing on the Summary: its label, month and cumulative cost cells.
 struct Marker {
@@ -209,8 +181,8 @@ void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Pl
   chart_axis_set_major_unit(chart->x_axis, plan.horizon_months > 24 ? 6 : 3);
   chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
   lxw_chart_options options{};
-  options.x_scale = 1.55;
-  options.y_scale = 1.45;
+  options.x_scale = kSummaryChartXScale;
+  options.y_scale = kSummaryChartYScale;
   check_xlsx(worksheet_insert_chart_opt(sheet.raw(), row, col, chart, &options),
              "inserting the cumulative-cost chart");
 }
@@ -248,8 +220,8 @@ void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& 
   chart_axis_set_label_position(chart->x_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
   chart_legend_set_position(chart, LXW_CHART_LEGEND_BOTTOM);
   lxw_chart_options options{};
-  options.x_scale = 1.55;
-  options.y_scale = 1.45;
+  options.x_scale = kSummaryChartXScale;
+  options.y_scale = kSummaryChartYScale;
   check_xlsx(worksheet_insert_chart_opt(sheet.raw(), row, col, chart, &options),
              "inserting the annual-cost chart");
 }
@@ -259,115 +231,220 @@ void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& 
 SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                   const Formats& formats, const Plan& plan,
                                   const ResolvedScenario& scenario, const CumulativeSource& source,
-                                  bool live) {
+                                  const MetricsLayout* metrics) {
+  const bool live = metrics != nullptr;
   SummaryLayout layout;
+  const size_t n = plan.options.size();
   sheet.text(0, 0, "Total cost of ownership", formats.title);
   sheet.text(1, 0, scenario.name, formats.subtitle);
-  layout.recommendation_row = write_key_values(sheet, formats, plan, scenario, 3);
+  const auto metric = [&](size_t i, lxw_col_t col) {
+    return "=" + sheet_cell_ref(kMetricsSheet,
+                                static_cast<lxw_row_t>(metrics->first_option_row + i), col);
+  };
+
+  // Key facts.
+  lxw_row_t row = 3;
+  const auto label = [&](const char* text) { sheet.text(row, 0, text, formats.label); };
+  label("Scenario");
+  sheet.text(row++, 1, scenario.name);
+  label("Customer");
+  sheet.text(row++, 1, scenario.customer);
+  label("Quote");
+  sheet.text(row++, 1, scenario.quote_id);
+  label("Prices as of");
+  if (const auto date = parse_iso_date(scenario.as_of)) {
+    sheet.date(row++, 1, *date, formats.date);
+  } else {
+    sheet.text(row++, 1, scenario.as_of);
+  }
+  label("Currency");
+  sheet.text(row++, 1, plan.currency);
+  label("Horizon");
+  sheet.number(row++, 1, plan.horizon_months, formats.months);
+  label("Start");
+  sheet.text(row++, 1, scenario.start);
+  label("Break-even baseline");
+  sheet.text(row++, 1, plan.baseline_option_id.empty() ? "none" : plan.baseline_option_id);
+  layout.recommendation_row = row;
+  label("Recommendation");
+  const std::string recommended = plan.recommendation.value_or("none");
+  if (live) {
+    sheet.formula_text(
+        row++, 1,
+        "=" + sheet_cell_ref(kMetricsSheet, metrics->recommendation_row, metrics->value_col),
+        recommended, formats.highlight);
+  } else {
+    sheet.text(row++, 1, recommended, formats.highlight);
+  }
+  label("Why");
+  sheet.text(row++, 1, plan.recommendation_reason);
 
   size_t years = 0;
   for (const auto& option : plan.options) years = std::max(years, option.annual_costs.size());
   layout.years = years;
-
-  // Table columns.
-  const lxw_col_t c_option = 0, c_kind = 1, c_devices = 2, c_fit = 3, c_decode = 4, c_total = 5,
-                  c_npv = 6, c_year1 = 7;
-  const auto c_be_hours = static_cast<lxw_col_t>(c_year1 + years);
-  const auto c_be_month = static_cast<lxw_col_t>(c_be_hours + 1);
-  const auto c_per_million = static_cast<lxw_col_t>(c_be_hours + 2);
-  const auto c_kwh = static_cast<lxw_col_t>(c_be_hours + 3);
-  const auto c_co2e = static_cast<lxw_col_t>(c_be_hours + 4);
-  const auto c_be_tokens = static_cast<lxw_col_t>(c_be_hours + 5);
-  const auto c_note = static_cast<lxw_col_t>(c_be_hours + 6);
-  layout.option_col = c_option;
-  layout.fit_col = c_fit;
-  layout.total_col = c_total;
-  layout.npv_col = c_npv;
-  layout.first_year_col = c_year1;
-  layout.break_even_month_col = c_be_month;
-
-  const lxw_row_t header = 15;
-  layout.first_option_row = header + 1;
-  sheet.text(header - 1, 0, "Options", formats.subtitle);
-  sheet.text(header, c_option, "Option", formats.header);
-  sheet.text(header, c_kind, "Kind", formats.header);
-  sheet.text(header, c_devices, "Devices", formats.header);
-  sheet.text(header, c_fit, "Fit", formats.header);
-  sheet.text(header, c_decode, "Decode tokens/s per stream", formats.header_number);
-  sheet.text(header, c_total, "Total cost, " + plan.currency, formats.header_number);
-  sheet.text(header, c_npv, "NPV of cost, " + plan.currency, formats.header_number);
-  for (size_t y = 0; y < years; ++y) {
-    sheet.number(header, static_cast<lxw_col_t>(c_year1 + y), static_cast<double>(y + 1),
-                 formats.year_header);
-  }
-  sheet.text(header, c_be_hours, "Break-even hours of use", formats.header_number);
-  sheet.text(header, c_be_month, "Break-even month", formats.header_number);
-  sheet.text(header, c_per_million, "Cost per million tokens, " + plan.currency,
-             formats.header_number);
-  sheet.text(header, c_kwh, "Energy, kWh (horizon)", formats.header_number);
-  sheet.text(header, c_co2e, "Emissions, kg CO2e (horizon)", formats.header_number);
-  sheet.text(header, c_be_tokens, "Break-even tokens/day vs API", formats.header_number);
-  sheet.text(header, c_note, "Note", formats.header_indented);
-  check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the Summary header");
-
-  const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,
-                                                 source.year_row, source.last_col);
-  const auto monthly_range = [&](lxw_row_t row) {
-    return sheet_range_ref(source.sheet, row, source.first_col, row, source.last_col);
+  const auto header_row = [&](lxw_row_t at, const std::vector<std::string>& headers) {
+    for (size_t c = 0; c < headers.size(); ++c) {
+      sheet.text(at, static_cast<lxw_col_t>(c), headers[c],
+                 c == 0 ? formats.header : formats.header_number);
+    }
+    check_xlsx(worksheet_set_row(sheet.raw(), at, 45, nullptr), "sizing a Summary header");
   };
-  lxw_row_t row = layout.first_option_row;
-  for (size_t i = 0; i < plan.options.size(); ++i) {
+  const auto option_name = [&](lxw_row_t at, size_t i) {
+    const bool recommended_here = plan.recommendation && *plan.recommendation == plan.options[i].id;
+    sheet.text(at, 0, plan.options[i].id, recommended_here ? formats.highlight : formats.bold);
+  };
+  // A figure of the Metrics sheet (live) or its value (the quote): a number, else its word.
+  const auto figure = [&](lxw_row_t at, lxw_col_t col, size_t i, lxw_col_t metrics_col,
+                          const std::optional<double>& value, const std::string& otherwise,
+                          lxw_format* format) {
+    if (live) {
+      if (value && std::isfinite(*value)) {
+        sheet.formula(at, col, metric(i, metrics_col), *value, format);
+      } else {
+        sheet.formula_text(at, col, metric(i, metrics_col), otherwise, formats.not_available);
+      }
+    } else if (value && std::isfinite(*value)) {
+      sheet.number(at, col, *value, format);
+    } else {
+      sheet.text(at, col, otherwise, formats.not_available);
+    }
+  };
+
+  // Table 1: the options and what each costs.
+  row += 1;
+  sheet.text(row++, 0, "Options", formats.subtitle);
+  header_row(row, {"Option", "Kind", "Devices", "Fit", "Total cost, " + plan.currency,
+                   "NPV of cost, " + plan.currency, "Cost per year, " + plan.currency,
+                   "Cost per million output tokens, " + plan.currency,
+                   "Cost per user per month, " + plan.currency});
+  layout.first_option_row = ++row;
+  for (size_t i = 0; i < n; ++i, ++row) {
     const OptionResult& option = plan.options[i];
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
-    const bool recommended = plan.recommendation && *plan.recommendation == option.id;
-
-    sheet.text(row, c_option, option.id, recommended ? formats.highlight : formats.bold);
-    sheet.text(row, c_kind, kind_label(option.kind, inputs));
-    sheet.text(row, c_devices, devices_label(inputs));
+    option_name(row, i);
+    sheet.text(row, layout.kind_col, kind_label(option.kind, inputs), formats.wrapped);
+    sheet.text(row, layout.devices_col, devices_label(inputs), formats.wrapped);
     if (option.kind == OptionKind::api) {
-      // The provider serves the model: no fit of ours, no speed to show (as text and JSON).
-      sheet.text(row, c_fit, "hosted");
-      sheet.text(row, c_decode, kNotAvailable, formats.not_available);
-    } else if (option.feasible) {
-      sheet.text(row, c_fit, verdict_label(option.fit.verdict));
-      sheet.number(row, c_decode, option.speed.decode_tokens_per_s, formats.decimal1);
+      sheet.text(row, layout.fit_col, "hosted", formats.wrapped);
     } else {
-      sheet.text(row, c_fit, verdict_label(option.fit.verdict), formats.warning);
-      sheet.text(row, c_decode, kNotAvailable, formats.not_available);
+      sheet.text(row, layout.fit_col, verdict_label(option.fit.verdict),
+                 option.feasible ? formats.wrapped : formats.warning);
     }
-    write_figure(sheet, live, row, c_total,
-                 "=" + sheet_cell_ref(source.sheet, source.total_rows[i], source.sum_col),
-                 option.total_cost, formats.money_whole);
-    write_figure(sheet, live, row, c_npv,
-                 "=" + sheet_cell_ref(source.sheet, source.discounted_rows[i], source.sum_col),
-                 option.npv, formats.money_whole);
-    for (size_t y = 0; y < years; ++y) {
-      const auto col = static_cast<lxw_col_t>(c_year1 + y);
-      if (y >= option.annual_costs.size()) {
-        sheet.text(row, col, kNotAvailable, formats.not_available);
-        continue;
+    figure(row, layout.total_col, i, live ? metrics->total_col : 0, option.total_cost, "n/a",
+           formats.money_whole);
+    figure(row, layout.npv_col, i, live ? metrics->npv_col : 0, option.npv, "n/a",
+           formats.money_whole);
+    figure(row, layout.per_year_col, i, live ? metrics->cost_per_year_col : 0, option.cost_per_year,
+           "n/a", formats.money_whole);
+    figure(row, layout.per_million_col, i, live ? metrics->per_million_col : 0,
+           option.cost_per_million_tokens, "n/a", formats.money);
+    figure(row, layout.per_user_col, i, live ? metrics->per_user_col : 0,
+           option.cost_per_user_per_month, "n/a", formats.money);
+  }
+
+  // Table 2: break-even against the baseline (owned options) and against the API (volume).
+  const bool any_compared =
+      !plan.baseline_option_id.empty() || !plan.api_reference_option_id.empty();
+  if (any_compared) {
+    row += 1;
+    std::string title = "Break-even";
+    if (!plan.baseline_option_id.empty()) {
+      title += ": owning against " + plan.baseline_option_id + " (hours, month, payback, IRR)";
+    }
+    if (!plan.api_reference_option_id.empty()) {
+      title += std::string(plan.baseline_option_id.empty() ? ":" : ";") + " each option against " +
+               plan.api_reference_option_id + " (tokens per day)";
+    }
+    sheet.text(row++, 0, title, formats.subtitle);
+    header_row(row,
+               {"Option", "Break-even hours of use", "Break-even hours per day", "Break-even month",
+                "Payback, months", "IRR per year", "Break-even output tokens per day of use"});
+    layout.first_compare_row = ++row;
+    for (size_t i = 0; i < n; ++i, ++row) {
+      const OptionResult& option = plan.options[i];
+      option_name(row, i);
+      const bool compared =
+          option.kind == OptionKind::buy && option.feasible && !plan.baseline_option_id.empty();
+      if (compared) {
+        const std::string never_or_na = option.never_dearer_than_baseline ? "n/a" : "never";
+        const bool na = !option.comparison_na_reason.empty();
+        figure(row, layout.be_hours_col, i, live ? metrics->be_hours_col : 0,
+               option.break_even_hours, "never", formats.hours);
+        figure(row, layout.be_hours_per_day_col, i, live ? metrics->be_hours_per_day_col : 0,
+               option.break_even_hours_per_day, "never", formats.decimal2);
+        figure(row, layout.break_even_month_col, i, live ? metrics->be_month_col : 0,
+               option.break_even_month ? std::optional<double>(*option.break_even_month)
+                                       : std::nullopt,
+               never_or_na, formats.integer);
+        figure(row, layout.payback_col, i, live ? metrics->payback_col : 0,
+               na ? std::nullopt : option.payback_months, na ? "n/a" : "never", formats.decimal1);
+        figure(row, layout.irr_col, i, live ? metrics->irr_col : 0, na ? std::nullopt : option.irr,
+               "n/a", formats.percent);
+      } else {
+        for (lxw_col_t c = layout.be_hours_col; c <= layout.irr_col; ++c) {
+          sheet.text(row, c, kNotAvailable, formats.not_available);
+        }
       }
-      write_figure(sheet, live, row, col,
-                   "=SUMIF(" + year_range + "," + cell_ref(header, col, true, false) + "," +
-                       monthly_range(source.total_rows[i]) + ")",
-                   option.annual_costs[y], formats.money_whole);
+      const bool against_api = !plan.api_reference_option_id.empty() &&
+                               option.kind != OptionKind::api && option.feasible;
+      if (against_api) {
+        figure(row, layout.be_tokens_col, i, live ? metrics->be_tokens_col : 0,
+               option.break_even_tokens_per_day, "never", formats.integer);
+      } else {
+        sheet.text(row, layout.be_tokens_col, kNotAvailable, formats.not_available);
+      }
     }
-    if (option.break_even_hours) {
-      sheet.number(row, c_be_hours, *option.break_even_hours, formats.hours);
+  }
+
+  // Table 3: cost by plan year.
+  if (years > 0) {
+    row += 1;
+    sheet.text(row++, 0, "Cost by plan year, " + plan.currency, formats.subtitle);
+    sheet.text(row, 0, "Option", formats.header);
+    for (size_t y = 0; y < years; ++y) {
+      sheet.number(row, static_cast<lxw_col_t>(layout.first_year_col + y),
+                   static_cast<double>(y + 1), formats.year_header);
+    }
+    const lxw_row_t year_header = row;
+    layout.year_header_row = row;
+    layout.first_year_row = ++row;
+    const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,
+                                                   source.year_row, source.last_col);
+    for (size_t i = 0; i < n; ++i, ++row) {
+      const OptionResult& option = plan.options[i];
+      option_name(row, i);
+      for (size_t y = 0; y < years; ++y) {
+        const auto col = static_cast<lxw_col_t>(layout.first_year_col + y);
+        if (y >= option.annual_costs.size()) {
+          sheet.text(row, col, kNotAvailable, formats.not_available);
+          continue;
+        }
+        write_figure(sheet, live, row, col,
+                     "=SUMIF(" + year_range + "," + cell_ref(year_header, col, true, false) + "," +
+                         sheet_range_ref(source.sheet, source.total_rows[i], source.first_col,
+                                         source.total_rows[i], source.last_col) +
+                         ")",
+                     option.annual_costs[y], formats.money_whole);
+      }
+    }
+  }
+
+  // Table 4: speed, energy and emissions (physical figures, not money).
+  row += 1;
+  sheet.text(row++, 0, "Speed, energy and emissions", formats.subtitle);
+  header_row(row, {"Option", "Decode tokens/s per stream", "Energy, kWh (horizon)",
+                   "Emissions, kg CO2e (horizon)"});
+  layout.first_physical_row = ++row;
+  for (size_t i = 0; i < n; ++i, ++row) {
+    const OptionResult& option = plan.options[i];
+    option_name(row, i);
+    if (option.kind == OptionKind::api) {
+      sheet.text(row, layout.decode_col, "hosted (API)", formats.not_available);
+    } else if (option.feasible) {
+      sheet.number(row, layout.decode_col, option.speed.decode_tokens_per_s, formats.decimal1);
     } else {
-      sheet.text(row, c_be_hours, break_even_gap(plan, option), formats.not_available);
+      sheet.text(row, layout.decode_col, kNotAvailable, formats.not_available);
     }
-    if (option.break_even_month) {
-      sheet.number(row, c_be_month, *option.break_even_month, formats.integer);
-    } else {
-      sheet.text(row, c_be_month, break_even_gap(plan, option), formats.not_available);
-    }
-    if (option.cost_per_million_tokens) {
-      sheet.number(row, c_per_million, *option.cost_per_million_tokens, formats.money);
-    } else {
-      sheet.text(row, c_per_million, kNotAvailable, formats.not_available);
-    }
-    // Energy and emissions: the sums of the option's physical rows on the Cash flow sheet;
     // "unknown" (never 0) where the engine has no figure (an API's energy, a rental region
     // without a grid intensity).
     const auto physical = [&](lxw_col_t col, const std::optional<double>& total,
@@ -380,51 +457,45 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
           i < rows.size() ? "=" + sheet_cell_ref(source.sheet, rows[i], source.sum_col) : "";
       write_figure(sheet, live && !formula.empty(), row, col, formula, *total, formats.integer);
     };
-    physical(c_kwh, option.energy_kwh_total, source.energy_kwh_rows);
-    physical(c_co2e, option.energy_kwh_total ? option.co2e_kg_total : std::nullopt,
+    physical(layout.kwh_col, option.energy_kwh_total, source.energy_kwh_rows);
+    physical(layout.co2e_col, option.energy_kwh_total ? option.co2e_kg_total : std::nullopt,
              source.co2e_kg_rows);
-    // A solved figure (the engine's bisection on two recomputed plans): a number, not a
-    // formula; the note under the table says so.
-    if (option.break_even_tokens_per_day) {
-      sheet.number(row, c_be_tokens, *option.break_even_tokens_per_day, formats.integer);
-    } else {
-      sheet.text(
-          row, c_be_tokens,
-          option.kind == OptionKind::api || plan.api_reference_option_id.empty() || !option.feasible
-              ? std::string(kNotAvailable)
-              : "never",
-          formats.not_available);
-    }
+  }
+
+  // Notes: what each option's figures leave out or assume, and the plan's adjustments.
+  std::vector<std::string> notes;
+  for (const OptionResult& option : plan.options) {
     std::string note = option.note;
     for (const auto& w : option.warnings) note += (note.empty() ? "" : "; ") + w;
-    sheet.text(row, c_note, note, formats.indented);
-    ++row;
+    if (!note.empty()) notes.push_back(option.id + ": " + note);
   }
-
-  sheet.width(c_option, c_option, 24);
-  sheet.width(c_kind, c_kind, 13);
-  sheet.width(c_devices, c_devices, 24);
-  sheet.width(c_fit, c_fit, 12);
-  sheet.width(c_decode, c_decode, 12);
-  sheet.width(c_total, c_npv, 14);
-  if (years > 0) sheet.width(c_year1, static_cast<lxw_col_t>(c_be_hours - 1), 12);
-  sheet.width(c_be_hours, c_be_tokens, 12);
-  sheet.width(c_note, c_note, 44);
   if (!plan.api_reference_option_id.empty()) {
-    sheet.text(row, 0,
-               "Break-even tokens/day vs API: the output tokens per day of use at which the "
-               "option costs as much over the horizon as " +
-                   plan.api_reference_option_id +
-                   " (the engine solves it on recomputed plans: a value, not a formula). "
-                   "Energy and emissions are physical figures, not money.",
-               formats.note);
+    notes.push_back(
+        "Break-even output tokens per day: the volume at which the option costs as "
+        "much over the horizon as " +
+        plan.api_reference_option_id +
+        " (same token mix, growth and hours; while one unit carries the volume)");
   }
-  // What the whole plan adjusted (e.g. days of use capped at the days of a month).
-  for (const auto& warning : plan.warnings) sheet.text(++row, 0, warning, formats.note);
+  for (const auto& warning : plan.warnings) notes.push_back(warning);
+  if (!notes.empty()) {
+    row += 1;
+    sheet.text(row++, 0, "Notes", formats.subtitle);
+    for (const std::string& note : notes) {
+      check_xlsx(
+          worksheet_merge_range(sheet.raw(), row, 0, row, kSummaryLastCol, "", formats.wrapped),
+          "merging a Summary note");
+      sheet.text(row, 0, note, formats.wrapped);
+      // About 150 characters a line across the table's width.
+      const double lines = std::max(1.0, std::ceil(static_cast<double>(note.size()) / 150.0));
+      check_xlsx(worksheet_set_row(sheet.raw(), row, 15 * lines, nullptr), "sizing a note");
+      ++row;
+    }
+  }
 
-  // Below the charts: the crossings they mark, then the annual cost by component they plot.
-  const lxw_row_t chart_row = row + 2;
-  row = chart_row + 24;  // the charts are about 22 rows tall at this scale
+  // The charts, one above the other across the tables' width; then the crossings they mark
+  // and the annual cost by component they plot.
+  const lxw_row_t chart_row = row + 1;
+  row = chart_row + 2 * kSummaryChartRows + 1;
 
   std::vector<Marker> markers;
   const lxw_col_t m_option = 0, m_month = 1, m_cost = 2, m_label = 3;
@@ -440,18 +511,20 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     sheet.text(row, m_cost, "Cumulative cost then, " + plan.currency, formats.header_number);
     sheet.text(row, m_label, "Chart label", formats.header_indented);
     ++row;
-    for (size_t i = 0; i < plan.options.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       const OptionResult& option = plan.options[i];
       if (!option.break_even_month) continue;
       const int month = *option.break_even_month;
       sheet.text(row, m_option, option.id);
       write_figure(sheet, live, row, m_month,
-                   "=" + cell_ref(static_cast<lxw_row_t>(layout.first_option_row + i), c_be_month,
-                                  true, true),
+                   "=" + cell_ref(static_cast<lxw_row_t>(layout.first_compare_row + i),
+                                  layout.break_even_month_col, true, true),
                    month, formats.integer);
       write_figure(sheet, live, row, m_cost,
-                   "=INDEX(" + monthly_range(source.cumulative_rows[i]) + ",1," +
-                       cell_ref(row, m_month) + "+1)",
+                   "=INDEX(" +
+                       sheet_range_ref(source.sheet, source.cumulative_rows[i], source.first_col,
+                                       source.cumulative_rows[i], source.last_col) +
+                       ",1," + cell_ref(row, m_month) + "+1)",
                    option.cash_flow.cumulative.at(static_cast<size_t>(month)), formats.money_whole);
       sheet.text(row, m_label, option.id + " breaks even (month " + std::to_string(month) + ")",
                  formats.indented);
@@ -462,32 +535,39 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   }
 
   // Annual cost by component: one row per option and plan year.
-  const lxw_col_t a_label = 0, a_year = 1, a_first = 2;
+  const lxw_col_t a_label = 0, a_first = 1;
   const auto a_total = static_cast<lxw_col_t>(a_first + kCostComponents);
   layout.component_total_col = a_total;
   sheet.text(row++, 0, "Annual cost by component, " + plan.currency, formats.subtitle);
   const lxw_row_t a_header = row++;
   sheet.text(a_header, a_label, "Option, plan year", formats.header);
-  sheet.text(a_header, a_year, "Year", formats.header_number);
   for (size_t c = 0; c < kCostComponents; ++c) {
     sheet.text(a_header, static_cast<lxw_col_t>(a_first + c), cost_component_label(c),
                formats.header_number);
   }
   sheet.text(a_header, a_total, "Total", formats.header_number);
   layout.first_component_row = row;
-  for (size_t i = 0; i < plan.options.size(); ++i) {
+  const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,
+                                                 source.year_row, source.last_col);
+  for (size_t i = 0; i < n; ++i) {
     const OptionResult& option = plan.options[i];
     for (size_t y = 1; y <= years; ++y) {
       sheet.text(row, a_label, option.id + ", year " + std::to_string(y));
-      sheet.number(row, a_year, static_cast<double>(y), formats.integer);
       double total = 0;
       for (size_t c = 0; c < kCostComponents; ++c) {
         const double value = year_sum(cost_component(option.cash_flow, c), y);
         total += value;
-        write_figure(sheet, live, row, static_cast<lxw_col_t>(a_first + c),
-                     "=SUMIF(" + year_range + "," + cell_ref(row, a_year) + "," +
-                         monthly_range(source.component_rows[c][i]) + ")",
-                     value, formats.money_whole);
+        // The plan year: its header cell in the Cost by plan year table.
+        write_figure(
+            sheet, live, row, static_cast<lxw_col_t>(a_first + c),
+            "=SUMIF(" + year_range + "," +
+                cell_ref(layout.year_header_row,
+                         static_cast<lxw_col_t>(layout.first_year_col + y - 1), true, true) +
+                "," +
+                sheet_range_ref(source.sheet, source.component_rows[c][i], source.first_col,
+                                source.component_rows[c][i], source.last_col) +
+                ")",
+            value, formats.money_whole);
       }
       // The sum of the component cells: a formula in both workbooks (same sheet).
       sheet.formula(row, a_total,
@@ -504,7 +584,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                            chart_row, 0);
     if (years > 0) {
       write_annual_chart(workbook, sheet, plan, layout.first_component_row, a_last, a_label,
-                         a_first, a_header, chart_row, 6);
+                         a_first, a_header, chart_row + kSummaryChartRows, 0);
     }
   }
   ++row;
@@ -512,12 +592,21 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
              live ? "Estimates for planning. Prices are as published on the dates on the Sources "
                     "sheet (stale ones flagged); speeds are model estimates, not measurements of "
                     "the customer's workload. Figures on this sheet recalculate from the Inputs "
-                    "and Cash flow sheets. Not an offer."
+                    "and Cash flow sheets (the Metrics sheet shows how). Not an offer."
                   : "Estimates for planning. Prices are as published on the dates on the Sources "
                     "sheet (stale ones flagged); speeds are model estimates, not measurements of "
                     "the customer's workload. Figures are those of the full TCO workbook of this "
                     "quote. Not an offer.",
              formats.note);
+
+  // Columns: the option's name, then equal columns wide enough for -1,000,000,000 (14
+  // characters) so that no amount up to 10^9 shows as ###.
+  sheet.width(0, 0, kSummaryNameWidth);
+  sheet.width(1, kSummaryLastCol, kSummaryColumnWidth);
+  if (years + layout.first_year_col > kSummaryLastCol + 1u) {
+    sheet.width(kSummaryLastCol + 1, static_cast<lxw_col_t>(layout.first_year_col + years),
+                kSummaryColumnWidth);
+  }
   return layout;
 }
 

@@ -109,7 +109,8 @@ std::pair<lxw_row_t, lxw_col_t> name_target(lxw_workbook* workbook, const std::s
 void add_input_validation(lxw_workbook* workbook, SheetWriter& inputs, const InputNames& names,
                           int horizon_months) {
   for (const auto& [section, key] : names.keys()) {
-    if (section == kConstantsSection) continue;  // definitions, not inputs
+    // Definitions and figures that follow by formula are not inputs.
+    if (section == kConstantsSection || names.derived(section, key)) continue;
     const Rule rule = rule_for(key, horizon_months);
     lxw_data_validation validation{};
     validation.validate = rule.type;
@@ -131,7 +132,7 @@ void add_input_validation(lxw_workbook* workbook, SheetWriter& inputs, const Inp
     std::string title = "Allowed values";
     validation.input_title = title.data();
     validation.error_title = title.data();
-    const auto [row, col] = name_target(workbook, names.at(section, key));
+    const auto [row, col] = name_target(workbook, names.name_of(section, key));
     check_xlsx(worksheet_data_validation_cell(inputs.raw(), row, col, &validation),
                "adding data validation to " + inputs.name() + " for " + key);
   }

@@ -205,7 +205,9 @@ TEST(BreakEvenVolume, hourlyRentalIsCheaperAtAnyVolumeOrNever) {
   EXPECT_FALSE(break_even_tokens_per_day(rent, api_option(0, 10), w, SiteInputs{}, months(12)));
   const auto t = break_even_tokens_per_day(rent, api_option(0, 50), w, SiteInputs{}, months(12));
   ASSERT_TRUE(t.has_value());
-  EXPECT_LT(*t, 1e-3);
+  // Both cost nothing at zero volume and the rental is cheaper above it: exactly 0 (the
+  // workbook's closed form gives 0 too), not a bisection's residue next to 0.
+  EXPECT_EQ(*t, 0.0);
 }
 
 PlanInputs plan_with_api() {

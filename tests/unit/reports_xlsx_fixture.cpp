@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "engine/finance.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
@@ -249,6 +250,19 @@ void recompute_money(SamplePlan& sample) {
       r.annual_costs[year] += r.cash_flow.total[m];
     }
     r.hours_per_month = hours_per_month;
+    // No demand in tokens: each option serves its own decode rate during the hours of use; of
+    // its total, the energy (owned, switched off when idle) or the hourly rent scales with the
+    // hours of use, a monthly server's rent does not.
+    r.tokens_served.assign(r.cash_flow.total.size(), 0.0);
+    r.hours_scaled_cost.assign(r.cash_flow.total.size(), 0.0);
+    for (size_t m = 1; m < r.cash_flow.total.size(); ++m) {
+      r.tokens_served[m] = r.speed.aggregate_tokens_per_s * 3600.0 * in.workload.hours_per_day *
+                           in.workload.days_per_month;
+      r.hours_scaled_cost[m] = o.kind == OptionKind::buy           ? r.cash_flow.energy[m]
+                               : o.kind == OptionKind::rent_hourly ? r.cash_flow.rent[m]
+                                                                   : 0.0;
+    }
+    r.cost_per_year = r.total_cost / (in.finance.horizon_months / 12.0);
     r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
     r.energy_kwh_per_month = r.power_at_load_w / 1000.0 * hours_per_month * in.site.pue;
     r.tokens_per_month = r.speed.aggregate_tokens_per_s * 3600.0 * hours_per_month;
@@ -266,6 +280,20 @@ void recompute_money(SamplePlan& sample) {
                                                                   1000 * in.site.tariff_per_kwh *
                                                                   in.site.pue;
   plan.options[0].break_even_hours = fixed / saving;
+  // The same hours spread over the days of use of the horizon.
+  plan.options[0].break_even_hours_per_day =
+      fixed / saving / (in.workload.days_per_month * in.finance.horizon_months);
+  // Payback and IRR of the saving (rented - owned, month by month), by the engine's stated
+  // rules (engine/metrics.hpp payback_months, engine/finance.hpp internal_rate_of_return).
+  std::vector<double> monthly_saving(plan.options[0].cash_flow.total.size());
+  for (size_t m = 0; m < monthly_saving.size(); ++m) {
+    monthly_saving[m] = plan.options[1].cash_flow.total[m] - plan.options[0].cash_flow.total[m];
+  }
+  plan.options[0].payback_months = payback_months(monthly_saving);
+  plan.options[0].irr.reset();
+  if (const auto monthly = internal_rate_of_return(monthly_saving)) {
+    plan.options[0].irr = annual_from_monthly(*monthly);
+  }
   plan.options[0].break_even_month.reset();
   const auto& own_cum = plan.options[0].cash_flow.cumulative;
   const auto& rent_cum = plan.options[1].cash_flow.cumulative;
@@ -691,6 +719,41 @@ CsvTable parse_csv(const std::string& text) {
     table.push_back(row);
   }
   return table;
+}
+
+std::string table_cell(const CsvTable& sheet, const std::string& header,
+                       const std::string& row_key) {
+  for (size_t r = 0; r < sheet.size(); ++r) {
+    if (sheet[r].empty() || sheet[r][0] != "Option") continue;
+    for (size_t c = 0; c < sheet[r].size(); ++c) {
+      if (sheet[r][c] != header) continue;
+      for (size_t k = r + 1; k < sheet.size() && !sheet[k].empty() && !sheet[k][0].empty(); ++k) {
+        if (sheet[k][0] == row_key) return c < sheet[k].size() ? sheet[k][c] : "";
+      }
+      return "";
+    }
+  }
+  return "";
+}
+
+std::string key_value(const CsvTable& sheet, const std::string& key) {
+  for (const auto& row : sheet) {
+    if (row.size() > 1 && row[0] == key) return row[1];
+  }
+  return "";
+}
+
+double csv_number(const std::string& field) {
+  if (!field.empty() && field.back() == '%') {
+    return csv_number(field.substr(0, field.size() - 1)) / 100;
+  }
+  try {
+    size_t used = 0;
+    const double value = std::stod(field, &used);
+    return used == field.size() ? value : std::nan("");
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
 }
 
 bool soffice_available() {

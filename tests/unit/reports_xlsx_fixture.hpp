@@ -98,6 +98,20 @@ std::pair<int, int> parse_ref(const std::string& ref);
 using CsvTable = std::vector<std::vector<std::string>>;
 CsvTable parse_csv(const std::string& text);
 
+/// In a recalculated sheet, the field of the row whose first field is `row_key`, in the column
+/// headed `header`: the table's header is the first row that starts with "Option" and holds
+/// `header`, and the row is looked for below it, up to the table's end (an empty first
+/// field). "" when there is none.
+std::string table_cell(const CsvTable& sheet, const std::string& header,
+                       const std::string& row_key);
+
+/// The field after `key` in the first row that starts with it ("Recommendation"); "" if none.
+std::string key_value(const CsvTable& sheet, const std::string& key);
+
+/// A recalculated number: "12.5%" is 0.125 (LibreOffice writes percentages with every digit
+/// and the sign); NaN when the field is not a number.
+double csv_number(const std::string& field);
+
 /// True if LibreOffice's soffice can be run.
 bool soffice_available();
 

@@ -64,7 +64,7 @@ TEST(XlsxReport, writesAZipWithTheSheetsInReadingOrder) {
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart2.xml"), members.end());
   EXPECT_EQ(sheet_names(path),
             (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline", "Cash flow",
-                                      "Hardware", "Sources", "Checks"}));
+                                      "Metrics", "Hardware", "Sources", "Checks"}));
 }
 
 TEST(XlsxReport, aSensitivityRunAddsTheSensitivityAndCrossoverSheets) {
@@ -74,9 +74,9 @@ TEST(XlsxReport, aSensitivityRunAddsTheSensitivityAndCrossoverSheets) {
   options.sensitivity = &sensitivity;
   const std::string path = fresh_dir("sensitivity") + "/tco.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
-  EXPECT_EQ(sheet_names(path), (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline",
-                                                         "Cash flow", "Sensitivity", "Crossover",
-                                                         "Hardware", "Sources", "Checks"}));
+  EXPECT_EQ(sheet_names(path), (std::vector<std::string>{
+                                   "Cover", "Summary", "Inputs", "Timeline", "Cash flow", "Metrics",
+                                   "Sensitivity", "Crossover", "Hardware", "Sources", "Checks"}));
   // Summary: cumulative and annual charts; Sensitivity: tornado; Crossover: cost by hours.
   const auto members = test::zip_members(path);
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart4.xml"), members.end());
@@ -203,7 +203,19 @@ TEST(XlsxReport, inputCellsAreValidated) {
   for (std::sregex_iterator it(workbook.begin(), workbook.end(), defined), end; it != end; ++it) {
     cell_of[(*it)[1]] = "D" + (*it)[2].str();
   }
-  EXPECT_EQ(rules.size(), cell_of.size() - 5);
+  // Every named input has a rule; the constants (definitions) and the figures that follow by
+  // formula (each option's capacity) have none.
+  size_t without_rule = 0;
+  for (const auto& [name, cell] : cell_of) {
+    const bool constant = name == "months_per_year" || name == "watts_per_kw" ||
+                          name == "hours_per_full_day" || name == "seconds_per_hour" ||
+                          name == "grams_per_kilogram" || name == "tokens_per_million" ||
+                          name == "load_tolerance" || name == "comparison_tolerance";
+    const bool derived = name.find("_capacity_tokens_per_hour") != std::string::npos;
+    EXPECT_EQ(rules.count(cell), constant || derived ? 0u : 1u) << name;
+    without_rule += constant || derived ? 1 : 0;
+  }
+  EXPECT_EQ(without_rule, 8u + 3u);
   EXPECT_EQ(rules[cell_of["hours_per_day"]], "decimal  0 24");
   EXPECT_EQ(rules[cell_of["pue"]], "decimal  1 3");
   EXPECT_EQ(rules[cell_of["discount_rate"]], "decimal  0 1");
@@ -334,7 +346,7 @@ TEST(XlsxReport, sameInputGivesIdenticalBytes) {
   EXPECT_TRUE(a == read_bytes(dir + "/b.xlsx")) << "the two files differ";
   EXPECT_TRUE(read_bytes(dir + "/qa.xlsx") == read_bytes(dir + "/qb.xlsx"))
       << "the two quotes differ";
-  EXPECT_EQ(test::sheet_parts(dir + "/a.xlsx").size(), 10u);
+  EXPECT_EQ(test::sheet_parts(dir + "/a.xlsx").size(), 11u);
 
   // Rewriting over an existing file gives the same bytes too.
   write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx", options);
@@ -382,8 +394,11 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   };
   // buy (cash, on site, adds units): load, units, capex, energy, maintenance, failures, VAT,
   // resale, depreciation, book value = 10; hourly: load, rent, VAT = 3; monthly server: load,
-  // units, rent, VAT = 4.
-  EXPECT_EQ(on("Cash flow"), 12 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2);
+  // units, rent, VAT = 4. Physical rows: 3 per option. Output tokens served: every option;
+  // what scales with the hours of use: the owned and the hourly option (a monthly server's
+  // rent does not). Sums: total and NPV, tokens and what scales, per option.
+  EXPECT_EQ(on("Cash flow"),
+            12 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2 + (3 + 2) * 25 + 3 * 2);
   // Timeline: date, plan year, calendar year, 4 flags, discount factor per month.
   EXPECT_EQ(on("Timeline"), 8 * 25);
 
@@ -391,7 +406,8 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   // Cash flow layout: months from column C (month 0); timeline rows 4-15; first block title
   // on row 17: load 18, units 19, overflow 20, capex 21, energy 22, maintenance 23, hosting
   // 24, failures 25, rent 26, financing 27, VAT 28, resale 29, total 30, cumulative 31,
-  // discounted 32, depreciation 33, book value 34; the second block starts on row 36.
+  // discounted 32, depreciation 33, book value 34, kWh 35, idle kWh 36, kg CO2e 37, output
+  // tokens 38, what scales with the hours of use 39; the second block starts on row 41.
   expect_near_relative(formula_at(cells, "Cash flow", "C21").cached, own.cash_flow.capex[0],
                        "capex at month 0");
   expect_near_relative(formula_at(cells, "Cash flow", "D22").cached, own.cash_flow.energy[1],
@@ -409,21 +425,40 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   expect_near_relative(formula_at(cells, "Cash flow", "E9").cached,
                        own.cash_flow.discount_factor[2], "discount factor at month 2");
 
-  // Every Summary formula of the options table caches the engine's figure.
-  int summary_formulas = 0;
-  for (const auto& cell : cells) {
-    if (cell.sheet != "Summary" || cell.row < 16 || cell.row > 18) continue;
-    ++summary_formulas;
-    const size_t i = static_cast<size_t>(cell.row - 16);
-    ASSERT_LT(i, sample.plan.options.size()) << cell.ref;
-    const auto& option = sample.plan.options[i];
-    const double expected = cell.col == 5 ? option.total_cost
-                            : cell.col == 6
-                                ? option.npv
-                                : option.annual_costs.at(static_cast<size_t>(cell.col - 7));
-    expect_near_relative(cell.cached, expected, "Summary!" + cell.ref);
+  // Metrics: option i on row 8 + i, total cost in C, NPV in D, both from the Cash flow sums.
+  for (size_t i = 0; i < sample.plan.options.size(); ++i) {
+    const std::string row = std::to_string(8 + i);
+    expect_near_relative(formula_at(cells, "Metrics", "C" + row).cached,
+                         sample.plan.options[i].total_cost, "Metrics total " + row);
+    expect_near_relative(formula_at(cells, "Metrics", "D" + row).cached, sample.plan.options[i].npv,
+                         "Metrics NPV " + row);
   }
-  EXPECT_EQ(summary_formulas, 3 * 4);
+  EXPECT_EQ(formula_at(cells, "Metrics", "C8").formula, "'Cash flow'!$B$30");
+  // Every Summary formula that shows a Metrics figure caches that figure's value.
+  int summary_formulas = 0, checked = 0;
+  for (const auto& cell : cells) {
+    if (cell.sheet != "Summary" || cell.formula.rfind("'Metrics'!", 0) != 0) continue;
+    ++summary_formulas;
+    const std::string ref = cell.formula.substr(std::string("'Metrics'!").size());
+    std::string plain;
+    for (char c : ref) plain += c == '$' ? "" : std::string(1, c);
+    const auto found = std::find_if(cells.begin(), cells.end(), [&](const test::FormulaCell& c) {
+      return c.sheet == "Metrics" && c.ref == plain;
+    });
+    if (found == cells.end()) continue;  // a word the Metrics sheet writes as text ("n/a")
+    ++checked;
+    const auto& source = *found;
+    EXPECT_EQ(cell.text_result, source.text_result) << cell.ref;
+    if (cell.text_result) {
+      EXPECT_EQ(cell.cached_text, source.cached_text) << cell.ref;
+    } else {
+      expect_near_relative(cell.cached, source.cached, "Summary!" + cell.ref);
+    }
+  }
+  // Total, NPV, per year, per million, per user (3 options); the owned option's five
+  // break-even figures; the recommendation.
+  EXPECT_EQ(summary_formulas, 3 * 5 + 5 + 1);
+  EXPECT_GT(checked, 15);
 }
 
 /// Numbers in a formula other than structural 0 and 1: the inputs belong on Inputs.
@@ -501,7 +536,7 @@ TEST(XlsxReport, formulasHoldNoConstantsBeyondZeroAndOne) {
     EXPECT_TRUE(literal_numbers(cell.formula).empty())
         << cell.sheet << "!" << cell.ref << ": " << cell.formula;
   }
-  EXPECT_EQ(sheets.size(), 8u) << "every sheet but Inputs and Hardware has formulas";
+  EXPECT_EQ(sheets.size(), 10u) << "every sheet but Hardware has formulas";
 }
 
 TEST(XlsxReport, coverDatesTheQuoteAndShowsTheMasterCheck) {
@@ -567,7 +602,7 @@ TEST(XlsxReport, userTextIsWrittenAsTextNeverAsFormula) {
       << strings;
   EXPECT_NE(strings.find("<t>+1+2</t>"), std::string::npos);
   EXPECT_NE(strings.find("<t>@SUM(A1)</t>"), std::string::npos);
-  EXPECT_NE(strings.find("<t>-3-4</t>"), std::string::npos);
+  EXPECT_NE(strings.find("<t>hetzner-gex44: -3-4</t>"), std::string::npos);
   for (const auto& cell : formula_cells(path)) {
     EXPECT_EQ(cell.formula.find("HYPERLINK"), std::string::npos) << cell.ref;
     EXPECT_NE(cell.formula, "1+2");
@@ -590,9 +625,11 @@ TEST(XlsxReport, missingNumbersAreWrittenAsNotAvailableNeverNaN) {
       EXPECT_EQ(xml.find(bad), std::string::npos) << sheet << " holds " << bad;
     }
   }
-  const std::string strings = zip_member(path, "xl/sharedStrings.xml");
-  EXPECT_NE(strings.find("<t>n/a</t>"), std::string::npos);
-  EXPECT_NE(strings.find("<t>never</t>"), std::string::npos);
+  // "n/a" and "never" as text: a text cell or a formula's text result.
+  std::string all = zip_member(path, "xl/sharedStrings.xml");
+  for (const auto& [sheet, part] : test::sheet_parts(path)) all += zip_member(path, part);
+  EXPECT_NE(all.find(">n/a<"), std::string::npos);
+  EXPECT_NE(all.find(">never<"), std::string::npos);
 }
 
 TEST(XlsxReport, inputsMissingFromTheListAreAddedWithTheEnginesValue) {
@@ -667,187 +704,6 @@ TEST(XlsxReport, oddOptionIdsGetValidDistinctNames) {
   EXPECT_NE(workbook.find("<definedName name=\"opt__runpod_h100_2_price_per_month\">"),
             std::string::npos)
       << workbook;
-}
-
-}  // namespace
-}  // namespace gputco
-
-namespace gputco {
-namespace {
-
-/// A text cell's shared string is in the workbook (user text and "unknown" are strings).
-bool has_string(const std::string& path, const std::string& text) {
-  return zip_member(path, "xl/sharedStrings.xml").find(text) != std::string::npos;
-}
-
-TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
-  const auto sample = test::api_carbon_sample_plan();
-  const std::string path = fresh_dir("api-carbon") + "/tco.xlsx";
-  write_workbook(sample.plan, sample.scenario, path);
-  const auto cells = formula_cells(path);
-  ASSERT_EQ(sample.plan.options.size(), 4u);
-  const auto& own = sample.plan.options[0];
-  const auto& hourly = sample.plan.options[1];
-  const auto& monthly = sample.plan.options[2];
-  const auto& api = sample.plan.options[3];
-  ASSERT_EQ(api.kind, OptionKind::api);
-
-  // Timeline rows 4-16: the API price factor is row 16, (1 - 0.2)^((m - 1) / 12).
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D16").formula,
-            "(1+api_price_trend_per_year)^(MAX(0,D$4-1)/months_per_year)");
-  expect_near_relative(formula_at(cells, "Cash flow", "P16").cached, 0.8, "API factor, month 13");
-
-  // Blocks of 22 rows from row 18: the api block (4th) has its title on row 84, load 85,
-  // rent 93 (the per-token fees), VAT 95, total 97, kWh 102, idle kWh 103, kg CO2e 104.
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D93").formula,
-            "D$11*D$13*(tokens_per_day*input_tokens_per_output_token*opt_api_llama_input_price_"
-            "per_million+tokens_per_day*opt_api_llama_output_price_per_million)/"
-            "tokens_per_million*D$16");
-  // Month 1: 730/24 days x (200000 x 3 x 0.50 + 200000 x 0.80) / 1e6 = 30.41667 x 0.46.
-  const double days = 730.0 / 24.0;
-  expect_near_relative(formula_at(cells, "Cash flow", "D93").cached, days * 0.46, "api month 1");
-  expect_near_relative(formula_at(cells, "Cash flow", "P93").cached, days * 0.46 * 0.8,
-                       "api month 13 (prices -20 %)");
-  // An api has no capacity of ours: its load row is no formula (a plain 0), never the
-  // 200,000 tokens a day of the demand (which the fee row above carries).
-  for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.ref == "D85") << "api load: " << cell.formula;
-  }
-  for (double load : api.cash_flow.load) EXPECT_EQ(load, 0.0);
-  expect_near_relative(formula_at(cells, "Cash flow", "B97").cached, api.total_cost, "api total");
-  double api_total = 0;
-  for (int m = 1; m <= 24; ++m) api_total += days * 0.46 * std::pow(0.8, (m - 1) / 12.0);
-  expect_near_relative(api.total_cost, api_total, "api total by hand (no growth, no VAT)");
-
-  // The rig (block 1) stays on: kWh at month 1 = min(L, 1) x 850 W x 304.17 h x PUE 1.1 +
-  // (730 - min(L, 1) x 304.17) x 100 W x 1.1, CO2e = kWh x 350 / 1000.
-  const double load = std::min(own.cash_flow.load[1], 1.0);
-  const double hours = 10 * days;
-  const double idle = (730 - load * hours) * 100 / 1000 * 1.1;
-  const double kwh = load * 850.0 / 1000 * hours * 1.1 + idle;
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D36").formula,
-            "D$6*MIN(D19,D20)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
-            "3090_host_power_w)/watts_per_kw*D$12*pue+D37");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D37").formula,
-            "D$6*(1-opt_office_3090_powered_off_when_idle)*MAX(0,D20*D$10-MIN(D19,D20)*D$12)*"
-            "opt_office_3090_idle_power_w/watts_per_kw*pue");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D38").formula,
-            "D36*grid_g_co2e_per_kwh/grams_per_kilogram");
-  expect_near_relative(formula_at(cells, "Cash flow", "D37").cached, idle, "rig idle kWh");
-  expect_near_relative(formula_at(cells, "Cash flow", "D36").cached, kwh, "rig kWh");
-  expect_near_relative(formula_at(cells, "Cash flow", "D38").cached, kwh * 0.35, "rig kg CO2e");
-  expect_near_relative(formula_at(cells, "Cash flow", "B36").cached, *own.energy_kwh_total,
-                       "rig kWh over the horizon");
-  expect_near_relative(formula_at(cells, "Cash flow", "B38").cached, *own.co2e_kg_total,
-                       "rig kg CO2e over the horizon");
-  // The money rows' SUM stops at resale: the physical rows are not in the total.
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D31").formula, "SUM(D22:D30)");
-
-  // The hourly rental (block 2, rows 40-61): kWh by use at the data centre's PUE; its region
-  // has no intensity: "unknown", no formula.
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D58").formula,
-            "D$6*opt_runpod_h100_count*opt_runpod_h100_board_power_w/watts_per_kw*D$12*D41/"
-            "opt_runpod_h100_goodput*opt_runpod_h100_pue+D59");
-  expect_near_relative(formula_at(cells, "Cash flow", "D58").cached,
-                       700.0 / 1000 * hours * hourly.cash_flow.load[1] * kDefaultDataCentrePue,
-                       "H100 kWh");
-  EXPECT_FALSE(hourly.co2e_kg_total.has_value());
-  for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row == 59) << cell.ref << " " << cell.formula;
-  }
-  // The monthly server (block 3): idle all month at 7 W, 380 g/kWh.
-  expect_near_relative(formula_at(cells, "Cash flow", "B82").cached, *monthly.co2e_kg_total,
-                       "server kg CO2e");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D82").formula,
-            "D80*opt_hetzner_gex44_grid_g_co2e_per_kwh/grams_per_kilogram");
-  // The API: energy unknown (no provider publishes it), never 0, no formula.
-  for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row >= 101 && cell.row <= 103)
-        << cell.ref << " " << cell.formula;
-  }
-  EXPECT_TRUE(
-      has_string(path, "the provider publishes no energy per token for llama-3.1-8b-instant"));
-
-  // Summary: kWh and kg CO2e link to the Cash flow sums; the API's are "unknown".
-  // Columns: years H-I, break-even hours J, month K, cost per million L, kWh M, CO2e N,
-  // break-even tokens/day O.
-  const auto& summary_kwh = formula_at(cells, "Summary", "M17");
-  EXPECT_EQ(summary_kwh.formula, "'Cash flow'!$B$36");
-  expect_near_relative(summary_kwh.cached, *own.energy_kwh_total, "Summary kWh");
-  const auto& summary_co2e = formula_at(cells, "Summary", "N17");
-  EXPECT_EQ(summary_co2e.formula, "'Cash flow'!$B$38");
-  for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Summary" && cell.row == 19 && (cell.col == 12 || cell.col == 13))
-        << "the API's energy is unknown: " << cell.ref;
-    EXPECT_FALSE(cell.sheet == "Summary" && cell.row == 17 && cell.col == 13)
-        << "the H100's emissions are unknown: " << cell.ref;
-  }
-  EXPECT_TRUE(has_string(path, "costs as much over the horizon as api-llama"));
-
-  // Checks: the rate limits are warnings, outside the master check's AND.
-  EXPECT_TRUE(has_string(path, "API peak tokens per minute within the published limit"));
-  std::string master;
-  int rate_checks = 0;
-  for (const auto& cell : cells) {
-    if (cell.sheet != "Checks") continue;
-    if (cell.row == 4) master = cell.formula;
-    if (cell.formula.find("opt_api_llama_tokens_per_minute_limit") != std::string::npos ||
-        cell.formula.find("opt_api_llama_requests_per_minute_limit") != std::string::npos) {
-      ++rate_checks;
-      EXPECT_EQ(cell.cached, 1) << cell.formula;  // 1333 tokens/min, 0.83 requests/min
-      EXPECT_EQ(master.find(cell.ref), std::string::npos) << "warning in the master check";
-    }
-  }
-  EXPECT_EQ(rate_checks, 2);
-  // Hardware: the API is hosted, no memory or speed figures that look like a fit.
-  EXPECT_TRUE(has_string(path, "hosted (API)"));
-  // Sources: the grid intensity with its date.
-  EXPECT_TRUE(has_string(path, "grid carbon nl (2025)"));
-}
-
-/// The shared-string text cells of one sheet: cell reference ("D17") -> text.
-std::map<std::string, std::string> text_cells(const std::string& path, const std::string& sheet) {
-  std::vector<std::string> strings;
-  const std::string shared = zip_member(path, "xl/sharedStrings.xml");
-  const std::regex si(R"re(<si>(.*?)</si>)re");
-  const std::regex t(R"re(<t[^>]*>([^<]*)</t>)re");
-  for (std::sregex_iterator it(shared.begin(), shared.end(), si), end; it != end; ++it) {
-    const std::string item = (*it)[1];
-    std::string text;
-    for (std::sregex_iterator jt(item.begin(), item.end(), t); jt != end; ++jt) text += (*jt)[1];
-    strings.push_back(text);
-  }
-  std::map<std::string, std::string> out;
-  const std::string xml = zip_member(path, test::sheet_parts(path).at(sheet));
-  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"[^>]*t="s"[^>]*><v>([0-9]+)</v></c>)re");
-  for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
-    out[(*it)[1]] = strings.at(std::stoul((*it)[2]));
-  }
-  return out;
-}
-
-TEST(XlsxReportApiCarbon, summaryShowsTheApiAsHostedWithoutASpeed) {
-  const auto sample = test::api_carbon_sample_plan();
-  const std::string path = fresh_dir("api-summary") + "/tco.xlsx";
-  write_workbook(sample.plan, sample.scenario, path);
-  const auto texts = text_cells(path, "Summary");
-  const auto column_of = [](const std::string& ref) {
-    return ref.substr(0, ref.find_first_of("0123456789"));
-  };
-  const auto row_of = [](const std::string& ref) {
-    return ref.substr(ref.find_first_of("0123456789"));
-  };
-  std::string fit_col, decode_col, api_row;
-  for (const auto& [ref, text] : texts) {
-    if (text == "Fit") fit_col = column_of(ref);
-    if (text == "Decode tokens/s per stream") decode_col = column_of(ref);
-    if (text == sample.plan.options[3].id && column_of(ref) == "A") api_row = row_of(ref);
-  }
-  ASSERT_FALSE(fit_col.empty());
-  ASSERT_FALSE(api_row.empty());
-  // As in the terminal and JSON: the provider serves the model; no fit verdict, no speed.
-  EXPECT_EQ(texts.at(fit_col + api_row), "hosted");
-  EXPECT_EQ(texts.at(decode_col + api_row), "n/a");
 }
 
 }  // namespace

@@ -1,0 +1,390 @@
+// The Metrics sheet: every figure the Summary shows that is not a plain sum, as a formula over
+// the Cash flow sheet and the Inputs (cached with the engine's value), with the monthly rows
+// each rests on. What the engine solves by search (break-even hours per day, the break-even
+// volume) is a closed form here: a month's total is linear in the hours of use (the row "what
+// scales with the hours of use", engine hours_scaled_costs), and in the volume while one unit
+// carries it.
+#include <algorithm>
+#include <cmath>
+
+#include "engine/finance.hpp"
+#include "engine/metrics.hpp"
+#include "reports/xlsx_report.hpp"
+#include "reports/xlsx_sheets.hpp"
+
+namespace gputco::xlsx {
+namespace {
+
+std::optional<size_t> index_of(const Plan& plan, const std::string& id) {
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    if (plan.options[i].id == id) return i;
+  }
+  return std::nullopt;
+}
+
+/// A figure that is a number in some cases and a word ("n/a", "never") in others.
+void write_either(SheetWriter& sheet, lxw_row_t row, lxw_col_t col, const std::string& formula,
+                  const std::optional<double>& value, const std::string& otherwise,
+                  lxw_format* format) {
+  if (value && std::isfinite(*value)) {
+    sheet.formula(row, col, formula, *value, format);
+  } else {
+    sheet.formula_text(row, col, formula, otherwise, format);
+  }
+}
+
+/// The monthly rows of an owned option compared with the baseline.
+struct ComparisonRows {
+  lxw_row_t saving = 0;       ///< baseline total - own total
+  lxw_row_t cumulative = 0;   ///< running sum of the saving
+  lxw_row_t dearer = 0;       ///< 1: owning's cumulative cost is above the baseline's
+  lxw_row_t breaks_even = 0;  ///< 1: at or below in this month after being above before
+  lxw_row_t paid_back = 0;    ///< 1: the running saving is not negative (within tolerance)
+};
+
+}  // namespace
+
+MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                                  const ResolvedScenario& scenario, const InputNames& names,
+                                  const CashFlowLayout& layout) {
+  MetricsLayout out;
+  const size_t n = plan.options.size();
+  const lxw_col_t first = layout.first_month_col;
+  const lxw_col_t last = layout.last_month_col;
+  const std::string tolerance = names.at(kConstantsSection, "comparison_tolerance");
+  const auto cash = [&](lxw_row_t row, lxw_col_t col) {
+    return sheet_cell_ref(kCashFlowSheet, row, col);
+  };
+  const auto cash_row = [&](lxw_row_t row) {
+    return sheet_range_ref(kCashFlowSheet, row, first, row, last);
+  };
+  const auto cash_here = [&](lxw_row_t row, lxw_col_t col) {
+    return "'" + std::string(kCashFlowSheet) + "'!" + cell_ref(row, col, false, false);
+  };
+
+  sheet.text(0, 0, "Metrics, " + plan.currency, formats.title);
+  sheet.text(1, 0,
+             "How each figure of the Summary follows from the Cash flow and the Inputs: one "
+             "formula per cell, cached with gputco's value. Break-even hours and volume solve "
+             "the totals in closed form: a month's total is its fixed part plus the part that "
+             "scales with the hours of use (linear in them, and in the volume while one unit "
+             "carries it).",
+             formats.note);
+
+  // The recommendation: the lowest NPV among the options that hold the model (first in the
+  // plan on a tie, as the engine).
+  out.recommendation_row = 3;
+  out.first_option_row = 7;
+  const lxw_row_t header = out.first_option_row - 1;
+  const lxw_row_t last_option = static_cast<lxw_row_t>(out.first_option_row + (n == 0 ? 0 : n - 1));
+  const std::string ranked = cell_ref(out.first_option_row, out.ranked_npv_col, true, true) + ":" +
+                             cell_ref(last_option, out.ranked_npv_col, true, true);
+  const std::string labels = cell_ref(out.first_option_row, out.label_col, true, true) + ":" +
+                             cell_ref(last_option, out.label_col, true, true);
+  sheet.text(out.recommendation_row, 0, "Recommendation", formats.label);
+  const std::string recommended = plan.recommendation.value_or("none");
+  sheet.formula_text(out.recommendation_row, out.value_col,
+                     "=IF(COUNT(" + ranked + ")=0,\"none\",INDEX(" + labels + ",MATCH(MIN(" +
+                         ranked + ")," + ranked + ",0)))",
+                     recommended, formats.highlight);
+  sheet.text(out.recommendation_row, out.written_col, recommended, formats.indented);
+  sheet.text(out.recommendation_row + 1, 0,
+             "The lowest NPV of cost among the options that hold the model (column E); beside "
+             "it, gputco's recommendation when it wrote the workbook (a value: the Checks sheet "
+             "flags a difference).",
+             formats.note);
+
+  const char* headers[] = {"Option",
+                           "Holds the model (1 = yes)",
+                           "Total cost",
+                           "NPV of cost",
+                           "NPV if it holds the model",
+                           "Output tokens over the horizon",
+                           "Cost per million output tokens",
+                           "Cost per user per month",
+                           "Of the total: scales with the hours of use",
+                           "Fixed part",
+                           "Break-even hours per day",
+                           "Break-even hours of use",
+                           "Break-even month",
+                           "First month paid back",
+                           "Payback, months",
+                           "IRR start (gputco's, per month)",
+                           "IRR per month (spreadsheet IRR)",
+                           "IRR per month (refined)",
+                           "IRR per year",
+                           "Break-even tokens/day vs API",
+                           "Most units in service",
+                           "Cost per year"};
+  for (lxw_col_t c = 0; c < std::size(headers); ++c) {
+    sheet.text(header, c, headers[c], c == 0 ? formats.header : formats.header_number);
+  }
+  check_xlsx(worksheet_set_row(sheet.raw(), header, 60, nullptr), "sizing the Metrics header");
+
+  // Monthly rows below the table: the month, then per compared option its comparison rows.
+  const lxw_row_t month_row = last_option + 3;
+  sheet.text(month_row, 0, "Month", formats.header);
+  sheet.text(month_row, 1, "Sum", formats.header);
+  for (lxw_col_t col = first; col <= last; ++col) {
+    sheet.formula(month_row, col, "=" + cash_here(layout.month_row, col), col - first,
+                  formats.month_header);
+  }
+  const std::string months = sheet_range_ref(kMetricsSheet, month_row, first, month_row, last);
+  const std::string months_here =
+      cell_ref(month_row, first, true, true) + ":" + cell_ref(month_row, last, true, true);
+
+  const std::optional<size_t> baseline = index_of(plan, plan.baseline_option_id);
+  const std::optional<size_t> api = index_of(plan, plan.api_reference_option_id);
+  const auto row_of = [&](size_t i) { return static_cast<lxw_row_t>(out.first_option_row + i); };
+  const auto here = [&](size_t i, lxw_col_t col) { return cell_ref(row_of(i), col, true, true); };
+  const std::string hours = names.at("workload", "hours_per_day");
+  const std::string days_total = "SUM(" + cash_row(layout.days_of_use_row) + ")";
+
+  lxw_row_t row = month_row + 2;
+  for (size_t i = 0; i < n; ++i) {
+    const OptionResult& option = plan.options[i];
+    const OptionBlock& block = layout.blocks.at(i);
+    const lxw_row_t r = row_of(i);
+    const auto ref = [&](lxw_col_t col) { return cell_ref(r, col); };
+    sheet.text(r, out.label_col, option.id, formats.bold);
+    sheet.number(r, out.holds_col, option.feasible ? 1 : 0, formats.flag);
+    sheet.formula(r, out.total_col, "=" + cash(block.total, layout.sum_col), option.total_cost,
+                  formats.money_whole);
+    sheet.formula(r, out.npv_col, "=" + cash(block.discounted, layout.sum_col), option.npv,
+                  formats.money_whole);
+    write_either(sheet, r, out.ranked_npv_col,
+                 "=IF(" + ref(out.holds_col) + "=1," + ref(out.npv_col) + ",\"\")",
+                 option.feasible ? std::optional<double>(option.npv) : std::nullopt, "",
+                 formats.money_whole);
+    double tokens = 0, scaled = 0;
+    for (double x : option.tokens_served) tokens += x;
+    for (double x : option.hours_scaled_cost) scaled += x;
+    sheet.formula(r, out.tokens_col, "=" + cash(block.tokens, layout.sum_col), tokens,
+                  formats.integer);
+    write_either(sheet, r, out.per_million_col,
+                 "=IF(AND(" + ref(out.holds_col) + "=1," + ref(out.tokens_col) + ">0)," +
+                     ref(out.total_col) + "/" + ref(out.tokens_col) + "*" +
+                     names.at(kConstantsSection, "tokens_per_million") + ",\"n/a\")",
+                 option.cost_per_million_tokens, "n/a", formats.money);
+    if (names.has("workload", "users")) {
+      write_either(sheet, r, out.per_user_col,
+                   "=IF(" + ref(out.holds_col) + "=1," + ref(out.total_col) + "/(" +
+                       names.at("workload", "users") + "*" +
+                       names.at("scenario", "horizon_months") + "),\"n/a\")",
+                   option.cost_per_user_per_month, "n/a", formats.money);
+    } else {
+      sheet.text(r, out.per_user_col, kNotAvailable, formats.not_available);
+    }
+    sheet.formula(r, out.cost_per_year_col,
+                  "=" + ref(out.total_col) + "/(" + names.at("scenario", "horizon_months") + "/" +
+                      names.at(kConstantsSection, "months_per_year") + ")",
+                  option.cost_per_year, formats.money_whole);
+    sheet.formula(r, out.scaled_col, "=" + cash(block.hours_scaled, layout.sum_col), scaled,
+                  formats.money_whole);
+    sheet.formula(r, out.fixed_col, "=" + ref(out.total_col) + "-" + ref(out.scaled_col),
+                  option.total_cost - scaled, formats.money_whole);
+    double most_units = 0;
+    for (double u : option.cash_flow.units) most_units = std::max(most_units, u);
+    sheet.formula(r, out.units_col, "=MAX(" + cash_row(block.units) + ")", most_units,
+                  formats.decimal2);
+
+    // Owned against the baseline.
+    const bool compared = option.kind == OptionKind::buy && option.feasible && baseline;
+    if (!compared) {
+      for (lxw_col_t c = out.be_hours_per_day_col; c <= out.irr_col; ++c) {
+        sheet.text(r, c, kNotAvailable, formats.not_available);
+      }
+    } else {
+      const size_t b = *baseline;
+      const OptionBlock& base = layout.blocks.at(b);
+      const CashFlow& own_cf = option.cash_flow;
+      const CashFlow& base_cf = plan.options[b].cash_flow;
+      // Break-even hours per day: the gap of the totals, (fixed own - fixed baseline) + h x
+      // (scaled own - scaled baseline) / hours_per_day, is 0 at h = -fixed gap / slope; 0 when
+      // owning costs no more unused, "never" when renting is still cheaper at 24 h a day.
+      const std::string gap_fixed = "(" + ref(out.fixed_col) + "-" + here(b, out.fixed_col) + ")";
+      const std::string gap_scaled =
+          "(" + ref(out.scaled_col) + "-" + here(b, out.scaled_col) + ")";
+      const std::string full_day = names.at(kConstantsSection, "hours_per_full_day");
+      const std::string per_day_formula = "=IF(" + hours + ">0,IF(" + gap_fixed + "<=0,0,IF(" +
+                                          gap_fixed + "+" + full_day + "*" + gap_scaled + "/" +
+                                          hours + ">0,\"never\",-" + gap_fixed + "*" + hours + "/" +
+                                          gap_scaled + ")),\"n/a\")";
+      if (scenario.plan_inputs.workload.hours_per_day > 0) {
+        write_either(sheet, r, out.be_hours_per_day_col, per_day_formula,
+                     option.break_even_hours_per_day, "never", formats.decimal2);
+        write_either(sheet, r, out.be_hours_col,
+                     "=IF(ISNUMBER(" + ref(out.be_hours_per_day_col) + ")," +
+                         ref(out.be_hours_per_day_col) + "*" + days_total + "," +
+                         ref(out.be_hours_per_day_col) + ")",
+                     option.break_even_hours, "never", formats.hours);
+      } else {
+        // No hours of use: nothing scales, so no slope to solve with: the engine's figure.
+        const auto value = [&](lxw_col_t col, const std::optional<double>& x, lxw_format* format) {
+          if (x) {
+            sheet.number(r, col, *x, format);
+          } else {
+            sheet.text(r, col, "never", formats.not_available);
+          }
+        };
+        value(out.be_hours_per_day_col, option.break_even_hours_per_day, formats.decimal2);
+        value(out.be_hours_col, option.break_even_hours, formats.hours);
+      }
+
+      // Monthly comparison rows.
+      ComparisonRows rows;
+      sheet.text(row++, 0, option.id + " against " + plan.baseline_option_id, formats.subtitle);
+      rows.saving = row++;
+      rows.cumulative = row++;
+      rows.dearer = row++;
+      rows.breaks_even = row++;
+      rows.paid_back = row++;
+      ++row;
+      sheet.text(rows.saving, 0, "Saving against " + plan.baseline_option_id);
+      sheet.text(rows.cumulative, 0, "Cumulative saving");
+      sheet.text(rows.dearer, 0, "Owning dearer so far (cumulative), 1 = yes", formats.flag_label);
+      sheet.text(rows.breaks_even, 0, "Breaks even this month, 1 = yes", formats.flag_label);
+      sheet.text(rows.paid_back, 0, "Paid back by this month, 1 = yes", formats.flag_label);
+      double running = 0;
+      bool was_dearer = false;
+      std::optional<int> first_paid_back;
+      for (lxw_col_t col = first; col <= last; ++col) {
+        const auto m = static_cast<size_t>(col - first);
+        const double saving = base_cf.total[m] - own_cf.total[m];
+        const double before = running;
+        running += saving;
+        const std::string s_here = cell_ref(rows.saving, col);
+        const std::string r_here = cell_ref(rows.cumulative, col);
+        sheet.formula(rows.saving, col,
+                      "=" + cash_here(base.total, col) + "-" + cash_here(block.total, col), saving,
+                      formats.money);
+        sheet.formula(rows.cumulative, col,
+                      "=SUM(" + cell_ref(rows.saving, first, true, true) + ":" + s_here + ")",
+                      running, formats.money);
+        // The engine's break_even_month: at or below the baseline, having been above it.
+        const double tol_dearer =
+            kComparisonTolerance * std::max(1.0, std::abs(base_cf.cumulative[m]));
+        const bool dearer = own_cf.cumulative[m] > base_cf.cumulative[m] + tol_dearer;
+        sheet.formula(rows.dearer, col,
+                      "=IF(" + cash_here(block.cumulative, col) + ">" +
+                          cash_here(base.cumulative, col) + "+" + tolerance + "*MAX(1,ABS(" +
+                          cash_here(base.cumulative, col) + ")),1,0)",
+                      dearer ? 1 : 0, formats.flag);
+        if (col == first) {
+          sheet.number(rows.breaks_even, col, 0, formats.flag);
+        } else {
+          sheet.formula(rows.breaks_even, col,
+                        "=IF(AND(" + cell_ref(rows.dearer, col) + "=0,MAX(" +
+                            cell_ref(rows.dearer, first, true, true) + ":" +
+                            cell_ref(rows.dearer, col - 1) + ")=1),1,0)",
+                        !dearer && was_dearer ? 1 : 0, formats.flag);
+        }
+        was_dearer = was_dearer || dearer;
+        // The engine's payback_months: the running saving within tolerance of 0 or above.
+        const double tol_paid =
+            kComparisonTolerance * std::max(1.0, std::abs(before) + std::abs(saving));
+        const bool paid = running >= -tol_paid;
+        if (paid && !first_paid_back) first_paid_back = static_cast<int>(m);
+        const std::string before_ref =
+            col == first ? std::string("0") : cell_ref(rows.cumulative, col - 1);
+        sheet.formula(rows.paid_back, col,
+                      "=IF(" + r_here + ">=-" + tolerance + "*MAX(1,ABS(" + before_ref + ")+ABS(" +
+                          s_here + ")),1,0)",
+                      paid ? 1 : 0, formats.flag);
+      }
+      const auto range = [&](lxw_row_t monthly) {
+        return cell_ref(monthly, first, true, true) + ":" + cell_ref(monthly, last, true, true);
+      };
+      sheet.formula(rows.saving, 1, "=SUM(" + range(rows.saving) + ")", running, formats.money);
+
+      // Break-even month: "n/a" when owning is never dearer, "never" when it never catches up.
+      const std::string month_formula = "=IF(MAX(" + range(rows.dearer) + ")=0,\"n/a\",IFERROR(" +
+                                        "MATCH(1," + range(rows.breaks_even) + ",0)-1,\"never\"))";
+      const std::optional<double> month =
+          option.break_even_month ? std::optional<double>(*option.break_even_month) : std::nullopt;
+      write_either(sheet, r, out.be_month_col, month_formula, month,
+                   option.never_dearer_than_baseline ? "n/a" : "never", formats.integer);
+
+      // Payback and IRR do not apply without a saving to pay back with (a baseline that costs
+      // nothing), when owning is never dearer, or without an initial outlay.
+      const std::string not_applicable = "OR(ABS(" + here(b, out.total_col) + ")<=" + tolerance +
+                                         ",MAX(" + range(rows.dearer) + ")=0," +
+                                         cell_ref(rows.saving, first) + ">=-" + tolerance + ")";
+      write_either(sheet, r, out.paid_back_col,
+                   "=IFERROR(MATCH(1," + range(rows.paid_back) + ",0)-1,\"never\")",
+                   first_paid_back ? std::optional<double>(*first_paid_back) : std::nullopt,
+                   "never", formats.integer);
+      const std::string k = ref(out.paid_back_col);
+      const std::string before_k = "INDEX(" + range(rows.cumulative) + ",1," + k + ")";
+      const std::string saving_k = "INDEX(" + range(rows.saving) + ",1," + k + "+1)";
+      const bool na = !option.comparison_na_reason.empty();
+      write_either(sheet, r, out.payback_col,
+                   "=IF(" + not_applicable + ",\"n/a\",IF(ISNUMBER(" + k + "),IF(" + k +
+                       "=0,0,IF(OR(" + before_k + ">=0," + saving_k + "<=0)," + k + "," + k +
+                       "-1+MIN(1,-" + before_k + "/" + saving_k + "))),\"never\"))",
+                   na ? std::nullopt : option.payback_months, na ? "n/a" : "never",
+                   formats.decimal1);
+
+      // IRR: the spreadsheet's IRR from gputco's rate, one Newton step on the NPV of the
+      // saving (as exact as the engine's bisection), annualised.
+      const std::optional<double> monthly =
+          option.irr ? std::optional<double>(monthly_from_annual(*option.irr)) : std::nullopt;
+      sheet.number(r, out.irr_start_col, monthly.value_or(0.0), formats.factor);
+      write_either(
+          sheet, r, out.irr_monthly_col,
+          "=IFERROR(IRR(" + range(rows.saving) + "," + ref(out.irr_start_col) + "),\"n/a\")",
+          monthly, "n/a", formats.factor);
+      const std::string q = ref(out.irr_monthly_col);
+      write_either(sheet, r, out.irr_refined_col,
+                   "=IF(ISNUMBER(" + q + ")," + q + "-SUMPRODUCT(" + range(rows.saving) + ",(1+" +
+                       q + ")^(-" + months_here + "))/SUMPRODUCT(" + range(rows.saving) + ",-" +
+                       months_here + "*(1+" + q + ")^(-" + months_here + "-1)),\"n/a\")",
+                   monthly, "n/a", formats.factor);
+      write_either(sheet, r, out.irr_col,
+                   "=IF(" + not_applicable + ",\"n/a\",IF(ISNUMBER(" + ref(out.irr_refined_col) +
+                       "),(1+" + ref(out.irr_refined_col) + ")^" +
+                       names.at(kConstantsSection, "months_per_year") + "-1,\"n/a\"))",
+                   na ? std::nullopt : option.irr, "n/a", formats.percent);
+    }
+
+    // Break-even volume against the API: the gap is linear in the tokens per day while one
+    // unit carries the volume (no growth, one unit, no overflow); otherwise gputco's search
+    // is needed: rerun it.
+    if (api && option.kind != OptionKind::api && option.feasible) {
+      const size_t a = *api;
+      const std::string volume = names.at("workload", "tokens_per_day");
+      const std::string gap_fixed = "(" + ref(out.fixed_col) + "-" + here(a, out.fixed_col) + ")";
+      const std::string gap_scaled =
+          "(" + ref(out.scaled_col) + "-" + here(a, out.scaled_col) + ")";
+      const std::string upper = names.at(option.id, "capacity_tokens_per_hour") + "*" + hours;
+      double most_overflow = 0;
+      for (double x : option.cash_flow.overflow_load) most_overflow = std::max(most_overflow, x);
+      const bool linear = scenario.plan_inputs.workload.growth_per_month <= 0 && most_units <= 1 &&
+                          most_overflow <= 0 && scenario.plan_inputs.workload.tokens_per_day &&
+                          *scenario.plan_inputs.workload.tokens_per_day > 0;
+      if (linear) {
+        const std::string formula =
+            "=IF(OR(" + names.at("workload", "growth_per_month") + ">0," + ref(out.units_col) +
+            ">1,MAX(" + cash_row(block.overflow_load) + ")>0," + volume +
+            "<=0),\"rerun gputco\",IF(" + upper + "<=0,\"never\",IF(" + gap_fixed + "<0,0,IF(" +
+            gap_fixed + "+" + upper + "*" + gap_scaled + "/" + volume + ">0,\"never\",IF(" +
+            gap_scaled + "<0,-" + gap_fixed + "*" + volume + "/" + gap_scaled + ",0)))))";
+        write_either(sheet, r, out.be_tokens_col, formula, option.break_even_tokens_per_day,
+                     "never", formats.integer);
+      } else if (option.break_even_tokens_per_day) {
+        // Units that change with the volume: gputco's search, as a value.
+        sheet.number(r, out.be_tokens_col, *option.break_even_tokens_per_day, formats.integer);
+      } else {
+        sheet.text(r, out.be_tokens_col, "never", formats.not_available);
+      }
+    } else {
+      sheet.text(r, out.be_tokens_col, kNotAvailable, formats.not_available);
+    }
+  }
+  sheet.width(0, 0, 34);
+  sheet.width(1, static_cast<lxw_col_t>(std::max<size_t>(std::size(headers), last + 1)), 15);
+  worksheet_freeze_panes(sheet.raw(), out.first_option_row, 1);
+  return out;
+}
+
+}  // namespace gputco::xlsx
