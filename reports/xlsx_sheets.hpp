@@ -261,6 +261,14 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                      const ResolvedScenario& scenario, const InputNames& names,
                                      const TimelineLayout* timeline = nullptr);
 
+/// Writes the Cash flow sheet's timeline rows at layout's rows (months 0..plan.horizon_months
+/// from layout.first_month_col): the month, the flags, plan year and discount factor (links to
+/// `timeline`'s rows when given, else their own formulas), hours in the month, days and hours
+/// of use, growth and price trend factors, each cached with the engine's timeline value.
+void write_cash_flow_timeline(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                              const CashFlowLayout& layout, const InputNames& names,
+                              const TimelineLayout* timeline);
+
 /// Where the Timeline sheet puts things; its month m sits in column first_month_col + m,
 /// the same column as on the Cash flow sheet.
 struct TimelineLayout {
