@@ -40,7 +40,8 @@ void size_rows(CashFlow& cf, size_t n) {
                     &cf.discounted, &cf.hosting,       &cf.failures,    &cf.financing,
                     &cf.vat,        &cf.depreciation,  &cf.book_value,  &cf.load,
                     &cf.units,      &cf.overflow_load, &cf.energy_kwh,  &cf.idle_kwh,
-                    &cf.co2e_kg}) {
+                    &cf.co2e_kg,    &cf.colo_extras,   &cf.insurance,   &cf.staff,
+                    &cf.licences,   &cf.support,       &cf.interest}) {
     row->assign(n, 0.0);
   }
 }
@@ -51,8 +52,10 @@ void finish_cash_flow(CashFlow& cf, double discount_rate_per_year) {
   double running = 0;
   for (size_t m = 0; m < n; ++m) {
     // The workbook's Total is SUM(capex:resale) over the rows in this order.
+    // The cost lines come last: a plan without them sums exactly as before (x + 0 = x).
     cf.total[m] = cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] + cf.failures[m] +
-                  cf.rent[m] + cf.financing[m] + cf.vat[m] + cf.resale[m];
+                  cf.rent[m] + cf.financing[m] + cf.vat[m] + cf.resale[m] + cf.colo_extras[m] +
+                  cf.insurance[m] + cf.staff[m] + cf.licences[m] + cf.support[m];
     running += cf.total[m];
     cf.cumulative[m] = running;
     // Monthly discounting with the effective annual rate: a flow at the end of month m is
@@ -132,6 +135,9 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     cf.financing[0] = -principal;
     for (size_t m = 1; m <= last && static_cast<int>(m) <= o.loan_term_months; ++m) {
       cf.financing[m] = payment;
+      // The instalment's interest: the balance owed after the previous one x the rate.
+      cf.interest[m] =
+          annuity_balance(principal, rate, o.loan_term_months, static_cast<int>(m) - 1) * rate;
     }
     cf.financing[last] += annuity_balance(principal, rate, o.loan_term_months, n_months);
   } else if (lease) {
@@ -189,6 +195,43 @@ void rent_monthly_flows(const OptionInputs& o, const FinanceInputs& f, CashFlow&
   cf.rent[last] += o.notice_months * o.price_per_month * cf.units[last];
 }
 
+/// Devices in service in month m, for per-device licences and support: the units in service
+/// (owned, reserved, monthly servers) or the instances an hourly rental runs at its load
+/// (at least one), times the devices per unit; none for an api.
+double devices_in_service(const OptionInputs& o, const CashFlow& cf, size_t m) {
+  switch (o.kind) {
+    case OptionKind::api:
+      return 0;
+    case OptionKind::rent_hourly:
+      if (term_months(o.term) == 0) {
+        return o.count * std::max(1.0, std::ceil(cf.load[m] - kLoadTolerance));
+      }
+      break;
+    case OptionKind::buy:
+    case OptionKind::rent_monthly:
+      break;
+  }
+  return o.count * cf.units[m];
+}
+
+/// The cost lines (engine/cost_lines.hpp), paid in arrears each month 1..N.
+void cost_line_flows(const OptionInputs& o, const FinanceInputs& f, CashFlow& cf) {
+  const auto last = static_cast<size_t>(f.horizon_months);
+  const CostLines& lines = o.cost_lines;
+  const bool owned = o.kind == OptionKind::buy;
+  const double staff = staff_per_month(lines);
+  for (size_t m = 1; m <= last; ++m) {
+    const double devices = devices_in_service(o, cf, m);
+    cf.staff[m] = staff;
+    cf.licences[m] = licences_per_month(lines, devices);
+    cf.support[m] = support_per_month(lines, devices);
+    if (owned) cf.insurance[m] = insurance_per_month(lines, capex_of(o) * cf.units[m]);
+    if (owned && o.hosting == Hosting::colocation) {
+      cf.colo_extras[m] = lines.colo_extras_per_month.value_or(0.0) * cf.units[m];
+    }
+  }
+}
+
 }  // namespace
 
 void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
@@ -223,11 +266,15 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
       break;
   }
   energy_rows(o, w, site, f, cf);
+  cost_line_flows(o, f, cf);
   if (!f.vat_reclaimable && f.vat_rate > 0) {
     const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
+    // Staff (wages) and insurance (exempt: VAT Directive 2006/112/EC, art. 135(1)(a)) carry
+    // no VAT; licences, support and colocation extras do.
     for (size_t m = 0; m <= last; ++m) {
       cf.vat[m] = f.vat_rate * (cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] +
-                                cf.failures[m] + cf.rent[m] + (lease ? cf.financing[m] : 0.0));
+                                cf.failures[m] + cf.rent[m] + (lease ? cf.financing[m] : 0.0) +
+                                cf.colo_extras[m] + cf.licences[m] + cf.support[m]);
     }
   }
   finish_cash_flow(cf, f.discount_rate_per_year);

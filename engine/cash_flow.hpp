@@ -61,8 +61,17 @@ double capex_of(const OptionInputs& option);
 ///   metered; computed as [min(L_m, u_m) x P / 1000 x tariff x PUE] x H_m x T_m + idle
 ///   unit-hours x I / 1000 x tariff x PUE x T_m (the first term is the formula before idle
 ///   power existed, kept bit for bit). Rentals pay their energy in the rent: no energy row.
+/// - cost lines (engine/cost_lines.hpp), months 1..N, 0 where not entered: staff[m] =
+///   staff_per_month; licences[m] and support[m] with D_m devices in service (count x u_m;
+///   on-demand and spot rentals count x max(1, ceil(L_m - 1e-9)); api 0); owned: insurance[m]
+///   = insurance_per_year x C x u_m / 12 (leased hardware too); colocated: colo_extras[m] =
+///   colo_extras_per_month x u_m.
+/// - interest[m] (loan, accounting view, part of financing[m]) = r x the balance still owed
+///   after m - 1 instalments (annuity_balance), m <= loan_term_months.
 /// - vat[m] = (vat_reclaimable ? 0 : vat_rate) x (capex + energy + maintenance + hosting +
-///   failures + rent, + financing under a lease); no VAT on loan flows or resale.
+///   failures + rent, + financing under a lease, + colo_extras + licences + support); no VAT
+///   on loan flows, resale, staff (wages) or insurance (exempt: VAT Directive 2006/112/EC,
+///   art. 135(1)(a)).
 /// - depreciation[m] (m >= 1) = sum of capex[k] for m - useful_life <= k < m, / useful_life
 ///   (straight line, SLN(cost, 0, life)); book_value[m] = sum(capex[0..m]) -
 ///   sum(depreciation[0..m]).

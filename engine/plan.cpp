@@ -245,6 +245,9 @@ Plan make_plan(const PlanInputs& given) {
     energy_and_carbon(o, in.site, tokens, r);
     if (api) api_rate_limits(o, in.workload, in.finance, r);
     r.events = events_of(o, r.cash_flow);
+    r.cost_lines_not_entered = cost_lines_not_entered(
+        o.cost_lines, {!api, o.kind == OptionKind::buy,
+                       o.kind == OptionKind::buy && o.hosting == Hosting::colocation});
     if (!r.feasible) {
       r.note = "the model does not fit on " + std::to_string(o.count) + " x " + o.device.id;
       if (r.devices_needed > 0) r.note += "; needs " + std::to_string(r.devices_needed);

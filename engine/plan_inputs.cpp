@@ -216,6 +216,7 @@ void validate_plan_inputs(const PlanInputs& in) {
     GPUTCO_REQUIRE(!o.tokens_per_minute_limit || (std::isfinite(*o.tokens_per_minute_limit) &&
                                                   *o.tokens_per_minute_limit > 0),
                    "option " << o.id << ": tokens_per_minute_limit must be a positive number");
+    validate_cost_lines(o.cost_lines, o.id);
     if (o.kind == OptionKind::api) {
       GPUTCO_REQUIRE(w.tokens_per_day && w.input_tokens_per_output_token,
                      "option " << o.id

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cost_lines.hpp"
 #include "engine/fit.hpp"
 #include "engine/hardware.hpp"
 #include "engine/speed.hpp"
@@ -223,6 +224,8 @@ struct OptionInputs {
   /// Why the intensity is unknown (e.g. "no grid intensity for region 'xx' in the catalog"),
   /// shown where the emissions would be; "" = the engine's generic reason.
   std::string carbon_unknown_reason;
+  // staff, licences, support, insurance, colocation extras (each nullopt: not entered)
+  CostLines cost_lines;
   // growth
   Overflow overflow = Overflow::add_units;
   std::string overflow_option_id;  ///< overflow = rent: the rent_hourly option that carries it

@@ -16,7 +16,8 @@ namespace gputco {
 /// (purchases, setup fees); index m (1..horizon) is the end of month m (running costs,
 /// paid in arrears; resale at the horizon). Every vector has horizon_months + 1 entries.
 /// total = capex + energy + maintenance + hosting + failures + rent + financing + vat +
-/// resale; depreciation and book_value are the accounting view, not cash, not in total.
+/// resale + colo_extras + insurance + staff + licences + support; depreciation, book_value and
+/// interest are the accounting view, not cash, not in total.
 struct CashFlow {
   std::vector<double> capex;
   std::vector<double> energy;
@@ -33,9 +34,18 @@ struct CashFlow {
   std::vector<double> vat;              ///< VAT when not reclaimable
   std::vector<double> depreciation;     ///< straight-line, accounting only (not in total)
   std::vector<double> book_value;       ///< capex to date - depreciation to date (accounting)
-  std::vector<double> load;             ///< demand in units of this option (index 0: month 1's)
-  std::vector<double> units;            ///< units in service (owned, reserved, monthly servers)
-  std::vector<double> overflow_load;    ///< load rented from the overflow option
+  // The cost lines (engine/cost_lines.hpp): 0 where not entered.
+  std::vector<double> colo_extras;  ///< colocation extras: per unit in the rack a month
+  std::vector<double> insurance;    ///< owned hardware: share of its purchase value a year / 12
+  std::vector<double> staff;        ///< staff and operations
+  std::vector<double> licences;     ///< software licences (per month, per year, per device)
+  std::vector<double> support;      ///< support contracts (per month, per year, per device)
+  /// Loan: the interest part of each instalment (balance owed x monthly rate), accounting view
+  /// (in financing, not in total again); 0 otherwise.
+  std::vector<double> interest;
+  std::vector<double> load;           ///< demand in units of this option (index 0: month 1's)
+  std::vector<double> units;          ///< units in service (owned, reserved, monthly servers)
+  std::vector<double> overflow_load;  ///< load rented from the overflow option
   // Physical rows (not money, not in total). Known only where OptionResult says so
   // (energy_kwh_total / co2e_kg_total set); zeros otherwise (api options: unknown).
   std::vector<double> energy_kwh;  ///< kWh at the wall in month m (load + idle, x PUE)
@@ -84,7 +94,10 @@ struct OptionResult {
   /// stated demand; never with an api option) the option's own aggregate decode capacity
   /// during the hours of use. nullopt when infeasible or no tokens.
   std::optional<double> cost_per_million_tokens;
-  std::string note;          ///< why infeasible, or what the break-even is against
+  std::string note;  ///< why infeasible, or what the break-even is against
+  /// Cost lines the scenario did not enter for this option (cost_lines_not_entered): counted
+  /// as 0, and every report says so.
+  std::vector<std::string> cost_lines_not_entered;
   double cost_per_year = 0;  ///< total_cost / (horizon_months / 12)
   /// Months until the cumulative saving of owning against the baseline turns non-negative,
   /// interpolated within the month; nullopt: never within the horizon (or not owned).

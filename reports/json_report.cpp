@@ -127,9 +127,14 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
                       {"energy", numbers(cf.energy)},
                       {"maintenance", numbers(cf.maintenance)},
                       {"hosting", numbers(cf.hosting)},
+                      {"colo_extras", numbers(cf.colo_extras)},
                       {"failures", numbers(cf.failures)},
+                      {"licences", numbers(cf.licences)},
+                      {"support", numbers(cf.support)},
                       {"rent", numbers(cf.rent)},
                       {"financing", numbers(cf.financing)},
+                      {"staff", numbers(cf.staff)},
+                      {"insurance", numbers(cf.insurance)},
                       {"vat", numbers(cf.vat)},
                       {"resale", numbers(cf.resale)},
                       {"total", numbers(cf.total)},
@@ -162,6 +167,9 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     }
     o["depreciation"] = numbers(cf.depreciation);
     o["book_value"] = numbers(cf.book_value);
+    o["interest"] = numbers(cf.interest);
+    // Cost lines the scenario did not enter (counted as 0): the report says so, never hides it.
+    o["cost_lines_not_entered"] = r.cost_lines_not_entered;
     ordered events = ordered::array();
     for (const auto& e : r.events) events.push_back({{"month", e.month}, {"what", e.what}});
     o["events"] = std::move(events);

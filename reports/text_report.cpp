@@ -67,6 +67,41 @@ std::string whole_money_text(double amount) {
   return std::isfinite(amount) ? fmt::format("{:.0f}", amount) : "n/a";
 }
 
+std::string cost_lines_not_entered_text(const Plan& plan) {
+  // Each line, in the order the engine lists them, with the options that left it out.
+  std::vector<std::pair<std::string, std::vector<std::string>>> lines;
+  for (const auto& r : plan.options) {
+    for (const std::string& line : r.cost_lines_not_entered) {
+      auto it = std::find_if(lines.begin(), lines.end(),
+                             [&](const auto& entry) { return entry.first == line; });
+      if (it == lines.end()) it = lines.insert(lines.end(), {line, {}});
+      it->second.push_back(r.id);
+    }
+  }
+  // Lines left out by the same options share one group.
+  std::vector<std::pair<std::vector<std::string>, std::string>> groups;
+  for (const auto& [line, ids] : lines) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const auto& group) { return group.first == ids; });
+    if (it == groups.end()) {
+      groups.push_back({ids, line});
+    } else {
+      it->second += ", " + line;
+    }
+  }
+  std::string text;
+  for (const auto& [ids, names] : groups) {
+    std::string who;
+    if (ids.size() == plan.options.size() && ids.size() > 1) {
+      who = "every option";
+    } else {
+      for (const auto& id : ids) who += (who.empty() ? "" : ", ") + id;
+    }
+    text += (text.empty() ? "" : "; ") + names + " (" + who + ")";
+  }
+  return text;
+}
+
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   const auto& in = s.plan_inputs;
   std::string out;
@@ -203,6 +238,9 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                              in.finance.vat_rate * 100)
                : fmt::format("VAT ({:.1f} %, not reclaimable) is counted as a cost.\n",
                              in.finance.vat_rate * 100);
+  }
+  if (const std::string missing = cost_lines_not_entered_text(plan); !missing.empty()) {
+    out += fmt::format("Not entered, counted as 0: {}.\n", missing);
   }
   if (plan.recommendation) {
     out +=

@@ -15,6 +15,12 @@ namespace gputco {
 /// figure does not exist.
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& scenario);
 
+/// The cost lines no option entered, grouped by the options that left them out:
+/// "staff and operations, software licences (every option); insurance (rig)"; "" when every
+/// option entered every line that applies to it. Shared by the terminal summary and the
+/// workbook's Summary.
+std::string cost_lines_not_entered_text(const Plan& plan);
+
 /// An amount of money in the terminal tables: whole units, no separators (the column says
 /// the currency), "n/a" for a figure that does not exist (NaN or infinite). Never throws.
 std::string whole_money_text(double amount);

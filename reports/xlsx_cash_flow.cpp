@@ -20,19 +20,28 @@ enum class Row {
   energy,
   maintenance,
   hosting,
+  colo_extras,
   failures,
+  licences,
+  support,
   rent,
   financing,
+  staff,
+  insurance,
   vat,
   resale,
   depreciation,
-  book_value
+  book_value,
+  interest
 };
 
-constexpr Row kRows[] = {Row::load,         Row::units,       Row::overflow_load, Row::capex,
-                         Row::energy,       Row::maintenance, Row::hosting,       Row::failures,
-                         Row::rent,         Row::financing,   Row::vat,           Row::resale,
-                         Row::depreciation, Row::book_value};
+// VAT is charged on the rows from capex to rent (SUM over them): staff and insurance, which
+// carry none, sit after rent.
+constexpr Row kRows[] = {Row::load,      Row::units,        Row::overflow_load, Row::capex,
+                         Row::energy,    Row::maintenance,  Row::hosting,       Row::colo_extras,
+                         Row::failures,  Row::licences,     Row::support,       Row::rent,
+                         Row::financing, Row::staff,        Row::insurance,     Row::vat,
+                         Row::resale,    Row::depreciation, Row::book_value,    Row::interest};
 
 const char* label_of(Row row) {
   switch (row) {
@@ -50,12 +59,22 @@ const char* label_of(Row row) {
       return "Maintenance";
     case Row::hosting:
       return "Hosting (colocation)";
+    case Row::colo_extras:
+      return "Colocation extras";
     case Row::failures:
       return "Failures (expected replacements)";
+    case Row::licences:
+      return "Software licences";
+    case Row::support:
+      return "Support contracts";
     case Row::rent:
       return "Rent";
     case Row::financing:
       return "Financing (loan, lease)";
+    case Row::staff:
+      return "Staff and operations";
+    case Row::insurance:
+      return "Insurance";
     case Row::vat:
       return "VAT (not reclaimable)";
     case Row::resale:
@@ -64,6 +83,8 @@ const char* label_of(Row row) {
       return "Depreciation (accounting, not in total)";
     case Row::book_value:
       return "Book value (accounting)";
+    case Row::interest:
+      return "Loan interest (accounting, in financing)";
   }
   return "";
 }
@@ -84,12 +105,22 @@ const std::vector<double>& values_of(const CashFlow& cf, Row row) {
       return cf.maintenance;
     case Row::hosting:
       return cf.hosting;
+    case Row::colo_extras:
+      return cf.colo_extras;
     case Row::failures:
       return cf.failures;
+    case Row::licences:
+      return cf.licences;
+    case Row::support:
+      return cf.support;
     case Row::rent:
       return cf.rent;
     case Row::financing:
       return cf.financing;
+    case Row::staff:
+      return cf.staff;
+    case Row::insurance:
+      return cf.insurance;
     case Row::vat:
       return cf.vat;
     case Row::resale:
@@ -98,6 +129,8 @@ const std::vector<double>& values_of(const CashFlow& cf, Row row) {
       return cf.depreciation;
     case Row::book_value:
       return cf.book_value;
+    case Row::interest:
+      return cf.interest;
   }
   return cf.total;
 }
@@ -118,12 +151,22 @@ lxw_row_t& row_of(OptionBlock& block, Row row) {
       return block.maintenance;
     case Row::hosting:
       return block.hosting;
+    case Row::colo_extras:
+      return block.colo_extras;
     case Row::failures:
       return block.failures;
+    case Row::licences:
+      return block.licences;
+    case Row::support:
+      return block.support;
     case Row::rent:
       return block.rent;
     case Row::financing:
       return block.financing;
+    case Row::staff:
+      return block.staff;
+    case Row::insurance:
+      return block.insurance;
     case Row::vat:
       return block.vat;
     case Row::resale:
@@ -132,6 +175,8 @@ lxw_row_t& row_of(OptionBlock& block, Row row) {
       return block.depreciation;
     case Row::book_value:
       return block.book_value;
+    case Row::interest:
+      return block.interest;
   }
   return block.total;
 }
@@ -189,6 +234,27 @@ class BlockFormulas {
                          in("colo_per_kw_month") + "*" + in("contracted_kw") + "+" +
                          in("colo_per_rack_unit_month") + "*" + in("rack_units") + ")"
                    : "";
+      case Row::colo_extras:
+        return owned() && inputs_.hosting == Hosting::colocation
+                   ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*" +
+                         in("colo_extras_per_month")
+                   : "";
+      case Row::licences:
+        return recurring("licence");
+      case Row::support:
+        return recurring("support");
+      case Row::staff:
+        // Hours x rate + share of employees x yearly cost / 12 (engine staff_per_month).
+        return "=" + flag(layout_.is_running_row) + "*(" + in("staff_hours_per_month") + "*" +
+               in("staff_rate_per_hour") + "+" + in("staff_fte") + "*" +
+               in("staff_salary_per_year") + "/" + constant("months_per_year") + ")";
+      case Row::insurance:
+        return owned()
+                   ? "=" + flag(layout_.is_running_row) + "*" + in("insurance_per_year") + "/" +
+                         constant("months_per_year") + "*" + unit_capex() + "*" + here(block_.units)
+                   : "";
+      case Row::interest:
+        return owned() && inputs_.financing == Financing::loan ? interest() : "";
       case Row::failures:
         return owned() ? "=" + flag(layout_.is_running_row) + "*IF(" + month() + ">" +
                              in("warranty_months") + ",1,0)*" + in("annual_failure_rate") + "/" +
@@ -453,6 +519,37 @@ class BlockFormulas {
     return "";
   }
 
+  /// Licences or support (engine licences_per_month): per month + per year / 12 + per device
+  /// a year x devices in service / 12; devices = count x units, or for an hourly rental by use
+  /// count x the instances at its load (at least one); an api has no per-device term.
+  std::string recurring(const std::string& line) const {
+    const auto key = [&](const char* suffix) { return names_.at(option_.id, line + suffix); };
+    std::string f = "=" + flag(layout_.is_running_row) + "*(" + key("_per_month") + "+" +
+                    key("_per_year") + "/" + constant("months_per_year");
+    if (option_.kind != OptionKind::api) {
+      const std::string units =
+          option_.kind == OptionKind::rent_hourly && !reserved()
+              ? "MAX(1,ROUNDUP(" + here(block_.load) + "-" + constant("load_tolerance") + ",0))"
+              : here(block_.units);
+      f += "+" + key("_per_gpu_per_year") + "*" + in("count") + "*" + units + "/" +
+           constant("months_per_year");
+    }
+    return f + ")";
+  }
+
+  /// The interest part of a loan's instalment (engine: the balance after the previous
+  /// instalment x the monthly rate): -FV(r, month - 1, -PMT, P) x r within the term.
+  std::string interest() const {
+    const std::string principal = "(" +
+                                  cell_ref(block_.capex, layout_.first_month_col, true, true) +
+                                  "*(1-" + in("down_payment") + "))";
+    const std::string rate = "(" + in("loan_rate") + "/" + constant("months_per_year") + ")";
+    const std::string term = in("loan_term_months");
+    const std::string payment = "PMT(" + rate + "," + term + ",-" + principal + ")";
+    return "=" + flag(layout_.is_running_row) + "*IF(" + month() + "<=" + term + ",-FV(" + rate +
+           "," + month() + "-1,-" + payment + "," + principal + ")*" + rate + ",0)";
+  }
+
   std::string vat() const {
     std::string base = "SUM(" + here(block_.capex) + ":" + here(block_.rent) + ")";
     if (owned() && inputs_.financing == Financing::lease) base += "+" + here(block_.financing);
@@ -688,9 +785,14 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.energy = row++;
     block.maintenance = row++;
     block.hosting = row++;
+    block.colo_extras = row++;
     block.failures = row++;
+    block.licences = row++;
+    block.support = row++;
     block.rent = row++;
     block.financing = row++;
+    block.staff = row++;
+    block.insurance = row++;
     block.vat = row++;
     block.resale = row++;
     block.total = row++;
@@ -698,6 +800,7 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.discounted = row++;
     block.depreciation = row++;
     block.book_value = row++;
+    block.interest = row++;
     block.energy_kwh = row++;
     block.idle_kwh = row++;
     block.co2e_kg = row++;

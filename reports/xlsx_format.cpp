@@ -368,8 +368,8 @@ std::vector<std::pair<std::string, std::string>> InputNames::keys() const {
 }
 
 void InputNames::add(const std::string& section, const std::string& key, const std::string& name,
-                     lxw_row_t row, double value, bool derived) {
-  names_.emplace(std::make_pair(section, key), Cell{name, row, value, derived});
+                     lxw_row_t row, double value, bool derived, bool blank) {
+  names_.emplace(std::make_pair(section, key), Cell{name, row, value, derived, blank});
 }
 
 const InputNames::Cell& InputNames::cell(const std::string& section, const std::string& key) const {
@@ -406,6 +406,10 @@ double InputNames::value_of(const std::string& section, const std::string& key) 
 
 bool InputNames::derived(const std::string& section, const std::string& key) const {
   return cell(section, key).derived;
+}
+
+bool InputNames::blank(const std::string& section, const std::string& key) const {
+  return cell(section, key).blank;
 }
 
 }  // namespace gputco::xlsx

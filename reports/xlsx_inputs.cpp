@@ -30,6 +30,7 @@ struct DisplayRow {
   /// requests): its formula over (section, key) pairs, written as a formula with `value` (the
   /// engine's) as its cached result. Empty: a value.
   std::string (*formula)(const InputNames& names, const std::string& section) = nullptr;
+  bool not_entered = false;  ///< an empty input cell (InputRow::not_entered)
 };
 
 /// tokens_per_day = requests_per_day x output_tokens_per_request (the resolver's rule).
@@ -70,6 +71,7 @@ struct Required {
   double engine_value = 0;
   std::string provenance = "not in the scenario's input list: the value the engine used";
   std::string (*formula)(const InputNames& names, const std::string& section) = nullptr;
+  bool not_entered = false;  ///< an empty input cell (InputRow::not_entered)
 };
 
 }  // namespace
@@ -281,6 +283,44 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         }
         break;
     }
+    // The cost lines (engine/cost_lines.hpp): every key the formulas read, 0 when not entered.
+    const CostLines& l = v.cost_lines;
+    struct Line {
+      const char* key;
+      const char* label;
+      std::string unit;
+      const std::optional<double>* value;
+    };
+    const Line lines[] = {
+        {"staff_hours_per_month", "Staff and operations: hours a month", "h/month",
+         &l.staff_hours_per_month},
+        {"staff_rate_per_hour", "Staff and operations: rate per hour", currency + "/h",
+         &l.staff_rate_per_hour},
+        {"staff_fte", "Staff and operations: share of full-time employees", "FTE", &l.staff_fte},
+        {"staff_salary_per_year", "Staff and operations: cost per full-time employee a year",
+         currency + "/FTE/year", &l.staff_salary_per_year},
+        {"licence_per_month", "Software licences per month", currency + "/month",
+         &l.licence_per_month},
+        {"licence_per_year", "Software licences per year", currency + "/year", &l.licence_per_year},
+        {"support_per_month", "Support contracts per month", currency + "/month",
+         &l.support_per_month},
+        {"support_per_year", "Support contracts per year", currency + "/year",
+         &l.support_per_year}};
+    for (const Line& line : lines) add(line.key, line.label, line.unit, line.value->value_or(0.0));
+    if (result.kind != OptionKind::api) {
+      add("licence_per_gpu_per_year", "Software licences per device a year",
+          currency + "/device/year", l.licence_per_gpu_per_year.value_or(0.0));
+      add("support_per_gpu_per_year", "Support contracts per device a year",
+          currency + "/device/year", l.support_per_gpu_per_year.value_or(0.0));
+    }
+    if (result.kind == OptionKind::buy) {
+      add("insurance_per_year", "Insurance per year", "fraction per year",
+          l.insurance_per_year.value_or(0.0));
+      if (v.hosting == Hosting::colocation) {
+        add("colo_extras_per_month", "Colocation extras per unit a month", currency + "/unit/month",
+            l.colo_extras_per_month.value_or(0.0));
+      }
+    }
     if (result.kind != OptionKind::api && v.grid_g_co2e_per_kwh) {
       add("grid_g_co2e_per_kwh", "Grid carbon intensity where it runs", "g CO2e/kWh",
           *v.grid_g_co2e_per_kwh);
@@ -292,7 +332,7 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
 bool has_numeric_row(const std::vector<DisplayRow>& rows, const std::string& section,
                      const std::string& key) {
   for (const auto& row : rows) {
-    if (row.section == section && row.key == key && row.value) return true;
+    if (row.section == section && row.key == key && (row.value || row.not_entered)) return true;
   }
   return false;
 }
@@ -308,6 +348,7 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
   for (const InputRow& in : scenario.inputs) {
     DisplayRow row{in.section, in.key,  in.label,      in.value,
                    in.text,    in.unit, in.provenance, RowKind::input};
+    row.not_entered = in.not_entered;
     // The resolver's derived figures stay formulas of what they derive from.
     if (in.section == "workload" && in.key == "tokens_per_day" &&
         listed("workload", "requests_per_day") && listed("workload", "output_tokens_per_request")) {
@@ -404,14 +445,16 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
       previous = r.kind;
     }
     at[i] = row++;
-    if (r.value && std::isfinite(*r.value) && !result.has(r.section, r.key)) {
+    const bool numeric = r.not_entered || (r.value && std::isfinite(*r.value));
+    if (numeric && !result.has(r.section, r.key)) {
       const auto prefix = prefix_of.find(r.section);
       const std::string name =
           names.claim(prefix != prefix_of.end() ? prefix->second + "_" + r.key : r.key);
       check_xlsx(workbook_define_name(workbook, name.c_str(),
                                       ("=" + sheet_cell_ref(kInputsSheet, at[i], kValue)).c_str()),
                  "defining the workbook name " + name);
-      result.add(r.section, r.key, name, at[i], *r.value, r.formula != nullptr);
+      result.add(r.section, r.key, name, at[i], r.value.value_or(0.0), r.formula != nullptr,
+                 r.not_entered);
     }
   }
 
@@ -436,6 +479,11 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
     if (r.value && named && r.formula != nullptr) {
       sheet.formula(here, kValue, r.formula(result, r.section), *r.value, formats.derived_number);
       sheet.text(here, kRecalculatesColumn, "formula", formats.indented);
+    } else if (r.not_entered) {
+      // Empty: the formulas read it as 0 until a value is typed in (finish_inputs_sheet gives
+      // it the input style when a formula reads it).
+      sheet.blank(here, kValue, formats.fixed_number);
+      sheet.text(here, kRecalculatesColumn, "no: rerun gputco", formats.indented);
     } else if (r.value) {
       // Fixed until finish_inputs_sheet finds a formula that reads it (then yellow).
       sheet.number(here, kValue, *r.value,
@@ -471,9 +519,13 @@ void finish_inputs_sheet(SheetWriter& sheet, const Formats& formats, const Input
     if (section == kConstantsSection || names.derived(section, key) || !names.used(section, key)) {
       continue;
     }
-    // Read by a formula: an input, in the input style.
-    sheet.number(names.row_of(section, key), kValue, names.value_of(section, key),
-                 formats.input_number);
+    // Read by a formula: an input, in the input style (an empty one stays empty: not entered).
+    if (names.blank(section, key)) {
+      sheet.blank(names.row_of(section, key), kValue, formats.input_number);
+    } else {
+      sheet.number(names.row_of(section, key), kValue, names.value_of(section, key),
+                   formats.input_number);
+    }
     sheet.text(names.row_of(section, key), kRecalculatesColumn, "yes", formats.indented);
   }
 }

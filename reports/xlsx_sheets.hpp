@@ -139,7 +139,7 @@ class InputNames {
   /// Adds a name for the Inputs cell on `row` holding `value`; `derived`: the cell is a
   /// formula of other inputs (not itself an input).
   void add(const std::string& section, const std::string& key, const std::string& name,
-           lxw_row_t row = 0, double value = 0, bool derived = false);
+           lxw_row_t row = 0, double value = 0, bool derived = false, bool blank = false);
   /// The name of an input, for a formula: marks it used. Throws XlsxError if the Inputs sheet
   /// has no such cell.
   const std::string& at(const std::string& section, const std::string& key) const;
@@ -151,6 +151,8 @@ class InputNames {
   lxw_row_t row_of(const std::string& section, const std::string& key) const;
   double value_of(const std::string& section, const std::string& key) const;
   bool derived(const std::string& section, const std::string& key) const;
+  /// An empty input cell (a cost line not entered): read as 0 by the formulas.
+  bool blank(const std::string& section, const std::string& key) const;
 
  private:
   struct Cell {
@@ -158,6 +160,7 @@ class InputNames {
     lxw_row_t row = 0;
     double value = 0;
     bool derived = false;
+    bool blank = false;
   };
   const Cell& cell(const std::string& section, const std::string& key) const;
   std::map<std::pair<std::string, std::string>, Cell> names_;
@@ -215,8 +218,15 @@ struct OptionBlock {
   lxw_row_t failures = 0;
   lxw_row_t financing = 0;
   lxw_row_t vat = 0;
+  // The cost lines (engine/cost_lines.hpp), inside the total's SUM.
+  lxw_row_t colo_extras = 0;
+  lxw_row_t licences = 0;
+  lxw_row_t support = 0;
+  lxw_row_t staff = 0;
+  lxw_row_t insurance = 0;
   lxw_row_t depreciation = 0;  ///< accounting view, not in the total
   lxw_row_t book_value = 0;    ///< accounting view
+  lxw_row_t interest = 0;      ///< loan interest (accounting view: part of financing)
   // Physical rows (issue #8): not money, below the accounting view, outside the total's SUM.
   lxw_row_t energy_kwh = 0;    ///< kWh at the wall (load + idle, x PUE); sum in sum_col
   lxw_row_t idle_kwh = 0;      ///< of which idle (powered, not serving); sum in sum_col
@@ -294,6 +304,11 @@ TimelineLayout write_timeline_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                     const ResolvedScenario& scenario, const InputNames& names,
                                     lxw_col_t first_month_col);
 
+/// The cost components that add up to an option's total (engine/plan.hpp CashFlow), in the
+/// Cash flow sheet's row order: capex, energy, maintenance, hosting, colocation extras,
+/// failures, licences, support, rent, financing, staff, insurance, VAT, resale.
+inline constexpr size_t kCostComponents = 14;
+
 /// The cells a chart of cumulative cost by month plots: on the Cash flow sheet in the full
 /// workbook, on the hidden Chart data sheet in the quote.
 struct CumulativeSource {
@@ -308,7 +323,7 @@ struct CumulativeSource {
   std::vector<lxw_row_t> discounted_rows;  ///< per plan option; its sum (NPV) in sum_col
   lxw_col_t sum_col = 1;
   /// Per cost component (cost_component order), the row of each plan option.
-  std::vector<lxw_row_t> component_rows[9];
+  std::vector<lxw_row_t> component_rows[kCostComponents];
   /// Per plan option, the energy (kWh) and CO2e (kg) rows whose sums (sum_col) the Summary
   /// links to; empty on the quote's Chart data sheet (the Summary then shows values).
   std::vector<lxw_row_t> energy_kwh_rows;
@@ -316,9 +331,6 @@ struct CumulativeSource {
   lxw_row_t year_row = 0;  ///< plan year per month column
 };
 
-/// The cost components that add up to an option's total (engine/plan.hpp CashFlow): capex,
-/// energy, maintenance, hosting, failures, rent, financing, VAT, resale.
-inline constexpr size_t kCostComponents = 9;
 /// The label of cost component `which` (0 .. kCostComponents - 1): "Capex", ...
 const char* cost_component_label(size_t which);
 /// The monthly flows of cost component `which` (may be empty: a plan without that row).

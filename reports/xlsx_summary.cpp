@@ -15,15 +15,16 @@ namespace gputco::xlsx {
 
 const char* cost_component_label(size_t which) {
   static constexpr std::array<const char*, kCostComponents> kLabels = {
-      "Capex", "Energy",    "Maintenance", "Hosting", "Failures",
-      "Rent",  "Financing", "VAT",         "Resale"};
+      "Capex",   "Energy", "Maintenance", "Hosting", "Colocation extras", "Failures", "Licences",
+      "Support", "Rent",   "Financing",   "Staff",   "Insurance",         "VAT",      "Resale"};
   return kLabels.at(which);
 }
 
 const std::vector<double>& cost_component(const CashFlow& cf, size_t which) {
   const std::array<const std::vector<double>*, kCostComponents> rows = {
-      &cf.capex, &cf.energy,    &cf.maintenance, &cf.hosting, &cf.failures,
-      &cf.rent,  &cf.financing, &cf.vat,         &cf.resale};
+      &cf.capex,    &cf.energy,    &cf.maintenance, &cf.hosting, &cf.colo_extras,
+      &cf.failures, &cf.licences,  &cf.support,     &cf.rent,    &cf.financing,
+      &cf.staff,    &cf.insurance, &cf.vat,         &cf.resale};
   return *rows.at(which);
 }
 
@@ -68,8 +69,9 @@ std::string chart_subset_note(size_t shown, size_t total) {
 
 lxw_row_t cost_component_row(const OptionBlock& block, size_t which) {
   const std::array<lxw_row_t, kCostComponents> rows = {
-      block.capex, block.energy,    block.maintenance, block.hosting, block.failures,
-      block.rent,  block.financing, block.vat,         block.resale};
+      block.capex,    block.energy,    block.maintenance, block.hosting, block.colo_extras,
+      block.failures, block.licences,  block.support,     block.rent,    block.financing,
+      block.staff,    block.insurance, block.vat,         block.resale};
   return rows.at(which);
 }
 
@@ -467,6 +469,13 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   for (const OptionResult& option : plan.options) {
     std::string note = option.note;
     for (const auto& w : option.warnings) note += (note.empty() ? "" : "; ") + w;
+    if (!option.cost_lines_not_entered.empty()) {
+      std::string lines;
+      for (const auto& line : option.cost_lines_not_entered) {
+        lines += (lines.empty() ? "" : ", ") + line;
+      }
+      note += (note.empty() ? "" : "; ") + std::string("not entered (counted as 0): ") + lines;
+    }
     if (!note.empty()) notes.push_back(option.id + ": " + note);
   }
   if (!plan.api_reference_option_id.empty()) {

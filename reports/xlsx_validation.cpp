@@ -17,6 +17,7 @@ struct Rule {
   double maximum = 0;
   bool has_maximum = false;
   const char* message = "";
+  bool blank_allowed = false;  ///< empty means "not entered" (the cost lines)
 };
 
 Rule fraction(const char* message) {
@@ -73,6 +74,20 @@ Rule rule_for(const std::string& key, int horizon_months) {
                       "rack_units", "tokens_per_day", "users"})) {
     return at_least(0, "A price, power or amount: not negative.");
   }
+  // The cost lines (engine/cost_lines.hpp): empty = not entered, counted as 0.
+  if (key == "insurance_per_year") {
+    Rule r = fraction("A fraction of the purchase value a year (0.01 = 1 %); empty = not entered.");
+    r.blank_allowed = true;
+    return r;
+  }
+  if (is_one_of(key, {"staff_hours_per_month", "staff_rate_per_hour", "staff_fte",
+                      "staff_salary_per_year", "licence_per_month", "licence_per_year",
+                      "licence_per_gpu_per_year", "support_per_month", "support_per_year",
+                      "support_per_gpu_per_year", "colo_extras_per_month"})) {
+    Rule r = at_least(0, "An amount: not negative; empty = not entered (counted as 0).");
+    r.blank_allowed = true;
+    return r;
+  }
   return between(-1e300, 1e300, "A number.");
 }
 
@@ -122,7 +137,7 @@ void add_input_validation(lxw_workbook* workbook, SheetWriter& inputs, const Inp
     } else {
       validation.value_number = rule.minimum;
     }
-    validation.ignore_blank = LXW_VALIDATION_OFF;
+    validation.ignore_blank = rule.blank_allowed ? LXW_VALIDATION_ON : LXW_VALIDATION_OFF;
     validation.show_input = LXW_VALIDATION_ON;
     validation.show_error = LXW_VALIDATION_ON;
     validation.error_type = LXW_VALIDATION_ERROR_TYPE_STOP;

@@ -490,6 +490,7 @@ class Resolver {
       oi.kind = OptionKind::api;
       text(o.id, "kind", "Kind", o.kind);
       resolve_api(o, oi, section);
+      resolve_cost_lines(o, oi);
       r_.plan_inputs.options.push_back(std::move(oi));
       return;
     }
@@ -528,7 +529,63 @@ class Resolver {
         break;
     }
     resolve_option_energy(o, oi, section);
+    resolve_cost_lines(o, oi);
     r_.plan_inputs.options.push_back(std::move(oi));
+  }
+
+  /// The cost lines (engine/cost_lines.hpp) that apply to the option's kind, each entered one
+  /// as an input, each other one as "not entered" (counted as 0; an empty input cell).
+  void resolve_cost_lines(const ScenarioOption& o, OptionInputs& oi) {
+    const bool devices = oi.kind != OptionKind::api;
+    const bool owned = oi.kind == OptionKind::buy;
+    const bool colocated = owned && oi.hosting == Hosting::colocation;
+    const std::string money = s_.currency;
+    const auto line = [&](const char* key, const std::optional<double>& value,
+                          std::optional<double>& out, const std::string& label,
+                          const std::string& unit) {
+      out = value;
+      if (value) {
+        number(o.id, key, label, *value, unit);
+        return;
+      }
+      r_.inputs.push_back({o.id, key, label, std::nullopt, "", unit,
+                           "not entered: counted as 0 (enter a value to include it)", true});
+    };
+    CostLines& l = oi.cost_lines;
+    line("staff_hours_per_month", o.staff_hours_per_month, l.staff_hours_per_month,
+         "Staff and operations: hours a month", "h/month");
+    line("staff_rate_per_hour", o.staff_rate_per_hour, l.staff_rate_per_hour,
+         "Staff and operations: rate per hour", money + "/h");
+    line("staff_fte", o.staff_fte, l.staff_fte,
+         "Staff and operations: share of full-time employees", "FTE");
+    line("staff_salary_per_year", o.staff_salary_per_year, l.staff_salary_per_year,
+         "Staff and operations: cost per full-time employee a year (fully loaded)",
+         money + "/FTE/year");
+    line("licence_per_month", o.licence_per_month, l.licence_per_month,
+         "Software licences per month", money + "/month");
+    line("licence_per_year", o.licence_per_year, l.licence_per_year, "Software licences per year",
+         money + "/year");
+    if (devices) {
+      line("licence_per_gpu_per_year", o.licence_per_gpu_per_year, l.licence_per_gpu_per_year,
+           "Software licences per device a year", money + "/device/year");
+    }
+    line("support_per_month", o.support_per_month, l.support_per_month,
+         "Support contracts per month", money + "/month");
+    line("support_per_year", o.support_per_year, l.support_per_year, "Support contracts per year",
+         money + "/year");
+    if (devices) {
+      line("support_per_gpu_per_year", o.support_per_gpu_per_year, l.support_per_gpu_per_year,
+           "Support contracts per device a year", money + "/device/year");
+    }
+    if (owned) {
+      line("insurance_per_year", o.insurance_per_year, l.insurance_per_year,
+           "Insurance per year (of the hardware's purchase value)", "fraction per year");
+    }
+    if (colocated) {
+      line("colo_extras_per_month", o.colo_extras_per_month, l.colo_extras_per_month,
+           "Colocation extras per unit a month (remote hands, cross-connects, bandwidth)",
+           money + "/unit/month");
+    }
   }
 
   /// Idle power, PUE of rented capacity, and the carbon intensity where the option runs.

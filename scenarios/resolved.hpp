@@ -20,6 +20,9 @@ struct InputRow {
   /// Where the value came from: "scenario file line 12", "default", or
   /// "catalog: <source>, observed <date>".
   std::string provenance;
+  /// A cost line the scenario did not enter (value empty, counted as 0): the workbook shows
+  /// an empty input cell the formulas read as 0, and "not entered" beside it.
+  bool not_entered = false;
 };
 
 /// One catalog price used by the plan, for the Sources sheet.

@@ -77,6 +77,19 @@ struct ScenarioOption {
   std::optional<double> output_price_per_million;   ///< plan currency; overrides the catalog's
   std::optional<double> requests_per_minute_limit;  ///< overrides the catalog's published limit
   std::optional<double> tokens_per_minute_limit;    ///< overrides the catalog's published limit
+  // cost lines (engine/cost_lines.hpp), plan currency; unset: "not entered"
+  std::optional<double> staff_hours_per_month;
+  std::optional<double> staff_rate_per_hour;
+  std::optional<double> staff_fte;
+  std::optional<double> staff_salary_per_year;
+  std::optional<double> licence_per_month;
+  std::optional<double> licence_per_year;
+  std::optional<double> licence_per_gpu_per_year;
+  std::optional<double> support_per_month;
+  std::optional<double> support_per_year;
+  std::optional<double> support_per_gpu_per_year;
+  std::optional<double> insurance_per_year;     ///< owned: fraction of the purchase value a year
+  std::optional<double> colo_extras_per_month;  ///< colocation: per unit a month
   // energy and carbon
   std::optional<double> idle_power_w;         ///< owned: draw of the unit when not serving
   std::optional<bool> powered_off_when_idle;  ///< owned: default true

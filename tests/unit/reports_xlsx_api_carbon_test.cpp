@@ -75,31 +75,32 @@ TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
             "(1+api_price_trend_per_year)^(MAX(0,D$4-1)/months_per_year)");
   expect_near_relative(formula_at(cells, "Cash flow", "P16").cached, 0.8, "API factor, month 13");
 
-  // Blocks of 24 rows from row 18: the api block (4th) has its title on row 90, load 91,
-  // rent 99 (the per-token fees), VAT 101, total 103, kWh 108, idle kWh 109, kg CO2e 110,
-  // output tokens 111, what scales with the hours of use 112.
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D99").formula,
+  // Blocks of 30 rows from row 18: the api block (4th) has its title on row 108, load 109,
+  // rent 120 (the per-token fees), VAT 124, total 126, kWh 132, idle kWh 133, kg CO2e 134,
+  // output tokens 135, what scales with the hours of use 136.
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D120").formula,
             "D$11*D$13*(tokens_per_day*input_tokens_per_output_token*opt_api_llama_input_price_"
             "per_million+tokens_per_day*opt_api_llama_output_price_per_million)/"
             "tokens_per_million*D$16");
   // Month 1: 730/24 days x (200000 x 3 x 0.50 + 200000 x 0.80) / 1e6 = 30.41667 x 0.46.
   const double days = 730.0 / 24.0;
-  expect_near_relative(formula_at(cells, "Cash flow", "D99").cached, days * 0.46, "api month 1");
-  expect_near_relative(formula_at(cells, "Cash flow", "P99").cached, days * 0.46 * 0.8,
+  expect_near_relative(formula_at(cells, "Cash flow", "D120").cached, days * 0.46, "api month 1");
+  expect_near_relative(formula_at(cells, "Cash flow", "P120").cached, days * 0.46 * 0.8,
                        "api month 13 (prices -20 %)");
   // An api has no capacity of ours: its load row is no formula (a plain 0), never the
   // 200,000 tokens a day of the demand (which the fee row above carries).
   for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.ref == "D91") << "api load: " << cell.formula;
+    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.ref == "D109") << "api load: " << cell.formula;
   }
   for (double load : api.cash_flow.load) EXPECT_EQ(load, 0.0);
-  expect_near_relative(formula_at(cells, "Cash flow", "B103").cached, api.total_cost, "api total");
+  expect_near_relative(formula_at(cells, "Cash flow", "B126").cached, api.total_cost, "api total");
   // Its output tokens: 200,000 a day x 730/24 days a month; all of its fees scale with the
   // hours of use (the tokens a day scale with them).
-  expect_near_relative(formula_at(cells, "Cash flow", "D111").cached, 200000 * days,
+  expect_near_relative(formula_at(cells, "Cash flow", "D135").cached, 200000 * days,
                        "api tokens, month 1");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D111").formula, "tokens_per_day*D$13*D$11");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D112").formula, "D99*(1+(1-vat_reclaimable)*vat_rate)");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D135").formula, "tokens_per_day*D$13*D$11");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D136").formula,
+            "D120*(1+(1-vat_reclaimable)*vat_rate)");
   double api_total = 0;
   for (int m = 1; m <= 24; ++m) api_total += days * 0.46 * std::pow(0.8, (m - 1) / 12.0);
   expect_near_relative(api.total_cost, api_total, "api total by hand (no growth, no VAT)");
@@ -110,44 +111,44 @@ TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
   const double hours = 10 * days;
   const double idle = (730 - load * hours) * 100 / 1000 * 1.1;
   const double kwh = load * 850.0 / 1000 * hours * 1.1 + idle;
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D36").formula,
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D42").formula,
             "D$6*MIN(D19,D20)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
-            "3090_host_power_w)/watts_per_kw*D$12*pue+D37");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D37").formula,
+            "3090_host_power_w)/watts_per_kw*D$12*pue+D43");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D43").formula,
             "D$6*(1-opt_office_3090_powered_off_when_idle)*MAX(0,D20*D$10-MIN(D19,D20)*D$12)*"
             "opt_office_3090_idle_power_w/watts_per_kw*pue");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D38").formula,
-            "D36*grid_g_co2e_per_kwh/grams_per_kilogram");
-  expect_near_relative(formula_at(cells, "Cash flow", "D37").cached, idle, "rig idle kWh");
-  expect_near_relative(formula_at(cells, "Cash flow", "D36").cached, kwh, "rig kWh");
-  expect_near_relative(formula_at(cells, "Cash flow", "D38").cached, kwh * 0.35, "rig kg CO2e");
-  expect_near_relative(formula_at(cells, "Cash flow", "B36").cached, *own.energy_kwh_total,
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D44").formula,
+            "D42*grid_g_co2e_per_kwh/grams_per_kilogram");
+  expect_near_relative(formula_at(cells, "Cash flow", "D43").cached, idle, "rig idle kWh");
+  expect_near_relative(formula_at(cells, "Cash flow", "D42").cached, kwh, "rig kWh");
+  expect_near_relative(formula_at(cells, "Cash flow", "D44").cached, kwh * 0.35, "rig kg CO2e");
+  expect_near_relative(formula_at(cells, "Cash flow", "B42").cached, *own.energy_kwh_total,
                        "rig kWh over the horizon");
-  expect_near_relative(formula_at(cells, "Cash flow", "B38").cached, *own.co2e_kg_total,
+  expect_near_relative(formula_at(cells, "Cash flow", "B44").cached, *own.co2e_kg_total,
                        "rig kg CO2e over the horizon");
   // The money rows' SUM stops at resale: the physical rows are not in the total.
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D31").formula, "SUM(D22:D30)");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D36").formula, "SUM(D22:D35)");
 
-  // The hourly rental (block 2, rows 42-65): kWh by use at the data centre's PUE; its region
+  // The hourly rental (block 2, rows 48-77): kWh by use at the data centre's PUE; its region
   // has no intensity: "unknown", no formula.
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D60").formula,
-            "D$6*opt_runpod_h100_count*opt_runpod_h100_board_power_w/watts_per_kw*D$12*D43/"
-            "opt_runpod_h100_goodput*opt_runpod_h100_pue+D61");
-  expect_near_relative(formula_at(cells, "Cash flow", "D60").cached,
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D72").formula,
+            "D$6*opt_runpod_h100_count*opt_runpod_h100_board_power_w/watts_per_kw*D$12*D49/"
+            "opt_runpod_h100_goodput*opt_runpod_h100_pue+D73");
+  expect_near_relative(formula_at(cells, "Cash flow", "D72").cached,
                        700.0 / 1000 * hours * hourly.cash_flow.load[1] * kDefaultDataCentrePue,
                        "H100 kWh");
   EXPECT_FALSE(hourly.co2e_kg_total.has_value());
   for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row == 61) << cell.ref << " " << cell.formula;
+    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row == 73) << cell.ref << " " << cell.formula;
   }
   // The monthly server (block 3): idle all month at 7 W, 380 g/kWh.
-  expect_near_relative(formula_at(cells, "Cash flow", "B86").cached, *monthly.co2e_kg_total,
+  expect_near_relative(formula_at(cells, "Cash flow", "B104").cached, *monthly.co2e_kg_total,
                        "server kg CO2e");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "D86").formula,
-            "D84*opt_hetzner_gex44_grid_g_co2e_per_kwh/grams_per_kilogram");
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D104").formula,
+            "D102*opt_hetzner_gex44_grid_g_co2e_per_kwh/grams_per_kilogram");
   // The API: energy unknown (no provider publishes it), never 0, no formula.
   for (const auto& cell : cells) {
-    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row >= 107 && cell.row <= 109)
+    EXPECT_FALSE(cell.sheet == "Cash flow" && cell.row >= 131 && cell.row <= 133)
         << cell.ref << " " << cell.formula;
   }
   EXPECT_TRUE(
@@ -169,10 +170,10 @@ TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
   ASSERT_FALSE(kwh_col.empty());
   const int first = std::stoi(kwh_header_row) + 1;
   const auto& summary_kwh = formula_at(cells, "Summary", kwh_col + std::to_string(first));
-  EXPECT_EQ(summary_kwh.formula, "'Cash flow'!$B$36");
+  EXPECT_EQ(summary_kwh.formula, "'Cash flow'!$B$42");
   expect_near_relative(summary_kwh.cached, *own.energy_kwh_total, "Summary kWh");
   EXPECT_EQ(formula_at(cells, "Summary", co2e_col + std::to_string(first)).formula,
-            "'Cash flow'!$B$38");
+            "'Cash flow'!$B$44");
   EXPECT_EQ(texts.at(kwh_col + std::to_string(first + 3)), "unknown") << "the API's energy";
   EXPECT_EQ(texts.at(co2e_col + std::to_string(first + 3)), "unknown") << "the API's CO2e";
   EXPECT_EQ(texts.at(co2e_col + std::to_string(first + 1)), "unknown") << "the H100's CO2e";

@@ -396,31 +396,33 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   // resale, depreciation, book value = 10; hourly: load, rent, VAT = 3; monthly server: load,
   // units, rent, VAT = 4. Physical rows: 3 per option. Output tokens served: every option;
   // what scales with the hours of use: the owned and the hourly option (a monthly server's
-  // rent does not). Sums: total and NPV, tokens and what scales, per option.
-  EXPECT_EQ(on("Cash flow"),
-            12 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2 + (3 + 2) * 25 + 3 * 2);
+  // rent does not). Sums: total and NPV, tokens and what scales, per option. The cost lines:
+  // staff, licences and support for every option, insurance for the owned one.
+  EXPECT_EQ(on("Cash flow"), 12 * 25 + (10 + 3 + 4) * 25 + 3 * 3 * 25 + 3 * 2 + (3 + 2) * 25 +
+                                 3 * 2 + (3 * 3 + 1) * 25);
   // Timeline: date, plan year, calendar year, 4 flags, discount factor per month.
   EXPECT_EQ(on("Timeline"), 8 * 25);
 
   const auto& own = sample.plan.options[0];
   // Cash flow layout: months from column C (month 0); timeline rows 4-15; first block title
   // on row 17: load 18, units 19, overflow 20, capex 21, energy 22, maintenance 23, hosting
-  // 24, failures 25, rent 26, financing 27, VAT 28, resale 29, total 30, cumulative 31,
-  // discounted 32, depreciation 33, book value 34, kWh 35, idle kWh 36, kg CO2e 37, output
-  // tokens 38, what scales with the hours of use 39; the second block starts on row 41.
+  // 24, colocation extras 25, failures 26, licences 27, support 28, rent 29, financing 30,
+  // staff 31, insurance 32, VAT 33, resale 34, total 35, cumulative 36, discounted 37,
+  // depreciation 38, book value 39, interest 40, kWh 41, idle kWh 42, kg CO2e 43, output
+  // tokens 44, what scales with the hours of use 45; the second block starts on row 47.
   expect_near_relative(formula_at(cells, "Cash flow", "C21").cached, own.cash_flow.capex[0],
                        "capex at month 0");
   expect_near_relative(formula_at(cells, "Cash flow", "D22").cached, own.cash_flow.energy[1],
                        "energy at month 1");
-  expect_near_relative(formula_at(cells, "Cash flow", "AA29").cached, own.cash_flow.resale[24],
+  expect_near_relative(formula_at(cells, "Cash flow", "AA34").cached, own.cash_flow.resale[24],
                        "resale at month 24");
-  expect_near_relative(formula_at(cells, "Cash flow", "B30").cached, own.total_cost, "total cost");
-  expect_near_relative(formula_at(cells, "Cash flow", "B32").cached, own.npv, "NPV");
+  expect_near_relative(formula_at(cells, "Cash flow", "B35").cached, own.total_cost, "total cost");
+  expect_near_relative(formula_at(cells, "Cash flow", "B37").cached, own.npv, "NPV");
   EXPECT_EQ(formula_at(cells, "Cash flow", "D22").formula,
             "D$6*MIN(D18,D19)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
             "3090_host_power_w)/watts_per_kw*D$12*tariff_per_kwh*pue*D$15");
-  EXPECT_EQ(formula_at(cells, "Cash flow", "E31").formula, "SUM($C$30:E30)");
-  expect_near_relative(formula_at(cells, "Cash flow", "E33").cached, own.cash_flow.depreciation[2],
+  EXPECT_EQ(formula_at(cells, "Cash flow", "E36").formula, "SUM($C$35:E35)");
+  expect_near_relative(formula_at(cells, "Cash flow", "E38").cached, own.cash_flow.depreciation[2],
                        "depreciation at month 2");
   expect_near_relative(formula_at(cells, "Cash flow", "E9").cached,
                        own.cash_flow.discount_factor[2], "discount factor at month 2");
@@ -433,7 +435,7 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
     expect_near_relative(formula_at(cells, "Metrics", "D" + row).cached, sample.plan.options[i].npv,
                          "Metrics NPV " + row);
   }
-  EXPECT_EQ(formula_at(cells, "Metrics", "C8").formula, "'Cash flow'!$B$30");
+  EXPECT_EQ(formula_at(cells, "Metrics", "C8").formula, "'Cash flow'!$B$35");
   // Every Summary formula that shows a Metrics figure caches that figure's value.
   int summary_formulas = 0, checked = 0;
   for (const auto& cell : cells) {
