@@ -4,192 +4,12 @@
 // figure is each cell's cached result, so the file opens right even where nothing
 // recalculates. The formulas restate engine/plan.hpp (option_cash_flow) term by term.
 #include "engine/units.hpp"
+#include "reports/xlsx_cash_flow_rows.hpp"
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco::xlsx {
 namespace {
-
-/// The rows of one option block, top to bottom: what each shows and where the engine keeps
-/// it. Money rows between capex and resale make up the total (SUM over that range).
-enum class Row {
-  load,
-  units,
-  overflow_load,
-  capex,
-  energy,
-  maintenance,
-  hosting,
-  colo_extras,
-  failures,
-  licences,
-  support,
-  rent,
-  financing,
-  staff,
-  insurance,
-  vat,
-  resale,
-  depreciation,
-  book_value,
-  interest
-};
-
-// VAT is charged on the rows from capex to rent (SUM over them): staff and insurance, which
-// carry none, sit after rent.
-constexpr Row kRows[] = {Row::load,      Row::units,        Row::overflow_load, Row::capex,
-                         Row::energy,    Row::maintenance,  Row::hosting,       Row::colo_extras,
-                         Row::failures,  Row::licences,     Row::support,       Row::rent,
-                         Row::financing, Row::staff,        Row::insurance,     Row::vat,
-                         Row::resale,    Row::depreciation, Row::book_value,    Row::interest};
-
-const char* label_of(Row row) {
-  switch (row) {
-    case Row::load:
-      return "Load (units of this option)";
-    case Row::units:
-      return "Units in service";
-    case Row::overflow_load:
-      return "Overflow load rented";
-    case Row::capex:
-      return "Capex";
-    case Row::energy:
-      return "Energy";
-    case Row::maintenance:
-      return "Maintenance";
-    case Row::hosting:
-      return "Hosting (colocation)";
-    case Row::colo_extras:
-      return "Colocation extras";
-    case Row::failures:
-      return "Failures (expected replacements)";
-    case Row::licences:
-      return "Software licences";
-    case Row::support:
-      return "Support contracts";
-    case Row::rent:
-      return "Rent";
-    case Row::financing:
-      return "Financing (loan, lease)";
-    case Row::staff:
-      return "Staff and operations";
-    case Row::insurance:
-      return "Insurance";
-    case Row::vat:
-      return "VAT (not reclaimable)";
-    case Row::resale:
-      return "Resale";
-    case Row::depreciation:
-      return "Depreciation (accounting, not in total)";
-    case Row::book_value:
-      return "Book value (accounting)";
-    case Row::interest:
-      return "Loan interest (accounting, in financing)";
-  }
-  return "";
-}
-
-const std::vector<double>& values_of(const CashFlow& cf, Row row) {
-  switch (row) {
-    case Row::load:
-      return cf.load;
-    case Row::units:
-      return cf.units;
-    case Row::overflow_load:
-      return cf.overflow_load;
-    case Row::capex:
-      return cf.capex;
-    case Row::energy:
-      return cf.energy;
-    case Row::maintenance:
-      return cf.maintenance;
-    case Row::hosting:
-      return cf.hosting;
-    case Row::colo_extras:
-      return cf.colo_extras;
-    case Row::failures:
-      return cf.failures;
-    case Row::licences:
-      return cf.licences;
-    case Row::support:
-      return cf.support;
-    case Row::rent:
-      return cf.rent;
-    case Row::financing:
-      return cf.financing;
-    case Row::staff:
-      return cf.staff;
-    case Row::insurance:
-      return cf.insurance;
-    case Row::vat:
-      return cf.vat;
-    case Row::resale:
-      return cf.resale;
-    case Row::depreciation:
-      return cf.depreciation;
-    case Row::book_value:
-      return cf.book_value;
-    case Row::interest:
-      return cf.interest;
-  }
-  return cf.total;
-}
-
-lxw_row_t& row_of(OptionBlock& block, Row row) {
-  switch (row) {
-    case Row::load:
-      return block.load;
-    case Row::units:
-      return block.units;
-    case Row::overflow_load:
-      return block.overflow_load;
-    case Row::capex:
-      return block.capex;
-    case Row::energy:
-      return block.energy;
-    case Row::maintenance:
-      return block.maintenance;
-    case Row::hosting:
-      return block.hosting;
-    case Row::colo_extras:
-      return block.colo_extras;
-    case Row::failures:
-      return block.failures;
-    case Row::licences:
-      return block.licences;
-    case Row::support:
-      return block.support;
-    case Row::rent:
-      return block.rent;
-    case Row::financing:
-      return block.financing;
-    case Row::staff:
-      return block.staff;
-    case Row::insurance:
-      return block.insurance;
-    case Row::vat:
-      return block.vat;
-    case Row::resale:
-      return block.resale;
-    case Row::depreciation:
-      return block.depreciation;
-    case Row::book_value:
-      return block.book_value;
-    case Row::interest:
-      return block.interest;
-  }
-  return block.total;
-}
-
-/// The engine's value of a row at month m; a row the cash flow does not carry is zero.
-double engine_value(const CashFlow& cf, Row row, size_t m) {
-  const auto& values = values_of(cf, row);
-  return m < values.size() ? values[m] : 0.0;
-}
-
-bool is_money(Row row) {
-  return row != Row::load && row != Row::units && row != Row::overflow_load;
-}
 
 /// Builds the formulas of one option at one month column. An empty formula means the row
 /// does not apply to the option: the engine's value (zero, or a constant unit count) is
@@ -204,76 +24,76 @@ class BlockFormulas {
         layout_(layout),
         names_(names) {}
 
-  std::string at(Row row, lxw_col_t col) const {
+  std::string at(CashFlowRow row, lxw_col_t col) const {
     col_ = col;
     switch (row) {
-      case Row::load:
+      case CashFlowRow::load:
         return load();
-      case Row::units:
+      case CashFlowRow::units:
         return units();
-      case Row::overflow_load:
+      case CashFlowRow::overflow_load:
         return owned() && inputs_.overflow == Overflow::rent
                    ? "=" + flag(layout_.is_running_row) + "*MAX(0," + here(block_.load) + "-" +
                          here(block_.units) + ")"
                    : "";
-      case Row::capex:
+      case CashFlowRow::capex:
         return owned() && inputs_.financing != Financing::lease
                    ? "=" + unit_capex() + "*(" + here(block_.units) + "-IF(" +
                          flag(layout_.is_start_row) + "=1,0," + previous(block_.units) + "))"
                    : "";
-      case Row::energy:
+      case CashFlowRow::energy:
         return owned() ? energy() : "";
-      case Row::maintenance:
+      case CashFlowRow::maintenance:
         return owned() ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*" +
                              unit_capex() + "*" + in("maintenance_per_year") + "/" +
                              constant("months_per_year")
                        : "";
-      case Row::hosting:
+      case CashFlowRow::hosting:
         return owned() && inputs_.hosting == Hosting::colocation
                    ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*(" +
                          in("colo_per_kw_month") + "*" + in("contracted_kw") + "+" +
                          in("colo_per_rack_unit_month") + "*" + in("rack_units") + ")"
                    : "";
-      case Row::colo_extras:
+      case CashFlowRow::colo_extras:
         return owned() && inputs_.hosting == Hosting::colocation
                    ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*" +
                          in("colo_extras_per_month")
                    : "";
-      case Row::licences:
+      case CashFlowRow::licences:
         return recurring("licence");
-      case Row::support:
+      case CashFlowRow::support:
         return recurring("support");
-      case Row::staff:
+      case CashFlowRow::staff:
         // Hours x rate + share of employees x yearly cost / 12 (engine staff_per_month).
         return "=" + flag(layout_.is_running_row) + "*(" + in("staff_hours_per_month") + "*" +
                in("staff_rate_per_hour") + "+" + in("staff_fte") + "*" +
                in("staff_salary_per_year") + "/" + constant("months_per_year") + ")";
-      case Row::insurance:
+      case CashFlowRow::insurance:
         return owned()
                    ? "=" + flag(layout_.is_running_row) + "*" + in("insurance_per_year") + "/" +
                          constant("months_per_year") + "*" + unit_capex() + "*" + here(block_.units)
                    : "";
-      case Row::interest:
+      case CashFlowRow::interest:
         return owned() && inputs_.financing == Financing::loan ? interest() : "";
-      case Row::failures:
+      case CashFlowRow::failures:
         return owned() ? "=" + flag(layout_.is_running_row) + "*IF(" + month() + ">" +
                              in("warranty_months") + ",1,0)*" + in("annual_failure_rate") + "/" +
                              constant("months_per_year") + "*" + in("count") + "*" +
                              in("price_per_gpu") + "*" + here(block_.units)
                        : "";
-      case Row::rent:
+      case CashFlowRow::rent:
         return rent();
-      case Row::financing:
+      case CashFlowRow::financing:
         return financing();
-      case Row::vat:
+      case CashFlowRow::vat:
         return vat();
-      case Row::resale:
+      case CashFlowRow::resale:
         return owned() ? "=-" + flag(layout_.is_end_row) + "*" + in("residual_fraction") + "*" +
                              whole_row(block_.capex)
                        : "";
-      case Row::depreciation:
+      case CashFlowRow::depreciation:
         return owned() ? depreciation() : "";
-      case Row::book_value:
+      case CashFlowRow::book_value:
         return owned() ? "=SUM(" + from_start(block_.capex) + ")-SUM(" +
                              from_start(block_.depreciation) + ")"
                        : "";
@@ -686,7 +506,8 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   sheet.text(block.title, layout.first_month_col, description, formats.note);
 
   OptionBlock rows = block;
-  for (Row row : kRows) sheet.text(row_of(rows, row), layout.label_col, label_of(row));
+  for (CashFlowRow row : kCashFlowRows)
+    sheet.text(cash_flow_row_of(rows, row), layout.label_col, cash_flow_row_label(row));
   sheet.text(block.total, layout.label_col, "Total (sum: total cost)", formats.bold);
   sheet.text(block.cumulative, layout.label_col, "Cumulative");
   sheet.text(block.discounted, layout.label_col, "Discounted (sum: NPV)", formats.bold);
@@ -697,15 +518,15 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
     const auto m = static_cast<size_t>(col - first);
-    for (Row row : kRows) {
+    for (CashFlowRow row : kCashFlowRows) {
       const std::string formula = formulas.at(row, col);
-      const double value = engine_value(cf, row, m);
-      lxw_format* format = is_money(row) ? formats.money : formats.decimal2;
+      const double value = cash_flow_row_value(cf, row, m);
+      lxw_format* format = is_money_row(row) ? formats.money : formats.decimal2;
       if (formula.empty()) {
-        sheet.number(row_of(rows, row), col, value,
-                     is_money(row) ? formats.money_quiet : formats.decimal2);
+        sheet.number(cash_flow_row_of(rows, row), col, value,
+                     is_money_row(row) ? formats.money_quiet : formats.decimal2);
       } else {
-        sheet.formula(row_of(rows, row), col, formula, value, format);
+        sheet.formula(cash_flow_row_of(rows, row), col, formula, value, format);
       }
     }
     sheet.formula(block.total, col,
