@@ -77,9 +77,26 @@ int default_context_tokens(const ModelArch& model, int requested) {
 }
 
 std::string context_beyond_model_reason(const ModelArch& model, int context_tokens) {
-  if (model.max_context <= 0 || context_tokens <= model.max_context) return "";
+  const int limit = std::max(model.max_context, model.max_context_scaled);
+  if (model.max_context <= 0 || context_tokens <= limit) return "";
+  if (model.max_context_scaled > model.max_context) {
+    return std::to_string(context_tokens) + " is beyond " + model.id + "'s maximum context of " +
+           std::to_string(model.max_context) + " tokens, " +
+           std::to_string(model.max_context_scaled) + " with its RoPE scaling";
+  }
   return std::to_string(context_tokens) + " is beyond " + model.id + "'s maximum context of " +
          std::to_string(model.max_context) + " tokens";
+}
+
+std::string context_scaling_warning(const ModelArch& model, int context_tokens) {
+  if (model.max_context <= 0 || context_tokens <= model.max_context ||
+      context_tokens > model.max_context_scaled) {
+    return "";
+  }
+  return "context of " + std::to_string(context_tokens) + " tokens is beyond " + model.id +
+         "'s trained maximum of " + std::to_string(model.max_context) +
+         " tokens, within its RoPE scaling (up to " + std::to_string(model.max_context_scaled) +
+         "): answers may degrade at the longest contexts";
 }
 
 MemoryBreakdown estimate_memory(const FitRequest& request, int device_count) {
@@ -87,12 +104,14 @@ MemoryBreakdown estimate_memory(const FitRequest& request, int device_count) {
   GPUTCO_REQUIRE(device_count > 0, "device_count must be positive, got " << device_count);
   MemoryBreakdown mb;
   mb.weights_gib = bytes_to_gib(weights_bytes(request.model, request.quant));
-  mb.kv_cache_gib =
-      bytes_to_gib(kv_cache_bytes(request.model, request.kv_cache, request.context_tokens) *
-                   request.concurrent_streams);
+  mb.kv_cache_gib = bytes_to_gib(kv_cache_bytes(request.model, request.kv_cache,
+                                                request.context_tokens, request.ubatch_tokens) *
+                                 request.concurrent_streams);
+  mb.recurrent_state_gib =
+      bytes_to_gib(recurrent_state_bytes(request.model) * request.concurrent_streams);
   mb.overhead_gib = bytes_to_gib(compute_buffer_bytes(request, true) +
                                  (device_count - 1) * compute_buffer_bytes(request, false));
-  mb.total_gib = mb.weights_gib + mb.kv_cache_gib + mb.overhead_gib;
+  mb.total_gib = mb.weights_gib + mb.kv_cache_gib + mb.recurrent_state_gib + mb.overhead_gib;
   return mb;
 }
 

@@ -14,7 +14,7 @@ struct FitRequest {
   Quant quant;
   int context_tokens = 8192;   ///< tokens kept in the cache per stream
   int concurrent_streams = 1;  ///< sequences decoded at once; multiplies the cache only
-  KvCacheType kv_cache = KvCacheType::f16;
+  KvCacheTypes kv_cache;       ///< element types of the K and V cache (llama.cpp -ctk, -ctv)
   /// Flash attention on (llama.cpp `-fa auto`, the default since 2025 on CUDA, Metal and
   /// Vulkan): attention scores are never materialised, so compute buffers barely grow with
   /// context. Off: the f32 score matrix heads x n_kv x ubatch dominates them.
@@ -27,11 +27,14 @@ struct FitRequest {
 struct MemoryBreakdown {
   double weights_gib = 0;   ///< all parameters at the quant's bits per weight
   double kv_cache_gib = 0;  ///< all streams, full context (sliding layers capped at the window)
+  /// Recurrent state of all streams (state-space / linear-attention layers of a hybrid or
+  /// recurrent model; 0 for a transformer): f32, one state per stream whatever the context.
+  double recurrent_state_gib = 0;
   /// Runtime allocations besides weights and cache: llama.cpp's compute buffers (the
   /// scratch space of one micro-batch's graph, see compute_buffer_bytes), one per device,
   /// summed. The driver/CUDA context is not here: usable_memory_gib subtracts it.
   double overhead_gib = 0;
-  double total_gib = 0;  ///< weights + kv_cache + overhead
+  double total_gib = 0;  ///< weights + kv_cache + recurrent_state + overhead
 };
 
 /// How memory on a device is really available.
@@ -71,21 +74,29 @@ struct FitResult {
 /// Memory needed to serve `request` on `device_count` devices, GiB.
 /// Weights: weights_bytes (all parameters, MoE included: capacity follows total parameters).
 /// KV cache: kv_cache_bytes x concurrent_streams (streams multiply the cache, not the
-/// weights). Overhead: one compute buffer per device (compute_buffer_bytes), with the logits
-/// only on one device. Throws EngineError on non-positive context, streams, ubatch or
-/// device_count, and on an invalid model or quant (validate_model, validate_quant).
+/// weights), at request.ubatch_tokens for the sliding-window cells. Recurrent state:
+/// recurrent_state_bytes x concurrent_streams. Overhead: one compute buffer per device
+/// (compute_buffer_bytes), with the logits only on one device. Throws EngineError on non-positive
+/// context, streams, ubatch or device_count, and on an invalid model or quant (validate_model,
+/// validate_quant).
 MemoryBreakdown estimate_memory(const FitRequest& request, int device_count = 1);
 
 /// The context per stream when none is given: `requested` (8192 tokens, FitRequest's
 /// default) capped at the model's trained maximum (ModelArch::max_context; 0 = not stated,
-/// no cap). Never throws.
+/// no cap; never the RoPE-scaled one). Never throws.
 int default_context_tokens(const ModelArch& model, int requested = 8192);
 
 /// Why `context_tokens` cannot be served by `model`, or "" when it can: beyond the model's
-/// trained maximum (ModelArch::max_context, 0 = not stated) llama.cpp still runs, but without
-/// RoPE scaling configured the answers degrade, so a plan for it plans a service that does
-/// not work. Never throws.
+/// trained maximum (ModelArch::max_context, 0 = not stated) and beyond what the config's RoPE
+/// scaling supports (ModelArch::max_context_scaled) llama.cpp still runs, but the answers
+/// degrade, so a plan for it plans a service that does not work. Never throws.
 std::string context_beyond_model_reason(const ModelArch& model, int context_tokens);
+
+/// A warning when `context_tokens` is beyond the model's trained maximum but within its RoPE
+/// scaling (max_context < context <= max_context_scaled): served, as the model card allows,
+/// with quality that may degrade at the longest contexts (YaRN and linear scaling trade some
+/// short-context accuracy too). "" otherwise. Never throws.
+std::string context_scaling_warning(const ModelArch& model, int context_tokens);
 
 /// Usable memory of `count` devices, GiB: what a runtime can allocate for the model.
 /// Discrete GPUs: the nameplate read as GiB (memory chips are binary-sized: a "24 GB" card

@@ -1,6 +1,8 @@
 #include "engine/hardware.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <utility>
 
 namespace gputco {
@@ -27,10 +29,16 @@ constexpr std::array<std::pair<Backend, const char*>, 5> kBackends{{
     {Backend::vulkan, "vulkan"},
     {Backend::sycl, "sycl"},
 }};
-constexpr std::array<std::pair<KvCacheType, const char*>, 3> kKvTypes{{
+constexpr std::array<std::pair<KvCacheType, const char*>, 9> kKvTypes{{
+    {KvCacheType::f32, "f32"},
     {KvCacheType::f16, "f16"},
+    {KvCacheType::bf16, "bf16"},
     {KvCacheType::q8_0, "q8_0"},
     {KvCacheType::q4_0, "q4_0"},
+    {KvCacheType::q4_1, "q4_1"},
+    {KvCacheType::iq4_nl, "iq4_nl"},
+    {KvCacheType::q5_0, "q5_0"},
+    {KvCacheType::q5_1, "q5_1"},
 }};
 constexpr std::array<std::pair<SplitMode, const char*>, 2> kSplits{{
     {SplitMode::layer, "layer"},
@@ -55,6 +63,13 @@ std::optional<Enum> value_of(const std::array<std::pair<Enum, const char*>, N>& 
 }
 
 }  // namespace
+
+bool same_id(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
 
 Backend default_backend(const Device& device) {
   switch (device.vendor) {
@@ -105,6 +120,14 @@ std::string to_string(Backend b) {
 }
 std::string to_string(KvCacheType t) {
   return name_of(kKvTypes, t);
+}
+std::string to_string(const KvCacheTypes& t) {
+  return t.k == t.v ? to_string(t.k) : to_string(t.k) + "/" + to_string(t.v);
+}
+std::string kv_cache_type_list() {
+  std::string list;
+  for (const auto& [type, text] : kKvTypes) list += (list.empty() ? "" : ", ") + std::string(text);
+  return list;
 }
 std::string to_string(SplitMode s) {
   return name_of(kSplits, s);

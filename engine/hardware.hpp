@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace gputco {
 
@@ -31,7 +32,24 @@ struct Device {
   double nvlink_gbps = 0;
 };
 
-/// A model's architecture, as its config.json gives it. Only what memory and speed need.
+/// Weight bytes by tensor group as a model file stores them: a GGUF's tensor table, exact to
+/// the byte (every tensor's elements / ggml block size x block bytes). Where a model carries
+/// them, the engine counts these bytes instead of estimating parameters x bits of a recipe.
+struct FileWeights {
+  /// The file's weight format, as llama.cpp names its file type ("Q4_K_M", "F16", "MXFP4");
+  /// a request for this format gets the file's bytes, any other the recipe's estimate.
+  std::string quant;
+  double embedding_bytes = 0;  ///< token_embd.weight (read one row per token)
+  double output_bytes = 0;     ///< output.weight; 0 when tied to the embedding
+  double experts_bytes = 0;    ///< routed-expert tensors (*_exps), all layers
+  double other_bytes = 0;      ///< everything else: attention, dense/shared FFN, norms, router
+  double total_bytes() const {
+    return embedding_bytes + output_bytes + experts_bytes + other_bytes;
+  }
+};
+
+/// A model's architecture, as its config.json (or GGUF header) gives it. Only what memory and
+/// speed need.
 struct ModelArch {
   std::string id;
   std::string name;
@@ -39,16 +57,22 @@ struct ModelArch {
   double active_params_b = 0;  ///< parameters read per token, billions (== params_b if dense)
   int layers = 0;
   int hidden = 0;
-  int heads = 0;     ///< attention (query) heads
+  int heads = 0;     ///< attention (query) heads; 0 only for a model without attention (Mamba)
   int kv_heads = 0;  ///< key/value heads (GQA); 0 for MLA models
   int head_dim = 0;  ///< from the config; NOT always hidden / heads
-  int experts = 0;   ///< routed experts (0 = dense)
+  /// Width of one V head when it differs from K's (GGUF `value_length`); 0 = head_dim.
+  int head_dim_v = 0;
+  int experts = 0;  ///< routed experts (0 = dense)
   int experts_active = 0;
   int swa_window = 0;        ///< sliding-window size in tokens (0 = none)
   int swa_layers = 0;        ///< how many layers use the sliding window
   int mla_kv_lora_rank = 0;  ///< MLA compressed KV width (0 = not MLA)
   int mla_rope_dim = 0;      ///< MLA decoupled RoPE key width
-  int max_context = 0;       ///< the model's maximum context, tokens
+  int max_context = 0;       ///< the model's trained maximum context, tokens
+  /// The longest context the config's RoPE scaling supports (YaRN, linear, dynamic: factor x
+  /// the original context), when longer than max_context; 0 = none stated. Beyond
+  /// max_context and up to this, a context is served with a warning.
+  int max_context_scaled = 0;
   /// Vocabulary size (config.json `vocab_size`); 0 = unknown. With it the engine sizes the
   /// token embedding and output (unembedding) matrices, which quantizers keep at a different
   /// precision than the body and which decode reads differently (one embedding row, the
@@ -57,6 +81,19 @@ struct ModelArch {
   /// True when the output matrix is the token embedding (config.json
   /// `tie_word_embeddings`, e.g. Gemma 3): the matrix is stored once and read every token.
   bool tied_embeddings = false;
+  /// Layers without a KV cache: the linear-attention or state-space layers of a hybrid
+  /// (Qwen3-Next, Jamba) or every layer of a pure state-space model (Mamba). 0 = every layer
+  /// attends. The others are swa_layers sliding-window layers and the rest full attention.
+  int layers_without_kv = 0;
+  /// Layers that keep a recurrent state per sequence (state-space / linear-attention layers;
+  /// all of them in Falcon-H1, whose layers attend too). 0 = none.
+  int recurrent_layers = 0;
+  /// f32 elements of one recurrent layer's state for one sequence: llama.cpp's conv state
+  /// n_embd_r plus its SSM state n_embd_s (src/llama-hparams.cpp). 0 = none.
+  double recurrent_state_elements = 0;
+  /// Weight bytes as a model file stores them (a GGUF); nullopt for catalog models and
+  /// config.json checkpoints (then parameters x the recipe's bits).
+  std::optional<FileWeights> file_weights;
   bool is_moe() const { return experts > 0; }
   bool is_mla() const { return mla_kv_lora_rank > 0; }
 };
@@ -68,14 +105,30 @@ struct Quant {
   std::string kind;            ///< "float", "block", "mix", "group"
 };
 
-/// KV cache element type (llama.cpp --cache-type-k/v).
-enum class KvCacheType { f16, q8_0, q4_0 };
+/// KV cache element type (llama.cpp --cache-type-k / --cache-type-v: common/arg.cpp's
+/// kv_cache_types): f32, f16, bf16 and the 32-value block formats.
+enum class KvCacheType { f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 };
+
+/// The element types of the K and of the V cache, set apart in llama.cpp. One type given
+/// stands for both.
+struct KvCacheTypes {
+  KvCacheType k = KvCacheType::f16;
+  KvCacheType v = KvCacheType::f16;
+  KvCacheTypes() = default;
+  KvCacheTypes(KvCacheType both) : k(both), v(both) {}  // NOLINT: one type is both
+  KvCacheTypes(KvCacheType k_type, KvCacheType v_type) : k(k_type), v(v_type) {}
+  bool operator==(const KvCacheTypes&) const = default;
+};
 
 /// How several devices share one model.
 enum class SplitMode {
   layer,  ///< pipeline: layers divided among devices; one device works at a time
   tensor  ///< tensor parallel: every layer divided; all devices work at once
 };
+
+/// True when two ids are the same ignoring ASCII case ("Q4_K_M" and "q4_k_m", "H100" and
+/// "h100"): gputco's ids are case-insensitive everywhere. Never throws.
+bool same_id(std::string_view a, std::string_view b);
 
 /// The default backend for a device: CUDA for NVIDIA, Metal for Apple, ROCm for AMD
 /// discrete cards, Vulkan for AMD unified SoCs, SYCL for Intel. Never throws.
@@ -93,6 +146,10 @@ std::string to_string(Vendor v);
 std::string to_string(DeviceKind k);
 std::string to_string(Backend b);
 std::string to_string(KvCacheType t);
+/// "f16" when K and V share a type, else "K/V" ("q8_0/f16").
+std::string to_string(const KvCacheTypes& t);
+/// Every cache type's text form, comma-separated ("f32, f16, bf16, q8_0, ..."), for messages.
+std::string kv_cache_type_list();
 std::string to_string(SplitMode s);
 /// Parses the text forms above (exact, case-sensitive); nullopt for anything else.
 /// Never throw.

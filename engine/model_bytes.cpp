@@ -25,7 +25,8 @@ struct Recipe {
 // first layers in *_S mixes; the averages below reproduce gguf_sizes.csv within 1 % on
 // Llama 3.1 8B and Llama 3 70B together (so the same recipe explains Q4_K_M's 4.89 bits on
 // 8B and 4.82 on 70B: the output matrix at Q6_K weighs more in a small model).
-constexpr std::array<Recipe, 15> kRecipes{{
+constexpr std::array<Recipe, 23> kRecipes{{
+    {"F32", {32, 32, 32, 32, false}},
     {"F16", {16, 16, 16, 16, false}},
     {"BF16", {16, 16, 16, 16, false}},
     // FP8 checkpoints (vLLM, TensorRT) keep embeddings and lm_head in BF16.
@@ -45,12 +46,39 @@ constexpr std::array<Recipe, 15> kRecipes{{
     // AWQ (vLLM): 4-bit groups of 128 with f16 scales; embeddings and lm_head stay in f16.
     {"INT4-AWQ", {4.25, 16, 16, 4.25, false}},
     {"AWQ", {4.25, 16, 16, 4.25, false}},
+    // Hugging Face checkpoints as their config.json's quantization_config states them (the
+    // embedding and lm_head stay 16-bit in each): gpt-oss's own safetensors (experts MXFP4,
+    // attention, router and embeddings BF16: 60.8 GiB for the 120B);
+    {"MXFP4-BF16", {16, 16, 16, 4.25, true}},
+    // GPTQ groups of 128: an f16 scale and a packed zero point per group (4 + 16/128 + 4/128);
+    {"GPTQ-INT4", {4.15625, 16, 16, 4.15625, false}},
+    {"GPTQ-INT8", {8.1875, 16, 16, 8.1875, false}},
+    // compressed-tensors W4A16 (groups of 128, f16 scales) and W8A8 (per-channel scales);
+    {"INT4", {4.125, 16, 16, 4.125, false}},
+    {"INT8", {8, 16, 16, 8, false}},
+    // bitsandbytes NF4 (blocks of 64 with an f32 absmax) and NVFP4 (an FP8 scale per 16).
+    {"NF4", {4.5, 16, 16, 4.5, false}},
+    {"NVFP4", {4.5, 16, 16, 4.5, false}},
 }};
 
 struct GroupBits {
   ParamGroups params;
   TensorBits bits;
 };
+
+// The file's bytes per group when `quant` is the file's own format.
+const FileWeights* file_weights_for(const ModelArch& model, const Quant& quant) {
+  if (!model.file_weights || !same_id(model.file_weights->quant, quant.id)) {
+    return nullptr;
+  }
+  return &*model.file_weights;
+}
+
+constexpr int kKvPadCells = 256;  // llama.cpp pads KV cells to 256 (see kv_cells_full)
+
+double pad_cells(double cells) {
+  return std::ceil(cells / kKvPadCells) * kKvPadCells;
+}
 
 // The groups and their bits, with the fallbacks documented in weights_bytes.
 GroupBits group_bits(const ModelArch& model, const Quant& quant) {
@@ -75,7 +103,7 @@ GroupBits group_bits(const ModelArch& model, const Quant& quant) {
 
 std::optional<TensorBits> tensor_recipe(const std::string& quant_id) {
   for (const auto& r : kRecipes) {
-    if (r.id == quant_id) return r.bits;
+    if (same_id(r.id, quant_id)) return r.bits;
   }
   return std::nullopt;
 }
@@ -90,14 +118,21 @@ void validate_model(const ModelArch& m) {
                       << m.active_params_b);
   GPUTCO_REQUIRE(m.layers > 0, name << ": layers must be positive, got " << m.layers);
   GPUTCO_REQUIRE(m.hidden > 0, name << ": hidden must be positive, got " << m.hidden);
-  GPUTCO_REQUIRE(m.heads > 0, name << ": heads must be positive, got " << m.heads);
+  GPUTCO_REQUIRE(
+      m.layers_without_kv >= 0 && m.layers_without_kv <= m.layers,
+      name << ": layers_without_kv must be in 0.." << m.layers << ", got " << m.layers_without_kv);
+  const bool attends = m.layers_without_kv < m.layers;
+  GPUTCO_REQUIRE(m.heads > 0 || (!attends && m.heads == 0),
+                 name << ": heads must be positive, got " << m.heads);
   GPUTCO_REQUIRE(m.head_dim >= 0, name << ": head_dim must not be negative, got " << m.head_dim);
+  GPUTCO_REQUIRE(m.head_dim_v >= 0,
+                 name << ": head_dim_v must not be negative, got " << m.head_dim_v);
   GPUTCO_REQUIRE(m.vocab_size >= 0,
                  name << ": vocab_size must not be negative, got " << m.vocab_size);
   if (m.is_mla()) {
     GPUTCO_REQUIRE(m.mla_rope_dim >= 0,
                    name << ": mla_rope_dim must not be negative, got " << m.mla_rope_dim);
-  } else {
+  } else if (attends) {
     GPUTCO_REQUIRE(m.kv_heads > 0 && m.kv_heads <= m.heads,
                    name << ": kv_heads must be in 1.." << m.heads << ", got " << m.kv_heads);
   }
@@ -107,11 +142,33 @@ void validate_model(const ModelArch& m) {
         m.experts_active > 0 && m.experts_active <= m.experts,
         name << ": experts_active must be in 1.." << m.experts << ", got " << m.experts_active);
   }
-  GPUTCO_REQUIRE(m.swa_layers >= 0 && m.swa_layers <= m.layers,
-                 name << ": swa_layers must be in 0.." << m.layers << ", got " << m.swa_layers);
+  GPUTCO_REQUIRE(m.swa_layers >= 0 && m.swa_layers <= m.layers - m.layers_without_kv,
+                 name << ": swa_layers must be in 0.." << m.layers - m.layers_without_kv
+                      << " (layers - layers_without_kv), got " << m.swa_layers);
   GPUTCO_REQUIRE(m.swa_layers == 0 || m.swa_window > 0,
                  name << ": " << m.swa_layers << " sliding-window layers need swa_window > 0, got "
                       << m.swa_window);
+  GPUTCO_REQUIRE(
+      m.recurrent_layers >= 0 && m.recurrent_layers <= m.layers,
+      name << ": recurrent_layers must be in 0.." << m.layers << ", got " << m.recurrent_layers);
+  GPUTCO_REQUIRE(std::isfinite(m.recurrent_state_elements) &&
+                     (m.recurrent_layers == 0 ? m.recurrent_state_elements >= 0
+                                              : m.recurrent_state_elements > 0),
+                 name << ": " << m.recurrent_layers
+                      << " recurrent layers need recurrent_state_elements > 0, got "
+                      << m.recurrent_state_elements);
+  GPUTCO_REQUIRE(m.max_context >= 0,
+                 name << ": max_context must not be negative, got " << m.max_context);
+  GPUTCO_REQUIRE(m.max_context_scaled >= 0,
+                 name << ": max_context_scaled must not be negative, got " << m.max_context_scaled);
+  if (m.file_weights) {
+    const FileWeights& w = *m.file_weights;
+    for (const double bytes : {w.embedding_bytes, w.output_bytes, w.experts_bytes, w.other_bytes}) {
+      GPUTCO_REQUIRE(std::isfinite(bytes) && bytes >= 0,
+                     name << ": file weight bytes must not be negative, got " << bytes);
+    }
+    GPUTCO_REQUIRE(w.total_bytes() > 0, name << ": the file holds no weight bytes");
+  }
 }
 
 void validate_quant(const Quant& q) {
@@ -146,6 +203,8 @@ ParamGroups param_groups(const ModelArch& m) {
 }
 
 double weights_bytes(const ModelArch& model, const Quant& quant) {
+  validate_model(model);
+  if (const FileWeights* file = file_weights_for(model, quant)) return file->total_bytes();
   const auto [p, b] = group_bits(model, quant);
   const double bits = p.other_b * b.body_bits + p.embedding_b * b.embedding_bits +
                       p.output_b * b.output_bits + p.experts_b * b.expert_bits;
@@ -154,51 +213,110 @@ double weights_bytes(const ModelArch& model, const Quant& quant) {
 
 double weights_read_per_step_bytes(const ModelArch& model, const Quant& quant, int streams) {
   GPUTCO_REQUIRE(streams > 0, "concurrent streams must be positive, got " << streams);
-  const auto [p, b] = group_bits(model, quant);
-  // A tied embedding is the output matrix: read in full every step.
-  const double output_bits =
-      model.tied_embeddings ? p.embedding_b * b.embedding_bits : p.output_b * b.output_bits;
+  validate_model(model);
   double expert_share = 0;
   if (model.is_moe()) {
     const double miss = 1.0 - static_cast<double>(model.experts_active) / model.experts;
     expert_share = 1.0 - std::pow(miss, streams);
   }
+  if (const FileWeights* file = file_weights_for(model, quant)) {
+    const double output = model.tied_embeddings ? file->embedding_bytes : file->output_bytes;
+    return file->other_bytes + output + file->experts_bytes * expert_share;
+  }
+  const auto [p, b] = group_bits(model, quant);
+  // A tied embedding is the output matrix: read in full every step.
+  const double output_bits =
+      model.tied_embeddings ? p.embedding_b * b.embedding_bits : p.output_b * b.output_bits;
   const double bits =
       p.other_b * b.body_bits + output_bits + p.experts_b * expert_share * b.expert_bits;
   return bits * 1e9 / kBitsPerByte;
 }
 
 double kv_cache_element_bytes(KvCacheType type) {
+  constexpr double kBlock = 32.0;  // values per block of the block formats
   switch (type) {
+    case KvCacheType::f32:
+      return 4.0;
     case KvCacheType::f16:
+    case KvCacheType::bf16:
       return 2.0;
     case KvCacheType::q8_0:
-      return 34.0 / 32.0;
+      return 34.0 / kBlock;
+    case KvCacheType::q5_1:
+      return 24.0 / kBlock;
+    case KvCacheType::q5_0:
+      return 22.0 / kBlock;
+    case KvCacheType::q4_1:
+      return 20.0 / kBlock;
     case KvCacheType::q4_0:
-      return 18.0 / 32.0;
+    case KvCacheType::iq4_nl:
+      return 18.0 / kBlock;
   }
   return 2.0;
 }
 
 int effective_head_dim(const ModelArch& model) {
   validate_model(model);
-  return model.head_dim > 0 ? model.head_dim : model.hidden / model.heads;
+  if (model.head_dim > 0) return model.head_dim;
+  return model.heads > 0 ? model.hidden / model.heads : 0;
 }
 
-double kv_cache_bytes(const ModelArch& model, KvCacheType type, int context_tokens) {
+double kv_cells_full(int context_tokens) {
   GPUTCO_REQUIRE(context_tokens >= 0,
                  "context_tokens must not be negative, got " << context_tokens);
-  const double elem = kv_cache_element_bytes(type);
-  const double context = context_tokens;
+  return pad_cells(context_tokens);
+}
+
+double kv_cells_sliding(const ModelArch& model, int context_tokens, int ubatch_tokens) {
+  GPUTCO_REQUIRE(ubatch_tokens > 0, "ubatch_tokens must be positive, got " << ubatch_tokens);
+  const double full = kv_cells_full(context_tokens);
+  return pad_cells(std::min(full, static_cast<double>(model.swa_window) + ubatch_tokens));
+}
+
+namespace {
+
+// KV bytes of one stream whose full-attention layers hold `full_cells` cells and whose
+// sliding-window layers hold `swa_cells`.
+double kv_bytes_of_cells(const ModelArch& model, KvCacheTypes types, double full_cells,
+                         double swa_cells) {
+  validate_model(model);
+  const double k = kv_cache_element_bytes(types.k);
+  const double v = kv_cache_element_bytes(types.v);
+  double per_layer_cell = 0;
   if (model.is_mla()) {
-    validate_model(model);
-    const double per_layer_token = model.mla_kv_lora_rank + model.mla_rope_dim;
-    return per_layer_token * elem * model.layers * context;
+    per_layer_cell = (model.mla_kv_lora_rank + model.mla_rope_dim) * k;
+  } else {
+    const int head_dim = effective_head_dim(model);
+    const int head_dim_v = model.head_dim_v > 0 ? model.head_dim_v : head_dim;
+    per_layer_cell = model.kv_heads * (head_dim * k + head_dim_v * v);
   }
-  const double per_layer_token = 2.0 * model.kv_heads * effective_head_dim(model);
-  const double full_layers = model.layers - model.swa_layers;
-  const double swa_tokens = std::min(context, static_cast<double>(model.swa_window));
-  return per_layer_token * elem * (full_layers * context + model.swa_layers * swa_tokens);
+  const double full_layers = model.layers - model.layers_without_kv - model.swa_layers;
+  return per_layer_cell * (full_layers * full_cells + model.swa_layers * swa_cells);
+}
+
+}  // namespace
+
+double kv_cache_bytes(const ModelArch& model, KvCacheTypes types, int context_tokens,
+                      int ubatch_tokens) {
+  const double full_cells = kv_cells_full(context_tokens);
+  validate_model(model);
+  const double swa_cells =
+      model.swa_layers > 0 ? kv_cells_sliding(model, context_tokens, ubatch_tokens) : 0.0;
+  return kv_bytes_of_cells(model, types, full_cells, swa_cells);
+}
+
+double kv_cache_read_bytes(const ModelArch& model, KvCacheTypes types, int context_tokens) {
+  GPUTCO_REQUIRE(context_tokens >= 0,
+                 "context_tokens must not be negative, got " << context_tokens);
+  const double context = context_tokens;
+  return kv_bytes_of_cells(model, types, context,
+                           std::min(context, static_cast<double>(model.swa_window)));
+}
+
+double recurrent_state_bytes(const ModelArch& model) {
+  validate_model(model);
+  constexpr double kF32Bytes = 4.0;
+  return model.recurrent_layers * model.recurrent_state_elements * kF32Bytes;
 }
 
 }  // namespace gputco

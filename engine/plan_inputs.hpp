@@ -98,7 +98,7 @@ struct WorkloadInputs {
   int concurrent_streams = 1;
   double hours_per_day = 8;              ///< hours per day the service runs at load
   double days_per_month = 730.0 / 24.0;  ///< default: 730 h per month at 24 h/day
-  KvCacheType kv_cache = KvCacheType::f16;
+  KvCacheTypes kv_cache;  ///< element types of the K and V cache
   /// Demand growth per month, a fraction (0.03 = tokens per day +3 % a month); > -1.
   double growth_per_month = 0;
   /// Tokens generated (output tokens) per day of use in month 1; nullopt: the stated workload

@@ -21,7 +21,7 @@ double prefill_flops_per_token(const ModelArch& m, int prompt) {
   const double lookup_b = m.tied_embeddings ? 0 : g.embedding_b;
   const double matmul_flops = 2.0 * (m.active_params_b - lookup_b) * 1e9;
   const double mean_position = prompt / 2.0;
-  const double full_layers = m.layers - m.swa_layers;
+  const double full_layers = m.layers - m.layers_without_kv - m.swa_layers;
   const double swa_attended = std::min(mean_position, static_cast<double>(m.swa_window));
   const double attended_layer_tokens = full_layers * mean_position + m.swa_layers * swa_attended;
   const double attention_flops = 4.0 * m.heads * effective_head_dim(m) * attended_layer_tokens;
@@ -33,7 +33,8 @@ double prefill_flops_per_token(const ModelArch& m, int prompt) {
 SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) {
   const FitRequest& f = request.fit;
   // Validates the fit request (model, quant, context, streams).
-  const double kv_per_stream = kv_cache_bytes(f.model, f.kv_cache, f.context_tokens);
+  const double kv_per_stream =
+      kv_cache_read_bytes(f.model, f.kv_cache, f.context_tokens) + recurrent_state_bytes(f.model);
   GPUTCO_REQUIRE(f.context_tokens > 0, "context_tokens must be positive, got " << f.context_tokens);
   GPUTCO_REQUIRE(f.concurrent_streams > 0,
                  "concurrent_streams must be positive, got " << f.concurrent_streams);

@@ -35,12 +35,12 @@ struct SpeedRequest {
 /// Estimates decode and prefill speed of `request` on `device`.
 /// Decode (memory bound, DOMAIN S2): one step advances every stream by one token and reads
 /// W + s x KV bytes: W = weights_read_per_step_bytes (weights once for the whole batch; MoE:
-/// non-expert tensors + the experts the batch touches), KV = kv_cache_bytes at
+/// non-expert tensors + the experts the batch touches), KV = kv_cache_read_bytes at
 /// fit.context_tokens (the cache at the END of a conversation of that length: the slowest
-/// step). Time per step: bytes / (eta x bandwidth) + fixed, with eta = decode_eta (the
-/// backend family's share of peak for the device's memory class, HBM or not) and fixed =
-/// decode_fixed_s (a cost per layer, larger for MoE layers), both from decode_constants
-/// (calibrated on measured llama.cpp rows, see calibration.hpp).
+/// step) + recurrent_state_bytes (read and written every step). Time per step: bytes / (eta x
+/// bandwidth) + fixed, with eta = decode_eta (the backend family's share of peak for the device's
+/// memory class, HBM or not) and fixed = decode_fixed_s (a cost per layer, larger for MoE layers),
+/// both from decode_constants (calibrated on measured llama.cpp rows, see calibration.hpp).
 ///   layer split over n devices: one device works at a time, so the same bytes at ONE
 ///   device's bandwidth, plus (n - 1) x layer_split_boundary_s(backend).
 ///   tensor split: bytes / (n x eta x bandwidth) + fixed + 2 all-reduces per layer

@@ -101,14 +101,18 @@ std::string header(const FinderRequest& finder, const MemoryBreakdown& memory,
                    const FitReportContext& context) {
   const auto& q = finder.request;
   const auto& o = finder.options;
+  const std::string recurrent =
+      memory.recurrent_state_gib > 0
+          ? fmt::format(" + recurrent state {:.2f} GiB", memory.recurrent_state_gib)
+          : "";
   std::string out = fmt::format(
       "{} {}, {} tokens x {} stream(s), KV cache {}, {} split, backend {}{}\n"
-      "memory on one device: weights {:.2f} GiB + KV cache {:.2f} GiB + overhead {:.2f} GiB = "
+      "memory on one device: weights {:.2f} GiB + KV cache {:.2f} GiB{} + overhead {:.2f} GiB = "
       "{:.2f} GiB\n",
       q.model.id, q.quant.id, q.context_tokens, q.concurrent_streams, to_string(q.kv_cache),
       to_string(o.split), context.backend_given && o.backend ? to_string(*o.backend) : "per vendor",
       o.prompt_tokens > 0 ? fmt::format(", prompt {} tokens", o.prompt_tokens) : "",
-      memory.weights_gib, memory.kv_cache_gib, memory.overhead_gib, memory.total_gib);
+      memory.weights_gib, memory.kv_cache_gib, recurrent, memory.overhead_gib, memory.total_gib);
   out += fmt::format("prices: latest observation {}\n\n",
                      context.as_of.empty() ? "in the catalog" : "on or before " + context.as_of);
   return out;
@@ -194,6 +198,7 @@ ordered request_json(const FinderRequest& finder, const MemoryBreakdown& memory,
                      {"context_tokens", finder.tier_probe.context_tokens}};
   j["memory"] = {{"weights_gib", number(memory.weights_gib)},
                  {"kv_cache_gib", number(memory.kv_cache_gib)},
+                 {"recurrent_state_gib", number(memory.recurrent_state_gib)},
                  {"overhead_gib", number(memory.overhead_gib)},
                  {"total_gib", number(memory.total_gib)}};
   return j;
@@ -421,6 +426,7 @@ std::string finetune_json(const FinetuneReportInputs& in, const std::vector<Fine
   j["ratio_to_inference"] = number(in.ratio_to_inference);
   j["memory"] = {{"weights_gib", number(m.states_gib)},
                  {"kv_cache_gib", 0.0},
+                 {"recurrent_state_gib", 0.0},
                  {"overhead_gib", number(m.activations_gib)},
                  {"total_gib", number(m.total_gib)}};
   ordered results = ordered::array();

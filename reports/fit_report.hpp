@@ -30,8 +30,8 @@ std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
 /// The fit command's JSON: { mode: "inference", model, quant, context_tokens,
 /// concurrent_streams, kv_cache, split, backend ("default" or the forced one), prompt_tokens,
 /// prices_as_of, speed_reference, tier_probe: {quant, context_tokens},
-/// memory: {weights_gib, kv_cache_gib, overhead_gib, total_gib} (for one device),
-/// results: [{ gpu, count, system (catalog system id, or null for a card or N cards of a
+/// memory: {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, total_gib} (for one
+/// device), results: [{ gpu, count, system (catalog system id, or null for a card or N cards of a
 /// device), system_name, usable_gib, required_gib, headroom_gib, verdict,
 /// decode_tokens_per_s, aggregate_tokens_per_s, backend, split_used, combined_memory_gb,
 /// prefill_tokens_per_s, time_to_first_token_s, price_new: {amount, currency} | null,
@@ -74,9 +74,9 @@ std::string finetune_text(const FinetuneReportInputs& inputs, const std::vector<
 /// finetune: {trainable_params_b, weights_gib, gradients_gib, master_weights_gib,
 /// optimizer_state_gib, adapters_gib, activations_gib, states_gib, total_gib},
 /// inference: {quant, context_tokens, total_gib}, ratio_to_inference,
-/// memory: {weights_gib, kv_cache_gib, overhead_gib, total_gib} (the training figures mapped
-/// onto fit's keys: weights = states, kv_cache = 0, overhead = activations),
-/// results: [{ gpu, count, per_device_gib, usable_gib, headroom_gib, verdict }] }.
+/// memory: {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, total_gib} (the
+/// training figures mapped onto fit's keys: weights = states, kv_cache = 0, overhead =
+/// activations), results: [{ gpu, count, per_device_gib, usable_gib, headroom_gib, verdict }] }.
 std::string finetune_json(const FinetuneReportInputs& inputs, const std::vector<FinetuneFit>& rows);
 
 }  // namespace gputco

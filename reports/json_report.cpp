@@ -98,6 +98,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     o["fit"] = {{"verdict", api ? std::string("hosted") : to_string(r.fit.verdict)},
                 {"weights_gib", device(r.fit.memory.weights_gib)},
                 {"kv_cache_gib", device(r.fit.memory.kv_cache_gib)},
+                {"recurrent_state_gib", device(r.fit.memory.recurrent_state_gib)},
                 {"overhead_gib", device(r.fit.memory.overhead_gib)},
                 {"required_gib", device(r.fit.memory.total_gib)},
                 {"usable_gib", device(r.fit.usable_gib)},

@@ -195,18 +195,6 @@ std::string verdict_label(Verdict verdict) {
   return "unknown";
 }
 
-std::string kv_cache_label(KvCacheType type) {
-  switch (type) {
-    case KvCacheType::f16:
-      return "f16";
-    case KvCacheType::q8_0:
-      return "q8_0";
-    case KvCacheType::q4_0:
-      return "q4_0";
-  }
-  return "unknown";
-}
-
 const OptionInputs* find_option_inputs(const ResolvedScenario& scenario, const std::string& id) {
   for (const auto& option : scenario.plan_inputs.options) {
     if (option.id == id) return &option;

@@ -69,7 +69,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
              "Model " + model + " (" + in.quant.id + "), " +
                  std::to_string(in.workload.context_tokens) + " tokens of context x " +
                  std::to_string(in.workload.concurrent_streams) + " concurrent streams, KV cache " +
-                 kv_cache_label(in.workload.kv_cache) +
+                 to_string(in.workload.kv_cache) +
                  ". Memory in GiB (2^30 bytes); decode speed estimated from memory bandwidth.",
              formats.note);
   const char* headers[] = {"Option",

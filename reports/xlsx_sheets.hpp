@@ -76,7 +76,6 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency);
 /// Display labels (reports own their wording; the engine's to_string are ids).
 std::string kind_label(OptionKind kind, const OptionInputs* option);
 std::string verdict_label(Verdict verdict);
-std::string kv_cache_label(KvCacheType type);
 
 /// The scenario's inputs for option `id`, or nullptr if the scenario has no such option.
 const OptionInputs* find_option_inputs(const ResolvedScenario& scenario, const std::string& id);

@@ -212,7 +212,7 @@ double estimated_decode_tokens_per_s(const MeasuredDecode& row) {
 DecodeSample decode_sample(const MeasuredDecode& row) {
   const SpeedRequest req = speed_request(row);
   const double bytes = weights_read_per_step_bytes(req.fit.model, req.fit.quant, 1) +
-                       kv_cache_bytes(req.fit.model, req.fit.kv_cache, req.fit.context_tokens);
+                       kv_cache_read_bytes(req.fit.model, req.fit.kv_cache, req.fit.context_tokens);
   const Device device = reference_device(row.device_id);
   const ModelArch& m = req.fit.model;
   DecodeSample s;

@@ -37,7 +37,8 @@ TEST(Hardware, unknownTextIsRejected) {
   EXPECT_FALSE(parse_vendor("NVIDIA").has_value());  // case matters: catalog ids are lower case
   EXPECT_FALSE(parse_device_kind("").has_value());
   EXPECT_FALSE(parse_backend("opencl").has_value());
-  EXPECT_FALSE(parse_kv_cache_type("q5_1").has_value());
+  EXPECT_FALSE(parse_kv_cache_type("q6_k").has_value());  // not a cache type of llama.cpp
+  EXPECT_TRUE(parse_kv_cache_type("q5_1").has_value());
   EXPECT_FALSE(parse_split_mode("row").has_value());
 }
 
