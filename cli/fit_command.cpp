@@ -11,6 +11,7 @@
 #include "engine/finetune.hpp"
 #include "reports/fit_report.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/model_files.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace po = boost::program_options;
@@ -50,6 +51,23 @@ Quant find_quant(const Catalog& catalog, const std::string& id) {
         "gputco catalog list quants");
   }
   return *quant;
+}
+
+/// --model: a catalog id, a Hugging Face repo id or a model file (resolve_model_argument).
+ResolvedModel resolve_model(const Catalog& catalog, const std::string& argument) {
+  try {
+    return resolve_model_argument(argument, catalog);
+  } catch (const UnknownModelError& e) {
+    throw UsageError("fit: --model: " + std::string(e.what()));
+  }
+}
+
+/// --quant: the model file's own format when not given or named, else a catalog quant.
+Quant quant_for(const Catalog& catalog, const ResolvedModel& model, const std::string& id) {
+  if (model.native_quant && (id.empty() || same_id(id, model.native_quant->id))) {
+    return *model.native_quant;
+  }
+  return find_quant(catalog, id);
 }
 
 DeviceOffer offer_of(const Catalog& catalog, const Device& device, const std::string& as_of) {
@@ -117,6 +135,7 @@ TierProbe tier_probe(const Catalog& catalog) {
 
 struct Options {
   std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
+  std::string cache_type_k, cache_type_v;
   std::string split = "layer", backend, mode = "inference", as_of;
   std::vector<std::string> compare;
   int context = 8192, streams = 1, count = 0, prompt_tokens = 0;
@@ -168,7 +187,7 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
 
 }  // namespace
 
-int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description visible(
       "usage: gputco fit --model ID --quant Q [options]\n"
       "       gputco fit --model ID --quant Q --compare GPU_A GPU_B [options]\n"
@@ -180,16 +199,22 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "(servers, rigs), best first, with prices, a speed index (RTX 3090 = 100) and the tier\n"
       "each system serves.\n\noptions");
   Options o;
-  visible.add_options()("help,h", "this text")("model", po::value(&o.model_id)->value_name("ID"),
-                                               "catalog model id (required)")(
+  visible.add_options()("help,h", "this text")(
+      "model", po::value(&o.model_id)->value_name("ID|PATH"),
+      "catalog model id, its Hugging Face repo id, or a config.json / GGUF file (required)")(
       "quant", po::value(&o.quant_id)->value_name("Q"),
-      "weight format, e.g. Q4_K_M (required for inference; fine-tuning: the inference "
-      "baseline, default F16, Q4_0 for QLoRA)")(
+      "weight format, e.g. Q4_K_M (required for a catalog model; a model file's own format "
+      "by default; fine-tuning: the inference baseline, default F16, Q4_0 for QLoRA)")(
       "context", po::value(&o.context)->value_name("N"),
       "context tokens per stream (default 8192); fine-tuning: tokens per training sequence "
       "(default 2048)")("streams", po::value(&o.streams)->value_name("N"),
                         "concurrent streams (default 1)")(
-      "kv-cache", po::value(&o.kv_cache)->value_name("T"), "KV cache type: f16 | q8_0 | q4_0")(
+      "kv-cache", po::value(&o.kv_cache)->value_name("T"),
+      "KV cache type of K and V: f16 (default), q8_0, q4_0, ... (see --cache-type-k)")(
+      "cache-type-k", po::value(&o.cache_type_k)->value_name("T"),
+      "K cache type apart (llama.cpp -ctk): f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, "
+      "q5_1")("cache-type-v", po::value(&o.cache_type_v)->value_name("T"),
+              "V cache type apart (llama.cpp -ctv)")(
       "split", po::value(&o.split)->value_name("S"),
       "several devices: layer (pipeline, default) | tensor (tensor parallel)")(
       "backend", po::value(&o.backend)->value_name("B"),
@@ -230,19 +255,24 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
         o.mode + "'");
   }
   if (o.model_id.empty()) throw UsageError("fit: --model is required (gputco catalog list models)");
-  if (!finetune && o.quant_id.empty()) {
-    throw UsageError("fit: --quant is required (gputco catalog list quants)");
-  }
   check_range("context", o.context, 1, 10'000'000);
   check_range("streams", o.streams, 1, 100'000);
   if (vm.count("count")) check_range("count", o.count, 1, 4096);
   check_range("prompt-tokens", o.prompt_tokens, 0, 10'000'000);
   check_range("lora-rank", o.lora_rank, 1, 65'536);
   check_range("micro-batch", o.micro_batch, 1, 65'536);
-  const auto kv = parse_kv_cache_type(o.kv_cache);
-  if (!kv) {
-    throw UsageError("fit: --kv-cache must be f16, q8_0 or q4_0, got '" + o.kv_cache + "'");
-  }
+  const auto cache_type = [&](const char* option, const std::string& text) {
+    const auto type = parse_kv_cache_type(text);
+    if (!type) {
+      throw UsageError("fit: --" + std::string(option) + " must be one of " + kv_cache_type_list() +
+                       ", got '" + text + "'");
+    }
+    return *type;
+  };
+  const KvCacheType both = cache_type("kv-cache", o.kv_cache);
+  const KvCacheTypes kv{
+      vm.count("cache-type-k") ? cache_type("cache-type-k", o.cache_type_k) : both,
+      vm.count("cache-type-v") ? cache_type("cache-type-v", o.cache_type_v) : both};
   const auto split = parse_split_mode(o.split);
   if (!split) throw UsageError("fit: --split must be layer or tensor, got '" + o.split + "'");
   std::optional<Backend> backend;
@@ -266,16 +296,20 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
 
   const Catalog catalog = open_catalog(o.catalog_path);
-  const auto model = catalog.model(o.model_id);
-  if (!model) {
-    unknown_id(
-        "model", o.model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
-        "gputco catalog list models");
+  const ResolvedModel resolved = resolve_model(catalog, o.model_id);
+  for (const std::string& note : resolved.notes)
+    err << "note: " << resolved.source << ": " << note << "\n";
+  const ModelArch* model = &resolved.model;
+  if (!finetune && o.quant_id.empty() && !resolved.native_quant) {
+    throw UsageError("fit: --quant is required (gputco catalog list quants)");
   }
   // The default context is capped at the model's own; a context given is checked.
   if (!o.context_given) o.context = default_context_tokens(*model, o.context);
   if (const std::string why = context_beyond_model_reason(*model, o.context); !why.empty()) {
     throw UsageError("fit: --context " + why);
+  }
+  if (const std::string warning = context_scaling_warning(*model, o.context); !warning.empty()) {
+    err << "warning: " << warning << "\n";
   }
   if (o.prompt_tokens > o.context) {
     throw UsageError("fit: --prompt-tokens " + std::to_string(o.prompt_tokens) +
@@ -297,7 +331,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   if (finetune) return run_finetune(o, *method, catalog, *model, out);
 
   FinderRequest finder;
-  finder.request = FitRequest{*model, find_quant(catalog, o.quant_id), o.context, o.streams, *kv};
+  finder.request =
+      FitRequest{*model, quant_for(catalog, resolved, o.quant_id), o.context, o.streams, kv};
   finder.options.split = *split;
   finder.options.backend = backend;
   finder.options.prompt_tokens = o.prompt_tokens;

@@ -84,7 +84,9 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path);
   const ResolvedScenario resolved = resolve(scenario, catalog);
-  const Plan plan = on_scenario(scenario_path, [&] { return make_plan(resolved.plan_inputs); });
+  Plan plan = on_scenario(scenario_path, [&] { return make_plan(resolved.plan_inputs); });
+  // What resolving assumed (a model file's notes, a context within RoPE scaling) leads.
+  plan.warnings.insert(plan.warnings.begin(), resolved.warnings.begin(), resolved.warnings.end());
   WorkbookOptions options;
   options.quote = quote;
   // The quote shows no Sensitivity sheet: no need to run it.

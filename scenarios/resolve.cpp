@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 
 #include "engine/units.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/model_file_error.hpp"
+#include "scenarios/model_files.hpp"
 
 namespace gputco {
 
@@ -245,19 +248,45 @@ class Resolver {
     return s_.given.count(section + "." + key) > 0;
   }
 
-  void resolve_workload() {
-    auto& p = r_.plan_inputs;
-    const auto model = catalog_.model(s_.model);
-    if (!model) {
-      unknown("workload", "model", "model", s_.model,
-              ids_of(catalog_.models(), [](const ModelArch& m) { return m.id; }),
-              "gputco catalog list models");
+  /// [workload] model: a catalog id, a Hugging Face repo id or a model file beside the
+  /// scenario (resolve_model_argument); its problems are the key's.
+  ResolvedModel resolve_model() const {
+    const std::string base_dir = std::filesystem::path(s_.file).parent_path().string();
+    try {
+      return resolve_model_argument(s_.model, catalog_, base_dir);
+    } catch (const UnknownModelError& e) {
+      fail("workload", "model", e.what());
+    } catch (const ModelFileError& e) {
+      fail("workload", "model", e.what());
+    }
+  }
+
+  /// [workload] quant: the model file's own format when not given or named alike, else a
+  /// catalog quant.
+  Quant resolve_quant(const ResolvedModel& model) const {
+    if (model.native_quant && (s_.quant.empty() || same_id(s_.quant, model.native_quant->id))) {
+      return *model.native_quant;
+    }
+    if (s_.quant.empty()) {
+      fail("workload", "quant", "missing: set quant, e.g. Q4_K_M (gputco catalog list quants)");
     }
     const auto quant = catalog_.quant(s_.quant);
     if (!quant) {
       unknown("workload", "quant", "quant", s_.quant,
               ids_of(catalog_.quants(), [](const Quant& q) { return q.id; }),
               "gputco catalog list quants");
+    }
+    return *quant;
+  }
+
+  void resolve_workload() {
+    auto& p = r_.plan_inputs;
+    const ResolvedModel resolved_model = resolve_model();
+    const ModelArch* model = &resolved_model.model;
+    const Quant quant_value = resolve_quant(resolved_model);
+    const Quant* quant = &quant_value;
+    for (const std::string& note : resolved_model.notes) {
+      r_.warnings.push_back(resolved_model.source + ": " + note);
     }
     p.model = *model;
     p.quant = *quant;
@@ -268,6 +297,10 @@ class Resolver {
     if (const std::string why = context_beyond_model_reason(*model, context_tokens); !why.empty()) {
       fail("workload", "context_tokens",
            "context_tokens = " + why + "; lower it or choose a model with a longer context");
+    }
+    if (const std::string warning = context_scaling_warning(*model, context_tokens);
+        !warning.empty()) {
+      r_.warnings.push_back(warning);
     }
     if (s_.prompt_tokens_per_request && s_.output_tokens_per_request &&
         *s_.prompt_tokens_per_request + *s_.output_tokens_per_request > context_tokens) {
@@ -295,9 +328,13 @@ class Resolver {
     p.workload.growth_per_month = s_.growth_per_month;
     p.workload.tokens_per_day = s_.tokens_per_day;
     p.workload.users = s_.users;
-    p.workload.kv_cache = *parse_kv_cache_type(s_.kv_cache);
-    text("workload", "model", "Model", model->id);
-    text("workload", "quant", "Weight format", quant->id);
+    p.workload.kv_cache =
+        KvCacheTypes{*parse_kv_cache_type(s_.cache_type_k), *parse_kv_cache_type(s_.cache_type_v)};
+    const std::string from_file =
+        resolved_model.native_quant ? "; " + resolved_model.source : std::string();
+    text("workload", "model", "Model", model->id, s_.provenance("workload", "model") + from_file);
+    text("workload", "quant", "Weight format", quant->id,
+         s_.quant.empty() ? "the model file's own format" + from_file : "");
     number("workload", "context_tokens", "Context per stream", context_tokens, "tokens");
     number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams,
            "streams");
@@ -319,7 +356,10 @@ class Resolver {
            "fraction per month", given("workload", "growth_per_month") ? "" : "default: 0");
     resolve_token_mix();
     if (s_.users) number("workload", "users", "Users", *s_.users, "users");
-    text("workload", "kv_cache", "KV cache type", s_.kv_cache);
+    text("workload", "kv_cache", "KV cache type (K/V)", to_string(p.workload.kv_cache),
+         given("workload", "cache_type_k") || given("workload", "cache_type_v")
+             ? "scenario file (cache_type_k, cache_type_v)"
+             : "");
   }
 
   /// The demand in tokens: tokens_per_day (output), or requests_per_day x output tokens per

@@ -50,6 +50,10 @@ struct ResolvedScenario {
   PlanInputs plan_inputs;
   std::vector<InputRow> inputs;
   std::vector<SourceRow> sources;
+  /// What resolving assumed that the reader must know, one sentence each: a context beyond
+  /// the model's trained maximum within its RoPE scaling, a model file's assumptions. The
+  /// plan command adds them to the plan's warnings.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace gputco

@@ -17,6 +17,7 @@
 
 #include "pricing/csv_table.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/model_files.hpp"
 
 namespace gputco {
 
@@ -121,6 +122,8 @@ const std::vector<std::string> kWorkloadKeys = {"model",
                                                 "hours_per_day",
                                                 "days_per_month",
                                                 "kv_cache",
+                                                "cache_type_k",
+                                                "cache_type_v",
                                                 "growth_per_month",
                                                 "tokens_per_day",
                                                 "users",
@@ -615,7 +618,12 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.integer("concurrent_streams", s.concurrent_streams, 1, 100'000);
       r.number("hours_per_day", s.hours_per_day, 0, 24, "hours per day");
       r.number("days_per_month", s.days_per_month, 0, 31, "days per month");
-      r.choice("kv_cache", s.kv_cache, {"f16", "q8_0", "q4_0"});
+      const std::vector<std::string> cache_types = {"f32",  "f16",    "bf16", "q8_0", "q4_0",
+                                                    "q4_1", "iq4_nl", "q5_0", "q5_1"};
+      r.choice("kv_cache", s.kv_cache, cache_types);
+      s.cache_type_k = s.cache_type_v = s.kv_cache;
+      r.choice("cache_type_k", s.cache_type_k, cache_types);
+      r.choice("cache_type_v", s.cache_type_v, cache_types);
       r.number("growth_per_month", s.growth_per_month, -0.99, 1,
                "a fraction per month (0.03 for +3 %)");
       r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day");
@@ -887,7 +895,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
     throw ScenarioError(file, s.line_of("workload", ""), "[workload] model",
                         "missing: set model to a catalog model id (gputco catalog list models)");
   }
-  if (s.quant.empty()) {
+  // A model file's own format is its default quant (resolve); a catalog model needs one.
+  const std::string model_path =
+      (std::filesystem::path(file).parent_path() / std::filesystem::path(s.model)).string();
+  if (s.quant.empty() && !is_model_path(model_path) && !is_model_path(s.model)) {
     throw ScenarioError(file, s.line_of("workload", ""), "[workload] quant",
                         "missing: set quant, e.g. Q4_K_M (gputco catalog list quants)");
   }

@@ -147,7 +147,9 @@ struct Scenario {
   int concurrent_streams = 1;
   double hours_per_day = 8;
   double days_per_month = 730.0 / 24.0;
-  std::string kv_cache = "f16";
+  std::string kv_cache = "f16";      ///< both caches' type
+  std::string cache_type_k = "f16";  ///< K cache type (cache_type_k, else kv_cache)
+  std::string cache_type_v = "f16";  ///< V cache type (cache_type_v, else kv_cache)
   double growth_per_month = 0;
   std::optional<double> tokens_per_day;
   /// The token mix: requests_per_day x (prompt, output) tokens per request, or a ratio.
