@@ -52,7 +52,10 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "provider", po::value(&options.provider)->value_name("NAME"),
       "SkyPilot/gpuhunt files: the provider (default: from the file name; vms.csv: its folder)")(
       "source", po::value(&options.source)->value_name("TEXT"),
-      "SkyPilot/gpuhunt files: the source of every row (default: format, provider, file name)");
+      "SkyPilot/gpuhunt files: the source of every row (default: format, provider, file name)")(
+      "accept-outliers", po::bool_switch(&options.accept_outliers),
+      "import rows that fail a plausibility check (far from the dated median of their item, "
+      "or used above new) instead of refusing the file; plans that use them say so");
   auto vm = parse_arguments(args, visible, {{"file", &file}});
   if (vm.count("help") || file.empty()) {
     out << visible << "\n";
@@ -71,13 +74,9 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
         << "; nothing imported\n";
     return 2;
   }
+  // Skipped rows, then the book's plausibility findings (catalog check reports the same as
+  // problems): imported, but worth a look.
   for (const auto& warning : report.warnings) err << "warning: " << warning << "\n";
-  // Plausibility of the book's purchase prices against every observation (catalog check
-  // reports the same findings as problems): imported, but worth a look.
-  for (const auto& finding : open_catalog(db).price_plausibility(report.book)) {
-    err << "warning: " << (finding.reviewed ? "reviewed: " : "implausible: ") << finding.text
-        << "\n";
-  }
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
       << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";

@@ -119,11 +119,13 @@ PriceObservation read_price(SQLite::Statement& q) {
   p.provenance = {q.getColumn(6).getString(), q.getColumn(7).getString(),
                   q.getColumn(8).getString()};
   p.note = q.getColumn(9).getString();
+  p.price_type = q.getColumn(10).getString();
   return p;
 }
 
 constexpr const char* kPriceColumns =
-    "item_id, condition, amount, currency, region, seller, source, observed_on, book, note";
+    "item_id, condition, amount, currency, region, seller, source, observed_on, book, note, "
+    "price_type";
 
 RentalOffer read_rental(SQLite::Statement& q) {
   RentalOffer r;
@@ -306,15 +308,19 @@ std::string catalog_problem(SQLite::Database& db) {
 }
 
 // Loads the embedded built-in catalog into the (empty, in-memory) database `schema` of `db`,
-// read-only. `schema` is one of the constants above.
-void deserialize_builtin(SQLite::Database& db, const char* schema) {
+// read-only unless `writable` (a private in-memory copy either way: a writer connection's
+// BEGIN IMMEDIATE locks every attached database, which a read-only one refuses). `schema` is
+// one of the constants above.
+void deserialize_builtin(SQLite::Database& db, const char* schema, bool writable = false) {
   // SQLite frees the copy on close; the embedded bytes stay untouched in read-only memory.
   const auto size = static_cast<sqlite3_int64>(embedded::catalog_sqlite_size);
   auto* image = static_cast<unsigned char*>(sqlite3_malloc64(embedded::catalog_sqlite_size));
   if (image == nullptr) throw CatalogError("built-in catalog: out of memory");
   std::memcpy(image, embedded::catalog_sqlite, embedded::catalog_sqlite_size);
-  const int rc = sqlite3_deserialize(db.getHandle(), schema, image, size, size,
-                                     SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+  const int rc =
+      sqlite3_deserialize(db.getHandle(), schema, image, size, size,
+                          writable ? SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE
+                                   : SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
   if (rc != SQLITE_OK) {
     throw CatalogError(std::string("built-in catalog: cannot load: ") + sqlite3_errstr(rc));
   }
@@ -364,6 +370,15 @@ std::unique_ptr<SQLite::Database> open_builtin_database() {
   return db;
 }
 
+void attach_builtin_catalog(SQLite::Database& db, bool writable) {
+  db.exec(std::string("ATTACH DATABASE ':memory:' AS ") + kBuiltinSchema);
+  deserialize_builtin(db, kBuiltinSchema, writable);
+}
+
+void create_layered_views(SQLite::Database& db) {
+  create_layer_views(db, {kBuiltinSchema, kMainSchema});
+}
+
 Catalog::Catalog(std::unique_ptr<SQLite::Database> db) : db_(std::move(db)) {}
 Catalog::Catalog(Catalog&&) noexcept = default;
 Catalog& Catalog::operator=(Catalog&&) noexcept = default;
@@ -394,9 +409,8 @@ Catalog Catalog::open_file(const std::string& path) {
 Catalog Catalog::open_layered(const std::string& user_db_path) {
   auto db = copy_into_memory(user_db_path);
   return guarded("opening the layered catalog", [&] {
-    db->exec(std::string("ATTACH DATABASE ':memory:' AS ") + kBuiltinSchema);
-    deserialize_builtin(*db, kBuiltinSchema);
-    create_layer_views(*db, {kBuiltinSchema, kMainSchema});
+    attach_builtin_catalog(*db);
+    create_layered_views(*db);
     return Catalog(std::move(db));
   });
 }
@@ -543,6 +557,43 @@ std::vector<RentalOffer> Catalog::rental_history(const std::string& device_id) c
     q.bind(1, device_id);
     std::vector<RentalOffer> out;
     while (q.executeStep()) out.push_back(read_rental(q));
+    return out;
+  });
+}
+
+std::vector<Catalog::MarketPoint> Catalog::rental_market(const std::string& device_id,
+                                                         const std::string& term,
+                                                         const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading the rental market", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT amount * 1.0 / devices_per_instance / (CASE billing WHEN "
+                        "'monthly' THEN ?4 ELSE 1 END) AS per_hour, currency FROM "
+                        "layered_rental_offers WHERE device_id = ?1 AND term = ?2 AND "
+                        "observed_on <= ?3 AND observed_on >= date(?3, ?5) "
+                        "ORDER BY per_hour, currency");
+    q.bind(1, device_id);
+    q.bind(2, term);
+    q.bind(3, as_of);
+    q.bind(4, kHoursPerMonth);
+    q.bind(5, "-" + std::to_string(kRentalWindowDays) + " days");
+    std::vector<MarketPoint> out;
+    while (q.executeStep()) out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});
+    return out;
+  });
+}
+
+std::vector<Catalog::MarketPoint> Catalog::purchase_market(const std::string& item_id,
+                                                           const std::string& as_of) const {
+  require_date(as_of);
+  return guarded("reading the purchase market", [&] {
+    SQLite::Statement q(*db_,
+                        "SELECT amount, currency FROM layered_price_observations WHERE item_id = "
+                        "?1 AND observed_on <= ?2 ORDER BY amount, currency");
+    q.bind(1, item_id);
+    q.bind(2, as_of);
+    std::vector<MarketPoint> out;
+    while (q.executeStep()) out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});
     return out;
   });
 }

@@ -3,6 +3,7 @@
 // is "as of" a date: the latest observation on or before it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -46,6 +47,8 @@ struct PriceObservation {
   std::string seller;
   Provenance provenance;
   std::string note;  ///< the row's note ("" when none), e.g. "plausibility reviewed: ..."
+  /// "list" (the maker's list price, MSRP) or "street" (observed retail, used market, a quote).
+  std::string price_type = "street";
 };
 
 /// A rental offer as published (per instance), with the per-device price derived.
@@ -251,6 +254,22 @@ class Catalog {
   /// observed_on, provider, sku, billing, term, region, book.
   std::vector<RentalOffer> rental_history(const std::string& device_id) const;
 
+  /// An amount of the market a typed or chosen price is compared with, in its own currency.
+  struct MarketPoint {
+    double amount = 0;
+    std::string currency;
+  };
+  /// The rental market of `device_id` and `term` around `as_of`: every offer (every layer, every
+  /// row, not only the latest per key) observed within kRentalWindowDays days before `as_of`
+  /// or on it, per device-hour (monthly offers / kHoursPerMonth), ordered by amount, currency.
+  /// The dated median of these is what Catalog::rental_plausibility compares an offer with.
+  std::vector<MarketPoint> rental_market(const std::string& device_id, const std::string& term,
+                                         const std::string& as_of) const;
+  /// The purchase market of `item_id`: every observation on or before `as_of` (any condition,
+  /// every layer), per device, ordered by amount, currency (Catalog::price_plausibility's peers).
+  std::vector<MarketPoint> purchase_market(const std::string& item_id,
+                                           const std::string& as_of) const;
+
   /// Every system (server, workstation), ordered by id.
   std::vector<System> systems() const;
   /// The system with this id, nullopt when there is none.
@@ -283,8 +302,8 @@ class Catalog {
   ///  - a per-device purchase, system or rental amount at or below 0.01 (kPriceFloor);
   ///  - with `as_of` (YYYY-MM-DD; empty = not checked): price-book prices and offers that a
   ///    lookup as of that date would use (latest per key) older than `max_age_days` days;
-  ///  - the purchase-price plausibility findings of price_plausibility() (reviewed ones in
-  ///    `notes`).
+  ///  - the plausibility findings of price_plausibility() and rental_plausibility() (reviewed
+  ///    ones in `notes`).
   /// Built-in rows as old are counted in `notes` (plans flag them), not in `problems`.
   /// Throws CatalogError for a bad `as_of` or a negative `max_age_days`.
   struct Audit {
@@ -293,10 +312,15 @@ class Catalog {
   };
   Audit audit(const std::string& as_of, int max_age_days) const;
 
-  /// One purchase price that looks wrong, and whether its row says it was checked.
+  /// One price or offer that looks wrong, and whether its row says it was checked.
   struct PriceFinding {
     std::string text;       ///< "purchase price ITEM CONDITION (book B, SELLER, REGION, DATE): ..."
     bool reviewed = false;  ///< the row's note holds kPlausibilityReviewed: kept, explained
+    int layer = 0;          ///< the row's layer (0: the built-in catalog, 1: a user database)
+    std::int64_t row_id = 0;  ///< the row's id in its layer's table (an import maps it to a line)
+    /// "outlier" (outside the band around the median), "used above new", or "conflict" (one
+    /// book, two amounts; layer and row_id are then the first row's).
+    std::string kind = "outlier";
   };
   /// Plausibility of purchase prices, every layer, in `book` only when it is not empty (the
   /// others are still compared against). Amounts are compared in their own currency only:
@@ -307,13 +331,35 @@ class Catalog {
   ///    shortages (RTX 4090 new 2,500 vs list 1,599, 1.6x), and catches a misplaced decimal or
   ///    a price per server entered per device (both 10x or more);
   ///  - used above new: a used amount above every new amount of the same item and currency
-  ///    observed within kComparableDays days of it (at least one such new amount);
+  ///    observed within kComparableDays days of it (at least one such new amount; the first
+  ///    three are listed);
   ///  - conflict: one book holding two different amounts (or currencies) for the same item,
   ///    condition, date and source (plans then take the lowest, see latest_price).
-  /// A finding whose row's note contains kPlausibilityReviewed is `reviewed`.
+  /// A finding whose row's note contains kPlausibilityReviewed is `reviewed`. O(n log n) in
+  /// the rows (pricing/price_plausibility.cpp); ordered by item, currency, date, condition,
+  /// book, region, seller, then the conflicts by book, item, condition, date, source.
   std::vector<PriceFinding> price_plausibility(const std::string& book = "") const;
+  /// Plausibility of rental offers, every layer, in `book` only when it is not empty: an offer
+  /// per device-hour (hourly: amount / devices; monthly: amount / devices / kHoursPerMonth)
+  /// below 1/kRentalPlausibleBelow or above kRentalPlausibleAbove times the dated median of
+  /// the other offers of the same device and term in the same currency observed within
+  /// kRentalWindowDays days of it (at least kRentalMinPeers of them; else no verdict). The band
+  /// is the catalog's own spread widened by the public one (pricing/data/README.md,
+  /// "Plausibility"): the built-in offers lie within 0.46-2.9 x their dated median, marketplace
+  /// lows run about half the median and hyperscaler list rates up to 3.7 x (AWS p5 before its
+  /// June 2025 cut); 1/3 to 4 x catches an H100 offer 3.6 x too cheap and a monthly price
+  /// entered as hourly (730 x). O(n log n); ordered by device, term, currency, date, provider,
+  /// sku, billing, region, book.
+  std::vector<PriceFinding> rental_plausibility(const std::string& book = "") const;
   static constexpr double kPlausibleRatio = 5;
   static constexpr int kComparableDays = 92;
+  static constexpr double kRentalPlausibleBelow = 3;
+  static constexpr double kRentalPlausibleAbove = 4;
+  static constexpr int kRentalWindowDays = 183;
+  static constexpr int kRentalMinPeers = 3;
+  /// Hours in a month for per-hour comparisons of monthly offers: 730 = 365 x 24 / 12, the
+  /// cloud providers' month.
+  static constexpr double kHoursPerMonth = 730;
   static constexpr const char* kPlausibilityReviewed = "plausibility reviewed:";
 
  private:

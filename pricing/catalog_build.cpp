@@ -36,6 +36,8 @@ struct Column {
   bool optional = false;  // empty allowed: '' for text, NULL for numbers
   Range range = Range::any;
   std::vector<std::string_view> choices = {};
+  // A column added after files were written: a file without it reads this value in every row.
+  std::optional<std::string_view> when_absent = std::nullopt;
 };
 
 struct TableSpec {
@@ -66,6 +68,11 @@ Column choice(std::string_view name, std::vector<std::string_view> choices, bool
 }
 Column currency(std::string_view name) {
   return {name, Type::currency};
+}
+// purchase_prices.csv's price_type (migration 0004): list (MSRP) or street (observed retail);
+// files written before it read as street, the observed prices they hold.
+Column price_type() {
+  return {"price_type", Type::choice, false, Range::any, {"list", "street"}, "street"};
 }
 
 const std::vector<TableSpec>& table_specs() {
@@ -118,7 +125,7 @@ const std::vector<TableSpec>& table_specs() {
        false,
        {text("item_id"), choice("condition", {"new", "used", "refurbished"}),
         decimal("amount", Range::positive), currency("currency"), text("region"), text("seller"),
-        date("observed_on"), text("source"), note("note")},
+        date("observed_on"), text("source"), note("note"), price_type()},
        {"item_id", "condition", "seller", "region", "observed_on"}},
       {"rental_offers.csv",
        "rental_offers",
@@ -160,7 +167,7 @@ const std::vector<TableSpec>& table_specs() {
       {"resale_curves.csv",
        "resale_curves",
        false,
-       {choice("device_class", {"consumer", "workstation", "datacenter", "unified"}),
+       {choice("device_class", {"consumer", "workstation", "datacenter", "unified", "host"}),
         choice("condition", {"new", "used", "refurbished"}),
         integer("age_months", Range::non_negative), decimal("fraction", Range::non_negative),
         date("observed_on"), text("source"), note("note")},
@@ -381,14 +388,17 @@ Table load_table(const TableSpec& spec, const std::string& path,
     return table;
   }
   bool header_ok = true;
-  std::vector<std::size_t> position;  // spec column -> field index
+  constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> position;  // spec column -> field index (kAbsent: its default)
   for (const Column& column : spec.columns) {
     auto index = csv.column(column.name);
-    if (!index) {
+    if (index) {
+      position.push_back(*index);
+    } else if (column.when_absent) {
+      position.push_back(kAbsent);
+    } else {
       problems.add(path, csv.header_line, column.name, "missing column");
       header_ok = false;
-    } else {
-      position.push_back(*index);
     }
   }
   std::set<std::string, std::less<>> seen;
@@ -405,7 +415,7 @@ Table load_table(const TableSpec& spec, const std::string& path,
   }
   if (!header_ok) return table;
 
-  for (const CsvRow& csv_row : csv.rows) {
+  for (CsvRow& csv_row : csv.rows) {
     if (csv_row.fields.size() != csv.header.size()) {
       problems.add(path, csv_row.line, "row",
                    std::to_string(csv_row.fields.size()) + " fields, but the header has " +
@@ -414,12 +424,15 @@ Table load_table(const TableSpec& spec, const std::string& path,
     }
     Row row{csv_row.line, {}, {}};
     for (std::size_t i = 0; i < spec.columns.size(); ++i) {
-      auto value = convert(spec.columns[i], csv_row.fields[position[i]], currencies, path,
-                           csv_row.line, problems);
+      const std::string field = position[i] == kAbsent ? std::string(*spec.columns[i].when_absent)
+                                                       : csv_row.fields[position[i]];
+      auto value = convert(spec.columns[i], field, currencies, path, csv_row.line, problems);
       row.valid.push_back(value.has_value());
       row.values.push_back(value ? std::move(*value) : Value{});
     }
     table.rows.push_back(std::move(row));
+    // The text is converted: free it now, so that a large file is not held twice.
+    std::vector<std::string>().swap(csv_row.fields);
   }
   return table;
 }
@@ -518,10 +531,20 @@ void check_rentals(const Table& rentals, Problems& problems) {
     return rentals.ok(row, {"provider", "sku", "device_id", "devices_per_instance", "billing",
                             "term", "amount", "currency", "region", "observed_on"});
   };
-  std::map<Group, std::vector<const Row*>> on_demand;
+  // Per group: each sku's on-demand row (the first in the file) and the dearest one, so that
+  // every spot row is checked in O(log n).
+  struct OnDemand {
+    std::map<std::string, const Row*, std::less<>> by_sku;
+    const Row* dearest = nullptr;
+  };
+  std::map<Group, OnDemand> on_demand;
   for (const Row& row : rentals.rows) {
     if (usable(row) && rentals.str(row, "term") == "on_demand") {
-      on_demand[group_of(row)].push_back(&row);
+      OnDemand& group = on_demand[group_of(row)];
+      group.by_sku.emplace(rentals.str(row, "sku"), &row);
+      if (group.dearest == nullptr || per_device(row) > per_device(*group.dearest)) {
+        group.dearest = &row;
+      }
     }
   }
   for (const Row& row : rentals.rows) {
@@ -535,16 +558,9 @@ void check_rentals(const Table& rentals, Problems& problems) {
     auto it = on_demand.find(group_of(row));
     if (it == on_demand.end()) continue;
     // The same sku's on-demand rate when published, else the dearest on-demand rate.
-    const Row* reference = nullptr;
-    for (const Row* candidate : it->second) {
-      if (rentals.str(*candidate, "sku") == rentals.str(row, "sku")) {
-        reference = candidate;
-        break;
-      }
-      if (reference == nullptr || per_device(*candidate) > per_device(*reference)) {
-        reference = candidate;
-      }
-    }
+    const auto same_sku = it->second.by_sku.find(rentals.str(row, "sku"));
+    const Row* reference =
+        same_sku != it->second.by_sku.end() ? same_sku->second : it->second.dearest;
     if (per_device(row) > per_device(*reference)) {
       problems.add(rentals.path, row.line, "amount",
                    "spot rate " + format_number(per_device(row)) + " " +

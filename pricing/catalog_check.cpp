@@ -17,6 +17,7 @@
 #include "pricing/catalog_import.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/embedded.hpp"
+#include "pricing/price_plausibility.hpp"
 
 namespace gputco {
 
@@ -87,107 +88,19 @@ std::vector<std::string> builtin_catalog_problems() {
 }
 
 std::vector<Catalog::PriceFinding> Catalog::price_plausibility(const std::string& book) const {
-  using Row = PriceObservation;
-  const auto label = [](const Row& r) {
-    return "purchase price " + r.item_id + " " + r.condition + " (book " + r.provenance.book +
-           ", " + r.seller + ", " + r.region + ", " + r.provenance.observed_on + ")";
-  };
-  const auto reviewed = [](const Row& r) {
-    return r.note.find(kPlausibilityReviewed) != std::string::npos;
-  };
-  const std::vector<Row> rows = price_observations();
-  const auto money = [](double amount, const std::string& currency) {
-    std::array<char, 64> buf{};  // shortest exact form, never an exponent (9000000, not 9e+06)
-    auto [end, ec] =
-        std::to_chars(buf.data(), buf.data() + buf.size(), amount, std::chars_format::fixed);
-    return (ec == std::errc{} ? std::string(buf.data(), end) : std::string("?")) + " " + currency;
-  };
-  std::vector<PriceFinding> out;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    if (!book.empty() && r.provenance.book != book) continue;
-    // Outlier against the median of the item's other observations in the same currency.
-    std::vector<double> others;
-    for (std::size_t j = 0; j < rows.size(); ++j) {
-      if (j != i && rows[j].item_id == r.item_id && rows[j].currency == r.currency) {
-        others.push_back(rows[j].amount);
-      }
-    }
-    if (!others.empty()) {
-      std::sort(others.begin(), others.end());
-      const std::size_t n = others.size();
-      const double median = n % 2 == 1 ? others[n / 2] : (others[n / 2 - 1] + others[n / 2]) / 2;
-      const double ratio = r.amount / median;
-      if (ratio > kPlausibleRatio || ratio < 1 / kPlausibleRatio) {
-        const auto tenths = [](double x) { return format_number(std::round(x * 10) / 10); };
-        const std::string factor =
-            ratio >= 1 ? tenths(ratio) + " x" : "1/" + tenths(1 / ratio) + " of";
-        out.push_back({label(r) + ": " + money(r.amount, r.currency) + " is " + factor +
-                           " the median " + money(median, r.currency) + " of the " +
-                           std::to_string(n) + " other observation" + (n == 1 ? "" : "s") + " of " +
-                           r.item_id + " in " + r.currency + " (plausible: 1/" +
-                           format_number(kPlausibleRatio) + " to " +
-                           format_number(kPlausibleRatio) + " x)",
-                       reviewed(r)});
-      }
-    }
-    // Used above every new price of the same item and currency at comparable dates.
-    if (r.condition == "used") {
-      std::vector<const Row*> near;
-      for (const Row& n : rows) {
-        if (n.condition == "new" && n.item_id == r.item_id && n.currency == r.currency &&
-            std::abs(days_between(n.provenance.observed_on, r.provenance.observed_on)) <=
-                kComparableDays) {
-          near.push_back(&n);
-        }
-      }
-      const bool above_all = !near.empty() && std::all_of(near.begin(), near.end(), [&](auto* n) {
-        return r.amount > n->amount;
-      });
-      if (above_all) {
-        std::string list;
-        for (const Row* n : near) {
-          list += (list.empty() ? "" : ", ") + money(n->amount, n->currency) + " (book " +
-                  n->provenance.book + ", " + n->provenance.observed_on + ")";
-        }
-        out.push_back({label(r) + ": used " + money(r.amount, r.currency) +
-                           " is above every new price of " + r.item_id + " within " +
-                           std::to_string(kComparableDays) + " days: " + list,
-                       reviewed(r)});
-      }
-    }
+  try {
+    return purchase_plausibility(*db_, book);
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(std::string("catalog: checking purchase prices: ") + e.what());
   }
-  // Conflicts: one book, the same item, condition, date and source, different amounts.
-  std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>,
-           std::vector<const Row*>>
-      groups;
-  for (const Row& r : rows) {
-    if (book.empty() || r.provenance.book == book) {
-      groups[{r.provenance.book, r.item_id, r.condition, r.provenance.observed_on,
-              r.provenance.source}]
-          .push_back(&r);
-    }
+}
+
+std::vector<Catalog::PriceFinding> Catalog::rental_plausibility(const std::string& book) const {
+  try {
+    return gputco::rental_plausibility(*db_, book);
+  } catch (const SQLite::Exception& e) {
+    throw CatalogError(std::string("catalog: checking rental offers: ") + e.what());
   }
-  for (const auto& [key, members] : groups) {
-    std::set<std::pair<double, std::string>> amounts;
-    bool any_reviewed = false;
-    for (const Row* r : members) {
-      amounts.insert({r->amount, r->currency});
-      any_reviewed = any_reviewed || reviewed(*r);
-    }
-    if (amounts.size() < 2) continue;
-    std::string list;
-    for (const auto& [amount, currency] : amounts) {
-      list += (list.empty() ? "" : ", ") + money(amount, currency);
-    }
-    const auto& [b, item, condition, observed_on, source] = key;
-    out.push_back({"purchase price " + item + " " + condition + " (book " + b + ", " + observed_on +
-                       ", source '" + source + "'): " + std::to_string(members.size()) +
-                       " rows with different amounts: " + list +
-                       " (a plan takes the lowest amount of the latest date)",
-                   any_reviewed});
-  }
-  return out;
 }
 
 Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const {
@@ -198,29 +111,7 @@ Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const 
   Audit audit;
   try {
     // Spot above on-demand, every row of every layer.
-    SQLite::Statement spot(
-        *db_,
-        "SELECT book, provider, sku, region, observed_on, currency, spot, on_demand FROM ("
-        "SELECT s.book, s.provider, s.sku, s.region, s.observed_on, s.currency, "
-        "s.amount * 1.0 / s.devices_per_instance AS spot, "
-        "coalesce((SELECT o.amount * 1.0 / o.devices_per_instance FROM layered_rental_offers o "
-        "WHERE o.term = 'on_demand' AND o.sku = s.sku AND o.provider = s.provider AND o.device_id "
-        "= s.device_id AND o.region = s.region AND o.observed_on = s.observed_on AND o.billing = "
-        "s.billing AND o.currency = s.currency ORDER BY o.layer DESC LIMIT 1), "
-        "(SELECT max(o.amount * 1.0 / o.devices_per_instance) FROM layered_rental_offers o WHERE "
-        "o.term = 'on_demand' AND o.provider = s.provider AND o.device_id = s.device_id AND "
-        "o.region = s.region AND o.observed_on = s.observed_on AND o.billing = s.billing AND "
-        "o.currency = s.currency)) AS on_demand FROM layered_rental_offers s "
-        "WHERE s.term = 'spot') WHERE on_demand IS NOT NULL AND spot > on_demand "
-        "ORDER BY provider, sku, region, observed_on, book");
-    while (spot.executeStep()) {
-      audit.problems.push_back(
-          "rental offer " + spot.getColumn(1).getString() + " " + spot.getColumn(2).getString() +
-          " (book " + spot.getColumn(0).getString() + ", " + spot.getColumn(3).getString() + ", " +
-          spot.getColumn(4).getString() + "): spot " +
-          format_number(spot.getColumn(6).getDouble()) + " " + spot.getColumn(5).getString() +
-          " per device-hour is above on-demand " + format_number(spot.getColumn(7).getDouble()));
-    }
+    for (std::string& line : spot_above_on_demand(*db_)) audit.problems.push_back(std::move(line));
 
     // Amounts at or below the floor.
     SQLite::Statement floor(
@@ -243,7 +134,9 @@ Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const 
           format_number(kPriceFloor) + " (a parsing bug's typical value)");
     }
 
-    for (const PriceFinding& f : price_plausibility()) {
+    std::vector<PriceFinding> findings = price_plausibility();
+    for (PriceFinding& f : rental_plausibility()) findings.push_back(std::move(f));
+    for (const PriceFinding& f : findings) {
       if (f.reviewed) {
         audit.notes.push_back("reviewed: " + f.text);
       } else {

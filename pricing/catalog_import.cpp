@@ -18,17 +18,23 @@
 #include <tuple>
 #include <utility>
 
-#include "pricing/accelerator_names.hpp"
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/csv_table.hpp"
 #include "pricing/embedded.hpp"
+#include "pricing/price_plausibility.hpp"
+#include "pricing/public_catalogs.hpp"
 
 namespace gputco {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+using import_detail::format_number;
+using import_detail::in_quotes;
+using import_detail::Offer;
+using import_detail::Problems;
 
 // One observation to write: the columns of our file kind, in order.
 struct Record {
@@ -57,45 +63,6 @@ const FileKind& rental_kind() {
                              "rental_offers",
                              {"provider", "sku", "billing", "term", "region", "observed_on"}};
   return kind;
-}
-
-// Problems with their line, reported in line order.
-struct Problems {
-  std::string path;
-  std::vector<std::pair<int, std::string>> items;
-  void add(int line, std::string_view column, const std::string& what) {
-    items.emplace_back(
-        line, path + ":" + std::to_string(line) + ": " + std::string(column) + ": " + what);
-  }
-  std::vector<std::string> sorted() {
-    std::stable_sort(items.begin(), items.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    std::vector<std::string> out;
-    for (auto& item : items) out.push_back(std::move(item.second));
-    return out;
-  }
-};
-
-std::string in_quotes(std::string_view text) {
-  return "'" + std::string(text) + "'";
-}
-
-std::string format_number(double value) {
-  std::array<char, 64> buf{};
-  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  return ec == std::errc{} ? std::string(buf.data(), end) : std::string("?");
-}
-
-// A plain decimal (digits, an optional dot, an optional leading minus), parsed in full.
-std::optional<double> parse_decimal(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  for (char c : s) {
-    if (!(c == '-' || c == '.' || (c >= '0' && c <= '9'))) return std::nullopt;
-  }
-  double value = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value, std::chars_format::fixed);
-  if (ec != std::errc{} || ptr != s.data() + s.size()) return std::nullopt;
-  return value;
 }
 
 int column_index(const std::vector<std::string>& columns, std::string_view name) {
@@ -165,291 +132,6 @@ std::vector<Record> read_own_format(const FileKind& kind, const std::string& pat
     records.push_back({row.line, std::move(row.values)});
   }
   return records;
-}
-
-// ---- SkyPilot and gpuhunt -------------------------------------------------------------------
-
-// One offer read from a public catalog row, before zones are merged.
-struct Offer {
-  int line = 0;
-  std::string sku;
-  std::string device_id;
-  std::string note;
-  int count = 0;
-  std::string region;
-  std::string zone;
-  std::string term;  // on_demand | spot
-  double amount = 0;
-};
-
-std::string provider_from_path(const std::string& path) {
-  const fs::path p(path);
-  const std::string stem = p.stem().string();
-  if (stem == "vms") return p.parent_path().filename().string();
-  return stem;
-}
-
-struct ColumnMap {
-  const CsvTable* csv = nullptr;
-  std::map<std::string, std::size_t, std::less<>> index;
-  const std::string& get(const CsvRow& row, std::string_view name) const {
-    static const std::string empty;
-    auto it = index.find(name);
-    return it == index.end() ? empty : row.fields[it->second];
-  }
-};
-
-// Checks that `required` columns are in the header; maps every column name to its index.
-std::optional<ColumnMap> map_columns(const CsvTable& csv,
-                                     const std::vector<std::string_view>& required,
-                                     Problems& problems) {
-  ColumnMap map;
-  map.csv = &csv;
-  for (std::size_t i = 0; i < csv.header.size(); ++i) map.index.emplace(csv.header[i], i);
-  bool ok = true;
-  for (std::string_view column : required) {
-    if (map.index.find(column) == map.index.end()) {
-      problems.add(csv.header_line, column, "missing column");
-      ok = false;
-    }
-  }
-  if (!ok) return std::nullopt;
-  return map;
-}
-
-// The accelerator count of a row: a whole number > 0; 0 or empty for CPU-only rows.
-// SkyPilot writes counts as decimals ("8.0"); fractions are shares of a device.
-struct Count {
-  enum { none, whole, fraction, bad } kind = none;
-  int value = 0;
-};
-Count parse_count(const std::string& field) {
-  if (field.empty()) return {};
-  auto value = parse_decimal(field);
-  if (!value || *value < 0) return {Count::bad, 0};
-  if (*value == 0) return {};
-  if (*value != static_cast<double>(static_cast<int>(*value))) return {Count::fraction, 0};
-  return {Count::whole, static_cast<int>(*value)};
-}
-
-// Reads a price field: nullopt when empty; records a problem (and returns -1) when bad.
-std::optional<double> parse_price(const std::string& field, int line, std::string_view column,
-                                  int count, Problems& problems) {
-  if (field.empty()) return std::nullopt;
-  auto value = parse_decimal(field);
-  if (!value) {
-    problems.add(line, column, in_quotes(field) + " is not a plain decimal number");
-    return -1.0;
-  }
-  if (*value <= 0) {
-    problems.add(line, column, "must be greater than 0, got " + field);
-    return -1.0;
-  }
-  if (count > 0 && *value / count <= kPriceFloor) {
-    problems.add(line, column,
-                 format_number(*value / count) + " per device is at or below the floor " +
-                     format_number(kPriceFloor) + " (the typical value of a parsing bug)");
-    return -1.0;
-  }
-  return value;
-}
-
-// Maps a row's accelerator; returns false (and says why in `report`) when the row is skipped.
-bool accelerator_of(const std::string& path, int line, std::string_view column,
-                    const std::string& name, const std::string& count_field, const std::string& sku,
-                    const std::string& provider, double memory_gb, Offer& offer, Problems& problems,
-                    ImportReport& report) {
-  const Count count = parse_count(count_field);
-  if (count.kind == Count::bad) {
-    problems.add(line, column == "AcceleratorName" ? "AcceleratorCount" : "gpu_count",
-                 in_quotes(count_field) + " is not a number of devices");
-    return false;
-  }
-  if (name.empty() || count.kind == Count::none) {
-    ++report.skipped;  // CPU-only: expected in these catalogs, only counted
-    return false;
-  }
-  if (count.kind == Count::fraction) {
-    ++report.skipped;
-    report.warnings.push_back(path + ":" + std::to_string(line) + ": " +
-                              (column == "AcceleratorName" ? "AcceleratorCount" : "gpu_count") +
-                              ": " + in_quotes(count_field) +
-                              " is a share of a device, which the catalog does not price; row "
-                              "skipped");
-    return false;
-  }
-  auto match = map_accelerator(name, sku, provider, memory_gb);
-  if (!match) {
-    ++report.skipped;
-    report.warnings.push_back(path + ":" + std::to_string(line) + ": " + std::string(column) +
-                              ": " + in_quotes(name) + " is not a catalog device; row skipped");
-    return false;
-  }
-  offer.device_id = match->device_id;
-  offer.count = count.value;
-  offer.note = "accelerator " + in_quotes(name) + " -> " + match->device_id;
-  if (!match->rule.empty()) offer.note += " (" + match->rule + ")";
-  return true;
-}
-
-std::vector<Offer> read_skypilot(const CsvTable& csv, const std::string& provider,
-                                 Problems& problems, ImportReport& report) {
-  std::vector<Offer> offers;
-  auto columns = map_columns(
-      csv, {"InstanceType", "AcceleratorName", "AcceleratorCount", "Region", "Price", "SpotPrice"},
-      problems);
-  if (!columns) return offers;
-  for (const CsvRow& row : csv.rows) {
-    ++report.rows_read;
-    if (row.fields.size() != csv.header.size()) {
-      problems.add(row.line, "row",
-                   std::to_string(row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
-      continue;
-    }
-    Offer offer;
-    offer.line = row.line;
-    offer.sku = columns->get(row, "InstanceType");
-    offer.region = columns->get(row, "Region");
-    offer.zone = columns->get(row, "AvailabilityZone");
-    if (offer.sku.empty()) problems.add(row.line, "InstanceType", "required, but empty");
-    if (offer.region.empty()) problems.add(row.line, "Region", "required, but empty");
-    if (!accelerator_of(csv.path, row.line, "AcceleratorName", columns->get(row, "AcceleratorName"),
-                        columns->get(row, "AcceleratorCount"), offer.sku, provider, 0, offer,
-                        problems, report)) {
-      continue;
-    }
-    const auto price =
-        parse_price(columns->get(row, "Price"), row.line, "Price", offer.count, problems);
-    const auto spot =
-        parse_price(columns->get(row, "SpotPrice"), row.line, "SpotPrice", offer.count, problems);
-    if (!price && !spot) {
-      ++report.skipped;
-      report.warnings.push_back(csv.path + ":" + std::to_string(row.line) +
-                                ": Price: empty, and no SpotPrice either; row skipped");
-      continue;
-    }
-    if (price && spot && *price > 0 && *spot > *price) {
-      problems.add(row.line, "SpotPrice",
-                   "spot " + format_number(*spot) + " is above the on-demand Price " +
-                       format_number(*price) + " of the same instance (columns swapped?)");
-    }
-    if (price && *price > 0) {
-      offer.term = "on_demand";
-      offer.amount = *price;
-      offers.push_back(offer);
-    }
-    if (spot && *spot > 0) {
-      offer.term = "spot";
-      offer.amount = *spot;
-      offers.push_back(offer);
-    }
-  }
-  return offers;
-}
-
-std::vector<Offer> read_gpuhunt(const CsvTable& csv, const std::string& provider,
-                                Problems& problems, ImportReport& report) {
-  std::vector<Offer> offers;
-  auto columns = map_columns(
-      csv, {"instance_name", "location", "price", "gpu_count", "gpu_name", "spot"}, problems);
-  if (!columns) return offers;
-  for (const CsvRow& row : csv.rows) {
-    ++report.rows_read;
-    if (row.fields.size() != csv.header.size()) {
-      problems.add(row.line, "row",
-                   std::to_string(row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
-      continue;
-    }
-    Offer offer;
-    offer.line = row.line;
-    offer.sku = columns->get(row, "instance_name");
-    offer.region = columns->get(row, "location");
-    if (offer.sku.empty()) problems.add(row.line, "instance_name", "required, but empty");
-    if (offer.region.empty()) problems.add(row.line, "location", "required, but empty");
-    const std::string& spot = columns->get(row, "spot");
-    std::string spot_upper;
-    for (char c : spot)
-      spot_upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (spot_upper != "TRUE" && spot_upper != "FALSE") {
-      problems.add(row.line, "spot", in_quotes(spot) + " is not True or False");
-      continue;
-    }
-    offer.term = spot_upper == "TRUE" ? "spot" : "on_demand";
-    const std::string& memory_field = columns->get(row, "gpu_memory");
-    const double memory_gb = parse_decimal(memory_field).value_or(0);
-    if (!accelerator_of(csv.path, row.line, "gpu_name", columns->get(row, "gpu_name"),
-                        columns->get(row, "gpu_count"), offer.sku, provider, memory_gb, offer,
-                        problems, report)) {
-      continue;
-    }
-    const auto price =
-        parse_price(columns->get(row, "price"), row.line, "price", offer.count, problems);
-    if (!price) {
-      problems.add(row.line, "price", "required, but empty");
-      continue;
-    }
-    if (*price <= 0) continue;
-    offer.amount = *price;
-    offers.push_back(offer);
-  }
-  // Spot above on-demand for the same instance and location.
-  std::map<std::pair<std::string, std::string>, const Offer*> on_demand;
-  for (const Offer& o : offers) {
-    if (o.term == "on_demand") on_demand.emplace(std::make_pair(o.sku, o.region), &o);
-  }
-  for (const Offer& o : offers) {
-    if (o.term != "spot") continue;
-    auto it = on_demand.find({o.sku, o.region});
-    if (it != on_demand.end() && o.amount > it->second->amount) {
-      problems.add(o.line, "price",
-                   "spot " + format_number(o.amount) + " is above the on-demand price " +
-                       format_number(it->second->amount) + " of line " +
-                       std::to_string(it->second->line) + " (same instance and location)");
-    }
-  }
-  return offers;
-}
-
-// One offer per (sku, region, term): zones with the same price merge into their region,
-// zones with different prices keep "REGION/ZONE"; the same key twice with different prices is
-// a problem.
-std::vector<Offer> merge_zones(std::vector<Offer> offers, std::string_view key_columns,
-                               Problems& problems) {
-  using Key = std::tuple<std::string, std::string, std::string>;
-  std::map<Key, std::vector<Offer*>> groups;
-  for (Offer& o : offers) groups[{o.sku, o.region, o.term}].push_back(&o);
-  std::vector<Offer> out;
-  std::set<Key> qualified;
-  for (auto& [key, group] : groups) {
-    // Not `group` in the lambda: clang before 16 cannot capture a structured binding.
-    const Offer* first = group.front();
-    const bool same = std::all_of(group.begin(), group.end(),
-                                  [&](const Offer* o) { return o->amount == first->amount; });
-    if (same) {
-      out.push_back(*group.front());
-      continue;
-    }
-    std::map<std::string, const Offer*> by_zone;
-    for (Offer* o : group) {
-      auto [it, inserted] = by_zone.emplace(o->zone, o);
-      if (!inserted && it->second->amount != o->amount) {
-        problems.add(o->line, std::string(key_columns),
-                     "the same instance, region" + std::string(o->zone.empty() ? "" : ", zone") +
-                         " and term as line " + std::to_string(it->second->line) +
-                         " with another price (" + format_number(o->amount) + " vs " +
-                         format_number(it->second->amount) + ")");
-        continue;
-      }
-      if (!inserted) continue;
-      Offer zoned = *o;
-      if (!o->zone.empty()) zoned.region = o->region + "/" + o->zone;
-      out.push_back(zoned);
-    }
-  }
-  std::sort(out.begin(), out.end(), [](const Offer& a, const Offer& b) { return a.line < b.line; });
-  return out;
 }
 
 std::vector<Record> offers_to_records(const std::vector<Offer>& offers, const std::string& provider,
@@ -561,11 +243,50 @@ void copy_devices(SQLite::Database& db, SQLite::Database& builtin,
       params += i ? ", ?" : "?";
     }
     SQLite::Statement insert(
-        db, "INSERT OR IGNORE INTO devices (" + columns + ") VALUES (" + params + ")");
+        db, "INSERT OR IGNORE INTO main.devices (" + columns + ") VALUES (" + params + ")");
     for (int i = 0; i < select.getColumnCount(); ++i) {
       bind_value(insert, i + 1, column_value(select.getColumn(i)));
     }
     insert.exec();
+  }
+}
+
+// The plausibility of the book after the inserts (inside the transaction): a new row that fails
+// is a problem of its line unless outliers are accepted; every other finding is a warning.
+void check_plausibility(SQLite::Database& db, const FileKind& kind,
+                        const std::vector<std::pair<std::int64_t, int>>& inserted,
+                        const ImportOptions& options, Problems& problems, ImportReport& report) {
+  create_layered_views(db);
+  const std::vector<Catalog::PriceFinding> findings = kind.format == ImportFormat::purchase_prices
+                                                          ? purchase_plausibility(db, options.book)
+                                                          : rental_plausibility(db, options.book);
+  constexpr int kUserLayer = 1;  // create_layered_views: builtin = 0, main = 1
+  for (const Catalog::PriceFinding& f : findings) {
+    const auto it = std::lower_bound(inserted.begin(), inserted.end(), std::make_pair(f.row_id, 0));
+    const bool new_row = f.layer == kUserLayer && it != inserted.end() && it->first == f.row_id;
+    if (new_row && !f.reviewed && !options.accept_outliers && f.kind != "conflict") {
+      problems.add(it->second, "amount",
+                   f.text +
+                       "; refused: check the figure, or import with --accept-outliers to "
+                       "keep it (a plan that uses it says so)");
+      continue;
+    }
+    report.warnings.push_back((f.reviewed ? "reviewed: " : "implausible: ") + f.text);
+  }
+}
+
+// Removes the database file at `path` (and its WAL and shared-memory files) when it holds no
+// table: what an import that created it and then rolled back leaves.
+void remove_empty_database(const std::string& path) {
+  try {
+    {
+      SQLite::Database db(path, SQLite::OPEN_READONLY);
+      if (db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() != 0) return;
+    }
+    std::error_code ec;
+    for (const char* suffix : {"-wal", "-shm", ""}) fs::remove(path + suffix, ec);
+  } catch (const SQLite::Exception&) {
+    // Not readable as a database: not ours to remove.
   }
 }
 
@@ -603,7 +324,16 @@ void write_records(const std::string& db_path, const FileKind& kind,
 
   try {
     auto db = open_user_database(db_path);
+    // The plausibility checks read every layer. Every statement below names `main.` tables:
+    // the attached copy holds tables of the same names, and an unqualified name that this
+    // connection's cached schema of main lacks (another import created it meanwhile) would
+    // resolve to the copy instead of failing and reloading the schema.
+    attach_builtin_catalog(*db, true);
+    // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay in
+    // memory instead of re-reading pages; bounded whatever the file's size.
+    db->exec("PRAGMA main.cache_size = -65536");
     SQLite::Transaction transaction(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    db->execAndGet("SELECT count(*) FROM main.sqlite_master");  // reload main's schema now
     const int version = db->execAndGet("PRAGMA user_version").getInt();
     if (version == 0) {
       create_catalog_schema(*db, true);
@@ -614,17 +344,31 @@ void write_records(const std::string& db_path, const FileKind& kind,
     } else {
       migrate_catalog(*db, true);
     }
-    SQLite::Statement add_book(*db, "INSERT OR IGNORE INTO books (name) VALUES (?)");
+    SQLite::Statement add_book(*db, "INSERT OR IGNORE INTO main.books (name) VALUES (?)");
     add_book.bind(1, options.book);
     add_book.exec();
     copy_devices(*db, builtin, devices);
 
     // Table and column names are the constants of pricing/catalog_build.cpp, never data.
     SQLite::Statement existing(
-        *db, "SELECT " + column_list + " FROM " + kind.table + " WHERE " + key_match);
-    SQLite::Statement insert(*db, "INSERT INTO " + std::string(kind.table) + " (book, " +
-                                      column_list + ") VALUES (?1" + params + ")");
+        *db, "SELECT " + column_list + " FROM main." + kind.table + " WHERE " + key_match);
+    SQLite::Statement insert(*db, "INSERT INTO main." + std::string(kind.table) + " (book, " +
+                                      column_list + ") VALUES (?1" + params +
+                                      ") ON CONFLICT DO NOTHING");
+    std::vector<std::pair<std::int64_t, int>> inserted;  // row id, file line; ids increase
     for (const Record& r : records) {
+      insert.reset();
+      insert.clearBindings();
+      insert.bind(1, options.book);
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        bind_value(insert, static_cast<int>(i) + 2, r.values[i]);
+      }
+      // One index lookup per row: the key is looked up again only when it is already there.
+      if (insert.exec() == 1) {
+        inserted.emplace_back(db->getLastInsertRowid(), r.line);
+        ++report.inserted;
+        continue;
+      }
       existing.reset();
       existing.clearBindings();
       existing.bind(1, options.book);
@@ -648,18 +392,11 @@ void write_records(const std::string& db_path, const FileKind& kind,
           }
         }
         if (same) ++report.unchanged;
-        continue;
       }
-      insert.reset();
-      insert.clearBindings();
-      insert.bind(1, options.book);
-      for (std::size_t i = 0; i < columns.size(); ++i) {
-        bind_value(insert, static_cast<int>(i) + 2, r.values[i]);
-      }
-      insert.exec();
-      ++report.inserted;
     }
     if (!problems.items.empty()) return;  // the transaction rolls back
+    check_plausibility(*db, kind, inserted, options, problems, report);
+    if (!problems.items.empty()) return;
     fault_injection_pause();
     transaction.commit();
   } catch (const SQLite::Exception& e) {
@@ -767,7 +504,7 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     records = read_own_format(*kind, csv_path, device_ids, options, problems, report);
   } else {
     const std::string provider =
-        options.provider.empty() ? provider_from_path(csv_path) : options.provider;
+        options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
     std::vector<std::string> option_problems;
     if (provider.empty()) option_problems.push_back("--provider: required (not in the file name)");
     if (options.observed_on.empty()) {
@@ -789,10 +526,11 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
                                                               ? "SkyPilot catalog vms.csv "
                                                               : "gpuhunt catalog ") +
                                                              provider + "/" + file_name;
-    std::vector<Offer> offers = *format == ImportFormat::skypilot_vms
-                                    ? read_skypilot(csv, provider, problems, report)
-                                    : read_gpuhunt(csv, provider, problems, report);
-    offers = merge_zones(
+    std::vector<Offer> offers =
+        *format == ImportFormat::skypilot_vms
+            ? import_detail::read_skypilot_offers(csv, provider, problems, report)
+            : import_detail::read_gpuhunt_offers(csv, provider, problems, report);
+    offers = import_detail::merge_zones(
         std::move(offers),
         *format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
         problems);
@@ -800,8 +538,13 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   }
   if (!problems.items.empty()) throw ImportError(problems.sorted());
 
+  std::error_code ec;
+  const bool existed = fs::exists(db_path, ec);
   write_records(db_path, *kind, records, *builtin, options, problems, report);
-  if (!problems.items.empty()) throw ImportError(problems.sorted());
+  if (!problems.items.empty()) {
+    if (!existed) remove_empty_database(db_path);  // refused in the transaction: not created
+    throw ImportError(problems.sorted());
+  }
   return report;
 }
 

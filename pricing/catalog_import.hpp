@@ -50,6 +50,11 @@ struct ImportOptions {
   std::string provider;
   /// SkyPilot and gpuhunt: the `source` of every row; empty = "<format> <provider>/<file name>".
   std::string source;
+  /// false (the default): a new row that fails a plausibility check (Catalog::price_plausibility
+  /// outlier or used above new, Catalog::rental_plausibility) refuses the file, the line named;
+  /// true (`--accept-outliers`): it is imported and listed in ImportReport::warnings, and a plan
+  /// that uses it says so.
+  bool accept_outliers = false;
 };
 
 /// What an import did.
@@ -61,7 +66,9 @@ struct ImportReport {
   int unchanged = 0;  ///< observations already in the book with the same values
   int skipped = 0;    ///< rows left out: CPU-only, unmapped accelerators, fractional, no price
   /// One line per skipped row that had an accelerator ("FILE:LINE: AcceleratorName: 'TPU-v4' is
-  /// not a catalog device; row skipped"); CPU-only rows are only counted.
+  /// not a catalog device; row skipped"); CPU-only rows are only counted. Then the plausibility
+  /// findings of the book after the import ("implausible: ..." or, for a row whose note says it
+  /// was reviewed, "reviewed: ..."): accepted outliers, rows already in the book, conflicts.
   std::vector<std::string> warnings;
 };
 
@@ -78,9 +85,11 @@ inline constexpr double kPriceFloor = 0.01;
 /// (numbers, dates, enumerations, currencies of the schema), zero or negative amounts,
 /// per-device amounts at or below kPriceFloor, dates after `options.as_of`, devices unknown to
 /// the built-in catalog, spot above on-demand for the same offer, keys appearing twice in the
-/// file, and keys already in the book with other values (an observation is never overwritten:
-/// give the new figure its own date). Any problem rejects the whole file: throws ImportError and
-/// the database is as it was (not even created).
+/// file, keys already in the book with other values (an observation is never overwritten:
+/// give the new figure its own date), and, inside the write transaction before the commit, the
+/// plausibility of the new rows against every layer (Catalog::price_plausibility outliers and
+/// used above new, Catalog::rental_plausibility; unless `options.accept_outliers`). Any problem
+/// rejects the whole file: throws ImportError and the database is as it was (not even created).
 ///
 /// SkyPilot and gpuhunt rows: prices are USD per instance-hour, stored per instance with
 /// devices_per_instance = the accelerator count (so the per-device rate is price / count);

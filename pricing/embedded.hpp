@@ -23,6 +23,10 @@ extern const std::size_t migration_0002_sql_size;
 extern const unsigned char migration_0003_sql[];
 extern const std::size_t migration_0003_sql_size;
 
+/// pricing/migrations/0004_price_type_host_resale.sql (schema version 3 -> 4).
+extern const unsigned char migration_0004_sql[];
+extern const std::size_t migration_0004_sql_size;
+
 /// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
 extern const unsigned char catalog_sqlite[];
 extern const std::size_t catalog_sqlite_size;
@@ -36,5 +40,18 @@ namespace gputco {
 /// from disk, and any write fails with SQLite::Exception (SQLITE_READONLY).
 /// Throws CatalogError if SQLite rejects the image.
 std::unique_ptr<SQLite::Database> open_builtin_database();
+
+/// Attaches a private in-memory copy of the built-in catalog to `db` as the schema "builtin"
+/// (call it outside a transaction: SQLite refuses ATTACH inside one), read-only unless
+/// `writable`: a writer connection needs it writable, since BEGIN IMMEDIATE locks every
+/// attached database (nothing writes to it). With create_layered_views, a writer connection to
+/// a user database reads the same layered views as Catalog::open_layered. Throws CatalogError,
+/// or SQLite::Exception.
+void attach_builtin_catalog(SQLite::Database& db, bool writable = false);
+
+/// Creates the TEMP views layered_<table> (pricing/catalog.cpp) over the schemas "builtin"
+/// (layer 0) and "main" (layer 1) of `db`: TEMP objects, never written to either database.
+/// Throws SQLite::Exception.
+void create_layered_views(SQLite::Database& db);
 
 }  // namespace gputco

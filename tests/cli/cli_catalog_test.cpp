@@ -24,6 +24,8 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPriceHeader =
     "item_id,condition,amount,currency,region,seller,observed_on,source,note\n";
+constexpr const char* kPriceHeaderTyped =
+    "item_id,condition,amount,currency,region,seller,observed_on,source,note,price_type\n";
 
 class CatalogCli : public ::testing::Test {
  protected:
@@ -38,10 +40,11 @@ class CatalogCli : public ::testing::Test {
     test::write_file(work_.file(name), content);
     return work_.file(name);
   }
+  // With the price_type column (an export writes it), so that an export reads back equal.
   std::string acme_book() const {
-    return file("acme.csv", std::string(kPriceHeader) +
-                                "rtx-3090,used,640,USD,us,acme,2026-11-20,acme quote 17,\n"
-                                "rtx-4090,new,1700,USD,us,acme,2026-05-01,acme quote 18,\n");
+    return file("acme.csv", std::string(kPriceHeaderTyped) +
+                                "rtx-3090,used,640,USD,us,acme,2026-11-20,acme quote 17,,street\n"
+                                "rtx-4090,new,1700,USD,us,acme,2026-05-01,acme quote 18,,street\n");
   }
 };
 
@@ -78,9 +81,10 @@ TEST_F(CatalogCli, aDirectoryToImportIsRejectedNamingItWithExitTwo) {
   EXPECT_FALSE(fs::exists(db()));
 }
 
-// Implausible but well-formed prices are imported with a warning each, and make `catalog check`
-// fail; the built-in used RTX 4090 above new is a reviewed note, not a problem.
-TEST_F(CatalogCli, implausiblePricesWarnAtImportAndFailTheCheck) {
+// Implausible but well-formed prices are refused, the line named (issue 17); with
+// --accept-outliers they are imported with a warning each and make `catalog check` fail; the
+// built-in used RTX 4090 above new is a reviewed note, not a problem.
+TEST_F(CatalogCli, implausiblePricesAreRefusedOrAcceptedAndFailTheCheck) {
   const auto clean = gputco({"catalog", "check"});
   EXPECT_EQ(clean.exit_code, 0) << clean.out;
   EXPECT_NE(clean.out.find("note: reviewed: purchase price rtx-4090 used (book built-in, used "
@@ -91,10 +95,21 @@ TEST_F(CatalogCli, implausiblePricesWarnAtImportAndFailTheCheck) {
                                               "rtx-3090,used,1,USD,us,ebay,2026-11-01,s1,\n"
                                               "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
                                               "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n");
-  const auto imported =
-      gputco({"catalog", "import", odd, "--book", "odd", "--as-of", "2026-11-29"});
-  EXPECT_EQ(imported.exit_code, 0) << imported.err;
+  const auto refused = gputco({"catalog", "import", odd, "--book", "odd", "--as-of", "2026-11-29"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
   // Built-in used RTX 3090: 700, 850, 750: median 750.
+  EXPECT_EQ(refused.err,
+            odd +
+                ":2: amount: purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 "
+                "USD is 1/750 of the median 750 USD of the 3 other observations of rtx-3090 in "
+                "USD (plausible: 1/5 to 5 x); refused: check the figure, or import with "
+                "--accept-outliers to keep it (a plan that uses it says so)\ngputco: 1 "
+                "problem in " +
+                odd + "; nothing imported\n");
+  EXPECT_FALSE(fs::exists(db()));
+  const auto imported = gputco(
+      {"catalog", "import", odd, "--book", "odd", "--as-of", "2026-11-29", "--accept-outliers"});
+  EXPECT_EQ(imported.exit_code, 0) << imported.err;
   EXPECT_NE(imported.err.find("warning: implausible: purchase price rtx-3090 used (book odd, ebay, "
                               "us, 2026-11-01): 1 USD is 1/750 of the median 750 USD"),
             std::string::npos)
@@ -270,11 +285,52 @@ std::string rig_scenario(const test::TempDir& dir) {
 std::string rig_price_source(const std::string& plan_json) {
   const auto plan = nlohmann::json::parse(plan_json);
   for (const auto& row : plan["sources"]) {
-    if (row["what"] == "rtx-3090 purchase (used)") {
+    if (row["what"] == "rtx-3090 purchase (used, street)") {
       return row["source"].get<std::string>() + " " + fmt_amount(row["amount"].get<double>());
     }
   }
   return "";
+}
+
+// The replayed catalog bugs of issue 17 (tests/data/catalog/bugs), through the binary: an H100
+// offer 3.6 x too cheap is refused; accepted, a plan that takes it says so in every report.
+TEST_F(CatalogCli, anAcceptedRentalOutlierIsFlaggedWhereverAPlanUsesIt) {
+  const std::string offer =
+      test::source_path("tests/data/catalog/bugs/h100_offer_3.6x_too_cheap.csv");
+  const auto refused =
+      gputco({"catalog", "import", offer, "--book", "odd", "--as-of", "2026-11-27"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find("h100_offer_3.6x_too_cheap.csv:2: amount: rental offer acme-cloud "
+                             "1x H100 SXM hourly on_demand (book odd, global, 2026-10-01): 0.83 "
+                             "USD per device-hour is 1/"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(db()));
+  ASSERT_EQ(gputco({"catalog", "import", offer, "--book", "odd", "--as-of", "2026-11-27",
+                    "--accept-outliers"})
+                .exit_code,
+            0);
+  const std::string scenario = rig_scenario(work_);
+  // The cloud option takes the cheapest fresh H100 SXM offer: the accepted 0.83.
+  const auto text = gputco({"plan", scenario, "-o", "t.xlsx"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  const std::string flag = "rate_per_gpu_hour (catalog): 0.83 USD per device-hour is 1/";
+  EXPECT_NE(text.out.find("  cloud: " + flag), std::string::npos) << text.out;
+  const auto json = gputco({"plan", scenario, "-o", "j.xlsx", "--json"});
+  ASSERT_EQ(json.exit_code, 0);
+  std::string cloud_warnings;
+  const auto plan = nlohmann::json::parse(json.out);
+  for (const auto& option : plan["options"]) {
+    if (option["id"] != "cloud") continue;
+    for (const auto& w : option["warnings"]) cloud_warnings += w.get<std::string>() + "\n";
+  }
+  EXPECT_EQ(cloud_warnings.rfind(flag, 0), 0u) << cloud_warnings;
+  const auto csv = gputco({"plan", scenario, "-o", "c.xlsx", "--format", "csv"});
+  EXPECT_NE(csv.out.find(flag), std::string::npos) << csv.out;
+  // The workbook: the warning on the Summary, the reason beside the rate on the Inputs sheet.
+  const auto strings = test::run("unzip", {"-p", work_.file("t.xlsx"), "xl/sharedStrings.xml"});
+  EXPECT_NE(strings.out.find(flag), std::string::npos);
+  EXPECT_NE(strings.out.find("the cheapest of "), std::string::npos);
 }
 
 TEST_F(CatalogCli, planUsesTheBookAndNeverWritesTheCatalog) {

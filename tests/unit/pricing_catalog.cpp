@@ -244,8 +244,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsThree) {
-  EXPECT_EQ(catalog_.schema_version(), 3);
+TEST_F(CatalogTest, schemaVersionIsFour) {
+  EXPECT_EQ(catalog_.schema_version(), 4);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -296,14 +296,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 4");
+    db.exec("PRAGMA user_version = 5");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 4 is newer than this program reads (3)");
+              path + ": catalog schema version 5 is newer than this program reads (4)");
   }
 }
 

@@ -323,10 +323,12 @@ TEST_F(Layered, openingNeverWritesTheFile) {
 }
 
 TEST_F(Layered, exportImportsAgainUnchanged) {
+  // Written before price_type existed, the rows read as street prices; the export says so.
   const std::string csv = export_price_book(db_, ImportFormat::purchase_prices, "acme");
-  EXPECT_EQ(csv, std::string(kPriceHeader) +
-                     "rtx-3090,used,640,USD,us,acme,2026-03-10,acme quote 17,\n"
-                     "rtx-3090,used,800,USD,us,acme,2026-06-29,acme quote 18,\n");
+  EXPECT_EQ(csv,
+            "item_id,condition,amount,currency,region,seller,observed_on,source,note,price_type\n"
+            "rtx-3090,used,640,USD,us,acme,2026-03-10,acme quote 17,,street\n"
+            "rtx-3090,used,800,USD,us,acme,2026-06-29,acme quote 18,,street\n");
   const ImportReport again = import_price_book(db_, write(dir_ / "export.csv", csv), options());
   EXPECT_EQ(again.inserted, 0);
   EXPECT_EQ(again.unchanged, 2);
@@ -376,7 +378,11 @@ TEST(Plausibility, outliersUsedAboveNewAndConflictsAreFound) {
                                                "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
                                                "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n"
                                                "rtx-5090,used,2600,USD,us,c,2026-06-01,s4,\n"),
-                    options("odd", "2026-12-01"));
+                    [] {
+                      ImportOptions o = options("odd", "2026-12-01");
+                      o.accept_outliers = true;  // refused otherwise (pricing_plausibility.cpp)
+                      return o;
+                    }());
   std::vector<std::string> found;
   for (const auto& f : Catalog::open_layered(db).price_plausibility("odd")) {
     EXPECT_FALSE(f.reviewed) << f.text;
@@ -620,16 +626,21 @@ TEST(Builtin, systemsAndResaleCurvesAreDatedLookups) {
   ASSERT_TRUE(node.has_value());
   EXPECT_TRUE(node->includes_devices);
   EXPECT_EQ(node->amount, 313500);
-  // The SpotWire points are dated 2026-06-04; before that only the 0-month definition.
-  EXPECT_EQ(c.resale_curve("datacenter", "new", "2026-06-03").size(), 1u);
-  const auto curve = c.resale_curve("datacenter", "new", "2026-06-04");
+  // The GPU Lease Rate Index points are dated 2026-01-08; before that only the definition.
+  EXPECT_EQ(c.resale_curve("datacenter", "new", "2026-01-07").size(), 1u);
+  const auto curve = c.resale_curve("datacenter", "new", "2026-01-08");
   ASSERT_EQ(curve.size(), 5u);
   EXPECT_EQ(curve.front().age_months, 0);
   EXPECT_EQ(curve.front().fraction, 1);
   EXPECT_EQ(curve.back().age_months, 48);
-  EXPECT_EQ(curve.back().fraction, 0.35);  // SpotWire H100 PCIe vintage curve, 4 years
+  EXPECT_EQ(curve.back().fraction, 0.175);  // GLRI H100 year 4: midpoint of 15-20 %
   EXPECT_EQ(c.resale_curve("consumer", "new", "2026-06-04").size(), 5u);
   EXPECT_TRUE(c.resale_curve("datacenter", "new", "2025-12-31").empty());
+  // The host class: half after a year, halving yearly (icex.co.uk, 2019).
+  const auto host = c.resale_curve("host", "new", "2026-11-27");
+  ASSERT_EQ(host.size(), 4u);
+  EXPECT_EQ(host.back().age_months, 36);
+  EXPECT_EQ(host.back().fraction, 0.125);  // 0.5 x 0.5 x 0.5
   // No workstation or unified curve: plans fall back to the lowest of the other classes.
   EXPECT_TRUE(c.resale_curve("workstation", "new", "2026-11-27").empty());
   EXPECT_TRUE(c.resale_curve("unified", "used", "2026-11-27").empty());
