@@ -178,10 +178,12 @@ Plan make_plan(const PlanInputs& given) {
   const double hours_per_month =
       in.workload.hours_per_day * (in.workload.days_follow_convention ? days_of_use_total / horizon
                                                                       : in.workload.days_per_month);
+  plan.warnings.insert(plan.warnings.end(), in.warnings.begin(), in.warnings.end());
   for (const auto& o : in.options) {
     OptionResult r;
     r.id = o.id;
     r.kind = o.kind;
+    r.warnings = o.input_warnings;  // what resolution said about its inputs, first
     const bool api = o.kind == OptionKind::api;
     if (api) {
       // The provider serves the model: nothing to fit, no devices, no decode speed of ours.

@@ -162,6 +162,11 @@ struct FinanceInputs {
 struct OptionInputs {
   std::string id;
   OptionKind kind = OptionKind::buy;
+  /// What resolving this option's inputs found worth saying (a typed price outside the band of
+  /// its market, a catalog price accepted as an outlier, a stale price chosen for lack of a
+  /// fresh one, ...), one sentence each; make_plan copies them first into
+  /// OptionResult::warnings, so every report shows them.
+  std::vector<std::string> input_warnings;
   Device device;
   int count = 1;  ///< devices in the option (for rent_monthly: devices in the server)
   SplitMode split = SplitMode::layer;
@@ -255,6 +260,9 @@ struct PlanInputs {
   /// The rented option that owned options are compared with for break-even; empty =
   /// the feasible rent_hourly option with the lowest cost per hour of use.
   std::string baseline_option_id;
+  /// What resolving the inputs found worth saying about the whole plan, one sentence each;
+  /// make_plan puts them first in Plan::warnings.
+  std::vector<std::string> warnings;
 };
 
 /// Checks every input's domain; throws EngineError naming the input and its value.

@@ -193,6 +193,19 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
                        {"stale", s.stale}});
   }
   j["sources"] = std::move(sources);
+  // Every input with its provenance, as on the Inputs sheet: which catalog price was taken
+  // and why (price_basis, freshness), which resale curves, the defaults.
+  ordered inputs_out = ordered::array();
+  for (const auto& row : scenario.inputs) {
+    inputs_out.push_back({{"section", row.section},
+                          {"key", row.key},
+                          {"label", row.label},
+                          {"value", optional(row.value)},
+                          {"text", row.text},
+                          {"unit", row.unit},
+                          {"provenance", row.provenance}});
+  }
+  j["inputs"] = std::move(inputs_out);
   return j.dump(2) + "\n";
 }
 

@@ -114,7 +114,9 @@ const std::vector<std::string> kScenarioKeys = {"name",
                                                 "rent_trend_per_year",
                                                 "api_price_trend_per_year",
                                                 "hours_per_month_convention",
-                                                "useful_life_months"};
+                                                "useful_life_months",
+                                                "price_basis",
+                                                "prefer_fresh_prices"};
 const std::vector<std::string> kWorkloadKeys = {"model",
                                                 "quant",
                                                 "context_tokens",
@@ -198,10 +200,13 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "support_per_year",
                                               "support_per_gpu_per_year",
                                               "insurance_per_year",
-                                              "colo_extras_per_month"};
+                                              "colo_extras_per_month",
+                                              "price_basis",
+                                              "prefer_fresh_prices"};
 const std::vector<std::string> kOptionKinds = {
     "buy", "rent_hourly", "rent_monthly", "rent_spot", "colocation", "blend", "api"};
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
+const std::vector<std::string> kPriceBases = {"street", "list", "lowest", "median"};
 
 /// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
 /// on both sides, no dot, and not exactly three digits after it) becomes a dot. "1,200" is
@@ -601,6 +606,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("hours_per_month_convention", s.hours_per_month_convention,
                {"730", "720", "calendar"});
       r.integer("useful_life_months", s.useful_life_months, 1, 600);
+      r.choice("price_basis", s.price_basis, kPriceBases);
+      if (auto v = r.boolean("prefer_fresh_prices")) s.prefer_fresh_prices = *v;
       if (!s.as_of.empty() && !parse_date(s.as_of)) {
         r.fail("as_of",
                "expected a date YYYY-MM-DD, got '" + s.as_of + "' (a real date, years 1900-2999)");
@@ -769,6 +776,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("grid_g_co2e_per_kwh", o.grid_g_co2e_per_kwh, 0, 5000,
                "a carbon intensity in g CO2e per kWh");
       read_cost_lines(r, o);
+      r.choice("price_basis", o.price_basis, kPriceBases);
+      if (auto v = r.boolean("prefer_fresh_prices")) o.prefer_fresh_prices = *v;
       // Not `section` itself: clang before 16 cannot capture a structured binding.
       const std::string given_prefix = section + ".";
       const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };

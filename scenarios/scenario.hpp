@@ -95,6 +95,12 @@ struct ScenarioOption {
   std::optional<bool> powered_off_when_idle;  ///< owned: default true
   std::string grid_region;                    ///< catalog grid_carbon id where it runs
   std::optional<double> grid_g_co2e_per_kwh;  ///< or the intensity where it runs
+  /// Which catalog price this option takes (street | list | lowest | median); "" = the
+  /// scenario's. See Scenario::price_basis.
+  std::string price_basis;
+  /// false: a catalog price older than max_price_age_days may be chosen over a fresh one;
+  /// nullopt = the scenario's.
+  std::optional<bool> prefer_fresh_prices;
 };
 
 /// A number key the parser accepts in a section of the file, with its range: what `gputco
@@ -140,6 +146,13 @@ struct Scenario {
   double api_price_trend_per_year = 0;             ///< per-token API prices' change per year
   std::string hours_per_month_convention = "730";  ///< 730 | 720 | calendar
   int useful_life_months = 36;
+  /// Which catalog price an option takes when the scenario gives none (README "Which price"):
+  /// street (default: observed retail prices, the cheapest fresh rental offer), list (MSRP),
+  /// lowest (the lowest fresh observation of any type), median (the middle fresh one).
+  std::string price_basis = "street";
+  /// true (default): a catalog price older than max_price_age_days is chosen only when no
+  /// fresh one exists.
+  bool prefer_fresh_prices = true;
   // [workload]
   std::string model;
   std::string quant;

@@ -170,8 +170,11 @@ INSTANTIATE_TEST_SUITE_P(Cases, ExtremeNumbers, ::testing::ValuesIn(cases()),
 TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
   // Which cases plan and which are refused, and how the absent figures are named.
   test::TempDir dir;
-  std::map<std::string, int> expected = {{"huge", 0},        {"hugeThatFits", 0}, {"zeros", 0},
-                                         {"zeroRates", 0},   {"tiny", 0},         {"oneMonth", 0},
+  // A purchase price or rental rate a hundred times off its market cannot be meant (issue
+  // 17): huge (1e9 per device), tiny (1e-300) and oneMonth (a rate of 1e-9 an hour) are
+  // refused naming the key; 0 (free) is a choice and plans.
+  std::map<std::string, int> expected = {{"huge", 2},        {"hugeThatFits", 2}, {"zeros", 0},
+                                         {"zeroRates", 0},   {"tiny", 2},         {"oneMonth", 2},
                                          {"zeroHorizon", 2}, {"negativeZero", 0}, {"infinity", 2},
                                          {"hugeExponent", 2}};
   for (const auto& c : cases()) {
@@ -187,6 +190,14 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
       zero_horizon.err.find("horizon_months: expected a whole number between 1 and 600, got 0"),
       std::string::npos)
       << zero_horizon.err;
+  const auto huge =
+      test::run(GPUTCO_EXE, {"plan", dir.file("huge.ini"), "-o", dir.file("huge.xlsx")});
+  EXPECT_NE(huge.err.find("[option:own] price_per_gpu: 1000000000.00 EUR per device is "),
+            std::string::npos)
+      << huge.err;
+  EXPECT_NE(huge.err.find("cannot be meant; give the purchase price of one device in EUR"),
+            std::string::npos)
+      << huge.err;
   const auto infinity =
       test::run(GPUTCO_EXE, {"plan", dir.file("infinity.ini"), "-o", dir.file("infinity.xlsx")});
   EXPECT_NE(infinity.err.find("tariff_per_kwh: expected a finite number, got 'infinity'"),

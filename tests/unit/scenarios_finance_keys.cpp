@@ -149,15 +149,26 @@ const std::string kPeaks =
 
 TEST_F(FinanceResolve, ownBaseRentPeaksResolvesWithProvenance) {
   const ResolvedScenario r = resolved(kPeaks);
-  // The used rig's resale comes from the catalog's curve for used consumer cards.
-  const InputRow* resale = input(r, "used-3090-rig", "residual_fraction");
-  ASSERT_NE(resale, nullptr);
-  EXPECT_NE(resale->provenance.find("catalog resale curve consumer (used) at 36 months"),
+  // The used rig's cards resell on the catalog's curve for used consumer cards, its host on
+  // the host curve; the plan blends the two by capex and names both.
+  const InputRow* cards = input(r, "used-3090-rig", "device_residual_fraction");
+  ASSERT_NE(cards, nullptr);
+  EXPECT_NE(cards->provenance.find("catalog resale curve consumer (used) at 36 months"),
             std::string::npos)
-      << resale->provenance;
+      << cards->provenance;
   // consumer (used) at 36 months is a point of the curve: 0.35 / 0.78 = 0.449 (SpotWire's
   // H100 PCIe vintage curve, a card bought used at 1 year of age).
-  EXPECT_DOUBLE_EQ(*resale->value, 0.449);
+  EXPECT_DOUBLE_EQ(*cards->value, 0.449);
+  const InputRow* host = input(r, "used-3090-rig", "host_residual_fraction");
+  ASSERT_NE(host, nullptr);
+  EXPECT_DOUBLE_EQ(*host->value, 0.125);  // host (used) at 36 months: 0.5 x 0.5 x 0.5
+  const InputRow* resale = input(r, "used-3090-rig", "residual_fraction");
+  ASSERT_NE(resale, nullptr);
+  // Blended: (0.449 x 2 x 750 USD x EUR rate + 0.125 x 900) / (2 x 750 x rate + 900).
+  const double cards_eur = 2 * option(r, "used-3090-rig").price_per_gpu;
+  EXPECT_NEAR(*resale->value, (0.449 * cards_eur + 0.125 * 900) / (cards_eur + 900), 1e-12);
+  EXPECT_NE(resale->provenance.find("curves consumer and host"), std::string::npos)
+      << resale->provenance;
   // Reserved L40S at AWS's 1-year rate, published in USD and converted to EUR.
   const auto& reserved = option(r, "reserved-l40s-1y");
   EXPECT_EQ(reserved.term, RentTerm::reserved_1y);
@@ -288,43 +299,53 @@ TEST_F(FinanceResolve, resaleDefaultFollowsTheCurveOverAge) {
 }
 
 TEST_F(FinanceResolve, resaleWithoutACurveOfItsClassTakesTheLowestOtherClass) {
-  // Workstation: no curve in the catalog. consumer (new) and datacenter (new) both give 0.46 at
-  // 36 months; the lowest is taken, and the provenance says it is a default and from where.
+  // Workstation: no curve in the catalog. consumer (new) gives 0.46 at 36 months, datacenter
+  // (new) 0.30 (GPU Lease Rate Index); the lowest is taken, and the provenance says it is a
+  // default and from where.
   const ResolvedScenario r = resolved(buy_one("rtx-pro-6000-blackwell", "new", 36));
-  EXPECT_DOUBLE_EQ(option(r, "own").residual_fraction, 0.46);  // was 0: no curve
+  EXPECT_DOUBLE_EQ(option(r, "own").residual_fraction, 0.30);  // was 0: no curve
   const InputRow* row = input(r, "own", "residual_fraction");
   ASSERT_NE(row, nullptr);
   EXPECT_NE(row->provenance.find("default: the catalog has no resale curve for workstation (new)"),
             std::string::npos)
       << row->provenance;
-  EXPECT_NE(row->provenance.find("consumer (new) at 36 months"), std::string::npos)
+  EXPECT_NE(row->provenance.find("datacenter (new) at 36 months"), std::string::npos)
       << row->provenance;
-  // Unified (a Mac), used, 24 months: consumer (used) 24 months = 0.46 / 0.78 = 0.590.
+  // Unified (a Mac), used, 24 months: datacenter (used) 24 months = 0.30 / 0.625 = 0.480,
+  // below consumer (used) 0.46 / 0.78 = 0.590.
   const ResolvedScenario mac = resolved(buy_one("m2-ultra-76c", "used", 24));
-  EXPECT_DOUBLE_EQ(option(mac, "own").residual_fraction, 0.59);
+  EXPECT_DOUBLE_EQ(option(mac, "own").residual_fraction, 0.48);
 }
 
 TEST_F(FinanceResolve, aPriceChosenAmongSameDateRowsSaysSo) {
-  // RTX 5090 new, 2026-05-01, built-in: 1,999 (MSRP) and 2,550 (street), runlocalai.co. The
-  // lookup takes the lowest amount, and the provenance names the choice.
-  const ResolvedScenario r = resolved(
+  // RTX 5090 new, 2026-05-01, built-in: 1,999 (MSRP, list) and 2,550 (street), runlocalai.co.
+  // The default basis takes the street price and says why; `list` takes the MSRP, `lowest`
+  // the lower of the two, `median` the lower middle one of two.
+  const std::string text =
       "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\ncurrency = USD\n[workload]\n"
       "model = qwen3-32b\nquant = Q4_K_M\n[site]\ntariff_per_kwh = 0.25\n"
-      "[option:own]\nkind = buy\ngpu = rtx-5090\n");
-  EXPECT_EQ(option(r, "own").price_per_gpu, 1999);
+      "[option:own]\nkind = buy\ngpu = rtx-5090\n";
+  const ResolvedScenario r = resolved(text);
+  EXPECT_EQ(option(r, "own").price_per_gpu, 2550);
   const InputRow* row = input(r, "own", "price_per_gpu");
   ASSERT_NE(row, nullptr);
-  EXPECT_NE(
-      row->provenance.find("the lowest of 2 new prices observed on 2026-05-01 in book built-in"),
-      std::string::npos)
+  EXPECT_NE(row->provenance.find("the latest street price (price_basis = street; none observed "
+                                 "within 90 days of 2026-11-27: all 2 (stale))"),
+            std::string::npos)
       << row->provenance;
+  for (const auto& [basis, price] : std::vector<std::pair<std::string, double>>{
+           {"list", 1999}, {"lowest", 1999}, {"median", 1999}, {"street", 2550}}) {
+    const ResolvedScenario b = resolved(text + "price_basis = " + basis + "\n");
+    EXPECT_EQ(option(b, "own").price_per_gpu, price) << basis;
+  }
 }
 
 TEST_F(FinanceResolve, resaleBeforeTheCurveIsDatedIsZeroNotOne) {
-  // As of 2026-06-03 only the 0-month definition points exist: a single point is no curve
-  // (it would read 1 for ever), and no class has a usable one.
+  // As of 2026-01-07 only the 0-month definition points exist (the first curve points are the
+  // GPU Lease Rate Index's of 2026-01-08): a single point is no curve (it would read 1 for
+  // ever), and no class has a usable one.
   std::string text = buy_one("rtx-4090", "new", 36);
-  text.replace(text.find("2026-11-27"), 10, "2026-06-03");
+  text.replace(text.find("2026-11-27"), 10, "2026-01-07");
   const ResolvedScenario r = resolved(text);
   EXPECT_EQ(option(r, "own").residual_fraction, 0);
   const InputRow* row = input(r, "own", "residual_fraction");

@@ -1,0 +1,231 @@
+// Owned hardware: the purchase price, resale at the horizon, hosting and financing.
+#include "scenarios/resolver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "engine/units.hpp"
+#include "scenarios/dates.hpp"
+#include "scenarios/price_checks.hpp"
+
+namespace gputco::resolve_detail {
+
+void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
+  text(o.id, "condition", "Condition", o.condition);
+  if (o.price_per_gpu) {
+    oi.price_per_gpu = *o.price_per_gpu;
+    number(o.id, "price_per_gpu", "Purchase price per device", oi.price_per_gpu, s_.currency);
+    check_purchase(o, oi, oi.price_per_gpu, true);
+  } else {
+    std::vector<PriceObservation> candidates;
+    for (const auto& p : catalog_.prices(s_.as_of)) {
+      if (p.item_id == oi.device.id && p.condition == o.condition) candidates.push_back(p);
+    }
+    const auto choice = choose_purchase_price(candidates, basis_of(o), [&](const auto& p) {
+      return in_plan_currency(p.amount, p.currency);
+    });
+    if (!choice) {
+      fail(section, "price_per_gpu",
+           "the catalog has no " + o.condition + " price for " + oi.device.id + " as of " +
+               s_.as_of + "; set price_per_gpu");
+    }
+    const PriceObservation& price = choice->row;
+    std::string provenance =
+        source(oi.device.id + " purchase (" + o.condition + ", " + price.price_type + ")",
+               price.amount, price.currency, "per device", price.provenance);
+    provenance += "; " + choice->reason;
+    for (const auto& w : choice->warnings) oi.input_warnings.push_back("purchase price: " + w);
+    oi.price_per_gpu = convert(price.amount, price.currency, provenance, section, "gpu");
+    number(o.id, "price_per_gpu", "Purchase price per device", oi.price_per_gpu, s_.currency,
+           provenance);
+    check_purchase(o, oi, oi.price_per_gpu, false);
+  }
+  oi.host_cost = o.host_cost.value_or(0);
+  number(o.id, "host_cost", "Host system (chassis, CPU, PSU)", oi.host_cost, s_.currency,
+         o.host_cost ? "" : "default: 0 (no host price given)");
+  number(o.id, "board_power_w", "Board power per device", oi.device.board_power_w, "W",
+         "catalog device " + oi.device.id);
+  const bool system_power = oi.device.kind == DeviceKind::unified;
+  oi.host_power_w = o.host_power_w.value_or(system_power ? 0 : kDefaultHostPowerW);
+  number(o.id, "host_power_w", "Host power at load", oi.host_power_w, "W",
+         o.host_power_w ? ""
+         : system_power ? "default: 0 (the device's power is the whole system's)"
+                        : "default: 150 W for the rest of a desktop (DOMAIN E5)");
+  resolve_residual(o, oi);
+  oi.maintenance_per_year = o.maintenance_per_year.value_or(0);
+  number(o.id, "maintenance_per_year", "Maintenance per year", oi.maintenance_per_year,
+         "fraction of capex", o.maintenance_per_year ? "" : "default: 0");
+  const bool used = oi.condition == Condition::used;
+  oi.warranty_months = o.warranty_months.value_or(used ? 0 : kDefaultWarrantyNewMonths);
+  number(o.id, "warranty_months", "Warranty", oi.warranty_months, "months",
+         o.warranty_months ? ""
+         : used            ? "default: 0 (used hardware, sold without warranty)"
+                           : "default: 24 months, the EU legal guarantee on new goods "
+                             "(Directive (EU) 2019/771)");
+  oi.annual_failure_rate = o.annual_failure_rate.value_or(0);
+  number(o.id, "annual_failure_rate", "Failures per year after the warranty",
+         oi.annual_failure_rate, "fraction of devices",
+         o.annual_failure_rate ? "" : "default: 0 (no failures counted; set it for used cards)");
+  resolve_hosting(o, oi);
+  resolve_financing(o, oi, section);
+}
+
+void Resolver::resale_sources(const ResaleChoice& choice, const std::string& condition) {
+  for (const ResalePoint& point : choice.points) {
+    const std::string what = "resale curve " + choice.curve + " (" + condition + ") at " +
+                             std::to_string(point.age_months) + " months";
+    bool listed = false;
+    for (const auto& row : r_.sources) listed = listed || row.what == what;
+    if (listed) continue;
+    const int age = days_between(point.provenance.observed_on, s_.as_of);
+    r_.sources.push_back({what, point.fraction, "", "fraction of the purchase price",
+                          point.provenance.observed_on, point.provenance.source, age,
+                          age > s_.max_price_age_days});
+  }
+}
+
+void Resolver::resolve_residual(const ScenarioOption& o, OptionInputs& oi) {
+  if (o.residual_fraction) {
+    oi.residual_fraction = *o.residual_fraction;
+    number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
+           "fraction of capex");
+    return;
+  }
+  const std::string device_class = to_string(oi.device.kind);
+  const auto devices =
+      choose_resale(catalog_, device_class, o.condition, s_.horizon_months, s_.as_of);
+  if (!devices) {
+    oi.residual_fraction = 0;
+    number(o.id, "residual_fraction", "Resale value at the horizon", 0, "fraction of capex",
+           "default: 0 (the catalog has no resale curve for " + o.condition + " devices)");
+    return;
+  }
+  resale_sources(*devices, o.condition);
+  const std::string at = " at " + std::to_string(s_.horizon_months) + " months: ";
+  const std::string device_text =
+      devices->own_class
+          ? "catalog resale curve " + devices->curve + " (" + o.condition + ")" + at + devices->how
+          : "default: the catalog has no resale curve for " + device_class + " (" + o.condition +
+                ") devices; the lowest of the other classes' curves, " + devices->curve + " (" +
+                o.condition + ")" + at + devices->how;
+  const std::string later = " (Sources sheet; units added later are valued at the same fraction)";
+  if (!(oi.host_cost > 0)) {
+    oi.residual_fraction = devices->fraction;
+    number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
+           "fraction of capex", device_text + later);
+    return;
+  }
+  // The host (servers, CPUs, chassis) loses value faster than its GPUs: its own curve.
+  const auto host = choose_resale(catalog_, "host", o.condition, s_.horizon_months, s_.as_of);
+  if (host) resale_sources(*host, o.condition);
+  const double host_fraction = host ? host->fraction : devices->fraction;
+  number(o.id, "device_residual_fraction", "Resale value of the devices at the horizon",
+         devices->fraction, "fraction of the devices' price", device_text);
+  number(o.id, "host_residual_fraction", "Resale value of the host at the horizon", host_fraction,
+         "fraction of host_cost",
+         host ? "catalog resale curve host (" + o.condition + ")" + at + host->how
+              : "default: the catalog has no host resale curve (" + o.condition +
+                    "); the devices' curve");
+  const double device_capex = oi.count * oi.price_per_gpu;
+  oi.residual_fraction = (devices->fraction * device_capex + host_fraction * oi.host_cost) /
+                         (device_capex + oi.host_cost);
+  number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
+         "fraction of capex",
+         fmt::format("derived: ({:.3f} x devices {:.2f} + {:.3f} x host {:.2f}) / capex {:.2f}; "
+                     "curves {} and {}",
+                     devices->fraction, device_capex, host_fraction, oi.host_cost,
+                     device_capex + oi.host_cost, devices->curve,
+                     host ? std::string("host") : devices->curve) +
+             later);
+}
+
+void Resolver::resolve_hosting(const ScenarioOption& o, OptionInputs& oi) {
+  const std::string section = "option:" + o.id;
+  oi.hosting =
+      o.kind == "colocation" || o.hosting == "colocation" ? Hosting::colocation : Hosting::on_site;
+  text(o.id, "hosting", "Hosting", to_string(oi.hosting),
+       o.kind == "colocation" ? "kind = colocation" : "");
+  if (oi.hosting != Hosting::colocation) {
+    if (o.pue) oi.pue = *o.pue;
+    if (o.tariff_per_kwh) oi.tariff_per_kwh = *o.tariff_per_kwh;
+  } else {
+    if (!o.colo_per_kw_month) {
+      fail(section, "colo_per_kw_month",
+           "missing: colocated hardware needs the data centre's price per kW per month");
+    }
+    oi.colo_per_kw_month = *o.colo_per_kw_month;
+    number(o.id, "colo_per_kw_month", "Colocation price per kW per month", oi.colo_per_kw_month,
+           s_.currency + "/kW/month");
+    oi.colo_per_rack_unit_month = o.colo_per_rack_unit_month.value_or(0);
+    number(o.id, "colo_per_rack_unit_month", "Colocation price per rack unit per month",
+           oi.colo_per_rack_unit_month, s_.currency + "/U/month",
+           o.colo_per_rack_unit_month ? "" : "default: 0 (no per-rack-unit fee)");
+    oi.rack_units = o.rack_units.value_or(kDefaultRackUnits);
+    number(o.id, "rack_units", "Rack units per unit", oi.rack_units, "U",
+           o.rack_units ? "" : "default: 4 U, a GPU server chassis (assumption)");
+    const double power_kw =
+        (oi.count * oi.device.board_power_w + oi.host_power_w) / kWattsPerKilowatt;
+    if (o.contracted_kw) {
+      oi.contracted_kw = *o.contracted_kw;
+      number(o.id, "contracted_kw", "Contracted power per unit", oi.contracted_kw, "kW");
+    } else {
+      const double step = o.kw_step.value_or(kDefaultKwStep);
+      oi.contracted_kw = std::ceil(power_kw / step - 1e-9) * step;
+      number(o.id, "kw_step", "Contracted power step", step, "kW",
+             o.kw_step ? "" : "default: 0.5 kW steps (assumption; contracts vary)");
+      number(o.id, "contracted_kw", "Contracted power per unit", oi.contracted_kw, "kW",
+             "derived: power at load " + fixed(power_kw, 3) + " kW rounded up to the step");
+    }
+    oi.power_metered = o.power_metered.value_or(true);
+    number(o.id, "power_metered", "Energy metered apart (1 = yes)", oi.power_metered ? 1 : 0,
+           "flag",
+           o.power_metered ? "" : "default: true (energy billed on the meter, beside the kW fee)");
+    oi.pue = o.pue.value_or(kDefaultColocationPue);
+    number(o.id, "pue", "Data centre PUE", *oi.pue, "ratio",
+           o.pue ? ""
+                 : "default: 1.58, the average PUE of the Uptime Institute Global Data "
+                   "Center Survey 2023");
+    oi.tariff_per_kwh = o.tariff_per_kwh.value_or(r_.plan_inputs.site.tariff_per_kwh);
+    number(o.id, "tariff_per_kwh", "Data centre energy price", *oi.tariff_per_kwh,
+           s_.currency + "/kWh", o.tariff_per_kwh ? "" : "default: the site's tariff");
+    return;
+  }
+  if (oi.pue) number(o.id, "pue", "PUE where this option runs", *oi.pue, "ratio");
+  if (oi.tariff_per_kwh) {
+    number(o.id, "tariff_per_kwh", "Energy price where this option runs", *oi.tariff_per_kwh,
+           s_.currency + "/kWh");
+  }
+}
+
+void Resolver::resolve_financing(const ScenarioOption& o, OptionInputs& oi,
+                                 const std::string& section) {
+  oi.financing = o.financing == "loan"    ? Financing::loan
+                 : o.financing == "lease" ? Financing::lease
+                                          : Financing::cash;
+  text(o.id, "financing", "Financing", to_string(oi.financing),
+       o.financing.empty() ? "default: cash" : "");
+  if (oi.financing == Financing::loan) {
+    if (!o.loan_rate) fail(section, "loan_rate", "missing: a loan needs its rate per year");
+    oi.loan_rate_per_year = *o.loan_rate;
+    number(o.id, "loan_rate", "Loan rate per year (nominal, monthly instalments)",
+           oi.loan_rate_per_year, "fraction per year");
+    oi.loan_term_months = o.loan_term_months.value_or(36);
+    number(o.id, "loan_term_months", "Loan term", oi.loan_term_months, "months",
+           o.loan_term_months ? "" : "default: 36 months");
+    oi.down_payment_fraction = o.down_payment.value_or(0);
+    number(o.id, "down_payment", "Down payment", oi.down_payment_fraction,
+           "fraction of the purchase", o.down_payment ? "" : "default: 0");
+  } else if (oi.financing == Financing::lease) {
+    oi.lease_rate_per_month = o.lease_rate_per_month.value_or(0);
+    number(o.id, "lease_rate_per_month", "Lease fee per month", oi.lease_rate_per_month,
+           "fraction of the hardware price");
+    oi.lease_term_months = o.lease_term_months.value_or(36);
+    number(o.id, "lease_term_months", "Lease term", oi.lease_term_months, "months",
+           o.lease_term_months ? "" : "default: 36 months");
+  }
+}
+
+}  // namespace gputco::resolve_detail

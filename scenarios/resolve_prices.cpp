@@ -1,0 +1,262 @@
+// Rental rates, the choice among catalog prices by price basis and freshness, and prices
+// (typed or chosen) checked against their market.
+#include "scenarios/resolver.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "engine/units.hpp"
+#include "scenarios/dates.hpp"
+#include "scenarios/price_checks.hpp"
+
+namespace gputco::resolve_detail {
+
+PriceBasis Resolver::basis_of(const ScenarioOption& o) const {
+  PriceBasis b;
+  b.basis = o.price_basis.empty() ? s_.price_basis : o.price_basis;
+  b.prefer_fresh = o.prefer_fresh_prices.value_or(s_.prefer_fresh_prices);
+  b.max_age_days = s_.max_price_age_days;
+  b.as_of = s_.as_of;
+  return b;
+}
+
+std::optional<double> Resolver::maybe_in_plan_currency(double amount,
+                                                       const std::string& currency) const {
+  if (currency == s_.currency) return amount;
+  const auto fx = catalog_.fx_rate(currency, s_.currency, s_.as_of);
+  if (!fx) return std::nullopt;
+  return amount * fx->rate;
+}
+
+double Resolver::in_plan_currency(double amount, const std::string& currency) const {
+  return maybe_in_plan_currency(amount, currency).value_or(amount);
+}
+
+void Resolver::check_purchase(const ScenarioOption& o, OptionInputs& oi, double price, bool typed) {
+  if (!(price > 0)) return;  // 0: free (hardware at hand), a choice, not a figure to check
+  std::vector<double> market;
+  for (const auto& point : catalog_.purchase_market(oi.device.id, s_.as_of)) {
+    if (auto v = maybe_in_plan_currency(point.amount, point.currency)) market.push_back(*v);
+  }
+  const MarketVerdict v =
+      judge_against_market(price, market, Catalog::kPlausibleRatio, Catalog::kPlausibleRatio, 1);
+  if (v.level == MarketVerdict::Level::unknown || v.level == MarketVerdict::Level::fine) return;
+  const std::string what = fmt::format(
+      "{} {} per device is {} the median {} {} of the catalog's {} purchase prices of {} (any "
+      "condition, up to {})",
+      money_text(price), s_.currency, factor_text(v.ratio), money_text(v.median), s_.currency,
+      v.peers, oi.device.id, s_.as_of);
+  if (typed && v.level == MarketVerdict::Level::absurd) {
+    fail("option:" + o.id, "price_per_gpu",
+         what + ": cannot be meant; give the purchase price of one device in " + s_.currency);
+  }
+  oi.input_warnings.push_back(
+      std::string(typed ? "price_per_gpu (typed): " : "purchase price (catalog): ") + what +
+      fmt::format(" (plausible: 1/{} to {} x)", Catalog::kPlausibleRatio,
+                  Catalog::kPlausibleRatio) +
+      (typed ? "" : "; a price imported with --accept-outliers? check its row"));
+}
+
+void Resolver::check_rental(const ScenarioOption& o, OptionInputs& oi, const std::string& term,
+                            const std::string& key, double per_hour, bool typed) {
+  if (!(per_hour > 0)) return;  // 0: free capacity, a choice, not a figure to check
+  std::vector<double> market;
+  for (const auto& point : catalog_.rental_market(oi.device.id, term, s_.as_of)) {
+    if (auto v = maybe_in_plan_currency(point.amount, point.currency)) market.push_back(*v);
+  }
+  const MarketVerdict v =
+      judge_against_market(per_hour, market, Catalog::kRentalPlausibleBelow,
+                           Catalog::kRentalPlausibleAbove, Catalog::kRentalMinPeers);
+  if (v.level == MarketVerdict::Level::unknown || v.level == MarketVerdict::Level::fine) return;
+  const bool monthly = key == "price_per_month";
+  const std::string what =
+      (monthly
+           ? fmt::format("{} {} a month / {} device(s) / {} h = ", money_text(oi.price_per_month),
+                         s_.currency, oi.count, Catalog::kHoursPerMonth)
+           : std::string()) +
+      fmt::format(
+          "{} {} per device-hour is {} the dated median {} {} of {} {} offers of {} "
+          "(observed in the {} days up to {})",
+          rate_text(per_hour), s_.currency, factor_text(v.ratio), rate_text(v.median), s_.currency,
+          v.peers, term, oi.device.id, Catalog::kRentalWindowDays, s_.as_of);
+  if (typed && v.level == MarketVerdict::Level::absurd) {
+    const std::string hint = hours_per_month_hint(v.ratio);
+    fail("option:" + o.id, key,
+         what + ": cannot be meant" + (hint.empty() ? "" : "; " + hint) + "; give the " +
+             (monthly ? "rent of the whole server per month" : "rate per device-hour") + " in " +
+             s_.currency);
+  }
+  oi.input_warnings.push_back(
+      key + (typed ? " (typed): " : " (catalog): ") + what +
+      fmt::format(" (plausible: 1/{} to {} x)", Catalog::kRentalPlausibleBelow,
+                  Catalog::kRentalPlausibleAbove) +
+      (typed ? "" : "; an offer imported with --accept-outliers? check its row"));
+}
+
+void Resolver::check_spot_above_on_demand() {
+  auto& options = r_.plan_inputs.options;
+  for (OptionInputs& spot : options) {
+    if (spot.kind != OptionKind::rent_hourly || spot.term != RentTerm::spot) continue;
+    bool compared = false;
+    for (const OptionInputs& od : options) {
+      if (od.kind != OptionKind::rent_hourly || od.term != RentTerm::on_demand ||
+          od.device.id != spot.device.id) {
+        continue;
+      }
+      compared = true;
+      if (spot.rate_per_gpu_hour > od.rate_per_gpu_hour) {
+        spot.input_warnings.push_back(fmt::format(
+            "spot rate {} {} per device-hour is above the on-demand rate {} {} of option '{}' "
+            "(the same device): spot capacity sells below on-demand; check both figures",
+            rate_text(spot.rate_per_gpu_hour), s_.currency, rate_text(od.rate_per_gpu_hour),
+            s_.currency, od.id));
+      }
+    }
+    if (compared) continue;
+    std::vector<double> market;
+    for (const auto& point : catalog_.rental_market(spot.device.id, "on_demand", s_.as_of)) {
+      if (auto v = maybe_in_plan_currency(point.amount, point.currency)) market.push_back(*v);
+    }
+    const MarketVerdict v =
+        judge_against_market(spot.rate_per_gpu_hour, market, 1e9, 1e9, Catalog::kRentalMinPeers);
+    if (v.level != MarketVerdict::Level::unknown && v.ratio > 1) {
+      spot.input_warnings.push_back(fmt::format(
+          "spot rate {} {} per device-hour is above the dated median {} {} of the catalog's {} "
+          "on_demand offers of {}: spot capacity sells below on-demand; check the figure",
+          rate_text(spot.rate_per_gpu_hour), s_.currency, rate_text(v.median), s_.currency, v.peers,
+          spot.device.id));
+    }
+  }
+}
+
+void Resolver::resolve_hourly(const ScenarioOption& o, OptionInputs& oi,
+                              const std::string& section) {
+  const std::string term = o.kind == "rent_spot" ? "spot" : o.term.empty() ? "on_demand" : o.term;
+  oi.term = term == "spot"          ? RentTerm::spot
+            : term == "reserved_1y" ? RentTerm::reserved_1y
+            : term == "reserved_3y" ? RentTerm::reserved_3y
+                                    : RentTerm::on_demand;
+  text(o.id, "term", "Billing term", term,
+       o.kind == "rent_spot" ? "kind = rent_spot"
+       : o.term.empty()      ? "default: on_demand"
+                             : "");
+  if (oi.term == RentTerm::spot) {
+    oi.goodput = o.goodput.value_or(kDefaultSpotGoodput);
+    number(o.id, "goodput", "Spot goodput (useful share of billed hours)", oi.goodput, "fraction",
+           o.goodput ? ""
+                     : "default: 0.9 (assumption: a tenth of spot hours lost to "
+                       "interruptions and restarts)");
+  }
+  if (term_months(oi.term) > 0) {
+    number(o.id, "term_months", "Reserved term", term_months(oi.term), "months", "term = " + term);
+  }
+  resolve_hourly_rate(o, oi, section, term);
+}
+
+void Resolver::resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi,
+                                   const std::string& section, const std::string& term) {
+  if (o.rate_per_gpu_hour) {
+    oi.rate_per_gpu_hour = *o.rate_per_gpu_hour;
+    number(o.id, "rate_per_gpu_hour", "Rate per device-hour", oi.rate_per_gpu_hour,
+           s_.currency + "/h");
+    check_rental(o, oi, term, "rate_per_gpu_hour", oi.rate_per_gpu_hour, true);
+    return;
+  }
+  std::vector<RentalOffer> candidates;
+  for (const auto& offer : catalog_.rental_offers(s_.as_of, oi.device.id, "hourly", term)) {
+    if (o.provider.empty() || offer.provider == o.provider) candidates.push_back(offer);
+  }
+  const auto choice = choose_rental_offer(
+      candidates, basis_of(o),
+      [&](const RentalOffer& r) { return in_plan_currency(r.amount_per_device(), r.currency); },
+      term + " hourly offers of " + oi.device.id +
+          (o.provider.empty() ? "" : " from " + o.provider));
+  if (!choice) {
+    fail(section, "rate_per_gpu_hour",
+         "the catalog has no " + term + " hourly offer for " + oi.device.id +
+             (o.provider.empty() ? "" : " from " + o.provider) + " as of " + s_.as_of +
+             "; set rate_per_gpu_hour");
+  }
+  const RentalOffer& best = choice->row;
+  std::string provenance =
+      source(best.provider + " " + best.sku + " (" + best.term + ")", best.amount, best.currency,
+             "per instance-hour, " + std::to_string(best.devices_per_instance) + " device(s)",
+             best.provenance);
+  provenance += "; " + choice->reason;
+  for (const auto& w : choice->warnings) oi.input_warnings.push_back("rental rate: " + w);
+  offer_region_ = best.region;
+  oi.rate_per_gpu_hour =
+      convert(best.amount_per_device(), best.currency, provenance, section, "gpu");
+  number(o.id, "rate_per_gpu_hour", "Rate per device-hour (" + best.provider + ")",
+         oi.rate_per_gpu_hour, s_.currency + "/h", provenance);
+  check_rental(o, oi, term, "rate_per_gpu_hour", oi.rate_per_gpu_hour, false);
+}
+
+void Resolver::resolve_monthly(const ScenarioOption& o, OptionInputs& oi,
+                               const std::string& section, int needed) {
+  oi.notice_months = o.notice_months.value_or(0);
+  number(o.id, "notice_months", "Notice period (paid after the horizon)", oi.notice_months,
+         "months", o.notice_months ? "" : "default: 0 (no notice period)");
+  if (o.price_per_month) {
+    oi.count = o.count.value_or(needed > 0 ? needed : 1);
+    number(o.id, "count", "Devices in the server", oi.count, "devices");
+    oi.price_per_month = *o.price_per_month;
+    number(o.id, "price_per_month", "Server rent per month", oi.price_per_month, s_.currency);
+    check_rental(o, oi, "on_demand", "price_per_month",
+                 oi.price_per_month / oi.count / Catalog::kHoursPerMonth, true);
+    oi.setup_fee = o.setup_fee.value_or(0);
+    number(o.id, "setup_fee", "Setup fee", oi.setup_fee, s_.currency,
+           o.setup_fee ? "" : "default: 0");
+    return;
+  }
+  // A monthly server with this device: of the stated count, or of enough devices to hold
+  // the model; by the price basis, fresh before stale.
+  std::vector<RentalOffer> candidates;
+  for (const auto& offer : catalog_.rental_offers(s_.as_of, oi.device.id, "monthly", "")) {
+    if (!o.provider.empty() && offer.provider != o.provider) continue;
+    if (o.count ? offer.devices_per_instance != *o.count
+                : offer.devices_per_instance < std::max(needed, 1)) {
+      continue;
+    }
+    candidates.push_back(offer);
+  }
+  const auto choice = choose_rental_offer(
+      candidates, basis_of(o),
+      [&](const RentalOffer& r) { return in_plan_currency(r.amount, r.currency); },
+      "monthly servers with " + (o.count ? std::to_string(*o.count) : "enough") + " x " +
+          oi.device.id);
+  if (!choice) {
+    fail(section, "price_per_month",
+         "the catalog has no monthly server with " +
+             (o.count ? std::to_string(*o.count) : "enough") + " x " + oi.device.id +
+             (o.provider.empty() ? "" : " from " + o.provider) + " as of " + s_.as_of +
+             "; set price_per_month");
+  }
+  for (const auto& w : choice->warnings) oi.input_warnings.push_back("server rent: " + w);
+  const RentalOffer* best = &choice->row;
+  oi.count = best->devices_per_instance;
+  offer_region_ = best->region;
+  number(o.id, "count", "Devices in the server", oi.count, "devices",
+         "catalog offer " + best->provider + " " + best->sku);
+  std::string provenance = source(best->provider + " " + best->sku + " (monthly)", best->amount,
+                                  best->currency, "per month", best->provenance);
+  provenance += "; " + choice->reason;
+  oi.price_per_month = convert(best->amount, best->currency, provenance, section, "gpu");
+  number(o.id, "price_per_month", "Server rent per month (" + best->provider + ")",
+         oi.price_per_month, s_.currency, provenance);
+  check_rental(o, oi, "on_demand", "price_per_month",
+               oi.price_per_month / oi.count / Catalog::kHoursPerMonth, false);
+  if (o.setup_fee) {
+    oi.setup_fee = *o.setup_fee;
+    number(o.id, "setup_fee", "Setup fee", oi.setup_fee, s_.currency);
+  } else {
+    std::string fee_provenance = "catalog offer " + best->provider + " " + best->sku;
+    oi.setup_fee = convert(best->setup_fee, best->currency, fee_provenance, section, "gpu");
+    number(o.id, "setup_fee", "Setup fee", oi.setup_fee, s_.currency, fee_provenance);
+  }
+}
+
+}  // namespace gputco::resolve_detail

@@ -1,0 +1,210 @@
+// The resolver behind resolve() (scenarios/resolve.hpp): one scenario resolved against one
+// catalog, input by input, each with its provenance. Internal to scenarios/: its members are
+// defined in resolve.cpp (the scenario, workload, site, options and their links),
+// resolve_owned.cpp (owned hardware: purchase price, resale, hosting, financing) and
+// resolve_prices.cpp (rental rates, the choice among catalog prices, prices checked against
+// their market).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pricing/catalog.hpp"
+#include "scenarios/model_files.hpp"
+#include "scenarios/price_choice.hpp"
+#include "scenarios/resale_choice.hpp"
+#include "scenarios/resolved.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace gputco::resolve_detail {
+
+/// The rest of a desktop system draws about 150 W at load (DOMAIN E5).
+constexpr double kDefaultHostPowerW = 150.0;
+/// New goods: the EU's legal guarantee is two years (Directive (EU) 2019/771, art. 10).
+constexpr int kDefaultWarrantyNewMonths = 24;
+/// Colocation: the industry's average PUE, Uptime Institute Global Data Center Survey 2023.
+constexpr double kDefaultColocationPue = 1.58;
+/// Colocation: power contracted in 0.5 kW steps (assumption; contracts vary).
+constexpr double kDefaultKwStep = 0.5;
+/// Colocation: a 4U GPU server chassis (assumption).
+constexpr double kDefaultRackUnits = 4;
+/// Spot: a tenth of the billed hours lost to interruptions and restarts (assumption).
+constexpr double kDefaultSpotGoodput = 0.9;
+/// A green-power contract's intensity when not stated: 0 g CO2e/kWh, market-based (GHG
+/// Protocol Scope 2 Guidance: contractual instruments such as guarantees of origin carry
+/// their generation's emission rate, 0 for wind and solar).
+constexpr double kDefaultGreenPowerGCo2ePerKwh = 0;
+
+/// A number with `digits` decimals; fmt formats without the locale.
+inline std::string fixed(double value, int digits) {
+  return fmt::format("{:.{}f}", value, digits);
+}
+
+/// Money in messages: two decimals (1234.50).
+inline std::string money_text(double value) {
+  return fixed(value, 2);
+}
+
+/// A rate per device-hour in messages: four significant decimals at most (2.99, 0.0041).
+inline std::string rate_text(double value) {
+  return fmt::format("{}", std::round(value * 1e4) / 1e4);
+}
+
+inline bool is_owned_kind(const std::string& kind) {
+  return kind == "buy" || kind == "colocation" || kind == "blend";
+}
+
+template <typename T, typename IdOf>
+std::vector<std::string> ids_of(const std::vector<T>& items, IdOf id_of) {
+  std::vector<std::string> ids;
+  for (const auto& item : items) ids.push_back(id_of(item));
+  return ids;
+}
+
+class Resolver {
+ public:
+  Resolver(const Scenario& s, const Catalog& catalog) : s_(s), catalog_(catalog) {}
+
+  ResolvedScenario run();
+
+ private:
+  /// A key the file does not give (a price the catalog lacks) has no line: name its
+  /// section's, so the message still points into the file.
+  [[noreturn]] void fail(const std::string& section, const std::string& key,
+                         const std::string& problem) const;
+
+  [[noreturn]] void unknown(const std::string& section, const std::string& key,
+                            const std::string& what, const std::string& id,
+                            const std::vector<std::string>& known, const std::string& list) const;
+
+  /// The file section of an Inputs-sheet section: option rows are listed under the option id.
+  static std::string file_section(const std::string& section);
+
+  void number(const std::string& section, const std::string& key, const std::string& label,
+              double value, const std::string& unit, std::string provenance = "");
+
+  void text(const std::string& section, const std::string& key, const std::string& label,
+            const std::string& value, std::string provenance = "");
+
+  /// Adds a catalog price to the Sources sheet and returns its provenance text.
+  std::string source(const std::string& what, double amount, const std::string& currency,
+                     const std::string& unit, const Provenance& p);
+
+  /// Converts a catalog amount into the plan currency; appends the conversion to `provenance`.
+  double convert(double amount, const std::string& from, std::string& provenance,
+                 const std::string& section, const std::string& key);
+
+  /// How this option chooses among catalog prices: its own keys, else the scenario's.
+  PriceBasis basis_of(const ScenarioOption& o) const;
+
+  /// An amount in the plan currency at the catalog's rate as of as_of, for comparing prices
+  /// (no Sources row); nullopt without a rate.
+  std::optional<double> maybe_in_plan_currency(double amount, const std::string& currency) const;
+
+  /// The same, or the amount as it is without a rate (comparisons only).
+  double in_plan_currency(double amount, const std::string& currency) const;
+
+  /// A purchase price (typed or the catalog's, plan currency) against the item's market: the
+  /// catalog's purchase-price band (Catalog::price_plausibility). Typed and kAbsurdFactor off:
+  /// refused; outside the band: a warning of the option.
+  void check_purchase(const ScenarioOption& o, OptionInputs& oi, double price, bool typed);
+
+  /// A rate per device-hour (typed or the catalog's, plan currency; a monthly server's rent /
+  /// devices / 730 h) against the dated median of the device's `term` offers
+  /// (Catalog::rental_market; the band of Catalog::rental_plausibility). Typed and
+  /// kAbsurdFactor off: refused, with a hint when it looks like 730 h a month mistaken;
+  /// outside the band: a warning of the option.
+  void check_rental(const ScenarioOption& o, OptionInputs& oi, const std::string& term,
+                    const std::string& key, double per_hour, bool typed);
+
+  /// Spot above on-demand, typed or not: a spot option's rate against the on-demand options of
+  /// the same device in the scenario, else the dated median of the catalog's on-demand offers.
+  void check_spot_above_on_demand();
+
+  void resolve_scenario();
+
+  bool given(const std::string& section, const std::string& key) const;
+
+  /// [workload] model: a catalog id, a Hugging Face repo id or a model file beside the
+  /// scenario (resolve_model_argument); its problems are the key's.
+  ResolvedModel resolve_model() const;
+  /// [workload] quant: the model file's own format when not given or named alike, else a
+  /// catalog quant.
+  Quant resolve_quant(const ResolvedModel& model) const;
+  void resolve_workload();
+
+  /// The demand in tokens: tokens_per_day (output), or requests_per_day x output tokens per
+  /// request; the mix (prompt tokens per output token) from the tokens per request or given.
+  void resolve_token_mix();
+
+  /// An api option is billed per token: the workload must state the volume and the mix.
+  /// Errors name the [workload] section's line (the key is missing: it has none).
+  void require_api_volume();
+
+  /// Adds a grid intensity to the Sources sheet and returns its provenance text.
+  std::string carbon_source(const GridCarbon& g);
+
+  /// The site's carbon intensity: a green-power contract's, the one given, the catalog's for
+  /// grid_region, else the catalog's for the tariff's region; unknown otherwise.
+  void resolve_site_carbon(const std::string& tariff_region);
+
+  void resolve_site();
+
+  Device device_of(const ScenarioOption& o, const std::string& section);
+
+  void resolve_option(const ScenarioOption& o);
+
+  /// The cost lines (engine/cost_lines.hpp) that apply to the option's kind, each entered one
+  /// as an input, each other one as "not entered" (counted as 0; an empty input cell).
+  void resolve_cost_lines(const ScenarioOption& o, OptionInputs& oi);
+  /// Idle power, PUE of rented capacity, and the carbon intensity where the option runs.
+  void resolve_option_energy(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  /// A pay-per-token API: prices from the catalog (converted) or the scenario, limits.
+  void resolve_api(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  void resolve_count(const ScenarioOption& o, OptionInputs& oi, int needed);
+
+  void resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  /// Lists the catalog points a resale value rests on on the Sources sheet (once each).
+  void resale_sources(const ResaleChoice& choice, const std::string& condition);
+
+  /// Resale at the horizon: given, else the catalog's curves at the horizon's age: the device
+  /// class's for the devices (scenarios/resale_choice.hpp), the host's for host_cost, blended
+  /// by capex into one fraction; each curve named on the Inputs sheet.
+  void resolve_residual(const ScenarioOption& o, OptionInputs& oi);
+
+  void resolve_hosting(const ScenarioOption& o, OptionInputs& oi);
+
+  void resolve_financing(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  /// Overflow: the option's own switch, else the workload's; a blend always rents it.
+  void resolve_overflow_links();
+
+  void resolve_hourly(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  void resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi, const std::string& section,
+                           const std::string& term);
+
+  void resolve_monthly(const ScenarioOption& o, OptionInputs& oi, const std::string& section,
+                       int needed);
+
+  void resolve_baseline();
+
+  const Scenario& s_;
+
+  const Catalog& catalog_;
+
+  ResolvedScenario r_;
+
+  std::string tariff_region_;  ///< the catalog tariff's region, for the default grid region
+
+  std::string offer_region_;  ///< the current option's catalog offer region ("" if none)
+};
+
+}  // namespace gputco::resolve_detail

@@ -1,0 +1,185 @@
+// Which catalog price a plan takes and why (price_basis, freshness before cheapness), typed
+// prices checked against their market, and the resale curves of a server's devices and host.
+// The replayed catalog bugs of issue 17 (tests/data/catalog/bugs).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "pricing/catalog.hpp"
+#include "pricing/catalog_import.hpp"
+#include "scenarios/price_checks.hpp"
+#include "scenarios/resolve.hpp"
+#include "scenarios/scenario.hpp"
+#include "tests/support/paths.hpp"
+
+namespace gputco {
+namespace {
+
+namespace fs = std::filesystem;
+
+Scenario parse_file(const std::string& path) {
+  return load_scenario(path);
+}
+
+Scenario parse_text(const std::string& text) {
+  std::istringstream in(text);
+  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
+}
+
+const InputRow* input(const ResolvedScenario& r, const std::string& section,
+                      const std::string& key) {
+  for (const auto& row : r.inputs) {
+    if (row.section == section && row.key == key) return &row;
+  }
+  return nullptr;
+}
+
+const OptionInputs& option(const ResolvedScenario& r, const std::string& id) {
+  for (const auto& o : r.plan_inputs.options) {
+    if (o.id == id) return o;
+  }
+  throw std::runtime_error("no option " + id);
+}
+
+std::string bug(const std::string& name) {
+  return test::source_path("tests/data/catalog/bugs/" + name);
+}
+
+// A user catalog with `file` imported into the book "bugs", for the layered catalog.
+Catalog with_book(const std::string& name, const std::string& file) {
+  const fs::path dir = test::binary_path("tests/scenario_work/" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o;
+  o.book = "bugs";
+  o.as_of = "2026-11-27";
+  import_price_book(db, file, o);
+  return Catalog::open_layered(db);
+}
+
+bool has_warning(const OptionInputs& o, const std::string& part) {
+  for (const auto& w : o.input_warnings) {
+    if (w.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(MarketVerdict, bandsAndAbsurdFactorByHand) {
+  // Median of 2, 3, 4, 10 = (3 + 4) / 2 = 3.5.
+  const MarketVerdict fine = judge_against_market(3.5, {2, 3, 4, 10}, 3, 4, 3);
+  EXPECT_EQ(fine.level, MarketVerdict::Level::fine);
+  EXPECT_EQ(fine.median, 3.5);
+  EXPECT_EQ(fine.peers, 4);
+  // 0.83 / 3.5 = 0.237 < 1/3: outside the band.
+  EXPECT_EQ(judge_against_market(0.83, {2, 3, 4, 10}, 3, 4, 3).level,
+            MarketVerdict::Level::outlier);
+  // 2182.7 / 3.5 = 623.6 >= 100: cannot be meant.
+  const MarketVerdict absurd = judge_against_market(2182.7, {2, 3, 4, 10}, 3, 4, 3);
+  EXPECT_EQ(absurd.level, MarketVerdict::Level::absurd);
+  EXPECT_EQ(hours_per_month_hint(absurd.ratio),
+            "a monthly price typed per hour? (a month is 730 h)");  // 623.6 / 730 = 0.85
+  EXPECT_EQ(hours_per_month_hint(1.0 / 700),
+            "an hourly rate typed as a monthly price? (a month "
+            "is 730 h)");                    // 730 / 700 = 1.04
+  EXPECT_EQ(hours_per_month_hint(120), "");  // 120 / 730 = 0.16: neither
+  // Fewer observations than asked: no verdict.
+  EXPECT_EQ(judge_against_market(1, {2, 3}, 3, 4, 3).level, MarketVerdict::Level::unknown);
+}
+
+// "The cheapest rental wins even when it is 667 days old": a fresh offer is chosen, and the
+// stale cheaper one is named; asked for, the stale one wins.
+TEST(PriceChoice, aStaleCheaperOfferIsNotChosenOverAFreshOne) {
+  const Catalog catalog = with_book("stale", bug("stale_cheapest_rental.csv"));
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-27\ncurrency = USD\n[workload]\nmodel = llama-3.3-70b\n"
+      "quant = Q4_K_M\n[option:h100]\nkind = rent_hourly\ngpu = h100-sxm\n";
+  const ResolvedScenario r = resolve(parse_text(text), catalog);
+  // The fresh on-demand H100 SXM offers (observed 2026-08-30 or later): the cheapest is RunPod
+  // Community Cloud at 2.69 USD (2026-09-25); oldcloud's 1.99 of 2025-01-29 is 667 days old.
+  EXPECT_EQ(option(r, "h100").rate_per_gpu_hour, 2.69);
+  EXPECT_TRUE(has_warning(option(r, "h100"),
+                          "oldcloud 1x H100 SXM at 1.99 USD observed "
+                          "2025-01-29 (667 days old at 2026-11-27)"));
+  const InputRow* rate = input(r, "h100", "rate_per_gpu_hour");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_NE(rate->provenance.find("the cheapest of "), std::string::npos) << rate->provenance;
+  EXPECT_NE(rate->provenance.find("observed within 90 days of 2026-11-27"), std::string::npos)
+      << rate->provenance;
+  const ResolvedScenario any = resolve(parse_text(text + "prefer_fresh_prices = false\n"), catalog);
+  EXPECT_EQ(option(any, "h100").rate_per_gpu_hour, 1.99);
+}
+
+// "Of two purchase prices on the same date the catalog picks the list price over the street
+// price without saying so".
+TEST(PriceChoice, streetBeforeListAndTheReasonIsGiven) {
+  const Catalog catalog = with_book("list", bug("list_vs_street.csv"));
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-27\ncurrency = USD\n[workload]\nmodel = qwen3-32b\n"
+      "quant = Q4_K_M\n[site]\ntariff_per_kwh = 0.2\n[option:own]\nkind = buy\ngpu = rtx-5090\n";
+  const ResolvedScenario street = resolve(parse_text(text), catalog);
+  EXPECT_EQ(option(street, "own").price_per_gpu, 2700);
+  const InputRow* row = input(street, "own", "price_per_gpu");
+  ASSERT_NE(row, nullptr);
+  EXPECT_NE(row->provenance.find("the latest street price (price_basis = street"),
+            std::string::npos)
+      << row->provenance;
+  const ResolvedScenario list = resolve(parse_text(text + "price_basis = list\n"), catalog);
+  EXPECT_EQ(option(list, "own").price_per_gpu, 1999);
+}
+
+TEST(TypedPrices, spotAboveOnDemandIsFlagged) {
+  const ResolvedScenario r =
+      resolve(parse_file(bug("spot_above_on_demand.ini")), Catalog::open_builtin());
+  EXPECT_TRUE(has_warning(option(r, "h100-spot"),
+                          "spot rate 3.49 USD per device-hour is above the on-demand rate 2.99 "
+                          "USD of option 'h100-on-demand'"));
+  EXPECT_TRUE(option(r, "h100-on-demand").input_warnings.empty());
+}
+
+TEST(TypedPrices, aMonthlyPriceTypedPerHourCannotBeMeant) {
+  try {
+    resolve(parse_file(bug("monthly_price_typed_hourly.ini")), Catalog::open_builtin());
+    FAIL() << "expected ScenarioError";
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.key(), "[option:h100] rate_per_gpu_hour");
+    EXPECT_EQ(e.line(), 14);  // the key's line in the file
+    EXPECT_NE(what.find("2182.7 USD per device-hour is "), std::string::npos) << what;
+    EXPECT_NE(what.find("cannot be meant; a monthly price typed per hour? (a month is 730 h)"),
+              std::string::npos)
+        << what;
+  }
+}
+
+TEST(TypedPrices, anHourlyRateTypedAsAMonthlyRentCannotBeMeant) {
+  try {
+    resolve(parse_file(bug("hourly_rate_typed_monthly.ini")), Catalog::open_builtin());
+    FAIL() << "expected ScenarioError";
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.key(), "[option:server] price_per_month");
+    EXPECT_NE(what.find("0.79 USD a month / 1 device(s) / 730 h = "), std::string::npos) << what;
+    EXPECT_NE(what.find("an hourly rate typed as a monthly price?"), std::string::npos) << what;
+  }
+}
+
+// "A three-year-old H100 server, host included, is assumed to resell at 46 %".
+TEST(Resale, anH100ServerResellsByTheCurvesOfItsGpusAndItsHost) {
+  const ResolvedScenario r =
+      resolve(parse_file(bug("h100_server_resale.ini")), Catalog::open_builtin());
+  const InputRow* gpus = input(r, "h100-server", "device_residual_fraction");
+  const InputRow* host = input(r, "h100-server", "host_residual_fraction");
+  ASSERT_NE(gpus, nullptr);
+  ASSERT_NE(host, nullptr);
+  EXPECT_DOUBLE_EQ(*gpus->value, 0.30);   // datacenter (new) at 36 months (GLRI midpoint)
+  EXPECT_DOUBLE_EQ(*host->value, 0.125);  // host (new) at 36 months
+  // (0.30 x 8 x 27,500 + 0.125 x 45,000) / (220,000 + 45,000) = (66,000 + 5,625) / 265,000.
+  EXPECT_NEAR(option(r, "h100-server").residual_fraction, 71625.0 / 265000.0, 1e-12);
+  EXPECT_LT(option(r, "h100-server").residual_fraction, 0.46);
+}
+
+}  // namespace
+}  // namespace gputco
