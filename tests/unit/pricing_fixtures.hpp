@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pricing/catalog_build.hpp"
+#include "pricing/catalog_import.hpp"
 #include "tests/support/paths.hpp"
 
 namespace gputco::test {
@@ -54,6 +55,23 @@ inline std::string good_catalog_file(const std::string& name) {
   const std::string db = (data.parent_path() / "catalog.sqlite").string();
   build_catalog(data.string(), db);
   return db;
+}
+
+/// The problems an import of `file` into `db` reports ("FILE:LINE: column: problem"), with the
+/// file's folder removed; empty when it succeeds.
+inline std::vector<std::string> import_problems(const std::string& db, const std::string& file,
+                                                const ImportOptions& options) {
+  try {
+    import_price_book(db, file, options);
+    return {};
+  } catch (const ImportError& e) {
+    std::vector<std::string> out = e.problems();
+    const std::string prefix = std::filesystem::path(file).parent_path().string() + "/";
+    for (auto& p : out) {
+      if (p.rfind(prefix, 0) == 0) p.erase(0, prefix.size());
+    }
+    return out;
+  }
 }
 
 }  // namespace gputco::test

@@ -33,20 +33,7 @@ ImportOptions options(const std::string& book, const std::string& as_of) {
   return o;
 }
 
-// The problems an import reports, with the file's folder removed; empty when it succeeds.
-Problems import_problems(const std::string& db, const std::string& file, const ImportOptions& o) {
-  try {
-    import_price_book(db, file, o);
-    return {};
-  } catch (const ImportError& e) {
-    Problems out = e.problems();
-    const std::string prefix = fs::path(file).parent_path().string() + "/";
-    for (auto& p : out) {
-      if (p.rfind(prefix, 0) == 0) p.erase(0, prefix.size());
-    }
-    return out;
-  }
-}
+using test::import_problems;
 
 std::string bug(const std::string& name) {
   return test::source_path("tests/data/catalog/bugs/" + name);

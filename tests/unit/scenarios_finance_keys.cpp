@@ -8,6 +8,7 @@
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
+#include "tests/unit/scenarios_fixtures.hpp"
 
 namespace gputco {
 namespace {
@@ -36,20 +37,8 @@ std::string error_of(const std::string& text) {
   return "";
 }
 
-const InputRow* input(const ResolvedScenario& r, const std::string& section,
-                      const std::string& key) {
-  for (const auto& row : r.inputs) {
-    if (row.section == section && row.key == key) return &row;
-  }
-  return nullptr;
-}
-
-const OptionInputs& option(const ResolvedScenario& r, const std::string& id) {
-  for (const auto& o : r.plan_inputs.options) {
-    if (o.id == id) return o;
-  }
-  throw std::runtime_error("no option " + id);
-}
+using test::input;
+using test::option;
 
 TEST(FinanceKeys, parsedWithTheirTypes) {
   const Scenario s = parse(

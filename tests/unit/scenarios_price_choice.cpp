@@ -13,6 +13,7 @@
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "tests/support/paths.hpp"
+#include "tests/unit/scenarios_fixtures.hpp"
 
 namespace gputco {
 namespace {
@@ -28,20 +29,8 @@ Scenario parse_text(const std::string& text) {
   return parse_scenario(in, ScenarioFormat::ini, "test.ini");
 }
 
-const InputRow* input(const ResolvedScenario& r, const std::string& section,
-                      const std::string& key) {
-  for (const auto& row : r.inputs) {
-    if (row.section == section && row.key == key) return &row;
-  }
-  return nullptr;
-}
-
-const OptionInputs& option(const ResolvedScenario& r, const std::string& id) {
-  for (const auto& o : r.plan_inputs.options) {
-    if (o.id == id) return o;
-  }
-  throw std::runtime_error("no option " + id);
-}
+using test::input;
+using test::option;
 
 std::string bug(const std::string& name) {
   return test::source_path("tests/data/catalog/bugs/" + name);
