@@ -53,16 +53,26 @@ TempDir::~TempDir() {
 }
 
 RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::string& working_dir, const Environment& environment) {
+              const std::string& working_dir, const Environment& environment,
+              const std::string& stdin_path, const std::string& stdout_path) {
   TempDir capture;
-  // No test may see the developer's own price books: unless a test names its own,
-  // XDG_DATA_HOME points at an empty directory that only lives for this run.
-  std::string command = "LC_ALL=C TZ=UTC XDG_DATA_HOME=" + quote(capture.file("xdg")) + " ";
-  for (const auto& [name, value] : environment) command += name + "=" + quote(value) + " ";
-  if (!working_dir.empty()) command = "cd " + quote(working_dir) + " && " + command;
-  command += quote(program);
-  for (const auto& arg : args) command += " " + quote(arg);
-  command += " >" + quote(capture.file("out")) + " 2>" + quote(capture.file("err")) + " </dev/null";
+  // Built by appending only: GCC 12 at -O2 warns falsely (-Wrestrict, GCC PR 105329) about
+  // `"literal" + std::string`, which inserts the literal in front of the string.
+  std::string command;
+  if (!working_dir.empty()) command.append("cd ").append(quote(working_dir)).append(" && ");
+  // No test may see the developer's own price books or defaults: unless a test names its
+  // own, XDG_DATA_HOME and XDG_CONFIG_HOME point at empty directories that only live for
+  // this run.
+  command.append("LC_ALL=C TZ=UTC XDG_DATA_HOME=").append(quote(capture.file("xdg")));
+  command.append(" XDG_CONFIG_HOME=").append(quote(capture.file("config"))).append(" ");
+  for (const auto& [name, value] : environment) {
+    command.append(name).append("=").append(quote(value)).append(" ");
+  }
+  command.append(quote(program));
+  for (const auto& arg : args) command.append(" ").append(quote(arg));
+  command.append(" >").append(quote(stdout_path.empty() ? capture.file("out") : stdout_path));
+  command.append(" 2>").append(quote(capture.file("err")));
+  command.append(" <").append(stdin_path.empty() ? "/dev/null" : quote(stdin_path));
   const int status = std::system(command.c_str());
   RunResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -14,15 +14,19 @@ struct RunResult {
 };
 
 /// Extra environment variables for run(): name, value (e.g. {"XDG_DATA_HOME", dir}).
-/// Without one, XDG_DATA_HOME is an empty scratch directory, so no user price book leaks in.
+/// Without one, XDG_DATA_HOME and XDG_CONFIG_HOME are empty scratch directories, so no user
+/// price book or config file leaks in.
 using Environment = std::vector<std::pair<std::string, std::string>>;
 
 /// Runs `program` with `args` (no shell interpretation of the arguments: each is quoted),
 /// in `working_dir` when given, with LC_ALL=C and TZ=UTC and the variables of `environment`
-/// set (names must be shell identifiers; values are quoted), and returns its exit code and
-/// output.
+/// set (names must be shell identifiers; values are quoted), standard input from
+/// `stdin_path` (default /dev/null), standard output to `stdout_path` when given (e.g.
+/// /dev/full; `out` is then empty), and returns its exit code and output. XDG_DATA_HOME and
+/// XDG_CONFIG_HOME are empty scratch directories unless `environment` sets them.
 RunResult run(const std::string& program, const std::vector<std::string>& args,
-              const std::string& working_dir = "", const Environment& environment = {});
+              const std::string& working_dir = "", const Environment& environment = {},
+              const std::string& stdin_path = "", const std::string& stdout_path = "");
 
 /// A fresh empty directory under the system temp dir, removed by the destructor.
 class TempDir {
