@@ -70,6 +70,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
   j["baseline"] =
       plan.baseline_option_id.empty() ? ordered(nullptr) : ordered(plan.baseline_option_id);
   j["recommendation"] = optional(plan.recommendation);
+  j["proposed"] =
+      scenario.proposed_option_id.empty() ? ordered(nullptr) : ordered(scenario.proposed_option_id);
   j["recommendation_reason"] = plan.recommendation_reason;
   const auto& inputs = scenario.plan_inputs;
   j["hours_per_month_convention"] = to_string(inputs.workload.hours_per_month_convention);
@@ -87,6 +89,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     const auto& in = scenario.plan_inputs.options.at(i);
     ordered o;
     o["id"] = r.id;
+    o["label"] = option_label(scenario, r.id);
     o["kind"] = to_string(r.kind);
     o["variant"] = variant(in);
     o["gpu"] = in.device.id;

@@ -22,7 +22,9 @@ namespace gputco {
 ///   output_price_per_million, requests_per_minute_limit, tokens_per_minute_limit,
 ///   peak_requests_per_minute, peak_tokens_per_minute, rate_limit_exceeded} (api options
 ///   only), note }], api_reference, tokens_per_day, input_tokens_per_output_token,
-///   requests_per_day, sources: [...] }. Energy and CO2e that are unknown (api options; a
+///   requests_per_day, sources: [...], inputs: [{section, key, label, value, text, unit,
+///   provenance}] }. Options carry their display `label` beside the `id`; `proposed` is the
+///   seller's option (null when none). Energy and CO2e that are unknown (api options; a
 ///   rental region without an intensity) are null with the reason, never 0.
 /// Absent values (never breaks even, does not fit) are null, never NaN.
 std::string plan_json(const Plan& plan, const ResolvedScenario& scenario);

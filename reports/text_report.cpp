@@ -104,6 +104,10 @@ std::string cost_lines_not_entered_text(const Plan& plan) {
 
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   const auto& in = s.plan_inputs;
+  // Options by the name a person reads: the label, else the id.
+  const auto name = [&](const std::string& id) -> const std::string& {
+    return option_label(s, id);
+  };
   std::string out;
   out += fmt::format("{}\n", s.name);
   if (!s.customer.empty() || !s.quote_id.empty()) {
@@ -141,10 +145,10 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     }
     const std::string per_million =
         r.cost_per_million_tokens ? fmt::format("{:.2f}", *r.cost_per_million_tokens) : "n/a";
-    out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n", r.id,
-                       kind, devices, api ? "hosted" : verdict_text(r.fit.verdict), speed,
-                       whole_money_text(r.total_cost), whole_money_text(r.npv), be_hours, be_month,
-                       per_million);
+    out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n",
+                       name(r.id), kind, devices, api ? "hosted" : verdict_text(r.fit.verdict),
+                       speed, whole_money_text(r.total_cost), whole_money_text(r.npv), be_hours,
+                       be_month, per_million);
   }
   out += "\n";
   out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", "option", "variant",
@@ -167,8 +171,8 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                                       : std::string("n/a");
     const std::string per_user =
         r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
-    out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", r.id, variant_text(o),
-                       whole_money_text(r.cost_per_year), payback, irr,
+    out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", name(r.id),
+                       variant_text(o), whole_money_text(r.cost_per_year), payback, irr,
                        or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
   }
   out += "\n";
@@ -202,7 +206,8 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
            : r.break_even_tokens_per_day            ? tokens_text(*r.break_even_tokens_per_day)
                                                     : "never";
     }
-    out += energy_line(r.id, or_unknown(per_month, "{:.0f}"), or_unknown(idle_per_month, "{:.0f}"),
+    out += energy_line(name(r.id), or_unknown(per_month, "{:.0f}"),
+                       or_unknown(idle_per_month, "{:.0f}"),
                        or_unknown(r.grid_g_co2e_per_kwh, "{:.0f}"), or_unknown(tonnes, "{:.3f}"),
                        // No tokens (no hours of use, or infeasible): nothing to divide by.
                        r.cost_per_million_tokens || r.co2e_kg_per_million_tokens
@@ -212,25 +217,27 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   }
   for (const auto& r : plan.options) {
     if (!r.co2e_kg_total && !r.co2e_unknown_reason.empty()) {
-      out += fmt::format("  {}: CO2e {}\n", r.id, r.co2e_unknown_reason);
+      out += fmt::format("  {}: CO2e {}\n", name(r.id), r.co2e_unknown_reason);
     }
   }
   if (!plan.api_reference_option_id.empty()) {
     out += fmt::format(
         "Break-even volume: output tokens per day of use at which the option costs the same as "
         "{} over the horizon.\n",
-        plan.api_reference_option_id);
+        name(plan.api_reference_option_id));
   }
   for (const auto& r : plan.options) {
-    if (r.rate_limit_exceeded) out += fmt::format("  {}: {}\n", r.id, r.note);
+    if (r.rate_limit_exceeded) out += fmt::format("  {}: {}\n", name(r.id), r.note);
   }
   for (const auto& r : plan.options) {
-    for (const auto& w : r.warnings) out += fmt::format("  {}: {}\n", r.id, w);
+    for (const auto& w : r.warnings) out += fmt::format("  {}: {}\n", name(r.id), w);
   }
   for (const auto& w : plan.warnings) out += fmt::format("  {}\n", w);
   out += "\n";
   for (const auto& r : plan.options) {
-    for (const auto& e : r.events) out += fmt::format("  {} month {}: {}\n", r.id, e.month, e.what);
+    for (const auto& e : r.events) {
+      out += fmt::format("  {} month {}: {}\n", name(r.id), e.month, e.what);
+    }
   }
   if (in.finance.vat_rate > 0) {
     out += in.finance.vat_reclaimable
@@ -243,16 +250,27 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     out += fmt::format("Not entered, counted as 0: {}.\n", missing);
   }
   if (plan.recommendation) {
-    out +=
-        fmt::format("Recommendation: {} ({}).\n", *plan.recommendation, plan.recommendation_reason);
+    out += fmt::format("Recommendation: {} ({}).\n", name(*plan.recommendation),
+                       plan.recommendation_reason);
   } else {
     out += fmt::format("Recommendation: none ({}).\n", plan.recommendation_reason);
   }
+  for (const auto& r : plan.options) {
+    if (r.id != s.proposed_option_id) continue;
+    std::string against = "the recommendation";
+    for (const auto& best : plan.options) {
+      if (!plan.recommendation || best.id != *plan.recommendation || best.id == r.id) continue;
+      against = whole_money_text(r.npv - best.npv) + " " + plan.currency +
+                " more NPV of cost than the recommendation";
+    }
+    out += fmt::format("Proposed: {} (the seller's choice; {}).\n", name(r.id), against);
+  }
   if (!plan.baseline_option_id.empty()) {
-    out += fmt::format("Break-even hours and month are against {}.\n", plan.baseline_option_id);
+    out +=
+        fmt::format("Break-even hours and month are against {}.\n", name(plan.baseline_option_id));
   }
   for (const auto& r : plan.options) {
-    if (!r.feasible) out += fmt::format("  {}: {}\n", r.id, r.note);
+    if (!r.feasible) out += fmt::format("  {}: {}\n", name(r.id), r.note);
   }
   bool stale_header = false;
   for (const auto& src : s.sources) {

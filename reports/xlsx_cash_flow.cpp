@@ -497,10 +497,11 @@ void write_metric_rows(SheetWriter& sheet, const Formats& formats, const OptionR
 }
 
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
-                 const OptionInputs* inputs, OptionBlock& block, const CashFlowLayout& layout,
-                 const InputNames& names, const std::string& site_intensity) {
+                 const OptionInputs* inputs, const std::string& label, OptionBlock& block,
+                 const CashFlowLayout& layout, const InputNames& names,
+                 const std::string& site_intensity) {
   const CashFlow& cf = option.cash_flow;
-  sheet.text(block.title, layout.label_col, option.id, formats.subtitle);
+  sheet.text(block.title, layout.label_col, label, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
   if (!option.feasible) description += " (the model does not fit)";
   sheet.text(block.title, layout.first_month_col, description, formats.note);
@@ -628,14 +629,15 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.tokens = row++;
     block.hours_scaled = row++;
     ++row;
-    write_block(sheet, formats, option, find_option_inputs(scenario, option.id), block, layout,
-                names, site_intensity);
+    write_block(sheet, formats, option, find_option_inputs(scenario, option.id),
+                option_label(scenario, option.id), block, layout, names, site_intensity);
     layout.blocks.push_back(block);
   }
 
   sheet.width(layout.label_col, layout.label_col, 38);
   sheet.width(layout.sum_col, layout.sum_col, 15);
-  sheet.width(layout.first_month_col, layout.last_month_col, 12);
+  // 15 characters: an amount up to 10^9 never shows ### (formats.money).
+  sheet.width(layout.first_month_col, layout.last_month_col, 15);
   worksheet_freeze_panes(sheet.raw(), layout.month_row + 1, layout.first_month_col);
   check_xlsx(worksheet_repeat_columns(sheet.raw(), layout.label_col, layout.sum_col),
              "setting Cash flow print titles");

@@ -1,23 +1,83 @@
-// The Cover: the page a customer reads first. Who it is for, which quote, how old the
-// prices are and how long the figures hold, the basis (currency, VAT), the recommendation,
-// whether the workbook's own checks pass, and what the figures are not.
+// The Cover: the page a customer reads first. Who offers it and for whom, which quote, how old
+// the prices are and how long the figures hold, the basis (currency, VAT, paper), the option
+// proposed and the recommendation beside it, one status line, the seller's terms and what the
+// figures are not.
+#include <cstdio>
+
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco::xlsx {
+namespace {
+
+/// Days since 1899-12-30 (the spreadsheet date serial) of a calendar date.
+double date_serial(const lxw_datetime& date) {
+  const int y = date.month <= 2 ? date.year - 1 : date.year;
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const int yoe = y - era * 400;
+  const int mp = (date.month + 9) % 12;
+  const int doy = (153 * mp + 2) / 5 + date.day - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return static_cast<double>(static_cast<long long>(era) * 146097 + doe - 719468 + 25569);
+}
+
+std::string paper_name(const ResolvedScenario& scenario) {
+  return std::string(scenario.paper == "letter" ? "Letter" : "A4") + " (" + scenario.paper_reason +
+         "), one page wide";
+}
+
+/// The status line's words, as its formula writes them (same text, for the cached value and
+/// the quote): the checks, the prices older than allowed, and whether an input changed the
+/// recommendation since gputco wrote the workbook.
+std::string status_text(bool checks_pass, size_t stale, size_t prices, int max_age_days,
+                        bool quote) {
+  std::string text =
+      checks_pass
+          ? (quote ? "All checks pass (in the full workbook)" : "All checks pass")
+          : (quote ? "CHECKS FAIL (in the full workbook)" : "CHECKS FAIL (see the Checks sheet)");
+  const std::string age = std::to_string(max_age_days);
+  if (prices == 0) return text + "; no catalog prices";
+  if (stale == 0) return text + "; no price older than " + age + " days";
+  return text + "; " + std::to_string(stale) + " of " + std::to_string(prices) +
+         " prices older than " + age + " days (see Sources)";
+}
+
+}  // namespace
 
 CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
                               const Plan& plan, const ResolvedScenario& scenario,
                               const SummaryLayout& summary, const SourcesLayout& sources,
-                              const std::string& master_check_cell, bool master_check_value) {
+                              const CoverStatus& status) {
   CoverLayout layout;
-  const lxw_col_t label = 0, value = 1;
+  const lxw_col_t label = 0, value = 1, note = 2;
   layout.value_col = value;
   sheet.text(0, 0, "Total cost of ownership", formats.title);
   sheet.text(1, 0, scenario.name, formats.subtitle);
+  if (!scenario.seller.logo_path.empty() && scenario.seller.logo_height_px > 0) {
+    // The seller's logo at the top right, at most 60 pixels tall and 240 wide.
+    lxw_image_options image{};
+    const double scale = std::min({1.0, 60.0 / scenario.seller.logo_height_px,
+                                   240.0 / std::max(1, scenario.seller.logo_width_px)});
+    image.x_scale = image.y_scale = scale;
+    image.object_position = LXW_OBJECT_MOVE_DONT_SIZE;
+    // At the right edge of the note column (55 characters, about 390 pixels).
+    image.x_offset = static_cast<int32_t>(
+        std::max(0.0, 390.0 - scale * std::max(1, scenario.seller.logo_width_px)));
+    check_xlsx(
+        worksheet_insert_image_opt(sheet.raw(), 0, note, scenario.seller.logo_path.c_str(), &image),
+        "inserting the seller's logo " + scenario.seller.logo_path);
+  }
 
   lxw_row_t row = 3;
   const auto key = [&](const char* text) { sheet.text(row, label, text, formats.label); };
+  if (!scenario.seller.company.empty()) {
+    key("Prepared by");
+    sheet.text(row++, value, scenario.seller.company);
+  }
+  if (!scenario.seller.contact.empty()) {
+    key("Contact");
+    sheet.text(row++, value, scenario.seller.contact);
+  }
   key("Customer");
   sheet.text(row++, value, scenario.customer);
   key("Quote");
@@ -44,24 +104,13 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   const lxw_row_t valid_row = row++;
   key("Valid until");
   if (as_of) {
-    lxw_datetime until = *as_of;
     // The cached result: as_of + valid_days, by the serial arithmetic the formula does.
-    const double serial_as_of = [&] {
-      const int y = until.month <= 2 ? until.year - 1 : until.year;
-      const int era = (y >= 0 ? y : y - 399) / 400;
-      const int yoe = y - era * 400;
-      const int mp = (until.month + 9) % 12;
-      const int doy = (153 * mp + 2) / 5 + until.day - 1;
-      const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-      return static_cast<double>(static_cast<long long>(era) * 146097 + doe - 719468 + 25569);
-    }();
     sheet.formula(row, value, "=" + cell_ref(as_of_row, value) + "+" + cell_ref(valid_row, value),
-                  serial_as_of + valid_days, formats.date);
+                  date_serial(*as_of) + valid_days, formats.date);
   } else {
     sheet.text(row, value, kNotAvailable);
   }
-  ++row;
-  ++row;
+  row += 2;
 
   key("Currency");
   sheet.text(row++, value, plan.currency);
@@ -71,94 +120,167 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   sheet.number(row++, value, plan.horizon_months, formats.months);
   key("First month");
   sheet.text(row++, value, scenario.start);
+  key("Paper");
+  sheet.text(row++, value, paper_name(scenario));
   ++row;
 
+  // An option's figures, found by its name in the Summary's options table.
+  const auto last = static_cast<lxw_row_t>(summary.first_option_row +
+                                           (plan.options.empty() ? 0 : plan.options.size() - 1));
+  const auto of_named = [&](lxw_row_t name_row, lxw_col_t col) {
+    return "=INDEX(" + sheet_range_ref(kSummarySheet, summary.first_option_row, col, last, col) +
+           ",MATCH(" + cell_ref(name_row, value) + "," +
+           sheet_range_ref(kSummarySheet, summary.first_option_row, summary.option_col, last,
+                           summary.option_col) +
+           ",0))";
+  };
+  const auto index_of = [&](const std::string& id) {
+    for (size_t i = 0; i < plan.options.size(); ++i) {
+      if (plan.options[i].id == id) return i;
+    }
+    return plan.options.size();
+  };
+  const size_t proposed = index_of(scenario.proposed_option_id);
+  const size_t recommended = index_of(plan.recommendation.value_or(""));
+  lxw_row_t proposed_row = 0;
+  if (proposed < plan.options.size()) {
+    // The seller's choice first, as the seller offers it; the recommendation beside it.
+    key("Proposed");
+    proposed_row = row;
+    sheet.text(row++, value, option_label(scenario, scenario.proposed_option_id),
+               formats.highlight);
+    key("Its total cost over the horizon");
+    sheet.formula(row++, value, of_named(proposed_row, summary.total_col),
+                  plan.options[proposed].total_cost, formats.money_whole_left);
+    key("Its NPV of cost");
+    sheet.formula(row++, value, of_named(proposed_row, summary.npv_col), plan.options[proposed].npv,
+                  formats.money_whole_left);
+    ++row;
+  }
   key("Recommendation");
   const lxw_row_t recommendation_row = row;
   sheet.formula_text(
       row++, value,
       "=" + sheet_cell_ref(kSummarySheet, summary.recommendation_row, summary.value_col),
-      plan.recommendation.value_or("none"), formats.highlight);
-  size_t recommended = plan.options.size();
-  for (size_t i = 0; i < plan.options.size(); ++i) {
-    if (plan.recommendation && plan.options[i].id == *plan.recommendation) recommended = i;
-  }
+      recommended < plan.options.size() ? option_label(scenario, plan.options[recommended].id)
+                                        : std::string("none"),
+      formats.highlight);
   if (recommended < plan.options.size()) {
-    // The recommended option's figures, found by its name (the recommendation is a formula).
-    const auto last = static_cast<lxw_row_t>(summary.first_option_row + plan.options.size() - 1);
-    const auto of_recommended = [&](lxw_col_t col) {
-      return "=INDEX(" + sheet_range_ref(kSummarySheet, summary.first_option_row, col, last, col) +
-             ",MATCH(" + cell_ref(recommendation_row, value) + "," +
-             sheet_range_ref(kSummarySheet, summary.first_option_row, summary.option_col, last,
-                             summary.option_col) +
-             ",0))";
-    };
     key("Its total cost over the horizon");
-    sheet.formula(row++, value, of_recommended(summary.total_col),
+    sheet.formula(row++, value, of_named(recommendation_row, summary.total_col),
                   plan.options[recommended].total_cost, formats.money_whole_left);
     key("Its NPV of cost");
-    sheet.formula(row++, value, of_recommended(summary.npv_col), plan.options[recommended].npv,
-                  formats.money_whole_left);
+    const lxw_row_t npv_row = row;
+    sheet.formula(row++, value, of_named(recommendation_row, summary.npv_col),
+                  plan.options[recommended].npv, formats.money_whole_left);
+    if (proposed < plan.options.size()) {
+      // Honest about the difference: what the proposed option costs beyond the cheapest.
+      key("Proposed minus recommended, NPV");
+      const double difference = plan.options[proposed].npv - plan.options[recommended].npv;
+      sheet.formula(row, value,
+                    "=" + cell_ref(proposed_row + 2, value) + "-" + cell_ref(npv_row, value),
+                    difference, formats.money_whole_left);
+      sheet.formula_text(
+          row, note,
+          "=IF(" + cell_ref(proposed_row, value) + "=" + cell_ref(recommendation_row, value) +
+              ",\"the proposed option is the recommendation\",\"more, in today's money\")",
+          proposed == recommended ? "the proposed option is the recommendation"
+                                  : "more, in today's money",
+          formats.note);
+      ++row;
+    }
   }
   key("Why");
   sheet.text(row++, value, plan.recommendation_reason);
   ++row;
 
-  if (sources.count > 0) {
-    // Stale prices are a warning beside the master check (which covers the arithmetic).
-    key("Prices older than allowed");
-    const auto last = static_cast<lxw_row_t>(sources.first_row + sources.count - 1);
-    size_t stale = 0;
-    for (const SourceRow& source : scenario.sources) stale += source.stale ? 1 : 0;
-    sheet.formula(row, value,
-                  "=COUNTIF(" +
-                      sheet_range_ref(kSourcesSheet, sources.first_row, sources.stale_col, last,
-                                      sources.stale_col) +
-                      ",\"stale\")",
-                  static_cast<double>(stale), formats.integer_left);
-    sheet.text(row++, 2,
-               "of " + std::to_string(sources.count) + " prices (older than " +
-                   std::to_string(scenario.max_price_age_days) + " days; see Sources)",
-               formats.note);
-  }
-  key("Workbook checks pass");
-  layout.master_check_row = row;
-  if (master_check_cell.empty()) {
-    write_check(sheet, false, row, value, "", master_check_value, formats.check);
-    sheet.text(row, 2, "as checked in the full workbook", formats.note);
+  // One status line: the checks and the prices' age together, so they cannot contradict.
+  sheet.text(row, label, "Status", formats.label_top);
+  layout.status_row = row;
+  size_t stale = 0;
+  for (const SourceRow& source : scenario.sources) stale += source.stale ? 1 : 0;
+  const std::string cached =
+      status_text(status.checks_pass, stale, scenario.sources.size(), scenario.max_price_age_days,
+                  status.master_check_cell.empty()) +
+      (status.recommendation_changed ? "; inputs changed since gputco wrote this workbook: "
+                                       "rerun gputco"
+                                     : "");
+  // Across the value and note columns, wrapped: the whole line on the page.
+  check_xlsx(worksheet_merge_range(sheet.raw(), row, value, row, note, "", formats.wrapped),
+             "merging the status line");
+  check_xlsx(worksheet_set_row(sheet.raw(), row, 30, nullptr), "sizing the status line");
+  if (status.master_check_cell.empty()) {
+    sheet.text(row, value, cached, formats.wrapped);
   } else {
-    write_check(sheet, true, row, value, "=" + master_check_cell, master_check_value,
-                formats.check);
-    sheet.text(row, 2, "see the Checks sheet", formats.note);
+    const std::string checks = "IF(" + status.master_check_cell +
+                               ",\"All checks pass\",\"CHECKS FAIL (see the Checks sheet)\")";
+    std::string prices = "\"; no catalog prices\"";
+    if (sources.count > 0) {
+      const std::string range = sheet_range_ref(
+          kSourcesSheet, sources.first_row, sources.stale_col,
+          static_cast<lxw_row_t>(sources.first_row + sources.count - 1), sources.stale_col);
+      const std::string stale_count = "COUNTIF(" + range + ",\"stale\")";
+      const std::string age = status.max_age_name.empty()
+                                  ? "\"" + std::to_string(scenario.max_price_age_days) + "\""
+                                  : status.max_age_name;
+      prices = "IF(" + stale_count + "=0,\"; no price older than \"&" + age + "&\" days\",\"; \"&" +
+               stale_count + "&\" of \"&ROWS(" + range + ")&\" prices older than \"&" + age +
+               "&\" days (see Sources)\")";
+    }
+    std::string changed;
+    if (!status.recommendation_now.empty()) {
+      changed = "&IF(" + status.recommendation_now + "<>" + status.recommendation_written +
+                ",\"; inputs changed since gputco wrote this workbook: rerun gputco\",\"\")";
+    }
+    sheet.formula_text(row, value, "=" + checks + "&" + prices + changed, cached, formats.wrapped);
   }
+  // Red when a check fails, amber for stale prices or changed inputs, green otherwise.
+  const std::string cell = cell_ref(row, value);
   for (const auto& [rule_text, format] :
-       {std::pair<std::string, lxw_format*>{"=" + cell_ref(row, value) + "=FALSE", formats.fail},
-        std::pair<std::string, lxw_format*>{"=" + cell_ref(row, value) + "=TRUE", formats.pass}}) {
+       {std::pair<std::string, lxw_format*>{"=LEFT(" + cell + ",6)=\"CHECKS\"", formats.fail},
+        std::pair<std::string, lxw_format*>{"=OR(ISNUMBER(SEARCH(\" prices older\"," + cell +
+                                                ")),ISNUMBER(SEARCH(\"rerun\"," + cell + ")))",
+                                            formats.warning},
+        std::pair<std::string, lxw_format*>{"=LEFT(" + cell + ",3)=\"All\"", formats.pass}}) {
     lxw_conditional_format rule{};
     rule.type = LXW_CONDITIONAL_TYPE_FORMULA;
     rule.value_string = const_cast<char*>(rule_text.c_str());
     rule.format = format;
+    rule.stop_if_true = LXW_TRUE;
     check_xlsx(worksheet_conditional_format_cell(sheet.raw(), row, value, &rule),
-               "colouring the master check");
+               "colouring the status line");
   }
   row += 2;
 
-  sheet.text(row++, 0, "Please note", formats.subtitle);
-  const std::string disclaimer =
-      "The figures are estimates for planning, not an offer and not a guarantee. Prices are "
-      "public prices as published on the dates shown on the Sources sheet (as of " +
-      scenario.as_of +
-      "; stale ones are flagged) and change often; speeds are model estimates from memory "
-      "bandwidth, not measurements of your workload. Check current prices before you buy "
-      "or sign.";
-  check_xlsx(worksheet_merge_range(sheet.raw(), row, 0, row + 4, 2, "", formats.wrapped),
-             "merging the disclaimer cells");
-  sheet.text(row, 0, disclaimer, formats.wrapped);
+  const auto paragraph = [&](const char* title, const std::string& text, lxw_row_t lines) {
+    sheet.text(row++, 0, title, formats.subtitle);
+    check_xlsx(
+        worksheet_merge_range(sheet.raw(), row, 0, row + lines - 1, note, "", formats.wrapped),
+        std::string("merging the cells of ") + title);
+    sheet.text(row, 0, text, formats.wrapped);
+    row += lines + 1;
+  };
+  if (!scenario.seller.terms.empty()) {
+    // About 100 characters a line across the page; at most a screenful.
+    const auto lines = static_cast<lxw_row_t>(std::min<size_t>(
+        30, 1 + scenario.seller.terms.size() / 100 +
+                std::count(scenario.seller.terms.begin(), scenario.seller.terms.end(), '\n')));
+    paragraph("Terms", scenario.seller.terms, lines);
+  }
+  paragraph("Please note",
+            "The figures are estimates for planning, not an offer and not a guarantee. Prices "
+            "are public prices as published on the dates shown on the Sources sheet (as of " +
+                scenario.as_of +
+                "; stale ones are flagged) and change often; speeds are model estimates from "
+                "memory bandwidth, not measurements of your workload. Check current prices "
+                "before you buy or sign.",
+            5);
 
   // A narrow value column keeps numbers next to their labels; text runs on to the right.
-  sheet.width(label, label, 30);
-  sheet.width(value, value, 22);
-  sheet.width(2, 2, 60);
+  // 33 + 24 + 55 characters print at 80 % or more, portrait, on A4 and Letter.
+  sheet.width(label, label, 33);
+  sheet.width(value, value, 24);
+  sheet.width(note, note, 55);
   return layout;
 }
 

@@ -26,7 +26,8 @@ void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const For
 
   sheet.text(header, c_hours, "Hours per day", formats.header_number);
   for (size_t i = 0; i < plan.options.size(); ++i) {
-    sheet.text(header, static_cast<lxw_col_t>(1 + i), plan.options[i].id, formats.header_number);
+    sheet.text(header, static_cast<lxw_col_t>(1 + i), option_label(scenario, plan.options[i].id),
+               formats.header_number);
   }
   check_xlsx(worksheet_set_row(sheet.raw(), header, 30, nullptr), "sizing the Crossover header");
   lxw_row_t row = header + 1;
@@ -106,7 +107,7 @@ void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const For
                "inserting the crossover chart");
   }
   sheet.width(0, 0, 34);
-  sheet.width(1, std::max<lxw_col_t>(last_col, 2), 14);
+  sheet.width(1, std::max<lxw_col_t>(last_col, 2), 15);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
 }
 

@@ -98,11 +98,15 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   f.warning = add(workbook);
   format_set_bg_color(f.warning, kWarningFill);
 
-  f.money = numeric(workbook, "#,##0.00" + suffix);
-  f.money_whole = numeric(workbook, "#,##0" + suffix);
-  f.money_bold = numeric(workbook, "#,##0.00" + suffix);
+  // Amounts in tables, whose titles and headers name the currency: cents below a million,
+  // whole units from a million on, so that -1,000,000,000 (14 characters) is the widest an
+  // amount up to 10^9 gets and a 15-character column never shows ###.
+  const std::string cents = "[>=1000000]#,##0;[<=-1000000]-#,##0;#,##0.00";
+  f.money = numeric(workbook, cents);
+  f.money_whole = numeric(workbook, "#,##0");
+  f.money_bold = numeric(workbook, cents);
   format_set_bold(f.money_bold);
-  f.money_quiet = numeric(workbook, "#,##0.00" + suffix);
+  f.money_quiet = numeric(workbook, cents);
   format_set_font_color(f.money_quiet, kQuietFont);
   f.amount = numeric(workbook, "#,##0.00##");
   f.decimal1 = numeric(workbook, "#,##0.0");
@@ -131,6 +135,20 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   f.fixed_number = numeric(workbook, "General");
   f.fixed_text = add(workbook);
   f.derived_number = numeric(workbook, "General");
+  f.label_top = add(workbook);
+  format_set_bold(f.label_top);
+  format_set_align(f.label_top, LXW_ALIGN_VERTICAL_TOP);
+  f.name_wrapped = add(workbook);
+  format_set_bold(f.name_wrapped);
+  format_set_text_wrap(f.name_wrapped);
+  format_set_align(f.name_wrapped, LXW_ALIGN_VERTICAL_TOP);
+  f.highlight_wrapped = add(workbook);
+  format_set_bold(f.highlight_wrapped);
+  format_set_bg_color(f.highlight_wrapped, kHighlightFill);
+  format_set_text_wrap(f.highlight_wrapped);
+  format_set_align(f.highlight_wrapped, LXW_ALIGN_VERTICAL_TOP);
+  f.value_text = add(workbook);
+  format_set_align(f.value_text, LXW_ALIGN_RIGHT);
   format_set_italic(f.derived_number);
   format_set_font_color(f.derived_number, kQuietFont);
   f.not_available = add(workbook);

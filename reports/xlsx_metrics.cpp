@@ -82,7 +82,8 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
   const std::string labels = cell_ref(out.first_option_row, out.label_col, true, true) + ":" +
                              cell_ref(last_option, out.label_col, true, true);
   sheet.text(out.recommendation_row, 0, "Recommendation", formats.label);
-  const std::string recommended = plan.recommendation.value_or("none");
+  const std::string recommended =
+      plan.recommendation ? option_label(scenario, *plan.recommendation) : std::string("none");
   sheet.formula_text(out.recommendation_row, out.value_col,
                      "=IF(COUNT(" + ranked + ")=0,\"none\",INDEX(" + labels + ",MATCH(MIN(" +
                          ranked + ")," + ranked + ",0)))",
@@ -146,7 +147,7 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
     const OptionBlock& block = layout.blocks.at(i);
     const lxw_row_t r = row_of(i);
     const auto ref = [&](lxw_col_t col) { return cell_ref(r, col); };
-    sheet.text(r, out.label_col, option.id, formats.bold);
+    sheet.text(r, out.label_col, option_label(scenario, option.id), formats.bold);
     sheet.number(r, out.holds_col, option.feasible ? 1 : 0, formats.flag);
     sheet.formula(r, out.total_col, "=" + cash(block.total, layout.sum_col), option.total_cost,
                   formats.money_whole);
@@ -233,14 +234,18 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
 
       // Monthly comparison rows.
       ComparisonRows rows;
-      sheet.text(row++, 0, option.id + " against " + plan.baseline_option_id, formats.subtitle);
+      sheet.text(row++, 0,
+                 option_label(scenario, option.id) + " against " +
+                     option_label(scenario, plan.baseline_option_id),
+                 formats.subtitle);
       rows.saving = row++;
       rows.cumulative = row++;
       rows.dearer = row++;
       rows.breaks_even = row++;
       rows.paid_back = row++;
       ++row;
-      sheet.text(rows.saving, 0, "Saving against " + plan.baseline_option_id);
+      sheet.text(rows.saving, 0,
+                 "Saving against " + option_label(scenario, plan.baseline_option_id));
       sheet.text(rows.cumulative, 0, "Cumulative saving");
       sheet.text(rows.dearer, 0, "Owning dearer so far (cumulative), 1 = yes", formats.flag_label);
       sheet.text(rows.breaks_even, 0, "Breaks even this month, 1 = yes", formats.flag_label);

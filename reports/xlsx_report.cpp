@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/units.hpp"
+#include "reports/source_citation.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco {
@@ -101,7 +102,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   for (const OptionResult& option : plan.options) {
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     const MemoryBreakdown& memory = option.fit.memory;
-    sheet.text(row, 0, option.id, formats.bold);
+    sheet.text(row, 0, option_label(scenario, option.id), formats.bold);
     if (option.kind == OptionKind::api) {
       // The provider serves the model: no memory, speed or power of ours to show (zeros
       // would look like a fit).
@@ -161,12 +162,13 @@ SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet
   SourcesLayout layout;
   sheet.text(0, 0, "Sources", formats.title);
   sheet.text(1, 0,
-             "Every catalog price the plan uses, as published. Age at the as-of date " +
+             "Every catalog price the plan uses, as published: who published it and when (the "
+             "full reference and its address in the cell's note). Age at the as-of date " +
                  scenario.as_of + "; older than " + std::to_string(scenario.max_price_age_days) +
                  " days is stale.",
              formats.note);
-  const char* headers[] = {"What",        "Amount", "Currency",   "Unit",
-                           "Observed on", "Source", "Age (days)", "Stale"};
+  const char* headers[] = {"What",        "Amount",       "Currency",   "Unit",
+                           "Observed on", "Published by", "Age (days)", "Stale"};
   const lxw_row_t header = 3;
   for (lxw_col_t c = 0; c < 8; ++c) {
     sheet.text(header, c, headers[c],
@@ -189,7 +191,16 @@ SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet
     } else {
       sheet.text(row, 4, source.observed_on);
     }
-    sheet.text(row, 5, source.source);
+    const SourceCitation citation = cite_source(source.source);
+    sheet.text(row, 5, citation.publisher);
+    const std::string reference =
+        cell_text("Source as recorded: " + source.source +
+                  (citation.address.empty() ? "" : "\nAddress: " + citation.address));
+    lxw_comment_options note{};
+    note.width = 480;
+    note.height = 120;
+    check_xlsx(worksheet_write_comment_opt(sheet.raw(), row, 5, reference.c_str(), &note),
+               "writing the note of a source on " + sheet.name());
     // Age = as-of date - observation date: a formula over the Cover's prices_as_of.
     write_figure(sheet, live && observed.has_value(), row, layout.age_col,
                  std::string("=") + kPricesAsOfName + "-" + cell_ref(row, 4), source.age_days,
@@ -199,9 +210,7 @@ SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet
       const std::string formula = "=IF(" + cell_ref(row, layout.age_col) + ">" +
                                   names->at("scenario", "max_price_age_days") +
                                   ",\"stale\",\"no\")";
-      check_xlsx(worksheet_write_formula_str(sheet.raw(), row, layout.stale_col, formula.c_str(),
-                                             formats.indented, flag),
-                 "writing the stale flag to " + sheet.name());
+      sheet.formula_text(row, layout.stale_col, formula, flag, formats.indented);
     } else {
       sheet.text(row, layout.stale_col, flag, formats.indented);
     }
@@ -219,13 +228,16 @@ SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet
                                                   layout.stale_col, &stale),
                "highlighting stale prices");
   }
-  sheet.width(0, 0, 36);
-  sheet.width(1, 1, 12);
+  // 32 + 17 + 9 + 26 + 12 + 34 + 10 + 7 characters print one page wide at 80 % or more on A4
+  // and Letter (landscape); an amount up to 10^9 with cents fits its 17.
+  sheet.width(0, 0, 32);
+  sheet.width(1, 1, 17);
   sheet.width(2, 2, 9);
-  sheet.width(3, 3, 16);
+  sheet.width(3, 3, 26);
   sheet.width(4, 4, 12);
-  sheet.width(5, 5, 60);
-  sheet.width(6, 7, 10);
+  sheet.width(5, 5, 34);
+  sheet.width(6, 6, 10);
+  sheet.width(7, 7, 7);
   worksheet_freeze_panes(sheet.raw(), header + 1, 0);
   check_xlsx(worksheet_repeat_rows(sheet.raw(), header, header), "setting Sources print titles");
   return layout;
@@ -255,7 +267,7 @@ CumulativeSource cash_flow_source(const CashFlowLayout& layout) {
 }
 
 CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& formats,
-                                        const Plan& plan) {
+                                        const Plan& plan, const ResolvedScenario& scenario) {
   CumulativeSource source;
   source.sheet = kChartDataSheet;
   source.month_row = 2;
@@ -279,7 +291,7 @@ CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& forma
   for (const OptionResult& option : plan.options) {
     const CashFlow& cf = option.cash_flow;
     source.name_rows.push_back(row);
-    sheet.text(row++, 0, option.id, formats.subtitle);
+    sheet.text(row++, 0, option_label(scenario, option.id), formats.subtitle);
     for (size_t c = 0; c < kCostComponents; ++c) {
       sheet.text(row, 0, cost_component_label(c));
       const std::vector<double>& values = cost_component(cf, c);
@@ -383,7 +395,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   SheetWriter cover = add_sheet(kCoverSheet);
   SheetWriter summary = add_sheet(kSummarySheet);
   std::optional<SheetWriter> inputs, timeline, cash_flow, metrics, sensitivity_sheet, crossover,
-      hardware, checks, chart_data;
+      hardware, checks, chart_data, assumptions;
   if (!quote) {
     inputs = add_sheet(kInputsSheet);
     timeline = add_sheet(kTimelineSheet);
@@ -394,6 +406,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
       crossover = add_sheet(kCrossoverSheet);
     }
     hardware = add_sheet(kHardwareSheet);
+  } else {
+    assumptions = add_sheet(kAssumptionsSheet);
   }
   SheetWriter sources = add_sheet(kSourcesSheet);
   if (!quote) {
@@ -418,7 +432,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     source = xlsx::cash_flow_source(layout);
     metrics_layout = xlsx::write_metrics_sheet(*metrics, formats, plan, scenario, names, layout);
   } else {
-    source = xlsx::write_chart_data_sheet(*chart_data, formats, plan);
+    source = xlsx::write_chart_data_sheet(*chart_data, formats, plan, scenario);
     worksheet_hide(chart_data->raw());
   }
   const xlsx::SummaryLayout summary_layout = xlsx::write_summary_sheet(
@@ -432,6 +446,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     xlsx::write_crossover_sheet(workbook, *crossover, formats, plan, scenario, *sensitivity, names);
   }
   if (hardware) xlsx::write_hardware_sheet(*hardware, formats, plan, scenario);
+  if (assumptions) xlsx::write_assumptions_sheet(*assumptions, formats, plan, scenario);
 
   xlsx::CheckInputs check_inputs;
   if (!quote) {
@@ -445,23 +460,37 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   }
   const xlsx::ChecksLayout checks_layout = xlsx::write_checks_sheet(
       workbook, checks ? &*checks : nullptr, formats, plan, scenario, names, check_inputs);
-  const std::string master_cell =
-      quote ? std::string()
-            : sheet_cell_ref(kChecksSheet, checks_layout.master_row, checks_layout.result_col);
+  xlsx::CoverStatus status;
+  status.checks_pass = checks_layout.all_pass;
+  if (!quote) {
+    status.master_check_cell =
+        sheet_cell_ref(kChecksSheet, checks_layout.master_row, checks_layout.result_col);
+    if (names.has("scenario", "max_price_age_days")) {
+      status.max_age_name = names.at("scenario", "max_price_age_days");
+    }
+    status.recommendation_now =
+        sheet_cell_ref(kMetricsSheet, metrics_layout.recommendation_row, metrics_layout.value_col);
+    status.recommendation_written = sheet_cell_ref(kMetricsSheet, metrics_layout.recommendation_row,
+                                                   metrics_layout.written_col);
+  }
   xlsx::write_cover_sheet(workbook, cover, formats, plan, scenario, summary_layout, sources_layout,
-                          master_cell, checks_layout.all_pass);
+                          status);
 
   // Page setup last, over every sheet (also those whose writers set their own).
   const xlsx::PrintSetup setup = xlsx::print_setup(scenario);
   xlsx::apply_print_setup(cover, setup, false);
   for (SheetWriter* sheet : {&summary, &sources}) xlsx::apply_print_setup(*sheet, setup, true);
+  if (assumptions) xlsx::apply_print_setup(*assumptions, setup, true);
   for (auto* sheet : {&inputs, &timeline, &cash_flow, &metrics, &sensitivity_sheet, &crossover,
                       &hardware, &checks}) {
     if (*sheet) xlsx::apply_print_setup(**sheet, setup, true);
   }
-  // A timeline squeezed onto one page wide is unreadable beyond a year or so: about 18
-  // months per landscape page, the label columns repeated on each (print titles).
-  const auto pages_wide = static_cast<uint16_t>(std::max(1, (plan.horizon_months + 18) / 19));
+  // A timeline squeezed onto one page wide is unreadable beyond a year or so: nine months
+  // (15-character columns) per landscape page beside the repeated label columns (print
+  // titles) print at 70 % or more on A4 and Letter.
+  constexpr int kMonthsPerPage = 9;
+  const auto pages_wide =
+      static_cast<uint16_t>(std::max(1, (plan.horizon_months + kMonthsPerPage) / kMonthsPerPage));
   for (auto* sheet : {&timeline, &cash_flow, &metrics}) {
     if (*sheet) worksheet_fit_to_pages((*sheet)->raw(), pages_wide, 0);
   }

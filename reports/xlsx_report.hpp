@@ -23,6 +23,8 @@ inline constexpr const char* kCrossoverSheet = "Crossover";
 inline constexpr const char* kHardwareSheet = "Hardware";
 inline constexpr const char* kSourcesSheet = "Sources";
 inline constexpr const char* kChecksSheet = "Checks";
+/// The quote's sheet of every price, rate and term the figures rest on.
+inline constexpr const char* kAssumptionsSheet = "Assumptions";
 /// The quote's hidden sheet of the numbers its charts plot (a chart must point at cells).
 inline constexpr const char* kChartDataSheet = "Chart data";
 
@@ -31,10 +33,10 @@ struct WorkbookOptions {
   /// The engine's sensitivity run (engine/sensitivity.hpp). Without it the workbook has no
   /// Sensitivity and Crossover sheets: the workbook shows engine results, it never makes them.
   const Sensitivity* sensitivity = nullptr;
-  /// true: the customer-facing subset (Cover, Summary, Sources) that sales attaches to a
-  /// quote. Its figures are the full workbook's cached results written as plain numbers, so
-  /// no formula points at a sheet the quote leaves out; the numbers its charts plot sit on a
-  /// hidden "Chart data" sheet.
+  /// true: the customer-facing subset (Cover, Summary, Assumptions, Sources) that sales
+  /// attaches to a quote. Its figures are the full workbook's cached results written as plain
+  /// numbers, so no formula points at a sheet the quote leaves out; the numbers its charts plot sit
+  /// on a hidden "Chart data" sheet.
   bool quote = false;
 };
 

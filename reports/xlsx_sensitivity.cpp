@@ -190,7 +190,7 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
   }
   sheet.width(0, 0, 40);
   sheet.width(1, 1, 22);
-  sheet.width(2, 8, 14);
+  sheet.width(2, 8, 15);
   return out;
 }
 

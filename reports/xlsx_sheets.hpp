@@ -52,22 +52,26 @@ struct Formats {
   lxw_format* input_number = nullptr;
   lxw_format* input_text = nullptr;
   lxw_format* constant_number = nullptr;
-  lxw_format* not_available = nullptr;     ///< "n/a", "never" in a numeric column
-  lxw_format* indented = nullptr;          ///< text right after a numeric column
-  lxw_format* percent = nullptr;           ///< a fraction shown as a percentage
-  lxw_format* days = nullptr;              ///< a count of days
-  lxw_format* check = nullptr;             ///< a check's TRUE/FALSE
-  lxw_format* check_text = nullptr;        ///< "n/a" in the result column of a check
-  lxw_format* input_date = nullptr;        ///< a date typed by someone (input style)
-  lxw_format* period_date = nullptr;       ///< a timeline date, in a month column
-  lxw_format* wrapped = nullptr;           ///< long text that wraps in its cell
-  lxw_format* fail = nullptr;              ///< conditional format: a FALSE check
-  lxw_format* pass = nullptr;              ///< conditional format: a TRUE check
-  lxw_format* integer_left = nullptr;      ///< a count next to its label (Cover)
-  lxw_format* money_whole_left = nullptr;  ///< an amount next to its label (Cover)
-  lxw_format* fixed_number = nullptr;      ///< a value the formulas do not read (white)
-  lxw_format* fixed_text = nullptr;        ///< text the formulas do not read (white)
-  lxw_format* derived_number = nullptr;    ///< a figure that follows by formula (grey italic)
+  lxw_format* not_available = nullptr;      ///< "n/a", "never" in a numeric column
+  lxw_format* indented = nullptr;           ///< text right after a numeric column
+  lxw_format* percent = nullptr;            ///< a fraction shown as a percentage
+  lxw_format* days = nullptr;               ///< a count of days
+  lxw_format* check = nullptr;              ///< a check's TRUE/FALSE
+  lxw_format* check_text = nullptr;         ///< "n/a" in the result column of a check
+  lxw_format* input_date = nullptr;         ///< a date typed by someone (input style)
+  lxw_format* period_date = nullptr;        ///< a timeline date, in a month column
+  lxw_format* wrapped = nullptr;            ///< long text that wraps in its cell
+  lxw_format* fail = nullptr;               ///< conditional format: a FALSE check
+  lxw_format* pass = nullptr;               ///< conditional format: a TRUE check
+  lxw_format* integer_left = nullptr;       ///< a count next to its label (Cover)
+  lxw_format* money_whole_left = nullptr;   ///< an amount next to its label (Cover)
+  lxw_format* fixed_number = nullptr;       ///< a value the formulas do not read (white)
+  lxw_format* fixed_text = nullptr;         ///< text the formulas do not read (white)
+  lxw_format* derived_number = nullptr;     ///< a figure that follows by formula (grey italic)
+  lxw_format* value_text = nullptr;         ///< text in a column of values (right-aligned)
+  lxw_format* label_top = nullptr;          ///< a label beside wrapped text (top-aligned)
+  lxw_format* name_wrapped = nullptr;       ///< an option's name in a table (bold, wrapped)
+  lxw_format* highlight_wrapped = nullptr;  ///< the recommended option's name in a table
 };
 
 /// Creates the formats; money formats carry `currency` when it is a plain code ("EUR").
@@ -356,10 +360,10 @@ std::string chart_subset_note(size_t shown, size_t total);
 /// A CumulativeSource over the Cash flow sheet's rows.
 CumulativeSource cash_flow_source(const CashFlowLayout& layout);
 
-/// Writes the quote's hidden Chart data sheet (values only, the Cash flow layout's rows)
-/// and returns where its rows are.
+/// Writes the quote's hidden Chart data sheet (values only, the Cash flow layout's rows; each
+/// option under its label) and returns where its rows are.
 CumulativeSource write_chart_data_sheet(SheetWriter& sheet, const Formats& formats,
-                                        const Plan& plan);
+                                        const Plan& plan, const ResolvedScenario& scenario);
 
 /// Where the Metrics sheet puts things: one row per option (option i on first_option_row + i)
 /// with every figure the Summary shows, each a formula over the Cash flow sheet and the
@@ -460,22 +464,36 @@ struct SourcesLayout {
 
 /// Where the Cover sheet puts things.
 struct CoverLayout {
-  lxw_row_t as_of_row = 0;  ///< the prices-as-of date (workbook name prices_as_of)
-  lxw_row_t master_check_row = 0;
+  lxw_row_t as_of_row = 0;   ///< the prices-as-of date (workbook name prices_as_of)
+  lxw_row_t status_row = 0;  ///< the one status line (checks, stale prices, changed inputs)
   lxw_col_t value_col = 1;
+};
+
+/// What the Cover's status line reads: in the full workbook, cells and names its formula
+/// uses; in the quote (master_check_cell empty) the values as checked in the full workbook.
+struct CoverStatus {
+  std::string master_check_cell;  ///< the Checks sheet's master check, "" in the quote
+  bool checks_pass = true;        ///< its cached value
+  std::string max_age_name;       ///< the Inputs name of max_price_age_days ("" if none)
+  /// The Metrics cells of the recommendation now and as gputco wrote it ("" in the quote).
+  std::string recommendation_now;
+  std::string recommendation_written;
+  bool recommendation_changed = false;  ///< cached: false when written
 };
 
 /// Workbook name of the Cover's prices-as-of date (the Sources ages count from it).
 inline constexpr const char* kPricesAsOfName = "prices_as_of";
 
-/// Writes the Cover: scenario, customer, quote, prices as of, valid until (a formula), currency,
-/// VAT basis, horizon, the recommendation and its cost (formulas over the Summary), the master
-/// check (a formula over the Checks sheet when `master_check_cell` is given, else its value)
-/// and the disclaimer. Defines the name prices_as_of.
+/// Writes the Cover: the seller (company, contact, logo), customer, quote, prices as of, valid
+/// until (a formula), currency, VAT basis, horizon, paper; the option proposed (the seller's
+/// choice) and the recommendation beside it with their cost (formulas over the Summary) and
+/// the NPV between them; one status line (checks, prices older than allowed, changed inputs:
+/// a formula in the full workbook, see CoverStatus); the seller's terms and the disclaimer.
+/// Options by their label. Defines the name prices_as_of.
 CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
                               const Plan& plan, const ResolvedScenario& scenario,
                               const SummaryLayout& summary, const SourcesLayout& sources,
-                              const std::string& master_check_cell, bool master_check_value);
+                              const CoverStatus& status);
 
 /// The checks of a workbook, for the Checks sheet and the Cover.
 struct ChecksLayout {
@@ -527,6 +545,13 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
 void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const Formats& formats,
                            const Plan& plan, const ResolvedScenario& scenario,
                            const Sensitivity& sensitivity, const InputNames& names);
+
+/// Writes the quote's Assumptions sheet: every input of the scenario (scenario.inputs) by
+/// section, the plan's, the workload's, the site's and each option's (under its label), with
+/// where each comes from in a customer's words (customer_provenance), and each option's
+/// estimated decode speed.
+void write_assumptions_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                             const ResolvedScenario& scenario);
 
 /// Writes the Hardware sheet (fit and speed per option; engine figures as numbers).
 void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,

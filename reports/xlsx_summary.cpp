@@ -108,11 +108,27 @@ lxw_chart_series* new_series(lxw_chart* chart) {
 constexpr double kSummaryNameWidth = 24;
 constexpr double kSummaryColumnWidth = 15;
 constexpr lxw_col_t kSummaryLastCol = 10;
+/// Characters of a wrapped text line in a 15-character column, and the height of a line.
+constexpr size_t kWrapChars = 16;
+constexpr size_t kNameWrapChars = 25;
+constexpr double kLineHeight = 15;
 /// Rows a chart takes (its height at y_scale 1.3: 374 pixels, 20-pixel rows).
 constexpr lxw_row_t kSummaryChartRows = 20;
 /// Chart size: across the tables' width (1,250 pixels), 374 pixels tall.
 constexpr double kSummaryChartXScale = 2.6;
 constexpr double kSummaryChartYScale = 1.3;
+
+/// A paragraph of text across the Summary's columns (merged and wrapped, its row as tall as
+/// its lines: about 150 characters a line).
+void write_paragraph(SheetWriter& sheet, const Formats& formats, lxw_row_t row,
+                     const std::string& text) {
+  check_xlsx(worksheet_merge_range(sheet.raw(), row, 0, row, kSummaryLastCol, "", formats.wrapped),
+             "merging a Summary paragraph");
+  sheet.text(row, 0, text, formats.wrapped);
+  const double lines = std::max(1.0, std::ceil(static_cast<double>(text.size()) / 150.0));
+  check_xlsx(worksheet_set_row(sheet.raw(), row, kLineHeight * lines, nullptr),
+             "sizing a paragraph");
+}
 
 /// One break-even crossing on the Summary: its label, month and cumulative cost cells.
 struct Marker {
@@ -235,6 +251,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                   const ResolvedScenario& scenario, const CumulativeSource& source,
                                   const MetricsLayout* metrics) {
   const bool live = metrics != nullptr;
+  const auto label_of = [&](const std::string& id) { return option_label(scenario, id); };
   SummaryLayout layout;
   const size_t n = plan.options.size();
   sheet.text(0, 0, "Total cost of ownership", formats.title);
@@ -266,10 +283,16 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   label("Start");
   sheet.text(row++, 1, scenario.start);
   label("Break-even baseline");
-  sheet.text(row++, 1, plan.baseline_option_id.empty() ? "none" : plan.baseline_option_id);
+  sheet.text(row++, 1,
+             plan.baseline_option_id.empty() ? "none" : label_of(plan.baseline_option_id));
+  if (!scenario.proposed_option_id.empty()) {
+    label("Proposed");
+    sheet.text(row++, 1, label_of(scenario.proposed_option_id), formats.bold);
+  }
   layout.recommendation_row = row;
   label("Recommendation");
-  const std::string recommended = plan.recommendation.value_or("none");
+  const std::string recommended =
+      plan.recommendation ? label_of(*plan.recommendation) : std::string("none");
   if (live) {
     sheet.formula_text(
         row++, 1,
@@ -284,16 +307,27 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   size_t years = 0;
   for (const auto& option : plan.options) years = std::max(years, option.annual_costs.size());
   layout.years = years;
-  const auto header_row = [&](lxw_row_t at, const std::vector<std::string>& headers) {
+  // Headers of text columns (the first `text_columns`) left, of numbers right.
+  const auto header_row = [&](lxw_row_t at, const std::vector<std::string>& headers,
+                              size_t text_columns = 1) {
     for (size_t c = 0; c < headers.size(); ++c) {
       sheet.text(at, static_cast<lxw_col_t>(c), headers[c],
-                 c == 0 ? formats.header : formats.header_number);
+                 c < text_columns ? formats.header : formats.header_number);
     }
     check_xlsx(worksheet_set_row(sheet.raw(), at, 45, nullptr), "sizing a Summary header");
   };
+  // An option's name, wrapped in its column, the row as tall as the name's lines (table 1
+  // sizes its rows for the kind and devices too).
   const auto option_name = [&](lxw_row_t at, size_t i) {
     const bool recommended_here = plan.recommendation && *plan.recommendation == plan.options[i].id;
-    sheet.text(at, 0, plan.options[i].id, recommended_here ? formats.highlight : formats.bold);
+    const std::string& name = label_of(plan.options[i].id);
+    sheet.text(at, 0, name, recommended_here ? formats.highlight_wrapped : formats.name_wrapped);
+    const size_t lines = (name.size() + kNameWrapChars - 1) / kNameWrapChars;
+    if (lines > 1) {
+      check_xlsx(
+          worksheet_set_row(sheet.raw(), at, kLineHeight * static_cast<double>(lines), nullptr),
+          "sizing an option's row");
+    }
   };
   // A figure of the Metrics sheet (live) or its value (the quote): a number, else its word.
   const auto figure = [&](lxw_row_t at, lxw_col_t col, size_t i, lxw_col_t metrics_col,
@@ -315,15 +349,26 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   // Table 1: the options and what each costs.
   row += 1;
   sheet.text(row++, 0, "Options", formats.subtitle);
-  header_row(row, {"Option", "Kind", "Devices", "Fit", "Total cost, " + plan.currency,
-                   "NPV of cost, " + plan.currency, "Cost per year, " + plan.currency,
-                   "Cost per million output tokens, " + plan.currency,
-                   "Cost per user per month, " + plan.currency});
+  header_row(row,
+             {"Option", "Kind", "Devices", "Fit", "Total cost, " + plan.currency,
+              "NPV of cost, " + plan.currency, "Cost per year, " + plan.currency,
+              "Cost per million output tokens, " + plan.currency,
+              "Cost per user per month, " + plan.currency},
+             4);
   layout.first_option_row = ++row;
   for (size_t i = 0; i < n; ++i, ++row) {
     const OptionResult& option = plan.options[i];
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     option_name(row, i);
+    // Wrapped text needs its lines: the spreadsheet does not size a row on opening it.
+    const size_t longest =
+        std::max({label_of(option.id).size() * kWrapChars / kNameWrapChars,
+                  kind_label(option.kind, inputs).size(), devices_label(inputs).size()});
+    const auto lines = static_cast<double>((longest + kWrapChars - 1) / kWrapChars);
+    if (lines > 1) {
+      check_xlsx(worksheet_set_row(sheet.raw(), row, kLineHeight * lines, nullptr),
+                 "sizing an option's row");
+    }
     sheet.text(row, layout.kind_col, kind_label(option.kind, inputs), formats.wrapped);
     sheet.text(row, layout.devices_col, devices_label(inputs), formats.wrapped);
     if (option.kind == OptionKind::api) {
@@ -351,11 +396,12 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     row += 1;
     std::string title = "Break-even";
     if (!plan.baseline_option_id.empty()) {
-      title += ": owning against " + plan.baseline_option_id + " (hours, month, payback, IRR)";
+      title +=
+          ": owning against " + label_of(plan.baseline_option_id) + " (hours, month, payback, IRR)";
     }
     if (!plan.api_reference_option_id.empty()) {
       title += std::string(plan.baseline_option_id.empty() ? ":" : ";") + " each option against " +
-               plan.api_reference_option_id + " (tokens per day)";
+               label_of(plan.api_reference_option_id) + " (tokens per day)";
     }
     sheet.text(row++, 0, title, formats.subtitle);
     header_row(row,
@@ -476,35 +522,28 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       }
       note += (note.empty() ? "" : "; ") + std::string("not entered (counted as 0): ") + lines;
     }
-    if (!note.empty()) notes.push_back(option.id + ": " + note);
+    if (!note.empty()) notes.push_back(label_of(option.id) + ": " + note);
   }
   if (!plan.api_reference_option_id.empty()) {
     notes.push_back(
         "Break-even output tokens per day: the volume at which the option costs as "
         "much over the horizon as " +
-        plan.api_reference_option_id +
+        label_of(plan.api_reference_option_id) +
         " (same token mix, growth and hours; while one unit carries the volume)");
   }
   for (const auto& warning : plan.warnings) notes.push_back(warning);
   if (!notes.empty()) {
     row += 1;
     sheet.text(row++, 0, "Notes", formats.subtitle);
-    for (const std::string& note : notes) {
-      check_xlsx(
-          worksheet_merge_range(sheet.raw(), row, 0, row, kSummaryLastCol, "", formats.wrapped),
-          "merging a Summary note");
-      sheet.text(row, 0, note, formats.wrapped);
-      // About 150 characters a line across the table's width.
-      const double lines = std::max(1.0, std::ceil(static_cast<double>(note.size()) / 150.0));
-      check_xlsx(worksheet_set_row(sheet.raw(), row, 15 * lines, nullptr), "sizing a note");
-      ++row;
-    }
+    for (const std::string& note : notes) write_paragraph(sheet, formats, row++, note);
   }
 
-  // The charts, one above the other across the tables' width; then the crossings they mark
-  // and the annual cost by component they plot.
+  // The charts on a page of their own, one above the other across the tables' width; then
+  // the crossings they mark and the annual cost by component they plot.
   const lxw_row_t chart_row = row + 1;
   row = chart_row + 2 * kSummaryChartRows + 1;
+  lxw_row_t breaks[] = {chart_row, row, 0};
+  check_xlsx(worksheet_set_h_pagebreaks(sheet.raw(), breaks), "breaking the Summary's pages");
 
   std::vector<Marker> markers;
   const lxw_col_t m_option = 0, m_month = 1, m_cost = 2, m_label = 3;
@@ -512,7 +551,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   for (const auto& option : plan.options) any_crossing = any_crossing || option.break_even_month;
   if (any_crossing) {
     sheet.text(row++, 0,
-               "Break-even crossings with " + plan.baseline_option_id +
+               "Break-even crossings with " + label_of(plan.baseline_option_id) +
                    " (marked on the cumulative chart)",
                formats.subtitle);
     sheet.text(row, m_option, "Owned option", formats.header);
@@ -524,7 +563,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       const OptionResult& option = plan.options[i];
       if (!option.break_even_month) continue;
       const int month = *option.break_even_month;
-      sheet.text(row, m_option, option.id);
+      sheet.text(row, m_option, label_of(option.id));
       write_figure(sheet, live, row, m_month,
                    "=" + cell_ref(static_cast<lxw_row_t>(layout.first_compare_row + i),
                                   layout.break_even_month_col, true, true),
@@ -535,7 +574,8 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                        source.cumulative_rows[i], source.last_col) +
                        ",1," + cell_ref(row, m_month) + "+1)",
                    option.cash_flow.cumulative.at(static_cast<size_t>(month)), formats.money_whole);
-      sheet.text(row, m_label, option.id + " breaks even (month " + std::to_string(month) + ")",
+      sheet.text(row, m_label,
+                 label_of(option.id) + " breaks even (month " + std::to_string(month) + ")",
                  formats.indented);
       markers.push_back({row, i});
       ++row;
@@ -561,7 +601,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   for (size_t i = 0; i < n; ++i) {
     const OptionResult& option = plan.options[i];
     for (size_t y = 1; y <= years; ++y) {
-      sheet.text(row, a_label, option.id + ", year " + std::to_string(y));
+      sheet.text(row, a_label, label_of(option.id) + ", year " + std::to_string(y));
       double total = 0;
       for (size_t c = 0; c < kCostComponents; ++c) {
         const double value = year_sum(cost_component(option.cash_flow, c), y);
@@ -597,16 +637,16 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     }
   }
   ++row;
-  sheet.text(row, 0,
-             live ? "Estimates for planning. Prices are as published on the dates on the Sources "
-                    "sheet (stale ones flagged); speeds are model estimates, not measurements of "
-                    "the customer's workload. Figures on this sheet recalculate from the Inputs "
-                    "and Cash flow sheets (the Metrics sheet shows how). Not an offer."
-                  : "Estimates for planning. Prices are as published on the dates on the Sources "
-                    "sheet (stale ones flagged); speeds are model estimates, not measurements of "
-                    "the customer's workload. Figures are those of the full TCO workbook of this "
-                    "quote. Not an offer.",
-             formats.note);
+  write_paragraph(
+      sheet, formats, row,
+      live ? "Estimates for planning. Prices are as published on the dates on the Sources "
+             "sheet (stale ones flagged); speeds are model estimates, not measurements of "
+             "the customer's workload. Figures on this sheet recalculate from the Inputs "
+             "and Cash flow sheets (the Metrics sheet shows how). Not an offer."
+           : "Estimates for planning. Prices are as published on the dates on the Sources "
+             "sheet (stale ones flagged); speeds are model estimates, not measurements of "
+             "the customer's workload. Figures are those of the full TCO workbook of this "
+             "quote. Not an offer.");
 
   // Columns: the option's name, then equal columns wide enough for -1,000,000,000 (14
   // characters) so that no amount up to 10^9 shows as ###.

@@ -13,6 +13,7 @@
 #include "scenarios/model_file_error.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/price_checks.hpp"
+#include "scenarios/quote.hpp"
 
 namespace gputco::resolve_detail {
 
@@ -33,6 +34,7 @@ ResolvedScenario Resolver::run() {
   check_spot_above_on_demand();
   resolve_baseline();
   resolve_overflow_links();
+  resolve_quote(s_, r_);
   require_api_volume();
   // Capacities and overflow rates, so that callers of option_cash_flow get complete inputs.
   prepare_plan_inputs(r_.plan_inputs);

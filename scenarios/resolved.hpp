@@ -1,6 +1,7 @@
 // A scenario after resolution: every number known, each with where it came from.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,15 +38,33 @@ struct SourceRow {
   bool stale = false;  ///< older than the scenario's max_price_age_days
 };
 
+/// Who offers the quote: the scenario's [seller] section, shown on the workbook's Cover.
+struct Seller {
+  std::string company;
+  std::string contact;    ///< a name, an e-mail address, a telephone number: as given
+  std::string logo_path;  ///< a PNG or JPEG file that exists (checked when resolved); "" none
+  int logo_width_px = 0;  ///< the logo's size, read from the file's header
+  int logo_height_px = 0;
+  std::string terms;  ///< the seller's terms, as given
+};
+
 struct ResolvedScenario {
   std::string file;  ///< the scenario file path as given
   std::string name;
   std::string customer;
   std::string quote_id;
   std::string paper = "a4";  ///< page size of the workbook: a4 | letter (scenario key `paper`)
-  int valid_days = 30;       ///< days the quote is valid after as_of (scenario key `valid_days`)
-  std::string start;         ///< YYYY-MM, first month of the horizon
-  std::string as_of;         ///< YYYY-MM-DD, prices are taken as of this date
+  /// Why that paper: "scenario key paper", or the currency's default ("the default for USD").
+  std::string paper_reason = "the default";
+  Seller seller;
+  /// The option the seller proposes ([scenario] proposed); "" when the scenario names none.
+  std::string proposed_option_id;
+  /// Display names of options ([option:ID] label), by option id; an option without one is
+  /// shown by its id (option_label).
+  std::map<std::string, std::string> option_labels;
+  int valid_days = 30;  ///< days the quote is valid after as_of (scenario key `valid_days`)
+  std::string start;    ///< YYYY-MM, first month of the horizon
+  std::string as_of;    ///< YYYY-MM-DD, prices are taken as of this date
   int max_price_age_days = 90;
   PlanInputs plan_inputs;
   std::vector<InputRow> inputs;
@@ -55,5 +74,11 @@ struct ResolvedScenario {
   /// plan command adds them to the plan's warnings.
   std::vector<std::string> warnings;
 };
+
+/// The name a person reads for option `id`: its label, else the id itself.
+inline const std::string& option_label(const ResolvedScenario& scenario, const std::string& id) {
+  const auto it = scenario.option_labels.find(id);
+  return it != scenario.option_labels.end() ? it->second : id;
+}
 
 }  // namespace gputco

@@ -106,6 +106,7 @@ const std::vector<std::string> kScenarioKeys = {"name",
                                                 "customer",
                                                 "quote_id",
                                                 "paper",
+                                                "proposed",
                                                 "valid_days",
                                                 "max_price_age_days",
                                                 "baseline",
@@ -143,7 +144,9 @@ const std::vector<std::string> kSiteKeys = {"tariff_per_kwh",
                                             "grid_g_co2e_per_kwh",
                                             "green_power",
                                             "green_power_g_co2e_per_kwh"};
+const std::vector<std::string> kSellerKeys = {"company", "contact", "logo", "terms"};
 const std::vector<std::string> kOptionKeys = {"kind",
+                                              "label",
                                               "gpu",
                                               "count",
                                               "condition",
@@ -497,6 +500,7 @@ bool is_scenario_key(const std::string& section, const std::string& key) {
   const std::vector<std::string>* keys = section == "scenario"              ? &kScenarioKeys
                                          : section == "workload"            ? &kWorkloadKeys
                                          : section == "site"                ? &kSiteKeys
+                                         : section == "seller"              ? &kSellerKeys
                                          : section.rfind("option:", 0) == 0 ? &kOptionKeys
                                                                             : nullptr;
   return keys && std::find(keys->begin(), keys->end(), key) != keys->end();
@@ -556,7 +560,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   }
   apply_overrides(tree, overrides, file);
   const auto is_section_name = [&](const std::string& name) {
-    return name == "scenario" || name == "workload" || name == "site" ||
+    return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
            name.rfind("option:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
@@ -594,6 +598,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("customer", s.customer);
       r.text("quote_id", s.quote_id);
       r.choice("paper", s.paper, {"a4", "letter"});
+      r.text("proposed", s.proposed);
       r.integer("valid_days", s.valid_days, 1, 3650);
       r.integer("max_price_age_days", s.max_price_age_days, 1, 36500);
       r.text("baseline", s.baseline);
@@ -698,6 +703,12 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (s.green_power_g_co2e_per_kwh && !s.green_power) {
         r.fail("green_power_g_co2e_per_kwh", "applies with green_power = true only");
       }
+    } else if (section == "seller") {
+      SectionReader r(child, section, s, kSellerKeys);
+      r.text("company", s.seller_company);
+      r.text("contact", s.seller_contact);
+      r.text("logo", s.seller_logo);
+      r.text("terms", s.seller_terms);
     } else if (section.rfind("option:", 0) == 0) {
       ScenarioOption o;
       o.id = section.substr(7);
@@ -709,6 +720,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
         throw ScenarioError(file, line, "[" + section + "]", "duplicate option id");
       }
       SectionReader r(child, section, s, kOptionKeys);
+      r.text("label", o.label);
+      if (s.given.count(section + ".label") &&
+          o.label.find_first_not_of(" \t") == std::string::npos) {
+        r.fail("label", "empty: give the name a person reads for this option, or leave label out");
+      }
       r.choice("kind", o.kind, kOptionKinds);
       r.text("gpu", o.gpu);
       if (o.kind.empty()) {
@@ -884,9 +900,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       // "[Option:a]" or "[options:a]": suggest [option:a], not [option:Option:a].
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
-      const std::string hint = nearest(section, {"scenario", "workload", "site", "option:" + id});
+      const std::string hint =
+          nearest(section, {"scenario", "workload", "site", "seller", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
-                          "unknown section; expected [scenario], [workload], [site] or "
+                          "unknown section; expected [scenario], [workload], [site], [seller] or "
                           "[option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }

@@ -30,6 +30,7 @@ class ScenarioError : public std::runtime_error {
 /// One `[option:ID]` section. Unset optionals take catalog values or defaults in resolve().
 struct ScenarioOption {
   std::string id;
+  std::string label;  ///< display name in the reports ("" = the id)
   /// buy | rent_hourly | rent_monthly | rent_spot (= rent_hourly, term spot) | colocation
   /// (= buy, hosting colocation) | blend (= buy, overflow rent) | api (pay per token)
   std::string kind;
@@ -136,8 +137,14 @@ struct Scenario {
   std::string as_of;  ///< YYYY-MM-DD (required: prices are taken as of this date)
   std::string customer;
   std::string quote_id;
-  std::string paper = "a4";  ///< page size of the workbook: a4 | letter
-  int valid_days = 30;       ///< days the quote is valid after as_of (Cover's valid-until date)
+  std::string paper = "a4";  ///< page size of the workbook: a4 | letter (given: see `given`)
+  std::string proposed;      ///< the option the seller proposes ("" = none)
+  // [seller]: who offers the quote.
+  std::string seller_company;
+  std::string seller_contact;
+  std::string seller_logo;  ///< an image file, as given (relative to the scenario file)
+  std::string seller_terms;
+  int valid_days = 30;  ///< days the quote is valid after as_of (Cover's valid-until date)
   int max_price_age_days = 90;
   std::string baseline;  ///< option id of the rental baseline for break-even (optional)
   double vat_rate = 0;

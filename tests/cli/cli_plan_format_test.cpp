@@ -99,3 +99,55 @@ TEST(PlanQuote, writesTheCustomerSubsetNextToTheScenarioName) {
 
 }  // namespace
 }  // namespace gputco
+
+namespace gputco {
+namespace {
+
+/// The 3090 example with display names and the seller's choice (issue #15).
+std::string labelled_scenario(const test::TempDir& dir) {
+  std::string text = test::read_file(test::source_path(kExample));
+  const auto insert_after = [&](const std::string& line, const std::string& added) {
+    const size_t at = text.find(line);
+    if (at != std::string::npos) text.insert(at + line.size(), added);
+  };
+  insert_after("[option:rig-3090]\n", "label = Used RTX 3090 rig\n");
+  insert_after("[option:h100-rented]\n", "label = H100 by the hour\n");
+  insert_after("[scenario]\n", "proposed = h100-rented\n");
+  const std::string path = dir.file("labelled.ini");
+  test::write_file(path, text);
+  return path;
+}
+
+TEST(PlanFormat, optionsReadByTheirLabelsInTextAndJsonKeepsTheIds) {
+  test::TempDir dir;
+  const std::string scenario = labelled_scenario(dir);
+  const auto text = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx")});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("\nUsed RTX 3090 rig "), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Recommendation: Used RTX 3090 rig (lowest NPV"), std::string::npos)
+      << text.out;
+  EXPECT_NE(text.out.find("Break-even hours and month are against H100 by the hour."),
+            std::string::npos);
+  // The seller proposes the dearer rental: said beside the recommendation, with the
+  // difference of NPV (README: 15555 - 5948 = 9607 EUR).
+  EXPECT_NE(text.out.find("Proposed: H100 by the hour (the seller's choice; 9607 EUR more NPV of "
+                          "cost than the recommendation)."),
+            std::string::npos)
+      << text.out;
+  const auto json = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("b.xlsx"), "--json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto plan = nlohmann::json::parse(json.out);
+  EXPECT_EQ(plan["recommendation"], "rig-3090");
+  EXPECT_EQ(plan["proposed"], "h100-rented");
+  EXPECT_EQ(plan["options"][0]["id"], "rig-3090");
+  EXPECT_EQ(plan["options"][0]["label"], "Used RTX 3090 rig");
+  bool listed = false;
+  for (const auto& input : plan["inputs"]) {
+    listed = listed || (input["section"] == "scenario" && input["key"] == "discount_rate" &&
+                        input["value"] == 0.08);
+  }
+  EXPECT_TRUE(listed) << "every input with its provenance";
+}
+
+}  // namespace
+}  // namespace gputco

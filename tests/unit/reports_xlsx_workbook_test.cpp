@@ -100,19 +100,20 @@ TEST(XlsxReport, aSensitivityRunAddsTheSensitivityAndCrossoverSheets) {
   EXPECT_EQ(crossover_formulas, 3);
 }
 
-TEST(XlsxReport, theQuoteIsCoverSummaryAndSourcesWithNoFormulaReachingOtherSheets) {
+TEST(XlsxReport, theQuoteIsCoverSummaryAssumptionsAndSourcesWithNoFormulaReachingOtherSheets) {
   const auto sample = sample_plan();
   WorkbookOptions options;
   options.quote = true;
   const std::string path = fresh_dir("quote") + "/quote.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
   const auto names = sheet_names(path);
-  EXPECT_EQ(names, (std::vector<std::string>{"Cover", "Summary", "Sources", "Chart data"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"Cover", "Summary", "Assumptions", "Sources",
+                                             "Chart data"}));
   const std::string workbook = zip_member(path, "xl/workbook.xml");
-  EXPECT_NE(workbook.find("<sheet name=\"Chart data\" sheetId=\"4\" state=\"hidden\""),
+  EXPECT_NE(workbook.find("<sheet name=\"Chart data\" sheetId=\"5\" state=\"hidden\""),
             std::string::npos)
       << workbook;
-  const std::set<std::string> visible = {"Cover", "Summary", "Sources"};
+  const std::set<std::string> visible = {"Cover", "Summary", "Assumptions", "Sources"};
   const std::regex sheet_ref(R"re('([^']+)'!)re");
   const auto cells = formula_cells(path);
   EXPECT_GT(cells.size(), 0u);
@@ -554,17 +555,15 @@ TEST(XlsxReport, coverDatesTheQuoteAndShowsTheMasterCheck) {
   EXPECT_NE(workbook.find("<definedName name=\"prices_as_of\">'Cover'!$B$8</definedName>"),
             std::string::npos)
       << workbook;
-  // The master check: the Checks sheet's AND, cached TRUE (the Hetzner price is stale, a
-  // warning outside the AND).
+  // The status line: the Checks sheet's master check (their AND, cached TRUE: the Hetzner
+  // price is stale, a warning outside the AND) and the count of stale prices, in one text.
   bool found = false;
   for (const auto& cell : cells) {
-    if (cell.sheet == "Cover" && cell.formula.rfind("'Checks'!", 0) == 0) {
-      found = true;
-      EXPECT_EQ(cell.cached, 1);
-      const auto master = formula_at(
-          cells, "Checks", cell.formula.substr(cell.formula.find('!') + 1).erase(0, 1).erase(1, 1));
-      EXPECT_EQ(master.formula.rfind("AND(", 0), 0u) << master.formula;
-    }
+    if (cell.sheet != "Cover" || cell.formula.rfind("IF('Checks'!$C$5,", 0) != 0) continue;
+    found = true;
+    EXPECT_TRUE(cell.text_result);
+    EXPECT_EQ(cell.cached_text, "All checks pass; 1 of 3 prices older than 90 days (see Sources)");
+    EXPECT_EQ(formula_at(cells, "Checks", "C5").formula.rfind("AND(", 0), 0u);
   }
   EXPECT_TRUE(found);
 }
