@@ -205,30 +205,42 @@ void write_cumulative_chart(lxw_workbook* workbook, SheetWriter& sheet, const Pl
              "inserting the cumulative-cost chart");
 }
 
-void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& plan,
-                        lxw_row_t first_row, lxw_row_t last_row, lxw_col_t label_col,
-                        lxw_col_t first_component_col, lxw_row_t header_row, lxw_row_t row,
-                        lxw_col_t col) {
-  // A component no option has (hosting without colocation, financing paid cash...) would
-  // only crowd the legend; the table below the chart still lists it. All zero: no chart.
-  std::vector<lxw_col_t> shown;
-  for (lxw_col_t c = 0; c < kCostComponents; ++c) {
+/// Where one cost component's column is in the annual cost by component: its table's header
+/// row and first and last data rows, and its column.
+struct ComponentPlace {
+  size_t component = 0;
+  lxw_row_t header = 0;
+  lxw_row_t first = 0;
+  lxw_row_t last = 0;
+  lxw_col_t col = 0;
+};
+
+/// The cost components some option has (a nonzero month): the others would only crowd the
+/// table and the legend.
+std::vector<size_t> present_components(const Plan& plan) {
+  std::vector<size_t> present;
+  for (size_t c = 0; c < kCostComponents; ++c) {
     bool any = false;
     for (const auto& option : plan.options) {
       for (double v : cost_component(option.cash_flow, c)) any = any || v != 0;
     }
-    if (any) shown.push_back(c);
+    if (any) present.push_back(c);
   }
-  if (shown.empty()) return;
+  return present;
+}
+
+void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& plan,
+                        const std::vector<ComponentPlace>& places, lxw_col_t label_col,
+                        lxw_row_t row, lxw_col_t col) {
+  if (places.empty()) return;  // every component zero: no chart
   lxw_chart* chart = new_chart(workbook, LXW_CHART_COLUMN_STACKED);
-  for (const lxw_col_t c : shown) {
+  for (const ComponentPlace& place : places) {
     lxw_chart_series* series = new_series(chart);
-    const auto component_col = static_cast<lxw_col_t>(first_component_col + c);
-    chart_series_set_categories(series, sheet.name().c_str(), first_row, label_col, last_row,
+    chart_series_set_categories(series, sheet.name().c_str(), place.first, label_col, place.last,
                                 label_col);
-    chart_series_set_values(series, sheet.name().c_str(), first_row, component_col, last_row,
-                            component_col);
-    chart_series_set_name_range(series, sheet.name().c_str(), header_row, component_col);
+    chart_series_set_values(series, sheet.name().c_str(), place.first, place.col, place.last,
+                            place.col);
+    chart_series_set_name_range(series, sheet.name().c_str(), place.header, place.col);
   }
   chart_set_series_gap(chart, 60);
   chart_title_set_name(chart, "Annual cost by component");
@@ -583,57 +595,89 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     ++row;
   }
 
-  // Annual cost by component: one row per option and plan year.
+  // Annual cost by component: one row per option and plan year, the components some option
+  // has, at most nine to a table (a table below continues them), the total in the last.
   const lxw_col_t a_label = 0, a_first = 1;
-  const auto a_total = static_cast<lxw_col_t>(a_first + kCostComponents);
-  layout.component_total_col = a_total;
-  sheet.text(row++, 0, "Annual cost by component, " + plan.currency, formats.subtitle);
-  const lxw_row_t a_header = row++;
-  sheet.text(a_header, a_label, "Option, plan year", formats.header);
-  for (size_t c = 0; c < kCostComponents; ++c) {
-    sheet.text(a_header, static_cast<lxw_col_t>(a_first + c), cost_component_label(c),
-               formats.header_number);
-  }
-  sheet.text(a_header, a_total, "Total", formats.header_number);
-  layout.first_component_row = row;
+  const std::vector<size_t> present = present_components(plan);
+  const size_t per_table = kSummaryLastCol - a_first;
+  const size_t tables = std::max<size_t>(1, (present.size() + per_table - 1) / per_table);
   const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,
                                                  source.year_row, source.last_col);
-  for (size_t i = 0; i < n; ++i) {
-    const OptionResult& option = plan.options[i];
-    for (size_t y = 1; y <= years; ++y) {
-      sheet.text(row, a_label, label_of(option.id) + ", year " + std::to_string(y));
-      double total = 0;
-      for (size_t c = 0; c < kCostComponents; ++c) {
-        const double value = year_sum(cost_component(option.cash_flow, c), y);
-        total += value;
-        // The plan year: its header cell in the Cost by plan year table.
-        write_figure(
-            sheet, live, row, static_cast<lxw_col_t>(a_first + c),
-            "=SUMIF(" + year_range + "," +
-                cell_ref(layout.year_header_row,
-                         static_cast<lxw_col_t>(layout.first_year_col + y - 1), true, true) +
-                "," +
-                sheet_range_ref(source.sheet, source.component_rows[c][i], source.first_col,
-                                source.component_rows[c][i], source.last_col) +
-                ")",
-            value, formats.money_whole);
-      }
-      // The sum of the component cells: a formula in both workbooks (same sheet).
-      sheet.formula(row, a_total,
-                    "=SUM(" + cell_ref(row, a_first) + ":" +
-                        cell_ref(row, static_cast<lxw_col_t>(a_total - 1)) + ")",
-                    total, formats.money_whole);
-      ++row;
+  std::vector<ComponentPlace> places;
+  std::vector<lxw_row_t> table_first_rows;
+  for (size_t t = 0; t < tables; ++t) {
+    const bool last_table = t + 1 == tables;
+    const size_t from = t * per_table;
+    const size_t to = std::min(present.size(), from + per_table);
+    sheet.text(row++, 0,
+               "Annual cost by component, " + plan.currency + (t > 0 ? " (continued)" : ""),
+               formats.subtitle);
+    const lxw_row_t header = row++;
+    sheet.text(header, a_label, "Option, plan year", formats.header);
+    for (size_t k = from; k < to; ++k) {
+      sheet.text(header, static_cast<lxw_col_t>(a_first + k - from),
+                 cost_component_label(present[k]), formats.header_number);
     }
+    const auto total_col = static_cast<lxw_col_t>(a_first + to - from);
+    if (last_table) {
+      sheet.text(header, total_col, "Total", formats.header_number);
+      layout.component_total_col = total_col;
+      layout.first_component_row = row;
+    }
+    table_first_rows.push_back(row);
+    for (size_t k = from; k < to; ++k) {
+      places.push_back({present[k], header, row,
+                        static_cast<lxw_row_t>(row + (n * years == 0 ? 0 : n * years - 1)),
+                        static_cast<lxw_col_t>(a_first + k - from)});
+    }
+    for (size_t i = 0; i < n; ++i) {
+      const OptionResult& option = plan.options[i];
+      for (size_t y = 1; y <= years; ++y) {
+        sheet.text(row, a_label, label_of(option.id) + ", year " + std::to_string(y));
+        for (size_t k = from; k < to; ++k) {
+          const size_t c = present[k];
+          // The plan year: its header cell in the Cost by plan year table.
+          write_figure(
+              sheet, live, row, static_cast<lxw_col_t>(a_first + k - from),
+              "=SUMIF(" + year_range + "," +
+                  cell_ref(layout.year_header_row,
+                           static_cast<lxw_col_t>(layout.first_year_col + y - 1), true, true) +
+                  "," +
+                  sheet_range_ref(source.sheet, source.component_rows[c][i], source.first_col,
+                                  source.component_rows[c][i], source.last_col) +
+                  ")",
+              year_sum(cost_component(option.cash_flow, c), y), formats.money_whole);
+        }
+        if (last_table) {
+          // The sum of the component cells of every table: a formula in both workbooks.
+          double total = 0;
+          for (size_t c : present) total += year_sum(cost_component(option.cash_flow, c), y);
+          std::string sum;
+          const size_t offset = i * years + (y - 1);
+          for (size_t u = 0; u < tables; ++u) {
+            const size_t chunk = std::min(present.size(), (u + 1) * per_table) - u * per_table;
+            if (chunk == 0) continue;
+            const auto at = static_cast<lxw_row_t>(table_first_rows[u] + offset);
+            sum += (sum.empty() ? "=" : "+") + std::string("SUM(") + cell_ref(at, a_first) + ":" +
+                   cell_ref(at, static_cast<lxw_col_t>(a_first + chunk - 1)) + ")";
+          }
+          if (sum.empty()) {
+            sheet.number(row, total_col, total, formats.money_whole);
+          } else {
+            sheet.formula(row, total_col, sum, total, formats.money_whole);
+          }
+        }
+        ++row;
+      }
+    }
+    ++row;
   }
-  const lxw_row_t a_last = row - 1;
 
   if (!plan.options.empty()) {
     write_cumulative_chart(workbook, sheet, plan, source, markers, m_label, m_month, m_cost,
                            chart_row, 0);
     if (years > 0) {
-      write_annual_chart(workbook, sheet, plan, layout.first_component_row, a_last, a_label,
-                         a_first, a_header, chart_row + kSummaryChartRows, 0);
+      write_annual_chart(workbook, sheet, plan, places, a_label, chart_row + kSummaryChartRows, 0);
     }
   }
   ++row;

@@ -277,6 +277,22 @@ TEST(XlsxQuote, everyPageOfTheQuotePrintsAtSeventyPercentOrMoreOnA4AndLetter) {
   }
 }
 
+TEST(XlsxQuote, everyExamplesQuotePrintsAtSeventyPercentOrMore) {
+  const std::string dir = fresh_dir("quote-scale-examples");
+  for (auto& [name, example] : test::example_plans()) {
+    for (const char* paper : {"a4", "letter"}) {
+      example.scenario.paper = paper;
+      WorkbookOptions options;
+      options.quote = true;
+      const std::string path = dir + "/" + name + "-" + paper + ".xlsx";
+      write_workbook(example.plan, example.scenario, path, options);
+      for (const char* sheet : {"Cover", "Summary", "Assumptions", "Sources"}) {
+        EXPECT_GE(print_scale(path, sheet), 0.70) << name << " " << paper << " " << sheet;
+      }
+    }
+  }
+}
+
 bool tool_available(const char* tool) {
   return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
