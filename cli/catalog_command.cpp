@@ -51,8 +51,9 @@ struct Staleness {
 void list_gpus(const Catalog& c, bool json, std::ostream& out) {
   ordered rows = ordered::array();
   if (!json) {
-    out << fmt::format("{:<24} {:<34} {:<7} {:<12} {:>6} {:>9} {:>7} {:>8}\n", "id", "name",
-                       "vendor", "kind", "GB", "GB/s", "W", "TFLOPS");
+    out << fmt::format("{:<24} {:<34} {:<7} {:<12} {:>6} {:>9} {:>7} {:>8} {:>8} {:>8}\n", "id",
+                       "name", "vendor", "kind", "GB", "GB/s", "W", "TFLOPS16", "TFLOPS8",
+                       "TFLOPS4");
   }
   for (const auto& d : c.devices()) {
     if (json) {
@@ -65,12 +66,15 @@ void list_gpus(const Catalog& c, bool json, std::ostream& out) {
                       {"bandwidth_gbps", d.bandwidth_gbps},
                       {"board_power_w", d.board_power_w},
                       {"fp16_tflops", d.fp16_tflops},
+                      {"fp8_tflops", d.fp8_tflops},
+                      {"fp4_tflops", d.fp4_tflops},
                       {"nvlink_gbps", d.nvlink_gbps}});
     } else {
-      out << fmt::format("{:<24} {:<34} {:<7} {:<12} {:>6} {:>9} {:>7} {:>8}\n", d.id, d.name,
-                         to_string(d.vendor), to_string(d.kind), d.memory_nameplate_gb,
-                         d.bandwidth_gbps, d.board_power_w,
-                         d.fp16_tflops > 0 ? fmt::format("{}", d.fp16_tflops) : "-");
+      const auto tflops = [](double x) { return x > 0 ? fmt::format("{}", x) : std::string("-"); };
+      out << fmt::format("{:<24} {:<34} {:<7} {:<12} {:>6} {:>9} {:>7} {:>8} {:>8} {:>8}\n", d.id,
+                         d.name, to_string(d.vendor), to_string(d.kind), d.memory_nameplate_gb,
+                         d.bandwidth_gbps, d.board_power_w, tflops(d.fp16_tflops),
+                         tflops(d.fp8_tflops), tflops(d.fp4_tflops));
     }
   }
   if (json) out << rows.dump(2) << "\n";

@@ -111,16 +111,17 @@ std::optional<SystemOffer> system_offer_of(const Catalog& catalog, const System&
 /// 936 GB/s, 350 W, 71 FP16 TFLOPS; DOMAIN E1) when a custom catalog lacks it.
 Device speed_reference(const Catalog& catalog) {
   if (auto d = catalog.device("rtx-3090")) return *d;
-  return Device{"rtx-3090",
-                "GeForce RTX 3090",
-                Vendor::nvidia,
-                DeviceKind::consumer,
-                24,
-                "GDDR6X",
-                936,
-                350,
-                71,
-                0};
+  Device d;
+  d.id = "rtx-3090";
+  d.name = "GeForce RTX 3090";
+  d.vendor = Vendor::nvidia;
+  d.kind = DeviceKind::consumer;
+  d.memory_nameplate_gb = 24;
+  d.memory_type = "GDDR6X";
+  d.bandwidth_gbps = 936;
+  d.board_power_w = 350;
+  d.fp16_tflops = 71;
+  return d;
 }
 
 /// The tier probe of the buyer's guides: every catalog model at Q4_K_M (4.89 bits when a

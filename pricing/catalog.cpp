@@ -67,12 +67,14 @@ Device read_device(SQLite::Statement& q) {
   d.board_power_w = real_or_zero(q.getColumn(7));
   d.fp16_tflops = real_or_zero(q.getColumn(8));
   d.nvlink_gbps = real_or_zero(q.getColumn(9));
+  d.fp8_tflops = real_or_zero(q.getColumn(10));
+  d.fp4_tflops = real_or_zero(q.getColumn(11));
   return d;
 }
 
 constexpr const char* kDeviceColumns =
     "SELECT id, name, vendor, kind, memory_gb, memory_type, bandwidth_gbps, board_power_w, "
-    "fp16_tflops, nvlink_gbps FROM layered_devices";
+    "fp16_tflops, nvlink_gbps, fp8_tflops, fp4_tflops FROM layered_devices";
 
 ModelArch read_model(SQLite::Statement& q) {
   ModelArch m;

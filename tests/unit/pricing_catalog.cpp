@@ -57,6 +57,8 @@ TEST_F(CatalogTest, devicesMapColumnsToHardwareStructs) {
   EXPECT_EQ(h100->bandwidth_gbps, 3350);
   EXPECT_EQ(h100->board_power_w, 700);
   EXPECT_EQ(h100->fp16_tflops, 989.5);
+  EXPECT_EQ(h100->fp8_tflops, 1979);
+  EXPECT_EQ(h100->fp4_tflops, 0);  // empty in the CSV: no FP4 tensor cores
   EXPECT_EQ(h100->nvlink_gbps, 900);
   const auto mac = catalog_.device("m2-ultra-76c");
   ASSERT_TRUE(mac.has_value());
@@ -64,6 +66,7 @@ TEST_F(CatalogTest, devicesMapColumnsToHardwareStructs) {
   EXPECT_EQ(mac->kind, DeviceKind::unified);
   EXPECT_EQ(mac->board_power_w, 0);  // empty in the CSV
   EXPECT_EQ(mac->fp16_tflops, 0);
+  EXPECT_EQ(mac->fp8_tflops, 0);
   EXPECT_EQ(mac->nvlink_gbps, 0);
   EXPECT_FALSE(catalog_.device("RTX-3090").has_value());
 }
