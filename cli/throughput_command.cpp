@@ -35,8 +35,8 @@ void check_range(const char* option, int value, int lo, int hi) {
 
 void check_positive(const char* option, double value) {
   if (!std::isfinite(value) || value <= 0) {
-    throw UsageError("throughput: --" + std::string(option) +
-                     " must be a positive number, got " + std::to_string(value));
+    throw UsageError("throughput: --" + std::string(option) + " must be a positive number, got " +
+                     std::to_string(value));
   }
 }
 
@@ -101,21 +101,22 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
       "and per GPU, per-user speed, time per output token and to first token, the layout\n"
       "(tensor x pipeline parallel x replicas) and what bounds it.\n\noptions");
   Options o;
-  visible.add_options()("help,h", "this text")(
-      "model", po::value(&o.model_id)->value_name("ID"), "catalog model id (required)")(
+  visible.add_options()("help,h", "this text")("model", po::value(&o.model_id)->value_name("ID"),
+                                               "catalog model id (required)")(
       "quant", po::value(&o.quant_id)->value_name("Q"),
       "weight format: BF16, FP8, NVFP4, MXFP4, INT4-AWQ, or a GGUF quant for llama.cpp "
       "(required)")("gpu", po::value(&o.gpu_id)->value_name("ID"), "catalog device id (required)")(
       "count", po::value(&o.count)->value_name("N"), "GPUs in the box (default 1)")(
       "engine", po::value(&o.engine)->value_name("E"),
       "llama.cpp | vllm | sglang | tensorrt-llm (required)")(
-      "tp", po::value(&o.tp)->value_name("N"), "tensor parallel GPUs per replica (default: chosen)")(
+      "tp", po::value(&o.tp)->value_name("N"),
+      "tensor parallel GPUs per replica (default: chosen)")(
       "pp", po::value(&o.pp)->value_name("N"),
       "pipeline parallel stages per replica (default: chosen)")(
       "input-tokens", po::value(&o.input_tokens)->value_name("N"),
-      "mean prompt tokens per request (required)")(
-      "output-tokens", po::value(&o.output_tokens)->value_name("N"),
-      "mean generated tokens per request (required)")(
+      "mean prompt tokens per request (required)")("output-tokens",
+                                                   po::value(&o.output_tokens)->value_name("N"),
+                                                   "mean generated tokens per request (required)")(
       "kv-cache", po::value(&o.kv_cache)->value_name("T"),
       "KV cache: f16 (default) | fp8 | q8_0 | q4_0 (the last two: llama.cpp)")(
       "batch", po::value(&o.batch)->value_name("N"), "sequences in flight per replica")(
@@ -126,7 +127,7 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
       "time to first token under load at the 99th percentile")(
       "user-tokens-per-s", po::value(&o.user_tokens_per_s)->value_name("R"),
       "per-user speed (1 / mean TPOT) at least R tokens/s")("json", po::bool_switch(&o.json),
-                                                             "print JSON")(
+                                                            "print JSON")(
       "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
   const auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
@@ -139,7 +140,8 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   if (o.quant_id.empty()) {
     throw UsageError("throughput: --quant is required (gputco catalog list quants)");
   }
-  if (o.gpu_id.empty()) throw UsageError("throughput: --gpu is required (gputco catalog list gpus)");
+  if (o.gpu_id.empty())
+    throw UsageError("throughput: --gpu is required (gputco catalog list gpus)");
   if (o.engine.empty()) {
     throw UsageError("throughput: --engine is required: llama.cpp, vllm, sglang or tensorrt-llm");
   }

@@ -65,8 +65,8 @@ double kv_share_per_gpu(const ReplicaSetup& s) {
 /// engines only.
 double efficiency_factor(const ReplicaSetup& s) {
   const ServingConstants& c = s.profile.constants;
-  const double dense_tp = s.tp > 1 && !expert_parallel(s) ? std::pow(c.tp_factor, std::log2(s.tp))
-                                                          : 1.0;
+  const double dense_tp =
+      s.tp > 1 && !expert_parallel(s) ? std::pow(c.tp_factor, std::log2(s.tp)) : 1.0;
   return (s.device.vendor == Vendor::amd ? c.amd_factor : 1.0) *
          (s.model.is_moe() ? c.moe_factor : 1.0) * (s.tuned ? c.tuned_factor : 1.0) * dense_tp;
 }
@@ -179,8 +179,8 @@ ReplicaMemory replica_memory(const ReplicaSetup& s) {
   m.kv_per_sequence_gib = kv_cache_bytes(cache_model(s), s.kv_cache, static_cast<int>(allocated)) *
                           kv_share_per_gpu(s) / kBytesPerGib;
   if (m.kv_budget_gib > 0 && m.kv_per_sequence_gib > 0) {
-    m.max_batch = static_cast<int>(
-        std::min(std::floor(m.kv_budget_gib / m.kv_per_sequence_gib), 1e6));
+    m.max_batch =
+        static_cast<int>(std::min(std::floor(m.kv_budget_gib / m.kv_per_sequence_gib), 1e6));
   }
   return m;
 }
@@ -196,14 +196,13 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
   double weight_bytes = weights_read_per_step_bytes(s.model, s.quant, streams) / s.tp;
   if (expert_parallel(s)) {
     const WeightParts w = weight_parts(s);
-    const double touched = expected_experts_touched(s.model.experts, s.model.experts_active,
-                                                    micro_batch) /
-                           s.model.experts;
+    const double touched =
+        expected_experts_touched(s.model.experts, s.model.experts_active, micro_batch) /
+        s.model.experts;
     weight_bytes = w.other / s.pp + w.experts * touched / (static_cast<double>(s.tp) * s.pp);
   }
   const double resident = resident_tokens(s);
-  const double kv_read =
-      kv_cache_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
+  const double kv_read = kv_cache_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
   const double kv_bytes = batch * kv_read * kv_share_per_gpu(s) * (llama ? s.pp : 1);
   const double bandwidth = s.device.bandwidth_gbps * 1e9;
   // The GEMMs (weights) and the attention kernels (KV cache) of a layer run one after the
@@ -216,8 +215,7 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     compute_eff = gemm_eff = prefill_efficiency(s.backend);
     gpus = s.tp;  // layer-split stages take turns
     t.fixed_s = decode_fixed_s(c, s.model) + (s.pp - 1) * layer_split_boundary_s(s.backend);
-    t.communication_s =
-        2.0 * s.model.layers * tensor_parallel_allreduce_s(s.device, s.tp, message);
+    t.communication_s = 2.0 * s.model.layers * tensor_parallel_allreduce_s(s.device, s.tp, message);
   } else {
     const ServingConstants& c = s.profile.constants;
     const double factor = efficiency_factor(s);
@@ -315,8 +313,7 @@ Point at_load(const ReplicaSetup& s, const Point& base, double utilization, bool
   // once, so the prompts prefilled in its steps are Poisson with mean utilization x batch; the
   // p99 request sees the 99th percentile of that count.
   const double arrivals_p99 = poisson_quantile(utilization * p.batch, kP99);
-  p.tpot_p99_s =
-      std::max(p.tpot_s, p.step.total_s + arrivals_p99 * input / output * p.prefill_s);
+  p.tpot_p99_s = std::max(p.tpot_s, p.step.total_s + arrivals_p99 * input / output * p.prefill_s);
   p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
   p.queued = queue;
   if (queue) {
@@ -480,7 +477,8 @@ ReplicaSetup make_setup(const ServingRequest& r, const Device& device, int tp, i
 /// one sequence; 0 when even 64 do not.
 int gpus_needed(const ServingRequest& r, const Device& device, ComputePrecision compute) {
   for (int g = 1; g <= kMaxGpusTried; ++g) {
-    for (const auto& [tp, pp] : candidate_layouts(r.model, g, ServingLayout{}, r.engine != ServingEngine::llama_cpp)) {
+    for (const auto& [tp, pp] :
+         candidate_layouts(r.model, g, ServingLayout{}, r.engine != ServingEngine::llama_cpp)) {
       if (tp * pp != g) continue;
       if (replica_memory(make_setup(r, device, tp, pp, compute)).max_batch >= 1) return g;
     }
@@ -528,14 +526,14 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
   GPUTCO_REQUIRE(layout.tp == 0 || layout.pp == 0 || count % (layout.tp * layout.pp) == 0,
                  "TP " << layout.tp << " x PP " << layout.pp << " = " << layout.tp * layout.pp
                        << " GPUs per replica does not divide the box of " << count << " GPUs");
-  const auto layouts = candidate_layouts(request.model, count, layout,
-                                          request.engine != ServingEngine::llama_cpp);
-  GPUTCO_REQUIRE(!layouts.empty(),
-                 "no layout of " << count << " GPUs fits the fixed TP/PP: TP must divide "
-                                 << count << " and the " << request.model.heads
-                                 << " attention heads (and divide or be divided by the "
-                                 << request.model.kv_heads << " KV heads), PP at most "
-                                 << request.model.layers << " layers");
+  const auto layouts =
+      candidate_layouts(request.model, count, layout, request.engine != ServingEngine::llama_cpp);
+  GPUTCO_REQUIRE(!layouts.empty(), "no layout of "
+                                       << count << " GPUs fits the fixed TP/PP: TP must divide "
+                                       << count << " and the " << request.model.heads
+                                       << " attention heads (and divide or be divided by the "
+                                       << request.model.kv_heads << " KV heads), PP at most "
+                                       << request.model.layers << " layers");
   std::optional<ServingCapacity> best;
   double best_box = -1;
   int fitting = 0;
@@ -572,9 +570,9 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
     c.output_tokens_per_s_per_replica = p.output_per_s;
     c.output_tokens_per_s = p.output_per_s * c.replicas;
     c.output_tokens_per_s_per_gpu = c.output_tokens_per_s / count;
-    c.total_tokens_per_s_per_gpu = c.output_tokens_per_s_per_gpu *
-                                   (1.0 + static_cast<double>(request.input_tokens) /
-                                              request.output_tokens);
+    c.total_tokens_per_s_per_gpu =
+        c.output_tokens_per_s_per_gpu *
+        (1.0 + static_cast<double>(request.input_tokens) / request.output_tokens);
     c.per_user_tokens_per_s = 1.0 / p.tpot_s;
     c.tpot_ms = p.tpot_s * kMs;
     c.tpot_p99_ms = p.tpot_p99_s * kMs;
@@ -611,9 +609,8 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
     if (goal.mode == ServingGoal::Mode::batch && fitting > 0) {
       int most = 0;
       for (const auto& [tp, pp] : layouts) {
-        most = std::max(most, replica_memory(make_setup(request, device, tp, pp,
-                                                        support.compute))
-                                  .max_batch);
+        most = std::max(
+            most, replica_memory(make_setup(request, device, tp, pp, support.compute)).max_batch);
       }
       throw EngineError(fmt::format(
           "batch {} does not fit: the KV cache holds at most {} sequences of {} tokens per "
@@ -628,11 +625,10 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
             ? fmt::format("one replica needs at least {} GPUs of this kind for its weights, "
                           "runtime and one sequence's KV cache (--count {}), or lower-bit weights",
                           needed, needed)
-        : needed > 0
-            ? fmt::format("{} GPUs would hold it, but no TP x PP layout of {} divides the "
-                          "model's heads and layers",
-                          needed, count)
-            : fmt::format("even {} GPUs of this kind do not hold it", kMaxGpusTried)));
+        : needed > 0 ? fmt::format("{} GPUs would hold it, but no TP x PP layout of {} divides the "
+                                   "model's heads and layers",
+                                   needed, count)
+                     : fmt::format("even {} GPUs of this kind do not hold it", kMaxGpusTried)));
   }
   ServingCapacity result = *best;
   result.layout_chosen = layout.tp == 0 || layout.pp == 0;
@@ -646,7 +642,8 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
   }
   if (!support.fallback.empty()) result.notes.push_back(support.fallback);
   if (!(peak_tflops(device, support.compute) > 0) || !(device.fp16_tflops > 0)) {
-    result.notes.push_back("compute peak of " + device.id + " unknown: memory roof only, prefill "
+    result.notes.push_back("compute peak of " + device.id +
+                           " unknown: memory roof only, prefill "
                            "not counted");
   }
   return result;

@@ -163,8 +163,8 @@ struct ServingCapacity {
   int replicas = 1;
   bool layout_chosen = false;  ///< the layout was chosen for the goal (not fixed by the user)
   ComputePrecision compute = ComputePrecision::fp16;
-  int batch_per_replica = 0;      ///< sequences in flight per replica at the operating point
-  int max_batch_per_replica = 0;  ///< the most memory and the engine's cap allow
+  int batch_per_replica = 0;       ///< sequences in flight per replica at the operating point
+  int max_batch_per_replica = 0;   ///< the most memory and the engine's cap allow
   double output_tokens_per_s = 0;  ///< the whole box
   double output_tokens_per_s_per_replica = 0;
   double output_tokens_per_s_per_gpu = 0;

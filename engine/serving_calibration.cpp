@@ -180,7 +180,7 @@ ServingFit fit_serving_constants(const std::vector<ServingSample>& samples,
                                  const ServingConstants& start) {
   GPUTCO_REQUIRE(samples.size() >= static_cast<std::size_t>(kMinRows),
                  "fitting the serving constants needs at least " << kMinRows << " rows, got "
-                                                                  << samples.size());
+                                                                 << samples.size());
   const auto free = identified(samples);
   // The loss has local minima where one roof's efficiency trades against the other's: descend
   // from `start` and from the corners where bandwidth or compute is the efficient one, and

@@ -19,7 +19,7 @@ namespace gputco {
 
 /// What a measured row reports.
 enum class ServingMetric {
-  output_tokens_per_s,         ///< output tokens per second of the whole system (MLPerf, trtllm-bench)
+  output_tokens_per_s,  ///< output tokens per second of the whole system (MLPerf, trtllm-bench)
   total_tokens_per_s_per_gpu,  ///< input + output tokens per second per GPU (InferenceX)
   per_user_tokens_per_s,       ///< 1 / mean TPOT
   ttft_ms                      ///< mean time to first token under load

@@ -106,9 +106,10 @@ EngineProfile engine_profile(ServingEngine engine, double device_memory_gib) {
   p.engine = engine;
   if (engine != ServingEngine::llama_cpp) {
     p.constants = fitted_serving_constants();
-    p.note = "constants fitted jointly on 20 published vLLM, SGLang and TensorRT-LLM "
-             "measurements (14 TensorRT-LLM, 4 vLLM, 2 SGLang): the engines differ by their "
-             "profiles (memory share, batch cap, KV blocks), not by their efficiencies";
+    p.note =
+        "constants fitted jointly on 20 published vLLM, SGLang and TensorRT-LLM "
+        "measurements (14 TensorRT-LLM, 4 vLLM, 2 SGLang): the engines differ by their "
+        "profiles (memory share, batch cap, KV blocks), not by their efficiencies";
   }
   switch (engine) {
     case ServingEngine::llama_cpp:
@@ -126,8 +127,9 @@ EngineProfile engine_profile(ServingEngine engine, double device_memory_gib) {
       p.max_batch = 0;
       p.step_token_budget = 2048;
       p.constants.calibrated = true;
-      p.note = "llama.cpp's decode constants per backend (engine/calibration.hpp, fitted on "
-               "measured llama.cpp decode rows)";
+      p.note =
+          "llama.cpp's decode constants per backend (engine/calibration.hpp, fitted on "
+          "measured llama.cpp decode rows)";
       break;
     case ServingEngine::vllm:
       // vLLM 0.10 (V1 engine): gpu_memory_utilization 0.90 of total memory

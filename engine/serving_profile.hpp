@@ -104,12 +104,12 @@ EngineProfile engine_profile(ServingEngine engine, double device_memory_gib = 80
 
 /// Families of weight formats as the engines name them.
 enum class WeightFormat {
-  float16,  ///< F16 / BF16
-  fp8,      ///< FP8 (E4M3) weights, with FP8 activations where the device computes in FP8
-  nvfp4,    ///< NVFP4: FP4 in 16-value blocks with FP8 scales (Blackwell)
-  mxfp4,    ///< MXFP4: FP4 in 32-value blocks with E8M0 scales (gpt-oss)
-  int4_awq, ///< 4-bit integer weights with group scales, 16-bit compute (AWQ)
-  gguf      ///< a llama.cpp block quant (Q8_0, Q4_K_M, IQ4_XS, ...): GGUF files only
+  float16,   ///< F16 / BF16
+  fp8,       ///< FP8 (E4M3) weights, with FP8 activations where the device computes in FP8
+  nvfp4,     ///< NVFP4: FP4 in 16-value blocks with FP8 scales (Blackwell)
+  mxfp4,     ///< MXFP4: FP4 in 32-value blocks with E8M0 scales (gpt-oss)
+  int4_awq,  ///< 4-bit integer weights with group scales, 16-bit compute (AWQ)
+  gguf       ///< a llama.cpp block quant (Q8_0, Q4_K_M, IQ4_XS, ...): GGUF files only
 };
 /// The family of a catalog quant id ("BF16", "FP8", "NVFP4", "MXFP4", "INT4-AWQ", "Q4_K_M").
 /// Never throws.

@@ -59,8 +59,8 @@ std::string goal_text(const ServingGoal& g) {
     case ServingGoal::Mode::latency: {
       std::string t = "the largest batch meeting";
       if (g.tpot_p99_ms) t += fmt::format(" p99 TPOT <= {} ms", *g.tpot_p99_ms);
-      if (g.ttft_p99_ms) t += fmt::format("{} p99 TTFT <= {} ms", g.tpot_p99_ms ? "," : "",
-                                          *g.ttft_p99_ms);
+      if (g.ttft_p99_ms)
+        t += fmt::format("{} p99 TTFT <= {} ms", g.tpot_p99_ms ? "," : "", *g.ttft_p99_ms);
       if (g.user_tokens_per_s) {
         t += fmt::format("{} >= {} tokens/s per user", g.tpot_p99_ms || g.ttft_p99_ms ? "," : "",
                          *g.user_tokens_per_s);
@@ -130,12 +130,12 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
   j["engine_version"] = c.engine_version;
   j["input_tokens"] = r.input_tokens;
   j["output_tokens"] = r.output_tokens;
-  j["goal"] = {{"mode", mode_name(q.goal.mode)},
-               {"batch", q.goal.mode == ServingGoal::Mode::batch ? ordered(q.goal.batch)
-                                                                 : ordered(nullptr)},
-               {"tpot_p99_ms", optional_number(q.goal.tpot_p99_ms)},
-               {"ttft_p99_ms", optional_number(q.goal.ttft_p99_ms)},
-               {"user_tokens_per_s", optional_number(q.goal.user_tokens_per_s)}};
+  j["goal"] = {
+      {"mode", mode_name(q.goal.mode)},
+      {"batch", q.goal.mode == ServingGoal::Mode::batch ? ordered(q.goal.batch) : ordered(nullptr)},
+      {"tpot_p99_ms", optional_number(q.goal.tpot_p99_ms)},
+      {"ttft_p99_ms", optional_number(q.goal.ttft_p99_ms)},
+      {"user_tokens_per_s", optional_number(q.goal.user_tokens_per_s)}};
   j["output_tokens_per_s"] = number(c.output_tokens_per_s);
   j["output_tokens_per_s_per_gpu"] = number(c.output_tokens_per_s_per_gpu);
   j["total_tokens_per_s_per_gpu"] = number(c.total_tokens_per_s_per_gpu);
