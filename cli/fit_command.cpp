@@ -7,9 +7,11 @@
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
 #include "reports/fit_report.hpp"
+#include "reports/serving_finder_report.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/scenario.hpp"
@@ -137,7 +139,9 @@ TierProbe tier_probe(const Catalog& catalog) {
 struct Options {
   std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
   std::string cache_type_k, cache_type_v;
-  std::string split = "layer", backend, mode = "inference", as_of;
+  std::string split = "layer", backend, mode = "inference", as_of, engine;
+  int input_tokens = 1000, output_tokens = 1000;
+  ServingGoalOptions goal;
   std::vector<std::string> compare;
   int context = 8192, streams = 1, count = 0, prompt_tokens = 0;
   int lora_rank = 16, micro_batch = 1;
@@ -183,6 +187,43 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
   const int count = o.count > 0 ? o.count : (o.gpu_id.empty() ? 0 : 1);
   const auto rows = rank_finetune(in.memory, devices, count);
   out << (o.json ? finetune_json(in, rows) : finetune_text(in, rows));
+  return 0;
+}
+
+/// The serving finder (--engine without --gpu): every catalog device the engine runs the
+/// request on, ranked by the cost of a million output tokens at the goal.
+int run_serving_finder(const Options& o, const po::variables_map& vm, const Catalog& catalog,
+                       const ModelArch& model, const Quant& quant, const KvCacheTypes& kv,
+                       std::ostream& out) {
+  if (!o.gpu_id.empty() || vm.count("compare")) {
+    throw UsageError(
+        "fit: --engine ranks every device (the finder); for one device use gputco throughput");
+  }
+  check_range("input-tokens", o.input_tokens, 1, 10'000'000);
+  check_range("output-tokens", o.output_tokens, 1, 10'000'000);
+  ServingRequest request;
+  request.model = model;
+  request.quant = quant;
+  request.engine = serving_engine("fit", o.engine);
+  if (kv.k != kv.v) {
+    throw UsageError("fit: a serving engine keeps K and V in one type: give --kv-cache, not "
+                     "--cache-type-k and --cache-type-v apart");
+  }
+  request.kv_cache = kv.k;
+  request.input_tokens = o.input_tokens;
+  request.output_tokens = o.output_tokens;
+  if (const std::string why = context_beyond_model_reason(model, o.input_tokens + o.output_tokens);
+      !why.empty()) {
+    throw UsageError("fit: --input-tokens + --output-tokens: " + why);
+  }
+  const ServingGoal goal = serving_goal("fit", o.goal, vm, false);
+  const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
+  std::vector<ServingOffer> offers;
+  for (const auto& device : catalog.devices())
+    offers.push_back(serving_offer(catalog, device, as_of));
+  const auto rows = rank_serving(request, offers, goal);
+  out << (o.json ? serving_finder_json(request, goal, rows)
+                 : serving_finder_text(request, goal, rows));
   return 0;
 }
 
@@ -239,7 +280,15 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "double-quant", po::bool_switch(&o.double_quant),
       "QLoRA: double quantization (4.127 instead of 4.5 bits per weight)")(
       "json", po::bool_switch(&o.json), "print JSON")(
-      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
+      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file")(
+      "engine", po::value(&o.engine)->value_name("E"),
+      "finder for a serving engine: llama.cpp | vllm | sglang | tensorrt-llm; ranks devices by "
+      "the cost of a million tokens at the goal (needs no --gpu)")(
+      "input-tokens", po::value(&o.input_tokens)->value_name("N"),
+      "--engine: mean prompt tokens per request (default 1000)")(
+      "output-tokens", po::value(&o.output_tokens)->value_name("N"),
+      "--engine: mean generated tokens per request (default 1000)");
+  add_latency_options(visible, o.goal);
   const auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -274,6 +323,15 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const KvCacheTypes kv{
       vm.count("cache-type-k") ? cache_type("cache-type-k", o.cache_type_k) : both,
       vm.count("cache-type-v") ? cache_type("cache-type-v", o.cache_type_v) : both};
+  if (o.engine.empty() && (kv.k == KvCacheType::fp8 || kv.v == KvCacheType::fp8)) {
+    throw UsageError("fit: an fp8 KV cache is a serving engine's (--engine); llama.cpp has none");
+  }
+  const bool latency = vm.count("tpot-ms") || vm.count("ttft-ms") || vm.count("user-tokens-per-s");
+  if (o.engine.empty() && (latency || vm.count("input-tokens") || vm.count("output-tokens"))) {
+    throw UsageError(
+        "fit: --tpot-ms, --ttft-ms, --user-tokens-per-s, --input-tokens and --output-tokens "
+        "need --engine");
+  }
   const auto split = parse_split_mode(o.split);
   if (!split) throw UsageError("fit: --split must be layer or tensor, got '" + o.split + "'");
   std::optional<Backend> backend;
@@ -330,6 +388,10 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return device;
   };
   if (finetune) return run_finetune(o, *method, catalog, *model, out);
+  if (!o.engine.empty()) {
+    return run_serving_finder(o, vm, catalog, *model, quant_for(catalog, resolved, o.quant_id), kv,
+                              out);
+  }
 
   FinderRequest finder;
   finder.request =

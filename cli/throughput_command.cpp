@@ -8,6 +8,7 @@
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "cli/serving_options.hpp"
 #include "engine/serving.hpp"
 #include "reports/throughput_report.hpp"
 #include "scenarios/scenario.hpp"
@@ -20,22 +21,15 @@ namespace {
 
 struct Options {
   std::string model_id, quant_id, gpu_id, engine, kv_cache = "f16", catalog_path;
-  int count = 1, tp = 0, pp = 0, input_tokens = 0, output_tokens = 0, batch = 0;
-  double tpot_ms = 0, ttft_ms = 0, user_tokens_per_s = 0;
-  bool max_batch = false, json = false;
+  int count = 1, tp = 0, pp = 0, input_tokens = 0, output_tokens = 0;
+  ServingGoalOptions goal;
+  bool json = false;
 };
 
 void check_range(const char* option, int value, int lo, int hi) {
   if (value < lo || value > hi) {
     throw UsageError("throughput: --" + std::string(option) + " must be between " +
                      std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
-                     std::to_string(value));
-  }
-}
-
-void check_positive(const char* option, double value) {
-  if (!std::isfinite(value) || value <= 0) {
-    throw UsageError("throughput: --" + std::string(option) + " must be a positive number, got " +
                      std::to_string(value));
   }
 }
@@ -48,43 +42,6 @@ template <typename T, typename IdOf>
   const std::string hint = nearest(id, ids);
   throw UsageError("throughput: --" + option + ": unknown id '" + id + "'" +
                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
-}
-
-/// The goal from the batch options: exactly one of --batch, --max-batch, or the latency
-/// targets (--tpot-ms, --ttft-ms, --user-tokens-per-s, which combine).
-ServingGoal goal_of(const Options& o, const po::variables_map& vm) {
-  const bool batch = vm.count("batch") > 0;
-  const bool latency =
-      vm.count("tpot-ms") > 0 || vm.count("ttft-ms") > 0 || vm.count("user-tokens-per-s") > 0;
-  const int forms = (batch ? 1 : 0) + (o.max_batch ? 1 : 0) + (latency ? 1 : 0);
-  if (forms != 1) {
-    throw UsageError(
-        "throughput: give exactly one of --batch N, --max-batch, or latency targets (--tpot-ms "
-        "MS [--ttft-ms MS] | --user-tokens-per-s R)");
-  }
-  ServingGoal g;
-  if (batch) {
-    check_range("batch", o.batch, 1, 1'000'000);
-    g.mode = ServingGoal::Mode::batch;
-    g.batch = o.batch;
-  } else if (o.max_batch) {
-    g.mode = ServingGoal::Mode::max_batch;
-  } else {
-    g.mode = ServingGoal::Mode::latency;
-    if (vm.count("tpot-ms")) {
-      check_positive("tpot-ms", o.tpot_ms);
-      g.tpot_p99_ms = o.tpot_ms;
-    }
-    if (vm.count("ttft-ms")) {
-      check_positive("ttft-ms", o.ttft_ms);
-      g.ttft_p99_ms = o.ttft_ms;
-    }
-    if (vm.count("user-tokens-per-s")) {
-      check_positive("user-tokens-per-s", o.user_tokens_per_s);
-      g.user_tokens_per_s = o.user_tokens_per_s;
-    }
-  }
-  return g;
 }
 
 }  // namespace
@@ -119,15 +76,10 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
                                                    "mean generated tokens per request (required)")(
       "kv-cache", po::value(&o.kv_cache)->value_name("T"),
       "KV cache: f16 (default) | fp8 | q8_0 | q4_0 (the last two: llama.cpp)")(
-      "batch", po::value(&o.batch)->value_name("N"), "sequences in flight per replica")(
-      "max-batch", po::bool_switch(&o.max_batch), "as many sequences as memory allows")(
-      "tpot-ms", po::value(&o.tpot_ms)->value_name("MS"),
-      "time per output token at the 99th percentile: the largest batch meeting it")(
-      "ttft-ms", po::value(&o.ttft_ms)->value_name("MS"),
-      "time to first token under load at the 99th percentile")(
-      "user-tokens-per-s", po::value(&o.user_tokens_per_s)->value_name("R"),
-      "per-user speed (1 / mean TPOT) at least R tokens/s")("json", po::bool_switch(&o.json),
-                                                            "print JSON")(
+      "batch", po::value(&o.goal.batch)->value_name("N"), "sequences in flight per replica")(
+      "max-batch", po::bool_switch(&o.goal.max_batch), "as many sequences as memory allows");
+  add_latency_options(visible, o.goal);
+  visible.add_options()("json", po::bool_switch(&o.json), "print JSON")(
       "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
   const auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
@@ -145,11 +97,7 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   if (o.engine.empty()) {
     throw UsageError("throughput: --engine is required: llama.cpp, vllm, sglang or tensorrt-llm");
   }
-  const auto engine = parse_serving_engine(o.engine);
-  if (!engine) {
-    throw UsageError("throughput: --engine must be llama.cpp, vllm, sglang or tensorrt-llm, got '" +
-                     o.engine + "'");
-  }
+  const ServingEngine engine = serving_engine("throughput", o.engine);
   if (!vm.count("input-tokens") || !vm.count("output-tokens")) {
     throw UsageError("throughput: --input-tokens and --output-tokens are required");
   }
@@ -163,11 +111,14 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
     throw UsageError("throughput: --kv-cache must be f16, fp8, q8_0 or q4_0, got '" + o.kv_cache +
                      "'");
   }
-  const ServingGoal goal = goal_of(o, vm);
+  const ServingGoal goal = serving_goal("throughput", o.goal, vm, true);
 
   const Catalog catalog = open_catalog(o.catalog_path);
   ThroughputQuery q;
-  const auto model = catalog.model(o.model_id);
+  // A catalog id, or a Hugging Face repository id (ORG/NAME) a catalog model names.
+  auto model = catalog.model(o.model_id);
+  if (!model && o.model_id.find('/') != std::string::npos)
+    model = catalog.model_by_repo(o.model_id);
   if (!model) {
     unknown_id(
         "model", o.model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
@@ -188,7 +139,7 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   q.request.model = *model;
   q.request.quant = *quant;
   q.request.kv_cache = *kv;
-  q.request.engine = *engine;
+  q.request.engine = engine;
   q.request.backend = default_backend(*device);
   q.request.input_tokens = o.input_tokens;
   q.request.output_tokens = o.output_tokens;

@@ -5,6 +5,8 @@
 #include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <utility>
@@ -450,6 +452,33 @@ std::optional<ModelArch> Catalog::model(const std::string& id) const {
     q.bind(1, id);
     if (!q.executeStep()) return std::nullopt;
     return read_model(q);
+  });
+}
+
+std::optional<ModelArch> Catalog::model_by_repo(const std::string& repo) const {
+  const auto lower = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  const std::string wanted = lower(repo);
+  const std::string marker = "hugging face ";
+  return guarded("reading a model by repository", [&]() -> std::optional<ModelArch> {
+    SQLite::Statement q(*db_, "SELECT id, source FROM layered_models ORDER BY id");
+    std::optional<std::string> match;
+    while (q.executeStep()) {
+      const std::string source = lower(q.getColumn(1).getString());
+      const auto at = source.find(marker);
+      if (at == std::string::npos) continue;
+      const auto start = at + marker.size();
+      const std::string named = source.substr(start, source.find(' ', start) - start);
+      if (named == wanted) return model(q.getColumn(0).getString());
+      for (const char* tuning : {"-instruct", "-it", "-chat", "-chat-hf"}) {
+        if (wanted == named + tuning) match = q.getColumn(0).getString();
+      }
+    }
+    if (match) return model(*match);
+    return std::nullopt;
   });
 }
 

@@ -189,6 +189,11 @@ class Catalog {
   std::vector<ModelArch> models() const;
   /// The model with this id, nullopt when there is none.
   std::optional<ModelArch> model(const std::string& id) const;
+  /// The model whose source names the Hugging Face repository `repo` ("Hugging Face ORG/NAME
+  /// config.json ..."), compared without case: the repository itself, or its instruction or
+  /// chat tuning (ORG/NAME-Instruct, -it, -chat, -chat-hf: the same architecture); nullopt when
+  /// none. Until models.csv carries repository ids (issue #14), the source text is the record.
+  std::optional<ModelArch> model_by_repo(const std::string& repo) const;
   /// Every quantization format, ordered by id (byte order: "F16" before "Q4_K_M").
   std::vector<Quant> quants() const;
   /// The quantization format with this id ("Q4_K_M"), nullopt when there is none.

@@ -67,6 +67,14 @@ TEST(CliThroughput, textNamesTheLayoutTheBatchAndTheBound) {
   EXPECT_TRUE(r.err.empty()) << r.err;
 }
 
+TEST(CliThroughput, aHuggingFaceRepositoryIdNamesTheCatalogModel) {
+  const auto r = throughput({"--model", "meta-llama/Llama-3.1-8B-Instruct", "--quant", "FP8",
+                             "--gpu", "h100-sxm", "--engine", "vllm", "--input-tokens", "1000",
+                             "--output-tokens", "1000", "--max-batch", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["model"], "llama-3.1-8b");
+}
+
 TEST(CliThroughput, aFixedBatchAndLayoutAreKept) {
   const auto r = throughput({"--model",
                              "llama-3.1-8b",
@@ -170,6 +178,77 @@ TEST(CliThroughput, badInputExitsWith2AndSaysWhy) {
     EXPECT_NE(r.err.find(c.message), std::string::npos)
         << "expected: " << c.message << "\ngot: " << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace gputco
+
+namespace gputco {
+namespace {
+
+test::RunResult fit(std::vector<std::string> args) {
+  args.insert(args.begin(), "fit");
+  return test::run(GPUTCO_EXE, args);
+}
+
+TEST(CliServingFinder, ranksDevicesByTheCostOfAMillionTokensAtTheTarget) {
+  const auto r = fit({"--model", "llama-3.3-70b", "--quant", "FP8", "--engine", "vllm", "--tpot-ms",
+                      "50", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "serving_finder");
+  EXPECT_EQ(j["tokens_counted"], "output");
+  const auto& results = j["results"];
+  ASSERT_GT(results.size(), 10u);
+  // Rows meeting the target with a rate come first, cheapest per million output tokens first;
+  // the cost is InferenceX's: rate x 1e6 / (3600 x output tokens/s per GPU).
+  double previous = 0;
+  std::size_t priced = 0;
+  for (const auto& row : results) {
+    if (row["cost_per_million_output_tokens"].is_null() || row["target_met"] != true) break;
+    const double cost = row["cost_per_million_output_tokens"].get<double>();
+    EXPECT_GE(cost, previous);
+    previous = cost;
+    const double rate = row["rate_per_gpu_hour"]["amount"].get<double>();
+    EXPECT_NEAR(cost, rate * 1e6 / (3600 * row["output_tokens_per_s_per_gpu"].get<double>()),
+                1e-9 * cost);
+    EXPECT_LE(row["tpot_p99_ms"].get<double>(), 50 * (1 + 1e-9));
+    ++priced;
+  }
+  EXPECT_GE(priced, 5u);
+  // Apple devices are not served by vLLM, with the reason.
+  bool apple_refused = false;
+  for (const auto& row : results) {
+    if (row["gpu"] == "m3-ultra-80c") {
+      apple_refused = row["refusal"].get<std::string>().find("NVIDIA and AMD") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(apple_refused);
+}
+
+TEST(CliServingFinder, textNamesTheFormulaAndTheTokensCounted) {
+  const auto r = fit({"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "tensorrt-llm",
+                      "--input-tokens", "2048", "--output-tokens", "128", "--kv-cache", "fp8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("rate per GPU-hour x 1e6 / (3600 x tokens/s per GPU)"), std::string::npos);
+  EXPECT_NE(r.out.find("output tokens counted"), std::string::npos);
+  EXPECT_NE(r.out.find("not served:"), std::string::npos);
+}
+
+TEST(CliServingFinder, misuseExitsWith2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--tpot-ms", "50"}, "need --engine"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "vllm", "--gpu", "h100-sxm"},
+       "for one device use gputco throughput"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--kv-cache", "fp8"}, "fp8 with --engine"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "tgi"},
+       "--engine must be llama.cpp, vllm, sglang or tensorrt-llm, got 'tgi'"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = fit(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
   }
 }
 

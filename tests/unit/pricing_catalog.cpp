@@ -390,3 +390,15 @@ TEST(Catalog, builtinDoesNotNeedTheSourceTree) {
 
 }  // namespace
 }  // namespace gputco
+
+TEST(Catalog, modelByHuggingFaceRepositoryMatchesTheSourceAndItsTunings) {
+  const Catalog catalog = Catalog::open_builtin();
+  // llama-3.1-8b's source names meta-llama/Llama-3.1-8B; the Instruct tuning is the same
+  // architecture. Case does not matter; an unknown repository is nullopt.
+  EXPECT_EQ(catalog.model_by_repo("meta-llama/Llama-3.1-8B")->id, "llama-3.1-8b");
+  EXPECT_EQ(catalog.model_by_repo("meta-llama/Llama-3.1-8B-Instruct")->id, "llama-3.1-8b");
+  EXPECT_EQ(catalog.model_by_repo("META-LLAMA/llama-3.3-70b-instruct")->id, "llama-3.3-70b");
+  EXPECT_EQ(catalog.model_by_repo("Qwen/Qwen3-235B-A22B")->id, "qwen3-235b-a22b");
+  EXPECT_FALSE(catalog.model_by_repo("meta-llama/Llama-3.1-8B-Base").has_value());
+  EXPECT_FALSE(catalog.model_by_repo("nobody/nothing").has_value());
+}
