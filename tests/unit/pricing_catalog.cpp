@@ -388,9 +388,6 @@ TEST(Catalog, builtinDoesNotNeedTheSourceTree) {
             "SQLite format 3");
 }
 
-}  // namespace
-}  // namespace gputco
-
 TEST(Catalog, modelByHuggingFaceRepositoryMatchesTheSourceAndItsTunings) {
   const Catalog catalog = Catalog::open_builtin();
   // llama-3.1-8b's source names meta-llama/Llama-3.1-8B; the Instruct tuning is the same
@@ -402,3 +399,6 @@ TEST(Catalog, modelByHuggingFaceRepositoryMatchesTheSourceAndItsTunings) {
   EXPECT_FALSE(catalog.model_by_repo("meta-llama/Llama-3.1-8B-Base").has_value());
   EXPECT_FALSE(catalog.model_by_repo("nobody/nothing").has_value());
 }
+
+}  // namespace
+}  // namespace gputco
