@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "cli/commands.hpp"
+#include "scenarios/scenario.hpp"
+
 namespace gputco::cli {
 
 /// Parses `args` against `visible` options plus the positional arguments named in
@@ -15,5 +18,19 @@ boost::program_options::variables_map parse_arguments(
     const std::vector<std::string>& args,
     const boost::program_options::options_description& visible,
     const std::vector<std::pair<const char*, std::string*>>& positional);
+
+/// Throws UsageError "COMMAND: --OPTION: unknown id 'ID'; did you mean 'NEAREST'? (LIST)" for
+/// an id none of `items` carries (id_of(item) gives each one's id; the hint is left out when
+/// no id is near), LIST naming the command that lists them.
+template <typename T, typename IdOf>
+[[noreturn]] void unknown_id(const std::string& command, const std::string& option,
+                             const std::string& id, const std::vector<T>& items, IdOf id_of,
+                             const std::string& list) {
+  std::vector<std::string> ids;
+  for (const auto& item : items) ids.push_back(id_of(item));
+  const std::string hint = nearest(id, ids);
+  throw UsageError(command + ": --" + option + ": unknown id '" + id + "'" +
+                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
+}
 
 }  // namespace gputco::cli

@@ -25,21 +25,11 @@ namespace {
 /// "Every observation": later than any catalog date.
 constexpr const char* kLatest = "2999-12-31";
 
-template <typename T, typename IdOf>
-[[noreturn]] void unknown_id(const std::string& option, const std::string& id,
-                             const std::vector<T>& items, IdOf id_of, const std::string& list) {
-  std::vector<std::string> ids;
-  for (const auto& item : items) ids.push_back(id_of(item));
-  const std::string hint = nearest(id, ids);
-  throw UsageError("fit: --" + option + ": unknown id '" + id + "'" +
-                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
-}
-
 Device find_device(const Catalog& catalog, const std::string& option, const std::string& id) {
   const auto device = catalog.device(id);
   if (!device) {
     unknown_id(
-        option, id, catalog.devices(), [](const Device& d) { return d.id; },
+        "fit", option, id, catalog.devices(), [](const Device& d) { return d.id; },
         "gputco catalog list gpus");
   }
   return *device;
@@ -49,7 +39,7 @@ Quant find_quant(const Catalog& catalog, const std::string& id) {
   const auto quant = catalog.quant(id);
   if (!quant) {
     unknown_id(
-        "quant", id, catalog.quants(), [](const Quant& q) { return q.id; },
+        "fit", "quant", id, catalog.quants(), [](const Quant& q) { return q.id; },
         "gputco catalog list quants");
   }
   return *quant;

@@ -34,16 +34,6 @@ void check_range(const char* option, int value, int lo, int hi) {
   }
 }
 
-template <typename T, typename IdOf>
-[[noreturn]] void unknown_id(const std::string& option, const std::string& id,
-                             const std::vector<T>& items, IdOf id_of, const std::string& list) {
-  std::vector<std::string> ids;
-  for (const auto& item : items) ids.push_back(id_of(item));
-  const std::string hint = nearest(id, ids);
-  throw UsageError("throughput: --" + option + ": unknown id '" + id + "'" +
-                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
-}
-
 }  // namespace
 
 int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
@@ -121,19 +111,19 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
     model = catalog.model_by_repo(o.model_id);
   if (!model) {
     unknown_id(
-        "model", o.model_id, catalog.models(), [](const ModelArch& m) { return m.id; },
-        "gputco catalog list models");
+        "throughput", "model", o.model_id, catalog.models(),
+        [](const ModelArch& m) { return m.id; }, "gputco catalog list models");
   }
   const auto quant = catalog.quant(o.quant_id);
   if (!quant) {
     unknown_id(
-        "quant", o.quant_id, catalog.quants(), [](const Quant& x) { return x.id; },
+        "throughput", "quant", o.quant_id, catalog.quants(), [](const Quant& x) { return x.id; },
         "gputco catalog list quants");
   }
   const auto device = catalog.device(o.gpu_id);
   if (!device) {
     unknown_id(
-        "gpu", o.gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
+        "throughput", "gpu", o.gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
         "gputco catalog list gpus");
   }
   q.request.model = *model;

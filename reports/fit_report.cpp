@@ -5,21 +5,15 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/json_values.hpp"
+
 namespace gputco {
 
 namespace {
 
-using ordered = nlohmann::ordered_json;
-
-/// A number, or null when it is not finite (never NaN or infinity in the output).
-ordered number(double x) {
-  return std::isfinite(x) ? ordered(x) : ordered(nullptr);
-}
-
-template <typename T>
-ordered optional_number(const std::optional<T>& x) {
-  return x ? number(*x) : ordered(nullptr);
-}
+using json_values::number;
+using json_values::optional_number;
+using json_values::ordered;
 
 ordered price_json(const std::optional<Price>& p) {
   if (!p) return nullptr;

@@ -5,23 +5,18 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/json_values.hpp"
+
 namespace gputco {
 
 namespace {
 
-using ordered = nlohmann::ordered_json;
+using json_values::number;
+using json_values::optional_number;
+using json_values::ordered;
 
 constexpr const char* kCostFormula =
     "rate per GPU-hour x 1e6 / (3600 x tokens/s per GPU) (InferenceX; DOMAIN V9)";
-
-ordered number(double x) {
-  return std::isfinite(x) ? ordered(x) : ordered(nullptr);
-}
-
-template <typename T>
-ordered optional_number(const std::optional<T>& x) {
-  return x ? number(static_cast<double>(*x)) : ordered(nullptr);
-}
 
 std::string goal_text(const ServingGoal& g) {
   if (g.mode != ServingGoal::Mode::latency) return "as many sequences as memory allows";

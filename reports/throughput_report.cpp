@@ -5,20 +5,15 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/json_values.hpp"
+
 namespace gputco {
 
 namespace {
 
-using ordered = nlohmann::ordered_json;
-
-ordered number(double x) {
-  return std::isfinite(x) ? ordered(x) : ordered(nullptr);
-}
-
-template <typename T>
-ordered optional_number(const std::optional<T>& x) {
-  return x ? number(static_cast<double>(*x)) : ordered(nullptr);
-}
+using json_values::number;
+using json_values::optional_number;
+using json_values::ordered;
 
 std::string mode_name(ServingGoal::Mode mode) {
   switch (mode) {
