@@ -314,7 +314,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       vm.count("cache-type-k") ? cache_type("cache-type-k", o.cache_type_k) : both,
       vm.count("cache-type-v") ? cache_type("cache-type-v", o.cache_type_v) : both};
   if (o.engine.empty() && (kv.k == KvCacheType::fp8 || kv.v == KvCacheType::fp8)) {
-    throw UsageError("fit: an fp8 KV cache is a serving engine's (--engine); llama.cpp has none");
+    throw UsageError(
+        "fit: an fp8 KV cache is a serving engine's (fp8 with --engine); llama.cpp has none");
   }
   const bool latency = vm.count("tpot-ms") || vm.count("ttft-ms") || vm.count("user-tokens-per-s");
   if (o.engine.empty() && (latency || vm.count("input-tokens") || vm.count("output-tokens"))) {

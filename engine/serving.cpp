@@ -176,8 +176,16 @@ ReplicaMemory replica_memory(const ReplicaSetup& s) {
   }
   const int block = std::max(1, s.profile.kv_block_tokens);
   const double allocated = std::ceil(resident / block) * block;
-  m.kv_per_sequence_gib = kv_cache_bytes(cache_model(s), s.kv_cache, static_cast<int>(allocated)) *
-                          kv_share_per_gpu(s) / kBytesPerGib;
+  // llama.cpp allocates its own way (cells padded to 256, sliding layers window + micro-batch:
+  // kv_cache_bytes); the engines' paged cache holds the tokens of whole blocks, per token as
+  // llama.cpp's (kv_cache_read_bytes: sliding layers at most their window unless the engine
+  // reserves them in full, cache_model).
+  const ModelArch cached = cache_model(s);
+  const int allocated_tokens = static_cast<int>(allocated);
+  const double kv_sequence_bytes = is_llama_cpp(s)
+                                       ? kv_cache_bytes(cached, s.kv_cache, allocated_tokens)
+                                       : kv_cache_read_bytes(cached, s.kv_cache, allocated_tokens);
+  m.kv_per_sequence_gib = kv_sequence_bytes * kv_share_per_gpu(s) / kBytesPerGib;
   if (m.kv_budget_gib > 0 && m.kv_per_sequence_gib > 0) {
     m.max_batch =
         static_cast<int>(std::min(std::floor(m.kv_budget_gib / m.kv_per_sequence_gib), 1e6));
@@ -202,7 +210,9 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     weight_bytes = w.other / s.pp + w.experts * touched / (static_cast<double>(s.tp) * s.pp);
   }
   const double resident = resident_tokens(s);
-  const double kv_read = kv_cache_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
+  // Attention reads the tokens held, not the cells allocated.
+  const double kv_read =
+      kv_cache_read_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
   const double kv_bytes = batch * kv_read * kv_share_per_gpu(s) * (llama ? s.pp : 1);
   const double bandwidth = s.device.bandwidth_gbps * 1e9;
   // The GEMMs (weights) and the attention kernels (KV cache) of a layer run one after the

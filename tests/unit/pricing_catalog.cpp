@@ -247,8 +247,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsFour) {
-  EXPECT_EQ(catalog_.schema_version(), 4);
+TEST_F(CatalogTest, schemaVersionIsFive) {
+  EXPECT_EQ(catalog_.schema_version(), 5);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -299,14 +299,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 5");
+    db.exec("PRAGMA user_version = 6");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 5 is newer than this program reads (4)");
+              path + ": catalog schema version 6 is newer than this program reads (5)");
   }
 }
 
