@@ -293,6 +293,37 @@ TEST(XlsxQuote, everyExamplesQuotePrintsAtSeventyPercentOrMore) {
   }
 }
 
+TEST(XlsxQuote, aLongOptionNameKeepsItsYearInTheComponentTable) {
+  const std::string dir = fresh_dir("quote-component-names");
+  const auto sample = seller_quote(dir);
+  WorkbookOptions options;
+  options.quote = true;
+  const std::string path = dir + "/quote.xlsx";
+  write_workbook(sample.plan, sample.scenario, path, options);
+  std::string ref;
+  for (const auto& [at, text] : texts_of(path, "Summary")) {
+    if (text == "Office rig, 2 x RTX 3090 (used), year 1") ref = at;
+  }
+  ASSERT_EQ(ref.rfind("A", 0), 0u) << "the name's cell, in column A";
+  const std::string xml = zip_member(path, test::sheet_parts(path).at("Summary"));
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(xml, m, std::regex("<c r=\"" + ref + "\" s=\"([0-9]+)\"")));
+  const size_t style = std::stoul(m[1]);
+  const std::string styles = zip_member(path, "xl/styles.xml");
+  const std::string xfs = styles.substr(styles.find("<cellXfs"));
+  const std::regex xf(R"re(<xf [^>]*?(/>|>.*?</xf>))re");
+  std::vector<std::string> formats;
+  for (std::sregex_iterator it(xfs.begin(), xfs.end(), xf), end; it != end; ++it) {
+    formats.push_back((*it)[0]);
+  }
+  ASSERT_LT(style, formats.size());
+  EXPECT_NE(formats[style].find("wrapText=\"1\""), std::string::npos) << formats[style];
+  // 39 characters at 25 a line: 2 lines of 15 points.
+  ASSERT_TRUE(std::regex_search(
+      xml, m, std::regex("<row r=\"" + ref.substr(1) + "\"[^>]* ht=\"([0-9.]+)\"")));
+  EXPECT_EQ(std::stod(m[1]), 30);
+}
+
 bool tool_available(const char* tool) {
   return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
 }
