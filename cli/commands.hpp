@@ -42,5 +42,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
 /// gputco risk SCENARIO [--draws N] [--seed S] [--json]: the seeded Monte Carlo
 /// (cli/risk_command.cpp).
 int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// gputco diff OLD NEW [--format text|json|markdown]: two scenarios or plans' JSON side by
+/// side, what changed in the inputs, the options' costs and the recommendation
+/// (cli/diff_command.cpp).
+int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gputco::cli

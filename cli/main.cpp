@@ -31,6 +31,8 @@ constexpr const char* kUsage =
     "  catalog check   integrity report of the built-in and user catalogs\n"
     "  sweep SCENARIO  plan again as one number varies: --vary KEY=FROM:TO:STEP\n"
     "  risk SCENARIO   Monte Carlo: how often buying beats renting, P10/P50/P90 of cost\n"
+    "  diff OLD NEW    two scenarios or plans' JSON side by side: inputs, costs, the\n"
+    "                  recommendation, as text, JSON or Markdown (gputco diff --help)\n"
     "\n"
     "  --help          this text\n"
     "  --version       the version and the catalog schema\n"
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
     if (command == "catalog") return cli::catalog_command(rest, std::cout, std::cerr);
     if (command == "sweep") return cli::sweep_command(rest, std::cout, std::cerr);
     if (command == "risk") return cli::risk_command(rest, std::cout, std::cerr);
+    if (command == "diff") return cli::diff_command(rest, std::cout, std::cerr);
     std::cerr << "gputco: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const cli::UsageError& e) {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/text_report.hpp"
+
 namespace gputco {
 
 namespace {
@@ -56,12 +58,7 @@ std::string system_name(const FinderRow& row) {
 /// Whole amounts with thousands separators and the currency: "1,700 USD"; "-" when absent.
 std::string price_text(const std::optional<Price>& p) {
   if (!p || !std::isfinite(p->amount)) return "-";
-  const auto whole = static_cast<long long>(std::llround(p->amount));
-  std::string digits = std::to_string(whole < 0 ? -whole : whole);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-    digits.insert(static_cast<size_t>(i), ",");
-  }
-  return (whole < 0 ? "-" : "") + digits + " " + p->currency;
+  return grouped_money_text(p->amount) + " " + p->currency;
 }
 
 std::string tokens_text(const DeviceFit& r) {
