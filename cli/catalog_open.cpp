@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/environment.hpp"
 
 namespace gputco::cli {
 
@@ -20,9 +21,14 @@ std::string default_user_catalog_path() {
   return {};
 }
 
+std::string configured_user_catalog_path() {
+  const auto& config = user_config();
+  return config.catalog_path.empty() ? default_user_catalog_path() : config.catalog_path;
+}
+
 std::string user_catalog_path(const std::string& path) {
   if (!path.empty()) return path;
-  std::string fallback = default_user_catalog_path();
+  std::string fallback = configured_user_catalog_path();
   if (fallback.empty()) {
     throw UsageError("no user catalog: neither XDG_DATA_HOME nor HOME is set; give --catalog DB");
   }
@@ -30,6 +36,15 @@ std::string user_catalog_path(const std::string& path) {
 }
 
 Catalog open_catalog(const std::string& path) {
+  if (path.empty() && !user_config().catalog_path.empty()) {
+    // The config file's catalog, like --catalog: it must exist and be a catalog.
+    const UserConfig& config = user_config();
+    try {
+      return Catalog::open_layered(config.catalog_path);
+    } catch (const CatalogError& e) {
+      throw ScenarioError(config.file, config.catalog_line, "[catalog] path", e.what());
+    }
+  }
   if (path.empty()) {
     const std::string user = default_user_catalog_path();
     std::error_code ec;
@@ -42,6 +57,10 @@ Catalog open_catalog(const std::string& path) {
     // A catalog file the user named is input: a bad one is bad input (exit 2).
     throw UsageError(std::string("--catalog: ") + e.what());
   }
+}
+
+JsonStamp json_stamp(const Catalog& catalog) {
+  return {catalog.schema_version(), catalog.data_date()};
 }
 
 }  // namespace gputco::cli

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "pricing/suggest.hpp"
 #include "reports/fit_report.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/model_files.hpp"
@@ -28,9 +29,8 @@ template <typename T, typename IdOf>
                              const std::vector<T>& items, IdOf id_of, const std::string& list) {
   std::vector<std::string> ids;
   for (const auto& item : items) ids.push_back(id_of(item));
-  const std::string hint = nearest(id, ids);
-  throw UsageError("fit: --" + option + ": unknown id '" + id + "'" +
-                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
+  throw UsageError("fit: --" + option + ": unknown id '" + id + "'" + did_you_mean(id, ids) + " (" +
+                   list + ")");
 }
 
 Device find_device(const Catalog& catalog, const std::string& option, const std::string& id) {
@@ -162,6 +162,7 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
   request.lora_rank = o.lora_rank;
   request.double_quant = o.double_quant;
   FinetuneReportInputs in;
+  in.stamp = json_stamp(catalog);
   in.request = request;
   in.memory = estimate_finetune_memory(request);
   // The inference baseline: --quant, else 16-bit for full and LoRA (the precision trained),
@@ -238,7 +239,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "double-quant", po::bool_switch(&o.double_quant),
       "QLoRA: double quantization (4.127 instead of 4.5 bits per weight)")(
       "json", po::bool_switch(&o.json), "print JSON")(
-      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
+      "catalog", po::value(&o.catalog_path)->value_name("DB"), kCatalogOptionHelp);
   const auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -340,7 +341,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   finder.tier_probe = tier_probe(catalog);
   finder.all_multi = o.multi;
   const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
-  const FitReportContext context{o.as_of, backend.has_value()};
+  const FitReportContext context{o.as_of, backend.has_value(), json_stamp(catalog)};
   const MemoryBreakdown memory = estimate_memory(finder.request, 1);
 
   if (vm.count("compare")) {

@@ -180,6 +180,7 @@ ordered request_json(const FinderRequest& finder, const MemoryBreakdown& memory,
   const auto& q = finder.request;
   const auto& o = finder.options;
   ordered j;
+  j["gputco"] = stamp_json(context.stamp);
   j["mode"] = "inference";
   j["model"] = q.model.id;
   j["quant"] = q.quant.id;
@@ -400,6 +401,7 @@ std::string finetune_json(const FinetuneReportInputs& in, const std::vector<Fine
   const auto& r = in.request;
   const auto& m = in.memory;
   ordered j;
+  j["gputco"] = stamp_json(in.stamp);
   j["mode"] = "finetune-" + to_string(r.method);
   j["model"] = r.model.id;
   j["sequence_tokens"] = r.sequence_tokens;
