@@ -1,6 +1,5 @@
 #include "cli/catalog_open.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "cli/commands.hpp"
@@ -9,16 +8,7 @@
 namespace gputco::cli {
 
 std::string default_user_catalog_path() {
-  namespace fs = std::filesystem;
-  const char* xdg = std::getenv("XDG_DATA_HOME");
-  if (xdg != nullptr && fs::path(xdg).is_absolute()) {
-    return (fs::path(xdg) / "gputco" / "catalog.sqlite").string();
-  }
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && fs::path(home).is_absolute()) {
-    return (fs::path(home) / ".local" / "share" / "gputco" / "catalog.sqlite").string();
-  }
-  return {};
+  return xdg_file("XDG_DATA_HOME", ".local/share", "catalog.sqlite");
 }
 
 std::string configured_user_catalog_path() {

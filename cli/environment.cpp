@@ -8,17 +8,21 @@
 
 namespace gputco::cli {
 
-std::string default_user_config_path() {
+std::string xdg_file(const char* variable, const char* home_default, const char* name) {
   namespace fs = std::filesystem;
-  const char* xdg = std::getenv("XDG_CONFIG_HOME");
-  if (xdg != nullptr && fs::path(xdg).is_absolute()) {
-    return (fs::path(xdg) / "gputco" / "config.ini").string();
+  const char* base = std::getenv(variable);
+  if (base != nullptr && fs::path(base).is_absolute()) {
+    return (fs::path(base) / "gputco" / name).string();
   }
   const char* home = std::getenv("HOME");
   if (home != nullptr && fs::path(home).is_absolute()) {
-    return (fs::path(home) / ".config" / "gputco" / "config.ini").string();
+    return (fs::path(home) / home_default / "gputco" / name).string();
   }
   return {};
+}
+
+std::string default_user_config_path() {
+  return xdg_file("XDG_CONFIG_HOME", ".config", "config.ini");
 }
 
 const UserConfig& user_config() {

@@ -9,6 +9,11 @@
 
 namespace gputco::cli {
 
+/// A file of gputco under an XDG base directory (XDG Base Directory Specification):
+/// $VARIABLE/gputco/NAME when the variable holds an absolute path, else
+/// $HOME/HOME_DEFAULT/gputco/NAME (HOME_DEFAULT e.g. ".config"); "" when neither is usable.
+std::string xdg_file(const char* variable, const char* home_default, const char* name);
+
 /// Where the config file lives: $XDG_CONFIG_HOME/gputco/config.ini when XDG_CONFIG_HOME is
 /// an absolute path, else $HOME/.config/gputco/config.ini; "" when neither variable is usable.
 std::string default_user_config_path();
