@@ -20,7 +20,7 @@ _gputco() {
 
   local command=${words[1]} action=${words[2]}
   if ((cword == 1)); then
-    COMPREPLY=($(compgen -W "plan fit sweep risk catalog --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "plan fit sweep risk diff catalog --help --version" -- "$cur"))
     return
   fi
 
@@ -73,6 +73,7 @@ _gputco() {
       ;;
     sweep) options="--vary --format --json --set --quiet -q --catalog --help" ;;
     risk) options="--draws --seed --set --json --quiet -q --time --catalog --help" ;;
+    diff) options="--format --json --catalog --help" ;;
     catalog)
       if ((cword == 2)); then
         COMPREPLY=($(compgen -W "list show import export check --help" -- "$cur"))

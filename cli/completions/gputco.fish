@@ -3,12 +3,13 @@
 # share/fish/vendor_completions.d/gputco.fish. tests/cli/cli_install_test.cpp checks that every
 # option of every command's --help is here.
 
-set -l commands plan fit sweep risk catalog
+set -l commands plan fit sweep risk diff catalog
 complete -c gputco -f
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a plan -d 'plan a scenario'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a fit -d 'does a model fit, how fast'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a sweep -d 'plan as one number varies'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a risk -d 'Monte Carlo: buy against rent'
+complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a diff -d 'compare two plans'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a catalog -d 'the price catalog'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -l version -d 'version and catalog schema'
 complete -c gputco -l help -s h -d 'print the usage'
@@ -80,3 +81,9 @@ complete -c gputco -n "__fish_seen_subcommand_from import" -l accept-outliers -d
 complete -c gputco -n "__fish_seen_subcommand_from export" -a 'prices rentals'
 complete -c gputco -n "__fish_seen_subcommand_from export" -l output -s o -r -F -d 'file to write'
 complete -c gputco -n "__fish_seen_subcommand_from catalog" -l catalog -r -F -d 'user catalog'
+
+# diff: two scenarios or plans' JSON
+complete -c gputco -n "__fish_seen_subcommand_from diff" -k -a '(__fish_complete_suffix .ini; __fish_complete_suffix .json)'
+complete -c gputco -n "__fish_seen_subcommand_from diff" -l format -x -a 'text json markdown' -d 'what to print'
+complete -c gputco -n "__fish_seen_subcommand_from diff" -l json -d 'print JSON'
+complete -c gputco -n "__fish_seen_subcommand_from diff" -l catalog -r -F -d 'catalog database'

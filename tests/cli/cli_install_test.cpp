@@ -18,6 +18,7 @@ const std::vector<std::vector<std::string>> kCommands = {{"plan"},
                                                          {"fit"},
                                                          {"sweep"},
                                                          {"risk"},
+                                                         {"diff"},
                                                          {"catalog", "list"},
                                                          {"catalog", "show"},
                                                          {"catalog", "import"},
@@ -57,8 +58,9 @@ std::string help_of(const std::vector<std::string>& command) {
 TEST(ManualPage, namesEveryCommandAndOptionOfHelp) {
   const std::string page = man_words(test::source_path("cli/man/gputco.1"));
   const auto top = test::run(GPUTCO_EXE, {"--help"});
-  for (const char* command : {"plan", "fit", "sweep", "risk", "catalog list", "catalog show",
-                              "catalog import", "catalog export", "catalog check"}) {
+  for (const char* command :
+       {"plan", "fit", "sweep", "risk", "diff", "catalog list", "catalog show", "catalog import",
+        "catalog export", "catalog check"}) {
     ASSERT_NE(top.out.find(command), std::string::npos) << command;
     EXPECT_NE(page.find(".SS \"gputco " + std::string(command)), std::string::npos) << command;
   }
