@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "pricing/suggest.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace gputco::cli {
@@ -28,9 +29,14 @@ template <typename T, typename IdOf>
                              const std::string& list) {
   std::vector<std::string> ids;
   for (const auto& item : items) ids.push_back(id_of(item));
-  const std::string hint = nearest(id, ids);
   throw UsageError(command + ": --" + option + ": unknown id '" + id + "'" +
-                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
+                   did_you_mean(id, ids) + " (" + list + ")");
 }
+
+/// The output format of `command` from --format FMT and --json (its short form): FMT, "json"
+/// for --json alone, `allowed.front()` when neither is given. Throws UsageError (exit 2)
+/// when FMT is not in `allowed` (naming the nearest) or disagrees with --json.
+std::string output_format(const std::string& command, const std::string& format, bool json,
+                          const std::vector<std::string>& allowed);
 
 }  // namespace gputco::cli

@@ -42,8 +42,8 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
                                                "price book to import into (default: "
                                                "default)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
-      "user catalog to write (default: $XDG_DATA_HOME/gputco/catalog.sqlite, else "
-      "~/.local/share/gputco/catalog.sqlite)")(
+      "user catalog to write (default: the config file's [catalog] path, else "
+      "$XDG_DATA_HOME/gputco/catalog.sqlite, else ~/.local/share/gputco/catalog.sqlite)")(
       "as-of", po::value(&options.as_of)->value_name("DATE"),
       "rows observed after this date are rejected as in the future (default: today, UTC; the "
       "only use of the clock)")(
@@ -57,9 +57,13 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "import rows that fail a plausibility check (far from the dated median of their item, "
       "or used above new) instead of refusing the file; plans that use them say so");
   auto vm = parse_arguments(args, visible, {{"file", &file}});
-  if (vm.count("help") || file.empty()) {
+  if (vm.count("help")) {
     out << visible << "\n";
-    return vm.count("help") ? 0 : 2;
+    return 0;
+  }
+  if (file.empty()) {
+    err << visible << "\n";
+    return 2;
   }
   if (options.as_of.empty()) options.as_of = today_utc();
   require_date_option("--as-of", options.as_of);
@@ -95,7 +99,7 @@ int catalog_export(const std::vector<std::string>& args, std::ostream& out, std:
                                                "the book to export (default: every book)")(
       "output,o", po::value(&output)->value_name("FILE"), "file to write (default: stdout)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
-      "user catalog to read (default: the XDG one)");
+      "user catalog to read (default: the config file's [catalog] path, else the XDG one)");
   auto vm = parse_arguments(args, visible, {{"what", &what}});
   if (vm.count("help")) {
     out << visible << "\n";

@@ -1,28 +1,24 @@
 #include "cli/catalog_open.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/environment.hpp"
 
 namespace gputco::cli {
 
 std::string default_user_catalog_path() {
-  namespace fs = std::filesystem;
-  const char* xdg = std::getenv("XDG_DATA_HOME");
-  if (xdg != nullptr && fs::path(xdg).is_absolute()) {
-    return (fs::path(xdg) / "gputco" / "catalog.sqlite").string();
-  }
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && fs::path(home).is_absolute()) {
-    return (fs::path(home) / ".local" / "share" / "gputco" / "catalog.sqlite").string();
-  }
-  return {};
+  return xdg_file("XDG_DATA_HOME", ".local/share", "catalog.sqlite");
+}
+
+std::string configured_user_catalog_path() {
+  const auto& config = user_config();
+  return config.catalog_path.empty() ? default_user_catalog_path() : config.catalog_path;
 }
 
 std::string user_catalog_path(const std::string& path) {
   if (!path.empty()) return path;
-  std::string fallback = default_user_catalog_path();
+  std::string fallback = configured_user_catalog_path();
   if (fallback.empty()) {
     throw UsageError("no user catalog: neither XDG_DATA_HOME nor HOME is set; give --catalog DB");
   }
@@ -30,6 +26,15 @@ std::string user_catalog_path(const std::string& path) {
 }
 
 Catalog open_catalog(const std::string& path) {
+  if (path.empty() && !user_config().catalog_path.empty()) {
+    // The config file's catalog, like --catalog: it must exist and be a catalog.
+    const UserConfig& config = user_config();
+    try {
+      return Catalog::open_layered(config.catalog_path);
+    } catch (const CatalogError& e) {
+      throw ScenarioError(config.file, config.catalog_line, "[catalog] path", e.what());
+    }
+  }
   if (path.empty()) {
     const std::string user = default_user_catalog_path();
     std::error_code ec;
@@ -42,6 +47,10 @@ Catalog open_catalog(const std::string& path) {
     // A catalog file the user named is input: a bad one is bad input (exit 2).
     throw UsageError(std::string("--catalog: ") + e.what());
   }
+}
+
+JsonStamp json_stamp(const Catalog& catalog) {
+  return {catalog.schema_version(), catalog.data_date()};
 }
 
 }  // namespace gputco::cli

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "pricing/catalog.hpp"
+#include "reports/json_stamp.hpp"
 
 namespace gputco::cli {
 
@@ -13,17 +14,30 @@ namespace gputco::cli {
 /// $HOME/.local/share/gputco/catalog.sqlite; "" when neither variable is usable.
 std::string default_user_catalog_path();
 
-/// The user database a command works on: `path` (from --catalog) when given, else the default.
-/// Throws UsageError when neither exists (no HOME).
+/// The help text of --catalog DB for the commands that read the catalog.
+inline constexpr const char* kCatalogOptionHelp =
+    "user catalog (price books) to layer over the built-in one, read-only (default: the "
+    "config file's [catalog] path, else the XDG one if it exists)";
+
+/// The user database the run works on by default: the config file's [catalog] path when set,
+/// else default_user_catalog_path().
+std::string configured_user_catalog_path();
+
+/// The user database a command works on: `path` (from --catalog) when given, else the config
+/// file's [catalog] path, else the default. Throws UsageError when none exists (no HOME).
 std::string user_catalog_path(const std::string& path);
 
 /// The catalog plans, fits and lists read, only ever read (never written):
-///  - `path` empty: the built-in catalog, with the default user database layered over it when
-///    that file exists;
+///  - `path` empty: the built-in catalog with the config file's [catalog] path layered over
+///    it (which must be a catalog: ScenarioError naming the config file otherwise), else with
+///    the default user database when that file exists;
 ///  - `path` given (--catalog DB): the built-in catalog with the user database DB layered over
 ///    it; DB must exist and be a gputco catalog.
 /// Throws UsageError (exit 2) when a --catalog file is missing or not a catalog, CatalogError
 /// (exit 1) when the default user database exists but cannot be read.
 Catalog open_catalog(const std::string& path);
+
+/// The stamp of the JSON outputs that read `catalog`: its schema version and date.
+JsonStamp json_stamp(const Catalog& catalog);
 
 }  // namespace gputco::cli

@@ -47,5 +47,9 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
 /// capacity of a box (cli/throughput_command.cpp).
 int throughput_command(const std::vector<std::string>& args, std::ostream& out,
                        std::ostream& err);
+/// gputco diff OLD NEW [--format text|json|markdown]: two scenarios or plans' JSON side by
+/// side, what changed in the inputs, the options' costs and the recommendation
+/// (cli/diff_command.cpp).
+int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gputco::cli

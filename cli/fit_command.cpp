@@ -10,6 +10,7 @@
 #include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "pricing/suggest.hpp"
 #include "reports/fit_report.hpp"
 #include "reports/serving_finder_report.hpp"
 #include "scenarios/dates.hpp"
@@ -157,6 +158,7 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
   request.lora_rank = o.lora_rank;
   request.double_quant = o.double_quant;
   FinetuneReportInputs in;
+  in.stamp = json_stamp(catalog);
   in.request = request;
   in.memory = estimate_finetune_memory(request);
   // The inference baseline: --quant, else 16-bit for full and LoRA (the precision trained),
@@ -270,7 +272,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "double-quant", po::bool_switch(&o.double_quant),
       "QLoRA: double quantization (4.127 instead of 4.5 bits per weight)")(
       "json", po::bool_switch(&o.json), "print JSON")(
-      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file")(
+      "catalog", po::value(&o.catalog_path)->value_name("DB"), kCatalogOptionHelp)(
       "engine", po::value(&o.engine)->value_name("E"),
       "finder for a serving engine: llama.cpp | vllm | sglang | tensorrt-llm; ranks devices by "
       "the cost of a million tokens at the goal (needs no --gpu)")(
@@ -394,7 +396,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   finder.tier_probe = tier_probe(catalog);
   finder.all_multi = o.multi;
   const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
-  const FitReportContext context{o.as_of, backend.has_value()};
+  const FitReportContext context{o.as_of, backend.has_value(), json_stamp(catalog)};
   const MemoryBreakdown memory = estimate_memory(finder.request, 1);
 
   if (vm.count("compare")) {

@@ -822,6 +822,19 @@ std::vector<std::string> Catalog::books() const {
   });
 }
 
+std::string Catalog::data_date() const {
+  return guarded("reading the catalog's date", [&] {
+    std::string sql = "SELECT coalesce(max(d), '') FROM (";
+    bool first = true;
+    for (const auto& [table, has_book] : kObservationTables) {
+      if (!first) sql += " UNION ALL ";
+      first = false;
+      sql += std::string("SELECT max(observed_on) AS d FROM layered_") + table;
+    }
+    return db_->execAndGet(sql + ")").getString();
+  });
+}
+
 int Catalog::schema_version() const {
   return guarded("reading the schema version",
                  [&] { return db_->execAndGet("PRAGMA user_version").getInt(); });

@@ -300,6 +300,12 @@ class Catalog {
   /// Catalog schema version (PRAGMA user_version).
   int schema_version() const;
 
+  /// The catalog's date: the newest `observed_on` of any observation of every layer
+  /// (purchase, system and API prices, rentals, tariffs, FX rates, resale curves, grid
+  /// carbon), YYYY-MM-DD; "" for a catalog without observations. Stamped on every JSON output
+  /// so a result says how fresh its prices could be.
+  std::string data_date() const;
+
   /// Logical checks of every row of every layer (pricing/catalog_check.cpp), each finding one
   /// line naming the row (kind, key, book, date):
   ///  - a spot rate above the on-demand rate of the same provider, device, region, date,

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reports/json_values.hpp"
+#include "reports/text_report.hpp"
 
 namespace gputco {
 
@@ -50,12 +51,7 @@ std::string system_name(const FinderRow& row) {
 /// Whole amounts with thousands separators and the currency: "1,700 USD"; "-" when absent.
 std::string price_text(const std::optional<Price>& p) {
   if (!p || !std::isfinite(p->amount)) return "-";
-  const auto whole = static_cast<long long>(std::llround(p->amount));
-  std::string digits = std::to_string(whole < 0 ? -whole : whole);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) {
-    digits.insert(static_cast<size_t>(i), ",");
-  }
-  return (whole < 0 ? "-" : "") + digits + " " + p->currency;
+  return grouped_money_text(p->amount) + " " + p->currency;
 }
 
 std::string tokens_text(const DeviceFit& r) {
@@ -177,6 +173,7 @@ ordered request_json(const FinderRequest& finder, const MemoryBreakdown& memory,
   const auto& q = finder.request;
   const auto& o = finder.options;
   ordered j;
+  j["gputco"] = stamp_json(context.stamp);
   j["mode"] = "inference";
   j["model"] = q.model.id;
   j["quant"] = q.quant.id;
@@ -397,6 +394,7 @@ std::string finetune_json(const FinetuneReportInputs& in, const std::vector<Fine
   const auto& r = in.request;
   const auto& m = in.memory;
   ordered j;
+  j["gputco"] = stamp_json(in.stamp);
   j["mode"] = "finetune-" + to_string(r.method);
   j["model"] = r.model.id;
   j["sequence_tokens"] = r.sequence_tokens;

@@ -58,8 +58,9 @@ ordered reason(const std::string& text) {
 
 }  // namespace
 
-std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
+std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const JsonStamp& stamp) {
   ordered j;
+  j["gputco"] = stamp_json(stamp);
   j["scenario"] = scenario.name;
   j["customer"] = scenario.customer;
   j["quote_id"] = scenario.quote_id;

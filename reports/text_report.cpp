@@ -67,6 +67,16 @@ std::string whole_money_text(double amount) {
   return std::isfinite(amount) ? fmt::format("{:.0f}", amount) : "n/a";
 }
 
+std::string grouped_money_text(double amount) {
+  if (!std::isfinite(amount)) return "n/a";
+  const long long whole = std::llround(amount);
+  std::string digits = std::to_string(whole < 0 ? -whole : whole);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) {
+    digits.insert(static_cast<size_t>(at), ",");
+  }
+  return (whole < 0 ? "-" : "") + digits;
+}
+
 std::string cost_lines_not_entered_text(const Plan& plan) {
   // Each line, in the order the engine lists them, with the options that left it out.
   std::vector<std::pair<std::string, std::vector<std::string>>> lines;

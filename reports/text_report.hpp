@@ -25,4 +25,9 @@ std::string cost_lines_not_entered_text(const Plan& plan);
 /// the currency), "n/a" for a figure that does not exist (NaN or infinite). Never throws.
 std::string whole_money_text(double amount);
 
+/// An amount of money for people to read: whole units with thousands separators, no locale
+/// ("6,069", "-1,020", "1,000,000"), "n/a" for a figure that does not exist (NaN or
+/// infinite). Used by the fit report's prices and gputco diff. Never throws.
+std::string grouped_money_text(double amount);
+
 }  // namespace gputco

@@ -45,18 +45,25 @@ std::optional<lxw_datetime> parse_iso_date(const std::string& text) {
   return lxw_datetime{year, month, day, 0, 0, 0.0};
 }
 
-namespace {
-
-/// Seconds since 1970-01-01 UTC at midnight of `date` (days-from-civil, no time zone).
-std::time_t utc_midnight(const lxw_datetime& date) {
-  const int y = date.month <= 2 ? date.year - 1 : date.year;
+long long days_since_1970(int year, int month, int day) {
+  const int y = month <= 2 ? year - 1 : year;
   const int era = (y >= 0 ? y : y - 399) / 400;
   const int yoe = y - era * 400;
-  const int mp = (date.month + 9) % 12;
-  const int doy = (153 * mp + 2) / 5 + date.day - 1;
+  const int mp = (month + 9) % 12;
+  const int doy = (153 * mp + 2) / 5 + day - 1;
   const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const long long days = static_cast<long long>(era) * 146097 + doe - 719468;
-  return static_cast<std::time_t>(days * 86400);
+  return static_cast<long long>(era) * 146097 + doe - 719468;
+}
+
+double date_serial(int year, int month, int day) {
+  return static_cast<double>(days_since_1970(year, month, day) + 25569);
+}
+
+namespace {
+
+/// Seconds since 1970-01-01 UTC at midnight of `date`.
+std::time_t utc_midnight(const lxw_datetime& date) {
+  return static_cast<std::time_t>(days_since_1970(date.year, date.month, date.day) * 86400);
 }
 
 }  // namespace

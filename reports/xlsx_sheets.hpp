@@ -90,6 +90,13 @@ std::string devices_label(const OptionInputs* option);
 /// A strict YYYY-MM-DD date (a real calendar day, year 1900..9999), or nullopt.
 std::optional<lxw_datetime> parse_iso_date(const std::string& text);
 
+/// Days since 1970-01-01 of a proleptic Gregorian calendar day (H. Hinnant's days_from_civil,
+/// http://howardhinnant.github.io/date_algorithms.html; no time zone). Never throws.
+long long days_since_1970(int year, int month, int day);
+
+/// The spreadsheet date serial of a calendar day: days since 1899-12-30 (1970-01-01 = 25569).
+double date_serial(int year, int month, int day);
+
 /// Applies the shared print setup: landscape, one page wide, page numbers in the footer.
 void set_print_layout(SheetWriter& sheet);
 

@@ -633,7 +633,15 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     for (size_t i = 0; i < n; ++i) {
       const OptionResult& option = plan.options[i];
       for (size_t y = 1; y <= years; ++y) {
-        sheet.text(row, a_label, label_of(option.id) + ", year " + std::to_string(y));
+        // Wrapped, the row as tall as its lines: a long name keeps its year in sight.
+        const std::string name = label_of(option.id) + ", year " + std::to_string(y);
+        sheet.text(row, a_label, name, formats.wrapped);
+        const size_t lines = (name.size() + kNameWrapChars - 1) / kNameWrapChars;
+        if (lines > 1) {
+          check_xlsx(worksheet_set_row(sheet.raw(), row, kLineHeight * static_cast<double>(lines),
+                                       nullptr),
+                     "sizing a component row");
+        }
         for (size_t k = from; k < to; ++k) {
           const size_t c = present[k];
           // The plan year: its header cell in the Cost by plan year table.

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/units.hpp"
+#include "pricing/suggest.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/model_file_error.hpp"
 #include "scenarios/model_files.hpp"
@@ -43,18 +44,15 @@ ResolvedScenario Resolver::run() {
 
 void Resolver::fail(const std::string& section, const std::string& key,
                     const std::string& problem) const {
-  int line = s_.line_of(section, key);
-  if (line == 0) line = s_.line_of(section, "");
-  throw ScenarioError(s_.file, line, "[" + section + "] " + key, problem);
+  const auto [file, line] = s_.location_of(section, key);
+  throw ScenarioError(file, line, "[" + section + "] " + key, problem);
 }
 
 void Resolver::unknown(const std::string& section, const std::string& key, const std::string& what,
                        const std::string& id, const std::vector<std::string>& known,
                        const std::string& list) const {
-  const std::string hint = nearest(id, known);
   fail(section, key,
-       "unknown " + what + " '" + id + "'" +
-           (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
+       "unknown " + what + " '" + id + "'" + did_you_mean(id, known) + " (" + list + ")");
 }
 
 std::string Resolver::file_section(const std::string& section) {

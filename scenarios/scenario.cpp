@@ -11,13 +11,15 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <string_view>
 
-#include "pricing/csv_table.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/ini_text.hpp"
 #include "scenarios/model_files.hpp"
+#include "scenarios/overrides.hpp"
 
 namespace gputco {
 
@@ -48,6 +50,9 @@ ScenarioError::ScenarioError(std::string file, int line, std::string key,
 std::string Scenario::provenance(const std::string& section, const std::string& key) const {
   const std::string path = section + "." + key;
   if (!given.count(path)) return "default";
+  if (const auto origin = origins.find(path); origin != origins.end()) {
+    return origin->second.provenance;
+  }
   const int line = line_of(section, key);
   return line > 0 ? "scenario file line " + std::to_string(line) : "scenario file";
 }
@@ -57,42 +62,13 @@ int Scenario::line_of(const std::string& section, const std::string& key) const 
   return it == lines.end() ? 0 : it->second;
 }
 
-std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-  };
-  const std::string w = lower(word);
-  std::string best;
-  size_t best_distance = std::string::npos;
-  for (const auto& candidate : candidates) {
-    const std::string c = lower(candidate);
-    // Levenshtein distance, one row at a time.
-    std::vector<size_t> row(c.size() + 1);
-    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= w.size(); ++i) {
-      size_t diagonal = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= c.size(); ++j) {
-        const size_t above = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (w[i - 1] == c[j - 1] ? 0 : 1)});
-        diagonal = above;
-      }
-    }
-    // A candidate containing the word (or the reverse) is a likely match too ("3090" ->
-    // "rtx-3090").
-    size_t distance = row[c.size()];
-    if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {
-      distance = std::min(distance, size_t{1});
-    }
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
+std::pair<std::string, int> Scenario::location_of(const std::string& section,
+                                                  const std::string& key) const {
+  if (const auto origin = origins.find(section + "." + key); origin != origins.end()) {
+    return {origin->second.file, origin->second.line};
   }
-  const size_t limit = std::max<size_t>(2, w.size() / 3);
-  return best_distance <= limit ? best : "";
+  const int line = line_of(section, key);
+  return {file, line > 0 ? line : line_of(section, "")};
 }
 
 namespace {
@@ -246,18 +222,17 @@ class SectionReader {
       // the values would count.
       if (!seen.insert(key).second) fail(key, "duplicate key: give each key once");
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        const std::string hint = nearest(key, known);
-        fail(key, "unknown key" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+        fail(key, "unknown key" + did_you_mean(key, known));
       }
       scenario_.given[section_ + "." + key] = true;
     }
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    // A missing key has no line: name the section's.
-    int line = scenario_.line_of(section_, key);
-    if (line == 0) line = scenario_.line_of(section_, "");
-    throw ScenarioError(scenario_.file, line, "[" + section_ + "] " + key, problem);
+    // A missing key has no line: name the section's. A value from the config file or --set
+    // names where it came from.
+    const auto [file, line] = scenario_.location_of(section_, key);
+    throw ScenarioError(file, line, "[" + section_ + "] " + key, problem);
   }
 
   std::optional<std::string> text(const std::string& key) const {
@@ -278,9 +253,7 @@ class SectionReader {
     if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : " | ") + a;
-      const std::string hint = nearest(*v, allowed);
-      fail(key, "expected one of " + list + ", got '" + *v + "'" +
-                    (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
+      fail(key, "expected one of " + list + ", got '" + *v + "'" + did_you_mean(*v, allowed));
     }
     out = *v;
   }
@@ -361,53 +334,6 @@ class SectionReader {
   Scenario& scenario_;
 };
 
-/// Maps "section.key" to its line in an INI file (property_tree does not keep lines).
-std::map<std::string, int> ini_key_lines(const std::string& content) {
-  std::map<std::string, int> lines;
-  std::istringstream in(content);
-  std::string line, section;
-  int number = 0;
-  auto trim = [](std::string s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return std::string();
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-  };
-  while (std::getline(in, line)) {
-    ++number;
-    line = trim(line);
-    if (line.empty() || line[0] == ';' || line[0] == '#') continue;
-    if (line[0] == '[') {
-      const auto close = line.find(']');
-      section = trim(line.substr(1, close == std::string::npos ? std::string::npos : close - 1));
-      lines[section + "."] = number;
-      continue;
-    }
-    const auto eq = line.find('=');
-    if (eq != std::string::npos) lines.emplace(section + "." + trim(line.substr(0, eq)), number);
-  }
-  return lines;
-}
-
-/// Removes inline comments (" ; ..." after a value) that property_tree keeps in values.
-void strip_inline_comments(pt::ptree& tree) {
-  for (auto& [key, child] : tree) {
-    if (child.empty()) {
-      std::string value = child.data();
-      for (size_t pos = value.find(';'); pos != std::string::npos; pos = value.find(';', pos + 1)) {
-        if (pos > 0 && (value[pos - 1] == ' ' || value[pos - 1] == '\t')) {
-          value = value.substr(0, pos);
-          value.erase(value.find_last_not_of(" \t") + 1);
-          break;
-        }
-      }
-      child.data() = value;
-    } else {
-      strip_inline_comments(child);
-    }
-  }
-}
-
 bool valid_option_id(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;
   return std::all_of(id.begin(), id.end(), [](unsigned char c) {
@@ -469,66 +395,28 @@ void check_cost_line_kinds(const SectionReader& r, const ScenarioOption& o,
   }
 }
 
-/// Puts the overrides into the parsed tree, creating [scenario], [workload] or [site] when the
-/// file has none; [site] is always present so that its number keys are listed.
-void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overrides,
-                     const std::string& file) {
-  const auto section_of = [&](const std::string& name) -> pt::ptree* {
-    if (auto child = tree.get_child_optional(pt::ptree::path_type(name, '\0'))) return &*child;
-    return nullptr;
-  };
-  if (!section_of("site")) tree.push_back({"site", pt::ptree()});
-  for (const auto& o : overrides) {
-    pt::ptree* section = section_of(o.section);
-    if (!section) {
-      if (o.section != "scenario" && o.section != "workload") {
-        throw ScenarioError(file, 0, "[" + o.section + "]", "no such section in the file");
-      }
-      section = &tree.push_back({o.section, pt::ptree()})->second;
-    }
-    if (o.value) {
-      section->put(pt::ptree::path_type(o.key, '\0'), *o.value);
-    } else {
-      section->erase(o.key);
-    }
-  }
-}
-
 }  // namespace
 
+const std::vector<std::string>& scenario_keys(const std::string& section) {
+  static const std::vector<std::string> none;
+  return section == "scenario"              ? kScenarioKeys
+         : section == "workload"            ? kWorkloadKeys
+         : section == "site"                ? kSiteKeys
+         : section == "seller"              ? kSellerKeys
+         : section.rfind("option:", 0) == 0 ? kOptionKeys
+                                            : none;
+}
+
 bool is_scenario_key(const std::string& section, const std::string& key) {
-  const std::vector<std::string>* keys = section == "scenario"              ? &kScenarioKeys
-                                         : section == "workload"            ? &kWorkloadKeys
-                                         : section == "site"                ? &kSiteKeys
-                                         : section == "seller"              ? &kSellerKeys
-                                         : section.rfind("option:", 0) == 0 ? &kOptionKeys
-                                                                            : nullptr;
-  return keys && std::find(keys->begin(), keys->end(), key) != keys->end();
+  const auto& keys = scenario_keys(section);
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides) {
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw ScenarioError(file, 0, "", "cannot read the file");
-  // A UTF-8 byte order mark and Windows line endings are harmless: drop them.
-  if (content.rfind("\xEF\xBB\xBF", 0) == 0) content.erase(0, 3);
-  content.erase(std::remove(content.begin(), content.end(), '\r'), content.end());
-  if (content.rfind("\xFF\xFE", 0) == 0 || content.rfind("\xFE\xFF", 0) == 0) {
-    throw ScenarioError(file, 0, "", "the file is UTF-16 text; save it as UTF-8");
-  }
-  if (content.find('\0') != std::string::npos) {
-    throw ScenarioError(file, 0, "", "this is not a text file (it contains NUL bytes)");
-  }
-  // Another 8-bit encoding (Windows-1252, Latin-1): its bytes would reach the workbook and
-  // JSON as they are.
-  if (const auto bad = first_invalid_utf8(content); bad != std::string_view::npos) {
-    const auto line =
-        1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(content[bad]));
-    throw ScenarioError(file, static_cast<int>(line), "",
-                        std::string("not UTF-8 text (byte ") + hex + "); save the file as UTF-8");
-  }
+  content = checked_text(std::move(content), file);
   if (content.find_first_not_of(" \t\n") == std::string::npos) {
     throw ScenarioError(file, 0, "", "the file is empty; see scenarios/examples/ for the format");
   }
@@ -558,7 +446,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (tree.find(name) == tree.not_found()) tree.push_back({name, pt::ptree()});
     }
   }
-  apply_overrides(tree, overrides, file);
+  apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
            name.rfind("option:", 0) == 0 ||
@@ -956,18 +844,38 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   return s;
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<ScenarioOverride>& overrides) {
+ScenarioSource read_scenario_source(const std::string& path) {
+  ScenarioSource source;
+  if (path == kStandardInputPath) {
+    source.name = kStandardInputScenarioName;
+    try {
+      source.content.assign(std::istreambuf_iterator<char>(std::cin),
+                            std::istreambuf_iterator<char>());
+    } catch (const std::ios_base::failure& e) {
+      throw ScenarioError(source.name, 0, "",
+                          std::string("cannot read standard input: ") + e.what());
+    }
+    if (std::cin.bad()) throw ScenarioError(source.name, 0, "", "cannot read standard input");
+    // No extension to go by: a JSON document starts with '{' (after a byte order mark).
+    const auto first = source.content.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+    source.format = first != std::string::npos && source.content[first] == '{'
+                        ? ScenarioFormat::json
+                        : ScenarioFormat::ini;
+    return source;
+  }
+  source.name = path;
   const auto dot = path.rfind('.');
   std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  ScenarioFormat format;
   if (ext == "ini") {
-    format = ScenarioFormat::ini;
+    source.format = ScenarioFormat::ini;
   } else if (ext == "json") {
-    format = ScenarioFormat::json;
+    source.format = ScenarioFormat::json;
   } else {
-    throw ScenarioError(path, 0, "", "unknown scenario format: expected a .ini or .json file");
+    throw ScenarioError(path, 0, "",
+                        "unknown scenario format: expected a .ini or .json file (or - for "
+                        "standard input)");
   }
   std::error_code error;
   if (std::filesystem::is_directory(path, error)) {
@@ -976,11 +884,23 @@ Scenario load_scenario(const std::string& path, const std::vector<ScenarioOverri
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError(path, 0, "", "cannot open the file (does it exist?)");
   try {
-    return parse_scenario(in, format, path, overrides);
+    source.content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   } catch (const std::ios_base::failure& e) {
     // The stream buffer throws on a read error (a special file, an I/O error).
     throw ScenarioError(path, 0, "", std::string("cannot read the file: ") + e.what());
   }
+  if (in.bad()) throw ScenarioError(path, 0, "", "cannot read the file");
+  return source;
+}
+
+Scenario parse_scenario(const ScenarioSource& source,
+                        const std::vector<ScenarioOverride>& overrides) {
+  std::istringstream in(source.content);
+  return parse_scenario(in, source.format, source.name, overrides);
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<ScenarioOverride>& overrides) {
+  return parse_scenario(read_scenario_source(path), overrides);
 }
 
 }  // namespace gputco

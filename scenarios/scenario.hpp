@@ -7,7 +7,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "pricing/suggest.hpp"  // nearest(), did_you_mean(): every scenario message
 
 namespace gputco {
 
@@ -116,12 +119,32 @@ struct ScenarioNumberKey {
   std::string full_name() const { return section + "." + key; }
 };
 
+/// Where a value came from when not the scenario file: the user's config file, or the
+/// command line (--set).
+struct ValueOrigin {
+  std::string file;        ///< named instead of the scenario file in messages: a path, "--set"
+  int line = 0;            ///< the value's line there; 0 when it has none
+  std::string provenance;  ///< the Inputs sheet's text: "config file PATH line 3", "--set ..."
+};
+
 /// A value put in place of a key of the file before the file is type-checked, as if the
-/// file held it (`gputco sweep` varies numbers through it). Every check of the parser applies.
+/// file held it (`gputco sweep` varies numbers through it, `plan --set` sets any key, the
+/// config file gives defaults). Every check of the parser applies. A value replaces the
+/// file's keys that say the same thing another way (superseded_keys: tokens_per_day and
+/// requests_per_day, grid_region and grid_g_co2e_per_kwh; a tariff id the tariff_per_kwh).
 struct ScenarioOverride {
+  ScenarioOverride() = default;
+  ScenarioOverride(std::string section_, std::string key_, std::optional<std::string> value_)
+      : section(std::move(section_)), key(std::move(key_)), value(std::move(value_)) {}
+
   std::string section;               ///< "scenario", "workload", "site" or "option:ID"
   std::string key;                   ///< a key of that section
   std::optional<std::string> value;  ///< the value's text; nullopt removes the key
+  /// Where the value came from; none: as if the scenario file held it (errors name the file).
+  std::optional<ValueOrigin> origin;
+  /// A default (the config file): used only when the file gives neither this key nor a key
+  /// that replaces it or that it would replace.
+  bool only_if_absent = false;
 };
 
 /// A parsed, type-checked scenario. Keys not given in the file hold their defaults, and
@@ -193,21 +216,30 @@ struct Scenario {
 
   /// "section.key" -> line in the file (INI only; JSON gives none).
   std::map<std::string, int> lines;
+  /// "section.key" -> where the value came from, for values not from the file (config file,
+  /// --set); a key absent here came from the file or is a built-in default.
+  std::map<std::string, ValueOrigin> origins;
   /// "section.key" of every key the file gave.
   std::map<std::string, bool> given;
   /// Every number key of [scenario], [workload], [site] and the file's options, with the
   /// range the parser accepts (given or not).
   std::vector<ScenarioNumberKey> number_keys;
 
-  /// "scenario file line N" or "scenario file" (or "default" when not given).
+  /// "scenario file line N" or "scenario file" (or "default" when not given), or the
+  /// origin's text for a value from the config file or --set.
   std::string provenance(const std::string& section, const std::string& key) const;
-  /// The line of a key, 0 if unknown.
+  /// The line of a key in the scenario file, 0 if unknown.
   int line_of(const std::string& section, const std::string& key) const;
+  /// Where a message about a key points: the origin's file and line for a value from the
+  /// config file or --set; else the scenario file and the key's line (the section's header
+  /// line when the key has none, 0 when neither is known).
+  std::pair<std::string, int> location_of(const std::string& section, const std::string& key) const;
 };
 
 enum class ScenarioFormat { ini, json };
 
-/// Reads and type-checks a scenario file; the format follows the extension (.ini, .json).
+/// Reads and type-checks a scenario file; the format follows the extension (.ini, .json);
+/// "-" reads standard input (read_scenario_source).
 /// Throws ScenarioError naming the file, key and line on any problem: syntax errors,
 /// unknown sections or keys (with the nearest known key), wrong types, out-of-range
 /// values, missing required keys, bad dates.
@@ -220,11 +252,31 @@ Scenario load_scenario(const std::string& path,
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides = {});
 
+/// The path that means standard input, and the name messages give it.
+inline constexpr const char* kStandardInputPath = "-";
+inline constexpr const char* kStandardInputScenarioName = "<stdin>";
+
+/// A scenario file read whole, once (`gputco sweep` parses it again for every value).
+struct ScenarioSource {
+  std::string name;  ///< its name in messages: the path, or "<stdin>"
+  ScenarioFormat format = ScenarioFormat::ini;
+  std::string content;
+};
+
+/// Reads the scenario at `path` (.ini or .json), or standard input for "-" (named "<stdin>";
+/// JSON when its first character is '{', else INI). Throws ScenarioError: an unknown
+/// extension, a directory, a file that cannot be opened or read.
+ScenarioSource read_scenario_source(const std::string& path);
+
+/// Parses a scenario read by read_scenario_source (see load_scenario).
+Scenario parse_scenario(const ScenarioSource& source,
+                        const std::vector<ScenarioOverride>& overrides = {});
+
 /// Whether `key` is a key of `section` ("scenario", "workload", "site" or "option:ID").
 bool is_scenario_key(const std::string& section, const std::string& key);
 
-/// The candidate nearest to `word` by edit distance (case-insensitive), if it is close
-/// enough to be a likely typo (distance <= max(2, |word| / 3)); "" otherwise.
-std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
+/// Every key of `section` ("scenario", "workload", "site", "seller" or "option:ID"; any option id
+/// gives the option keys), in the order the README lists them; empty for another name.
+const std::vector<std::string>& scenario_keys(const std::string& section);
 
 }  // namespace gputco

@@ -1,0 +1,259 @@
+#include "reports/diff_report.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "reports/text_report.hpp"
+
+namespace gputco {
+namespace {
+
+std::string change_word(Change change) {
+  switch (change) {
+    case Change::unchanged:
+      return "unchanged";
+    case Change::changed:
+      return "changed";
+    case Change::added:
+      return "added";
+    case Change::removed:
+      return "removed";
+  }
+  return "";
+}
+
+char change_mark(Change change) {
+  switch (change) {
+    case Change::unchanged:
+      return '=';
+    case Change::changed:
+      return '~';
+    case Change::added:
+      return '+';
+    case Change::removed:
+      return '-';
+  }
+  return ' ';
+}
+
+/// A whole amount with thousands separators: "6,069", "-1,020"; "-" when absent.
+std::string money(const std::optional<double>& amount) {
+  return amount ? grouped_money_text(*amount) : "-";
+}
+
+/// "+1,051 (+17.3 %)", "-240 (-1.2 %)", "0"; "" when either side is absent.
+std::string change_text(const FigureChange& figure) {
+  const auto delta = figure.delta();
+  if (!delta) return "";
+  if (std::llround(*delta) == 0) return "0";
+  std::string text = (*delta > 0 ? "+" : "") + money(delta);
+  if (const auto relative = figure.relative()) {
+    text += fmt::format(" ({:+.1f} %)", *relative * 100);
+  }
+  return text;
+}
+
+/// "6,069 -> 7,120" or "6,069" when unchanged.
+std::string before_after(const FigureChange& figure, Change change) {
+  if (change == Change::unchanged) return money(figure.after);
+  return money(figure.before) + " -> " + money(figure.after);
+}
+
+/// An input's value as written: the number (shortest form) or the text; "-" when absent.
+std::string input_value(const std::optional<SnapshotInput>& input) {
+  if (!input) return "-";
+  if (input->value) return fmt::format("{}", *input->value);
+  return input->text.empty() ? "\"\"" : input->text;
+}
+
+std::string section_name(const std::string& section) {
+  if (section == "scenario" || section == "workload" || section == "site" || section == "seller") {
+    return "[" + section + "]";
+  }
+  return "[option:" + section + "]";
+}
+
+std::string recommendation_text(const PlanDiff& diff, const char* arrow) {
+  const auto name = [&](const std::optional<std::string>& id) {
+    return id ? diff.label_of(*id) : std::string("none");
+  };
+  if (!diff.recommendation_changed()) return name(diff.recommendation_after) + " (unchanged)";
+  return name(diff.recommendation_before) + " " + arrow + " " + name(diff.recommendation_after) +
+         " (changed)";
+}
+
+std::string plan_line(const PlanSnapshot& plan) {
+  return fmt::format("{}  \"{}\" ({}, {} months, prices as of {})", plan.source, plan.name,
+                     plan.currency, plan.horizon_months, plan.as_of);
+}
+
+}  // namespace
+
+std::string diff_text(const PlanDiff& diff) {
+  std::string out = "gputco diff\n";
+  out += "  old: " + plan_line(diff.before_plan) + "\n";
+  out += "  new: " + plan_line(diff.after_plan) + "\n\n";
+  out += "Recommendation: " + recommendation_text(diff, "->") + "\n\n";
+
+  size_t name_width = 6;
+  for (const OptionChange& option : diff.options) {
+    name_width = std::max(name_width, option.label.size());
+  }
+  std::vector<std::array<std::string, 4>> rows;
+  size_t widths[4] = {0, 0, 0, 0};
+  for (const OptionChange& option : diff.options) {
+    rows.push_back({before_after(option.total_cost, option.change), change_text(option.total_cost),
+                    before_after(option.npv, option.change), change_text(option.npv)});
+    for (size_t c = 0; c < 4; ++c) widths[c] = std::max(widths[c], rows.back()[c].size());
+  }
+  const std::string total_header = "total cost, " + diff.after_plan.currency;
+  const std::string npv_header = "NPV of cost, " + diff.after_plan.currency;
+  widths[0] = std::max(widths[0], total_header.size());
+  widths[2] = std::max(widths[2], npv_header.size());
+  std::string header = fmt::format("  {:<{}}  {:>{}}  {:<{}}  {:>{}}", "option", name_width + 2,
+                                   total_header, widths[0], "", widths[1], npv_header, widths[2]);
+  while (!header.empty() && header.back() == ' ') header.pop_back();
+  out += header + "\n";
+  for (size_t i = 0; i < diff.options.size(); ++i) {
+    const OptionChange& option = diff.options[i];
+    const auto& row = rows[i];
+    std::string line = fmt::format(
+        "  {} {:<{}}  {:>{}}  {:<{}}  {:>{}}  {:<{}}", change_mark(option.change), option.label,
+        name_width, row[0], widths[0], row[1], widths[1], row[2], widths[2], row[3], widths[3]);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  out += "  (~ changed, + added, - removed, = unchanged; amounts over the horizon)\n\n";
+
+  size_t changed = 0, added = 0, removed = 0;
+  for (const InputChange& input : diff.inputs) {
+    changed += input.change == Change::changed ? 1 : 0;
+    added += input.change == Change::added ? 1 : 0;
+    removed += input.change == Change::removed ? 1 : 0;
+  }
+  out += fmt::format("Inputs: {} changed, {} added, {} removed\n", changed, added, removed);
+  for (const InputChange& input : diff.inputs) {
+    out +=
+        fmt::format("  {} {} {} ({}): {} -> {}{}\n", change_mark(input.change),
+                    section_name(input.section), input.key, input.label, input_value(input.before),
+                    input_value(input.after), input.unit.empty() ? "" : " " + input.unit);
+  }
+  return out;
+}
+
+std::string diff_json(const PlanDiff& diff) {
+  using ordered = nlohmann::ordered_json;
+  const auto number = [](const std::optional<double>& x) {
+    return x && std::isfinite(*x) ? ordered(*x) : ordered(nullptr);
+  };
+  const auto plan = [&](const PlanSnapshot& p) {
+    return ordered{
+        {"source", p.source},
+        {"scenario", p.name},
+        {"currency", p.currency},
+        {"horizon_months", p.horizon_months},
+        {"as_of", p.as_of},
+        {"recommendation", p.recommendation ? ordered(*p.recommendation) : ordered(nullptr)}};
+  };
+  const auto figure = [&](const FigureChange& f) {
+    return ordered{{"old", number(f.before)},
+                   {"new", number(f.after)},
+                   {"delta", number(f.delta())},
+                   {"relative", number(f.relative())}};
+  };
+  const auto value = [&](const std::optional<SnapshotInput>& input) {
+    if (!input) return ordered(nullptr);
+    return input->value ? number(input->value) : ordered(input->text);
+  };
+  ordered j;
+  j["old"] = plan(diff.before_plan);
+  j["new"] = plan(diff.after_plan);
+  j["recommendation"] = {
+      {"old", diff.recommendation_before ? ordered(*diff.recommendation_before) : ordered(nullptr)},
+      {"new", diff.recommendation_after ? ordered(*diff.recommendation_after) : ordered(nullptr)},
+      {"changed", diff.recommendation_changed()}};
+  ordered options = ordered::array();
+  for (const OptionChange& option : diff.options) {
+    options.push_back({{"change", change_word(option.change)},
+                       {"id", option.id},
+                       {"label", option.label},
+                       {"total_cost", figure(option.total_cost)},
+                       {"npv", figure(option.npv)},
+                       {"cost_per_million_tokens", figure(option.cost_per_million_tokens)}});
+  }
+  j["options"] = std::move(options);
+  ordered inputs = ordered::array();
+  for (const InputChange& input : diff.inputs) {
+    inputs.push_back({{"change", change_word(input.change)},
+                      {"section", input.section},
+                      {"key", input.key},
+                      {"label", input.label},
+                      {"unit", input.unit},
+                      {"old", value(input.before)},
+                      {"new", value(input.after)}});
+  }
+  j["inputs"] = std::move(inputs);
+  return j.dump(2) + "\n";
+}
+
+namespace {
+
+/// Text for a Markdown table cell: '|' escaped, line breaks as spaces.
+std::string cell(std::string text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string diff_markdown(const PlanDiff& diff) {
+  const std::string& currency = diff.after_plan.currency;
+  std::string out = "### gputco diff: " + cell(diff.before_plan.name) +
+                    (diff.before_plan.name == diff.after_plan.name
+                         ? std::string()
+                         : " \xE2\x86\x92 " + cell(diff.after_plan.name)) +
+                    "\n\n";
+  out += "`" + cell(diff.before_plan.source) + "` \xE2\x86\x92 `" + cell(diff.after_plan.source) +
+         "` (" + currency + ", " + std::to_string(diff.after_plan.horizon_months) +
+         " months, prices as of " + diff.after_plan.as_of + ")\n\n";
+  out += "**Recommendation:** " + cell(recommendation_text(diff, "\xE2\x86\x92")) + "\n\n";
+  out += "| | Option | Total cost, " + currency + " | Change | NPV of cost, " + currency +
+         " | Change |\n|---|---|---:|---:|---:|---:|\n";
+  const auto arrows = [](std::string text) {
+    for (size_t at = text.find(" -> "); at != std::string::npos; at = text.find(" -> ", at)) {
+      text.replace(at, 4, " \xE2\x86\x92 ");
+    }
+    return text;
+  };
+  for (const OptionChange& option : diff.options) {
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |\n", change_word(option.change),
+                       cell(option.label), arrows(before_after(option.total_cost, option.change)),
+                       change_text(option.total_cost),
+                       arrows(before_after(option.npv, option.change)), change_text(option.npv));
+  }
+  out += "\n";
+  if (diff.inputs.empty()) {
+    out += "No input changed.\n";
+    return out;
+  }
+  out += fmt::format("<details><summary>Inputs that changed: {}</summary>\n\n", diff.inputs.size());
+  out += "| | Input | Old | New | Unit |\n|---|---|---:|---:|---|\n";
+  for (const InputChange& input : diff.inputs) {
+    out += fmt::format("| {} | `{} {}` {} | {} | {} | {} |\n", change_word(input.change),
+                       cell(section_name(input.section)), cell(input.key), cell(input.label),
+                       cell(input_value(input.before)), cell(input_value(input.after)),
+                       cell(input.unit));
+  }
+  out += "\n</details>\n";
+  return out;
+}
+
+}  // namespace gputco

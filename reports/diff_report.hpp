@@ -1,0 +1,31 @@
+// `gputco diff` as text (a terminal), JSON (machines) and Markdown (a pull request, an e-mail):
+// what changed in the inputs, each option's total cost, NPV and cost per million tokens, and
+// the recommendation, the way Infracost shows a cloud bill's change.
+#pragma once
+
+#include <string>
+
+#include "engine/plan_diff.hpp"
+
+namespace gputco {
+
+/// The diff for a terminal: the two plans (file, name, currency, horizon, as-of date), the
+/// recommendation (and whether it moved), each option with its total cost and NPV before ->
+/// after and the change (+/- amount and percent; "~" changed, "+" added, "-" removed, "="
+/// unchanged), then every input that changed (before -> after, with its unit). Amounts whole,
+/// in the plans' currency. Throws nothing.
+std::string diff_text(const PlanDiff& diff);
+
+/// The diff as JSON: { old: {source, scenario, currency, horizon_months, as_of,
+/// recommendation}, new: {...}, recommendation: {old, new, changed}, options: [{change, id,
+/// label, total_cost: {old, new, delta, relative}, npv: {...}, cost_per_million_tokens:
+/// {...}}], inputs: [{change, section, key, label, unit, old, new}] }; change is "unchanged",
+/// "changed", "added" or "removed"; a figure that does not exist is null.
+std::string diff_json(const PlanDiff& diff);
+
+/// The diff as GitHub-flavoured Markdown: a heading, the recommendation, a table of the
+/// options (total cost and NPV old -> new and the change), and the changed inputs in a
+/// table inside <details>. '|' in names is escaped.
+std::string diff_markdown(const PlanDiff& diff);
+
+}  // namespace gputco

@@ -1,0 +1,104 @@
+// gputco diff's three formats (issue #15) on a hand-made pair of plans: the amounts, changes
+// and percentages computed by hand, the recommendation named by its label.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/plan_diff.hpp"
+#include "reports/diff_report.hpp"
+#include "reports/text_report.hpp"
+
+namespace gputco {
+namespace {
+
+PlanSnapshot before_plan() {
+  PlanSnapshot p;
+  p.source = "old.ini";
+  p.name = "Rig | cloud";
+  p.currency = "EUR";
+  p.horizon_months = 36;
+  p.as_of = "2026-11-27";
+  p.recommendation = "rig";
+  p.inputs = {{"workload", "hours_per_day", "Hours of use per day", 10, "", "h/day"},
+              {"rig", "price_per_gpu", "Purchase price per device", 644.5, "", "EUR"}};
+  p.options = {{"rig", "Used rig", "buy", true, 6069, 5948, 7.13},
+               {"h100", "H100 by the hour", "rent_hourly", true, 17476, 15555, 11.17}};
+  return p;
+}
+
+PlanDiff sample_diff() {
+  PlanSnapshot after = before_plan();
+  after.source = "new.ini";
+  after.inputs[0].value = 2;
+  after.options[0].total_cost = 7120;  // +1,051 = +17.3 % of 6,069
+  after.options[0].npv = 6950;         // +1,002 = +16.8 % of 5,948
+  after.options[1].total_cost = 3495;  // -13,981 = -80.0 % of 17,476
+  after.options[1].npv = 3111;         // -12,444 = -80.0 % of 15,555
+  after.recommendation = "h100";
+  return diff_plans(before_plan(), after);
+}
+
+TEST(GroupedMoney, thousandsSeparatedWholeAndLocaleFree) {
+  EXPECT_EQ(grouped_money_text(6069.4), "6,069");
+  EXPECT_EQ(grouped_money_text(-1020.5), "-1,021");  // llround: half away from zero
+  EXPECT_EQ(grouped_money_text(1e9), "1,000,000,000");
+  EXPECT_EQ(grouped_money_text(999), "999");
+  EXPECT_EQ(grouped_money_text(std::nan("")), "n/a");
+}
+
+TEST(DiffReport, textNamesTheMovedRecommendationEachOptionsChangeAndTheInput) {
+  const std::string text = diff_text(sample_diff());
+  EXPECT_NE(text.find("  old: old.ini  \"Rig | cloud\" (EUR, 36 months, prices as of 2026-11-27)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Recommendation: Used rig -> H100 by the hour (changed)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("6,069 -> 7,120  +1,051 (+17.3 %)"), std::string::npos) << text;
+  EXPECT_NE(text.find("5,948 -> 6,950  +1,002 (+16.8 %)"), std::string::npos) << text;
+  EXPECT_NE(text.find("17,476 -> 3,495  -13,981 (-80.0 %)"), std::string::npos) << text;
+  EXPECT_NE(text.find("Inputs: 1 changed, 0 added, 0 removed\n"
+                      "  ~ [workload] hours_per_day (Hours of use per day): 10 -> 2 h/day\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(DiffReport, markdownEscapesPipesAndFoldsTheInputs) {
+  const std::string md = diff_markdown(sample_diff());
+  EXPECT_EQ(md.rfind("### gputco diff: Rig \\| cloud\n", 0), 0u) << md;
+  EXPECT_NE(md.find("**Recommendation:** Used rig \xE2\x86\x92 H100 by the hour (changed)"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| changed | Used rig | 6,069 \xE2\x86\x92 7,120 | +1,051 (+17.3 %) | "
+                    "5,948 \xE2\x86\x92 6,950 | +1,002 (+16.8 %) |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("<details><summary>Inputs that changed: 1</summary>"), std::string::npos);
+  EXPECT_NE(
+      md.find("| changed | `[workload] hours_per_day` Hours of use per day | 10 | 2 | h/day |"),
+      std::string::npos)
+      << md;
+}
+
+TEST(DiffReport, jsonCarriesBothSidesTheDeltaAndNullForWhatDoesNotExist) {
+  PlanDiff diff = sample_diff();
+  const auto j = nlohmann::json::parse(diff_json(diff));
+  EXPECT_EQ(j["recommendation"]["old"], "rig");
+  EXPECT_EQ(j["recommendation"]["new"], "h100");
+  EXPECT_EQ(j["recommendation"]["changed"], true);
+  EXPECT_EQ(j["options"][0]["total_cost"]["delta"], 1051.0);  // 7120 - 6069
+  EXPECT_NEAR(j["options"][0]["total_cost"]["relative"].get<double>(), 1051.0 / 6069, 1e-15);
+  EXPECT_TRUE(j["options"][0]["cost_per_million_tokens"]["delta"].is_number());
+  EXPECT_EQ(j["inputs"][0]["old"], 10.0);
+  EXPECT_EQ(j["inputs"][0]["new"], 2.0);
+  // An option only in the new plan: no old figure, no delta.
+  PlanSnapshot after = before_plan();
+  after.options.push_back({"api", "Via an API", "api", true, 385, 351, std::nullopt});
+  const auto added = nlohmann::json::parse(diff_json(diff_plans(before_plan(), after)));
+  EXPECT_EQ(added["options"][2]["change"], "added");
+  EXPECT_TRUE(added["options"][2]["total_cost"]["old"].is_null());
+  EXPECT_TRUE(added["options"][2]["total_cost"]["delta"].is_null());
+  EXPECT_TRUE(added["options"][2]["cost_per_million_tokens"]["new"].is_null());
+}
+
+}  // namespace
+}  // namespace gputco
