@@ -29,8 +29,8 @@ template <typename T, typename IdOf>
                              const std::string& list) {
   std::vector<std::string> ids;
   for (const auto& item : items) ids.push_back(id_of(item));
-  throw UsageError(command + ": --" + option + ": unknown id '" + id + "'" +
-                   did_you_mean(id, ids) + " (" + list + ")");
+  throw UsageError(command + ": --" + option + ": unknown id '" + id + "'" + did_you_mean(id, ids) +
+                   " (" + list + ")");
 }
 
 /// The output format of `command` from --format FMT and --json (its short form): FMT, "json"

@@ -198,8 +198,9 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
   request.quant = quant;
   request.engine = serving_engine("fit", o.engine);
   if (kv.k != kv.v) {
-    throw UsageError("fit: a serving engine keeps K and V in one type: give --kv-cache, not "
-                     "--cache-type-k and --cache-type-v apart");
+    throw UsageError(
+        "fit: a serving engine keeps K and V in one type: give --kv-cache, not "
+        "--cache-type-k and --cache-type-v apart");
   }
   request.kv_cache = kv.k;
   request.input_tokens = o.input_tokens;

@@ -20,7 +20,7 @@ _gputco() {
 
   local command=${words[1]} action=${words[2]}
   if ((cword == 1)); then
-    COMPREPLY=($(compgen -W "plan fit sweep risk diff catalog --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "plan fit throughput sweep risk diff catalog --help --version" -- "$cur"))
     return
   fi
 
@@ -30,7 +30,11 @@ _gputco() {
     --model) COMPREPLY=($(compgen -W "$(_gputco_ids models)" -- "$cur")); return ;;
     --quant) COMPREPLY=($(compgen -W "$(_gputco_ids quants)" -- "$cur")); return ;;
     --kv-cache | --cache-type-k | --cache-type-v)
-      COMPREPLY=($(compgen -W "f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1" -- "$cur"))
+      COMPREPLY=($(compgen -W "f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1 fp8" -- "$cur"))
+      return
+      ;;
+    --engine)
+      COMPREPLY=($(compgen -W "llama.cpp vllm sglang tensorrt-llm" -- "$cur"))
       return
       ;;
     --split) COMPREPLY=($(compgen -W "layer tensor" -- "$cur")); return ;;
@@ -57,7 +61,8 @@ _gputco() {
       ;;
     --as-of | --max-age | --context | --streams | --prompt-tokens | --count | --lora-rank | \
       --micro-batch | --draws | --seed | --book | --observed-on | --provider | --source | \
-      --region | --min-memory | --max-price)
+      --region | --min-memory | --max-price | --input-tokens | --output-tokens | --tpot-ms | \
+      --ttft-ms | --user-tokens-per-s | --tp | --pp | --batch)
       return
       ;;
   esac
@@ -69,7 +74,13 @@ _gputco() {
       options="--model --quant --context --streams --kv-cache --cache-type-k
                --cache-type-v --split --backend --prompt-tokens
                --gpu --count --compare --multi --as-of --mode --lora-rank --micro-batch
-               --no-checkpointing --double-quant --json --catalog --help"
+               --no-checkpointing --double-quant --engine --input-tokens --output-tokens
+               --tpot-ms --ttft-ms --user-tokens-per-s --json --catalog --help"
+      ;;
+    throughput)
+      options="--model --quant --gpu --count --engine --tp --pp --input-tokens --output-tokens
+               --kv-cache --batch --max-batch --tpot-ms --ttft-ms --user-tokens-per-s --json
+               --catalog --help"
       ;;
     sweep) options="--vary --format --json --set --quiet -q --catalog --help" ;;
     risk) options="--draws --seed --set --json --quiet -q --time --catalog --help" ;;

@@ -3,10 +3,11 @@
 # share/fish/vendor_completions.d/gputco.fish. tests/cli/cli_install_test.cpp checks that every
 # option of every command's --help is here.
 
-set -l commands plan fit sweep risk diff catalog
+set -l commands plan fit throughput sweep risk diff catalog
 complete -c gputco -f
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a plan -d 'plan a scenario'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a fit -d 'does a model fit, how fast'
+complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a throughput -d 'serving throughput of a box'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a sweep -d 'plan as one number varies'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a risk -d 'Monte Carlo: buy against rent'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a diff -d 'compare two plans'
@@ -52,8 +53,33 @@ complete -c gputco -n "__fish_seen_subcommand_from fit" -l lora-rank -x -d 'LoRA
 complete -c gputco -n "__fish_seen_subcommand_from fit" -l micro-batch -x -d 'sequences per device per step'
 complete -c gputco -n "__fish_seen_subcommand_from fit" -l no-checkpointing -d 'no gradient checkpointing'
 complete -c gputco -n "__fish_seen_subcommand_from fit" -l double-quant -d 'QLoRA double quantization'
+complete -c gputco -n "__fish_seen_subcommand_from fit" -l engine -x -a 'llama.cpp vllm sglang tensorrt-llm' -d 'serving finder engine'
+complete -c gputco -n "__fish_seen_subcommand_from fit" -l input-tokens -x -d 'mean prompt tokens'
+complete -c gputco -n "__fish_seen_subcommand_from fit" -l output-tokens -x -d 'mean generated tokens'
+complete -c gputco -n "__fish_seen_subcommand_from fit" -l tpot-ms -x -d 'p99 time per output token (ms)'
+complete -c gputco -n "__fish_seen_subcommand_from fit" -l ttft-ms -x -d 'p99 time to first token (ms)'
+complete -c gputco -n "__fish_seen_subcommand_from fit" -l user-tokens-per-s -x -d 'per-user speed (tokens/s)'
 complete -c gputco -n "__fish_seen_subcommand_from fit" -l json -d 'print JSON'
 complete -c gputco -n "__fish_seen_subcommand_from fit" -l catalog -r -F -d 'user catalog to layer over the built-in one'
+
+# throughput
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l model -x -a '(gputco catalog list models --format ids 2>/dev/null)' -d 'catalog model id'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l quant -x -a '(gputco catalog list quants --format ids 2>/dev/null)' -d 'weight format'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l gpu -x -a '(gputco catalog list gpus --format ids 2>/dev/null)' -d 'catalog device id'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l count -x -d 'GPUs in the box'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l engine -x -a 'llama.cpp vllm sglang tensorrt-llm' -d 'serving engine'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l tp -x -d 'tensor parallel GPUs per replica'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l pp -x -d 'pipeline parallel stages per replica'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l input-tokens -x -d 'mean prompt tokens'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l output-tokens -x -d 'mean generated tokens'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l kv-cache -x -a 'f16 fp8 q8_0 q4_0' -d 'KV cache type'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l batch -x -d 'sequences in flight per replica'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l max-batch -d 'as many sequences as memory allows'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l tpot-ms -x -d 'p99 time per output token (ms)'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l ttft-ms -x -d 'p99 time to first token (ms)'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l user-tokens-per-s -x -d 'per-user speed (tokens/s)'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l json -d 'print JSON'
+complete -c gputco -n "__fish_seen_subcommand_from throughput" -l catalog -r -F -d 'user catalog to layer over the built-in one'
 
 # catalog
 set -l actions list show import export check

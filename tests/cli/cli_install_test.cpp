@@ -16,6 +16,7 @@ namespace {
 /// Every command's --help, as the man page and the completions must cover it.
 const std::vector<std::vector<std::string>> kCommands = {{"plan"},
                                                          {"fit"},
+                                                         {"throughput"},
                                                          {"sweep"},
                                                          {"risk"},
                                                          {"diff"},
@@ -59,8 +60,8 @@ TEST(ManualPage, namesEveryCommandAndOptionOfHelp) {
   const std::string page = man_words(test::source_path("cli/man/gputco.1"));
   const auto top = test::run(GPUTCO_EXE, {"--help"});
   for (const char* command :
-       {"plan", "fit", "sweep", "risk", "diff", "catalog list", "catalog show", "catalog import",
-        "catalog export", "catalog check"}) {
+       {"plan", "fit", "throughput", "sweep", "risk", "diff", "catalog list", "catalog show",
+        "catalog import", "catalog export", "catalog check"}) {
     ASSERT_NE(top.out.find(command), std::string::npos) << command;
     EXPECT_NE(page.find(".SS \"gputco " + std::string(command)), std::string::npos) << command;
   }

@@ -264,7 +264,7 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
                                           "--min-memory", "80", "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_EQ(csv.out.rfind("id,name,vendor,kind,memory_nameplate_gb,memory_type,bandwidth_gbps,"
-                          "board_power_w,fp16_tflops,nvlink_gbps\r\n",
+                          "board_power_w,fp16_tflops,fp8_tflops,fp4_tflops,nvlink_gbps\r\n",
                           0),
             0u)
       << csv.out;
