@@ -8,6 +8,7 @@
 
 #include "engine/fit.hpp"
 #include "engine/plan_inputs.hpp"
+#include "engine/profit_and_loss.hpp"
 #include "engine/speed.hpp"
 
 namespace gputco {
@@ -80,6 +81,8 @@ struct OptionResult {
   /// The workbook's break-even hours are a formula of it. All 0 when hours_per_day is 0.
   std::vector<double> hours_scaled_cost;
   CashFlow cash_flow;
+  /// The P&L per plan year beside the cash view, and the tax depreciation schedule.
+  ProfitAndLoss profit_and_loss;
   double total_cost = 0;                   ///< sum of all flows, resale netted
   double npv = 0;                          ///< present value of cost at the discount rate
   std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k

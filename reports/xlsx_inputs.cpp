@@ -125,6 +125,30 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
       {"workload", "hours_per_month", "Hours per month (convention; average for calendar)",
        "h/month", average_hours_per_month(in.workload.hours_per_month_convention)},
   };
+  // Tax depreciation per asset class (the Profit and loss sheet's VDB shares).
+  const auto declining = [](const TaxClassRules& r) {
+    return r.method == TaxDepreciationMethod::declining_balance ? 1.0 : 0.0;
+  };
+  const FinanceInputs& fin = in.finance;
+  for (const Required& r : std::initializer_list<Required>{
+           {"tax", "devices_declining_balance",
+            "Devices: tax by declining balance (1 = yes, 0 = straight line)", "flag",
+            declining(fin.tax_devices)},
+           {"tax", "devices_life_years", "Devices: tax life", "years",
+            static_cast<double>(fin.tax_devices.life_years)},
+           {"tax", "host_declining_balance",
+            "Host system: tax by declining balance (1 = yes, 0 = straight line)", "flag",
+            declining(fin.tax_host)},
+           {"tax", "host_life_years", "Host system: tax life", "years",
+            static_cast<double>(fin.tax_host.life_years)},
+           {"tax", "declining_balance_factor",
+            "Declining balance: multiple of the straight-line rate", "factor",
+            fin.tax_devices.factor},
+           {"tax", "switch_to_straight_line",
+            "Declining balance: switch to straight line when larger (1 = yes)", "flag",
+            fin.tax_devices.switch_to_straight_line ? 1.0 : 0.0}}) {
+    required.push_back(r);
+  }
   // Pay-per-token APIs and carbon (issue #8): the token mix, the API price trend, and the
   // site's intensity under the key the scenario lists it by (a green-power contract's or the
   // grid's).
@@ -408,6 +432,8 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   DefinedNames prefixes;  // one distinct "opt_<id>" per option id
   std::map<std::string, std::string> prefix_of;
   for (const auto& id : option_ids) prefix_of[id] = prefixes.claim("opt_" + id);
+  // The tax rules' names say what they are (tax_devices_life_years).
+  prefix_of["tax"] = prefixes.claim("tax");
 
   constexpr lxw_col_t kSection = 0, kLabel = 1, kKey = 2, kValue = 3, kUnit = 4, kProvenance = 5,
                       kName = 6;

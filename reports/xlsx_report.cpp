@@ -401,13 +401,14 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   // Tabs in reading order: the customer's pages, the model, the evidence, the checks.
   SheetWriter cover = add_sheet(kCoverSheet);
   SheetWriter summary = add_sheet(kSummarySheet);
-  std::optional<SheetWriter> inputs, timeline, cash_flow, metrics, sensitivity_sheet, crossover,
-      hardware, checks, chart_data, assumptions;
+  std::optional<SheetWriter> inputs, timeline, cash_flow, metrics, profit_and_loss,
+      sensitivity_sheet, crossover, hardware, checks, chart_data, assumptions;
   if (!quote) {
     inputs = add_sheet(kInputsSheet);
     timeline = add_sheet(kTimelineSheet);
     cash_flow = add_sheet(kCashFlowSheet);
     metrics = add_sheet(kMetricsSheet);
+    profit_and_loss = add_sheet(kProfitAndLossSheet);
     if (sensitivity != nullptr) {
       sensitivity_sheet = add_sheet(kSensitivitySheet);
       crossover = add_sheet(kCrossoverSheet);
@@ -429,6 +430,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   xlsx::TimelineLayout timeline_layout;
   xlsx::CumulativeSource source;
   xlsx::MetricsLayout metrics_layout;
+  xlsx::ProfitAndLossLayout profit_and_loss_layout;
   if (!quote) {
     names = xlsx::write_inputs_sheet(workbook, *inputs, formats, plan, scenario);
     xlsx::add_input_validation(workbook, *inputs, names, plan.horizon_months);
@@ -438,6 +440,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
                                          &timeline_layout);
     source = xlsx::cash_flow_source(layout);
     metrics_layout = xlsx::write_metrics_sheet(*metrics, formats, plan, scenario, names, layout);
+    profit_and_loss_layout =
+        xlsx::write_profit_and_loss_sheet(*profit_and_loss, formats, plan, scenario, names, layout);
   } else {
     source = xlsx::write_chart_data_sheet(*chart_data, formats, plan, scenario);
     worksheet_hide(chart_data->raw());
@@ -464,6 +468,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     check_inputs.sensitivity = sensitivity;
     check_inputs.sensitivity_layout = &sensitivity_layout;
     check_inputs.metrics = &metrics_layout;
+    check_inputs.profit_and_loss = &profit_and_loss_layout;
   }
   const xlsx::ChecksLayout checks_layout = xlsx::write_checks_sheet(
       workbook, checks ? &*checks : nullptr, formats, plan, scenario, names, check_inputs);
@@ -488,8 +493,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   xlsx::apply_print_setup(cover, setup, false);
   for (SheetWriter* sheet : {&summary, &sources}) xlsx::apply_print_setup(*sheet, setup, true);
   if (assumptions) xlsx::apply_print_setup(*assumptions, setup, true);
-  for (auto* sheet : {&inputs, &timeline, &cash_flow, &metrics, &sensitivity_sheet, &crossover,
-                      &hardware, &checks}) {
+  for (auto* sheet : {&inputs, &timeline, &cash_flow, &metrics, &profit_and_loss,
+                      &sensitivity_sheet, &crossover, &hardware, &checks}) {
     if (*sheet) xlsx::apply_print_setup(**sheet, setup, true);
   }
   // A timeline squeezed onto one page wide is unreadable beyond a year or so: nine months

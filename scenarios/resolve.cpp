@@ -29,6 +29,7 @@ ResolvedScenario Resolver::run() {
   r_.as_of = s_.as_of;
   r_.max_price_age_days = s_.max_price_age_days;
   resolve_scenario();
+  resolve_tax();
   resolve_workload();
   resolve_site();
   for (const auto& o : s_.options) resolve_option(o);
@@ -56,7 +57,9 @@ void Resolver::unknown(const std::string& section, const std::string& key, const
 }
 
 std::string Resolver::file_section(const std::string& section) {
-  if (section == "scenario" || section == "workload" || section == "site") return section;
+  if (section == "scenario" || section == "workload" || section == "site" || section == "tax") {
+    return section;
+  }
   return "option:" + section;
 }
 

@@ -121,6 +121,9 @@ const std::vector<std::string> kSiteKeys = {"tariff_per_kwh",
                                             "green_power",
                                             "green_power_g_co2e_per_kwh"};
 const std::vector<std::string> kSellerKeys = {"company", "contact", "logo", "terms"};
+const std::vector<std::string> kTaxKeys = {
+    "devices_method",  "devices_life_years",       "host_method",
+    "host_life_years", "declining_balance_factor", "switch_to_straight_line"};
 const std::vector<std::string> kOptionKeys = {"kind",
                                               "label",
                                               "gpu",
@@ -403,6 +406,7 @@ const std::vector<std::string>& scenario_keys(const std::string& section) {
          : section == "workload"            ? kWorkloadKeys
          : section == "site"                ? kSiteKeys
          : section == "seller"              ? kSellerKeys
+         : section == "tax"                 ? kTaxKeys
          : section.rfind("option:", 0) == 0 ? kOptionKeys
                                             : none;
 }
@@ -449,7 +453,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
-           name.rfind("option:", 0) == 0 ||
+           name == "tax" || name.rfind("option:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
 
@@ -572,6 +576,23 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("users", s.users, 1, 1e9, "a number of users");
       r.choice("overflow", s.overflow, {"buy", "rent"});
       r.text("overflow_option", s.overflow_option);
+    } else if (section == "tax") {
+      SectionReader r(child, section, s, kTaxKeys);
+      const std::vector<std::string> methods = {"straight_line", "declining_balance"};
+      r.choice("devices_method", s.tax_devices_method, methods);
+      r.choice("host_method", s.tax_host_method, methods);
+      r.integer("devices_life_years", s.tax_devices_life_years, 1, 50);
+      r.integer("host_life_years", s.tax_host_life_years, 1, 50);
+      r.number("declining_balance_factor", s.tax_declining_balance_factor, 0.1, 10,
+               "a multiple of the straight-line rate (2 for double declining)");
+      s.tax_switch_to_straight_line = r.boolean("switch_to_straight_line");
+      const bool declining =
+          s.tax_devices_method == "declining_balance" || s.tax_host_method == "declining_balance";
+      for (const char* key : {"declining_balance_factor", "switch_to_straight_line"}) {
+        if (s.given.count(std::string("tax.") + key) && !declining) {
+          r.fail(key, "applies to declining_balance only: set devices_method or host_method");
+        }
+      }
     } else if (section == "site") {
       SectionReader r(child, section, s, kSiteKeys);
       r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
@@ -603,6 +624,13 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (!valid_option_id(o.id)) {
         throw ScenarioError(file, line, "[" + section + "]",
                             "option ids use letters, digits, '-', '_' or '.' (at most 64)");
+      }
+      // The Inputs sheet lists an option's rows under its id, beside the global sections.
+      for (const char* reserved : {"scenario", "workload", "site", "tax", "constants"}) {
+        if (o.id == reserved) {
+          throw ScenarioError(file, line, "[" + section + "]",
+                              "'" + o.id + "' is the name of a section; choose another option id");
+        }
       }
       if (!option_ids.insert(o.id).second) {
         throw ScenarioError(file, line, "[" + section + "]", "duplicate option id");
@@ -789,9 +817,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
       const std::string hint =
-          nearest(section, {"scenario", "workload", "site", "seller", "option:" + id});
+          nearest(section, {"scenario", "workload", "site", "seller", "tax", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
-                          "unknown section; expected [scenario], [workload], [site], [seller] or "
+                          "unknown section; expected [scenario], [workload], [site], [seller], "
+                          "[tax] or "
                           "[option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }

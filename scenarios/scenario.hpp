@@ -110,7 +110,7 @@ struct ScenarioOption {
 /// A number key the parser accepts in a section of the file, with its range: what `gputco
 /// sweep` may vary, so a swept value is one the file could have held.
 struct ScenarioNumberKey {
-  std::string section;  ///< "scenario", "workload", "site" or "option:ID"
+  std::string section;  ///< "scenario", "workload", "site", "tax" or "option:ID"
   std::string key;
   double min = 0;
   double max = 0;
@@ -212,6 +212,15 @@ struct Scenario {
   std::optional<double> grid_g_co2e_per_kwh;         ///< or the intensity itself
   bool green_power = false;                          ///< a green-power contract (market-based)
   std::optional<double> green_power_g_co2e_per_kwh;  ///< its intensity (default 0)
+  // [tax]: tax depreciation per asset class (the devices; the host system), apart from the
+  // book's straight line; unset: as the book (straight line over useful_life_months rounded
+  // up to whole years)
+  std::string tax_devices_method;  ///< straight_line | declining_balance
+  std::string tax_host_method;     ///< straight_line | declining_balance
+  std::optional<int> tax_devices_life_years;
+  std::optional<int> tax_host_life_years;
+  std::optional<double> tax_declining_balance_factor;  ///< 2 = double declining
+  std::optional<bool> tax_switch_to_straight_line;
   std::vector<ScenarioOption> options;
 
   /// "section.key" -> line in the file (INI only; JSON gives none).

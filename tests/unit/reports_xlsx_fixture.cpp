@@ -249,6 +249,7 @@ void recompute_money(SamplePlan& sample) {
       if (r.annual_costs.size() <= year) r.annual_costs.resize(year + 1, 0.0);
       r.annual_costs[year] += r.cash_flow.total[m];
     }
+    r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
     r.hours_per_month = hours_per_month;
     // No demand in tokens: each option serves its own decode rate during the hours of use; of
     // its total, the energy (owned, switched off when idle) or the hourly rent scales with the

@@ -62,9 +62,9 @@ TEST(XlsxReport, writesAZipWithTheSheetsInReadingOrder) {
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/workbook.xml"), members.end());
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart1.xml"), members.end());
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart2.xml"), members.end());
-  EXPECT_EQ(sheet_names(path),
-            (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline", "Cash flow",
-                                      "Metrics", "Hardware", "Sources", "Checks"}));
+  EXPECT_EQ(sheet_names(path), (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline",
+                                                         "Cash flow", "Metrics", "Profit and loss",
+                                                         "Hardware", "Sources", "Checks"}));
 }
 
 TEST(XlsxReport, aSensitivityRunAddsTheSensitivityAndCrossoverSheets) {
@@ -74,9 +74,10 @@ TEST(XlsxReport, aSensitivityRunAddsTheSensitivityAndCrossoverSheets) {
   options.sensitivity = &sensitivity;
   const std::string path = fresh_dir("sensitivity") + "/tco.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
-  EXPECT_EQ(sheet_names(path), (std::vector<std::string>{
-                                   "Cover", "Summary", "Inputs", "Timeline", "Cash flow", "Metrics",
-                                   "Sensitivity", "Crossover", "Hardware", "Sources", "Checks"}));
+  EXPECT_EQ(sheet_names(path),
+            (std::vector<std::string>{"Cover", "Summary", "Inputs", "Timeline", "Cash flow",
+                                      "Metrics", "Profit and loss", "Sensitivity", "Crossover",
+                                      "Hardware", "Sources", "Checks"}));
   // Summary: cumulative and annual charts; Sensitivity: tornado; Crossover: cost by hours.
   const auto members = test::zip_members(path);
   EXPECT_NE(std::find(members.begin(), members.end(), "xl/charts/chart4.xml"), members.end());
@@ -363,7 +364,7 @@ TEST(XlsxReport, sameInputGivesIdenticalBytes) {
   EXPECT_TRUE(a == read_bytes(dir + "/b.xlsx")) << "the two files differ";
   EXPECT_TRUE(read_bytes(dir + "/qa.xlsx") == read_bytes(dir + "/qb.xlsx"))
       << "the two quotes differ";
-  EXPECT_EQ(test::sheet_parts(dir + "/a.xlsx").size(), 11u);
+  EXPECT_EQ(test::sheet_parts(dir + "/a.xlsx").size(), 12u);
 
   // Rewriting over an existing file gives the same bytes too.
   write_workbook(sample.plan, sample.scenario, dir + "/a.xlsx", options);
@@ -555,7 +556,7 @@ TEST(XlsxReport, formulasHoldNoConstantsBeyondZeroAndOne) {
     EXPECT_TRUE(literal_numbers(cell.formula).empty())
         << cell.sheet << "!" << cell.ref << ": " << cell.formula;
   }
-  EXPECT_EQ(sheets.size(), 10u) << "every sheet but Hardware has formulas";
+  EXPECT_EQ(sheets.size(), 11u) << "every sheet but Hardware has formulas";
 }
 
 TEST(XlsxReport, coverDatesTheQuoteAndShowsTheMasterCheck) {

@@ -64,7 +64,7 @@ TEST(SetOption, parsesSectionKeyAndValue) {
             "or option:rig.price_per_gpu=700");
   EXPECT_EQ(error_of([] { parse_set_option("worklaod.hours_per_day=3"); }),
             "--set: worklaod.hours_per_day=3: unknown section 'worklaod'; did you mean "
-            "'workload'?; expected scenario, workload, site or option:ID");
+            "'workload'?; expected scenario, workload, site, tax or option:ID");
   EXPECT_EQ(error_of([] { parse_set_option("site.tarif=nl-business"); }),
             "--set: site.tarif=nl-business: 'tarif' is not a key of [site]; did you mean "
             "'tariff'?");
