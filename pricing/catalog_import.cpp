@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <array>
@@ -205,6 +206,25 @@ bool same_value(const CellValue& stored, const CellValue& incoming) {
   return stored == incoming;
 }
 
+// Runs `step` again while SQLite answers SQLITE_BUSY without waiting, for at most the busy
+// timeout: a catalog another import is creating (its first transaction still open, the file not
+// yet in WAL mode) refuses the switch to WAL at once instead of calling the busy handler.
+template <typename Step>
+void retry_while_busy(Step step) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kCatalogBusyTimeoutMs);
+  for (;;) {
+    try {
+      step();
+      return;
+    } catch (const SQLite::Exception& e) {
+      if ((e.getErrorCode() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline)
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+}
+
 // Opens (creating) the user database and brings it to the current schema, in WAL mode.
 std::unique_ptr<SQLite::Database> open_user_database(const std::string& db_path) {
   const fs::path parent = fs::path(db_path).parent_path();
@@ -217,15 +237,17 @@ std::unique_ptr<SQLite::Database> open_user_database(const std::string& db_path)
   auto db =
       std::make_unique<SQLite::Database>(db_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
   db->setBusyTimeout(kCatalogBusyTimeoutMs);
-  // Checked before anything is written: never turn someone else's database into a catalog.
-  const int application_id = db->execAndGet("PRAGMA application_id").getInt();
-  const int tables = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
-  if (application_id != kCatalogApplicationId && (application_id != 0 || tables != 0)) {
-    throw CatalogError(db_path + ": not a gputco catalog (application_id " +
-                       std::to_string(application_id) + ")");
-  }
-  // Persistent: every later connection, reader or writer, uses the write-ahead log.
-  db->exec("PRAGMA journal_mode = WAL");
+  retry_while_busy([&] {
+    // Checked before anything is written: never turn someone else's database into a catalog.
+    const int application_id = db->execAndGet("PRAGMA application_id").getInt();
+    const int tables = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
+    if (application_id != kCatalogApplicationId && (application_id != 0 || tables != 0)) {
+      throw CatalogError(db_path + ": not a gputco catalog (application_id " +
+                         std::to_string(application_id) + ")");
+    }
+    // Persistent: every later connection, reader or writer, uses the write-ahead log.
+    db->exec("PRAGMA journal_mode = WAL");
+  });
   db->exec("PRAGMA foreign_keys = ON");
   return db;
 }

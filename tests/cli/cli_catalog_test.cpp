@@ -183,9 +183,10 @@ TEST_F(CatalogCli, importTwiceChangesNothingAndListsShowTheBook) {
   // A typo gets the nearest id, as fit's --gpu does.
   const auto typo = gputco({"catalog", "show", "rtx-3090ti"});
   EXPECT_EQ(typo.exit_code, 2);
-  EXPECT_EQ(typo.err,
-            "gputco: catalog show: unknown device 'rtx-3090ti'; did you mean 'rtx-3090'? (gputco "
-            "catalog list gpus)\n");
+  EXPECT_EQ(
+      typo.err,
+      "gputco: catalog show: unknown device 'rtx-3090ti'; did you mean 'rtx-3090-ti'? (gputco "
+      "catalog list gpus)\n");
 }
 
 TEST_F(CatalogCli, exportIsImportableAgain) {
