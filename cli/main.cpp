@@ -7,8 +7,10 @@
 #include <boost/program_options/errors.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/terminal_output.hpp"
 #include "engine/error.hpp"
 #include "pricing/catalog.hpp"
+#include "pricing/visible_text.hpp"
 #include "reports/atomic_file.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -37,11 +39,19 @@ constexpr const char* kUsage =
     "\n"
     "exit codes: 0 success, 1 runtime failure, 2 bad usage or bad input\n";
 
+/// An error's message for the terminal: values quoted from files and catalogs may hold
+/// escape sequences or carriage returns, shown as escapes (lines kept).
+std::string shown(const std::exception& e) {
+  return gputco::visible_text(e.what(), true);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace gputco;
   std::vector<std::string> args(argv + 1, argv + argc);
+  // On a terminal, escape sequences from scenarios and catalogs are shown, never obeyed.
+  const cli::TerminalSafeOutput terminal_safe_stdout(std::cout, 1);
   try {
     if (args.empty()) {
       std::cerr << kUsage;
@@ -66,25 +76,28 @@ int main(int argc, char** argv) {
     std::cerr << "gputco: unknown command '" << command << "'\n\n" << kUsage;
     return 2;
   } catch (const cli::UsageError& e) {
-    std::cerr << "gputco: " << e.what() << "\n";
+    std::cerr << "gputco: " << shown(e) << "\n";
     return 2;
   } catch (const boost::program_options::error& e) {
-    std::cerr << "gputco: " << e.what() << " (see --help)\n";
+    std::cerr << "gputco: " << shown(e) << " (see --help)\n";
     return 2;
   } catch (const ScenarioError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 2;
   } catch (const EngineError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 2;
   } catch (const CatalogError& e) {
-    std::cerr << "catalog error: " << e.what() << "\n";
+    std::cerr << "catalog error: " << shown(e) << "\n";
     return 1;
+  } catch (const OutputRefused& e) {
+    std::cerr << "error: " << shown(e) << "\n";
+    return 2;
   } catch (const ReportError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 1;
   }
 }

@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
+#include "pricing/input_file.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/text_report.hpp"
@@ -71,6 +72,9 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (vm.count("output") && output.empty()) {
     throw UsageError("plan: --output is empty; give a file name ending in .xlsx");
   }
+  if (output.empty() && is_standard_input(scenario_path)) {
+    throw UsageError("plan: the scenario comes from standard input; name the workbook with -o");
+  }
   if (output.empty()) {
     output =
         std::filesystem::path(scenario_path).stem().string() + (quote ? "-quote.xlsx" : ".xlsx");
@@ -80,6 +84,11 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (extension != ".xlsx") {  // Excel and LibreOffice take .XLSX as well
     throw UsageError("plan: --output must end in .xlsx, got '" + output + "'");
   }
+
+  // Refused before any work: an output that would replace an input, a directory or a FIFO.
+  std::vector<CommandInput> inputs = catalog_inputs(catalog_path);
+  inputs.push_back({"the scenario", scenario_path});
+  check_output_path(output, inputs);
 
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path);
