@@ -323,11 +323,17 @@ class BlockFormulas {
                                     "*(1-" + in("down_payment") + "))";
       const std::string rate = "(" + in("loan_rate") + "/" + constant("months_per_year") + ")";
       const std::string term = in("loan_term_months");
-      const std::string payment = "PMT(" + rate + "," + term + ",-" + principal + ")";
+      // A rate that 1 + r rounds away is 0 % (engine: kNegligibleRatePerPeriod): PMT and FV
+      // would divide by it.
+      const std::string negligible = "ABS(" + rate + ")<" + constant("negligible_rate_per_period");
+      const std::string payment = "IF(" + negligible + "," + principal + "/" + term + ",PMT(" +
+                                  rate + "," + term + ",-" + principal + "))";
+      const std::string balance = "IF(" + negligible + "," + principal + "-" + horizon() + "*" +
+                                  payment + ",-FV(" + rate + "," + horizon() + ",-" + payment +
+                                  "," + principal + "))";
       return "=-" + flag(layout_.is_start_row) + "*" + principal + "+" + running + "*IF(" +
              month() + "<=" + term + "," + payment + ",0)+" + end + "*IF(" + term + ">" +
-             horizon() + ",-FV(" + rate + "," + horizon() + ",-" + payment + "," + principal +
-             "),0)";
+             horizon() + "," + balance + ",0)";
     }
     if (inputs_.financing == Financing::lease) {
       const std::string fee =
