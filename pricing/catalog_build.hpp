@@ -13,6 +13,7 @@
 
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_schema.hpp"
+#include "pricing/csv_table.hpp"
 
 namespace gputco {
 
@@ -71,14 +72,14 @@ struct CheckedTable {
   std::vector<CheckedRow> rows;
 };
 
-/// Reads the CSV file at `path` as a file of kind `file_name` ("purchase_prices.csv" or
-/// "rental_offers.csv", see pricing/data/README.md) and checks it by the rules of
-/// check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
+/// Reads `csv` (a parsed file, named csv.path in messages; its rows' fields are freed as they
+/// are converted) as a file of kind `file_name` ("purchase_prices.csv" or "rental_offers.csv",
+/// see pricing/data/README.md) and checks it by the rules of check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
 /// duplicate keys, spot above on-demand, and device references against `device_ids`
 /// (`device_list` says where those ids come from, for messages). Appends every problem
 /// ("PATH:LINE: column: problem", by line) to `problems` and returns the rows read.
 /// Throws std::invalid_argument for another `file_name`.
-CheckedTable check_data_file(std::string_view file_name, const std::string& path,
+CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,
                              const std::set<std::string, std::less<>>& device_ids,
                              const std::string& device_list, std::vector<std::string>& problems);
 
