@@ -69,30 +69,7 @@ void check_option(const OptionResult& o) {
       {"kg CO2e per million tokens", &o.co2e_kg_per_million_tokens}};
   for (const auto& [name, value] : optionals) check(at + name, *value);
   check_row(at + "annual costs", o.annual_costs, "year index");
-  const CashFlow& cf = o.cash_flow;
-  const std::pair<const char*, const std::vector<double>*> rows[] = {
-      {"capex", &cf.capex},
-      {"energy", &cf.energy},
-      {"maintenance", &cf.maintenance},
-      {"rent", &cf.rent},
-      {"resale", &cf.resale},
-      {"total", &cf.total},
-      {"cumulative", &cf.cumulative},
-      {"discount factor", &cf.discount_factor},
-      {"discounted", &cf.discounted},
-      {"hosting", &cf.hosting},
-      {"failures", &cf.failures},
-      {"financing", &cf.financing},
-      {"VAT", &cf.vat},
-      {"depreciation", &cf.depreciation},
-      {"book value", &cf.book_value},
-      {"load", &cf.load},
-      {"units", &cf.units},
-      {"overflow load", &cf.overflow_load},
-      {"kWh", &cf.energy_kwh},
-      {"idle kWh", &cf.idle_kwh},
-      {"kg CO2e", &cf.co2e_kg}};
-  for (const auto& [name, row] : rows) {
+  for (const auto& [name, row] : cash_flow_rows(o.cash_flow)) {
     check_row(at + "cash flow row " + name, *row, "month");
   }
 }

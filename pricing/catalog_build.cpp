@@ -454,19 +454,6 @@ LoadedData load_data(const std::string& data_dir) {
   return data;
 }
 
-void bind(SQLite::Statement& insert, int index, const Value& value) {
-  std::visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          insert.bind(index);
-        } else {
-          insert.bind(index, v);
-        }
-      },
-      value);
-}
-
 void insert_rows(SQLite::Database& db, const Table& table, std::vector<std::string>& problems) {
   // Table and column names are the constants above, never data; values are bound.
   std::string columns;
@@ -483,7 +470,7 @@ void insert_rows(SQLite::Database& db, const Table& table, std::vector<std::stri
                                    ") VALUES (" + params + ")");
   for (const Row& row : table.rows) {
     for (std::size_t i = 0; i < row.values.size(); ++i) {
-      bind(insert, static_cast<int>(i + 1), row.values[i]);
+      bind_value(insert, static_cast<int>(i + 1), row.values[i]);
     }
     try {
       insert.exec();
@@ -557,6 +544,19 @@ void build_catalog(const std::string& data_dir, const std::string& db_path) {
     fs::remove(tmp, ec);
     throw;
   }
+}
+
+void bind_value(SQLite::Statement& q, int index, const CellValue& value) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          q.bind(index);
+        } else {
+          q.bind(index, v);
+        }
+      },
+      value);
 }
 
 CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,

@@ -15,6 +15,10 @@
 #include "pricing/catalog_schema.hpp"
 #include "pricing/csv_table.hpp"
 
+namespace SQLite {
+class Statement;
+}
+
 namespace gputco {
 
 /// Thrown when catalog data has problems. what() holds every problem, one per line;
@@ -58,6 +62,9 @@ bool is_iso_date(std::string_view text);
 
 /// A field value as stored: NULL (empty optional number), text, real or integer.
 using CellValue = std::variant<std::monostate, std::string, double, std::int64_t>;
+
+/// Binds `value` (NULL, text, real, integer) to parameter `index` (1-based) of `q`.
+void bind_value(SQLite::Statement& q, int index, const CellValue& value);
 
 /// One data row of a checked file: values in the order of the file kind's documented columns.
 struct CheckedRow {

@@ -32,19 +32,6 @@ const FileKind& kind_of(ImportFormat format) {
   throw std::invalid_argument("export: only purchase_prices and rental_offers are written");
 }
 
-void bind_value(SQLite::Statement& q, int index, const CellValue& value) {
-  std::visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          q.bind(index);
-        } else {
-          q.bind(index, v);
-        }
-      },
-      value);
-}
-
 std::string cell_text(const CellValue& value) {
   if (const auto* s = std::get_if<std::string>(&value)) return *s;
   if (const auto* d = std::get_if<double>(&value)) return catalog_table::format_number(*d);

@@ -10,7 +10,6 @@
 
 namespace SQLite {
 class Column;
-class Statement;
 }  // namespace SQLite
 
 namespace gputco {
@@ -30,8 +29,6 @@ const FileKind& rental_kind();
 /// The kind of `format`; throws std::invalid_argument for SkyPilot and gpuhunt.
 const FileKind& kind_of(ImportFormat format);
 
-/// Binds `value` (NULL, text, real, integer) to parameter `index` of `q`.
-void bind_value(SQLite::Statement& q, int index, const CellValue& value);
 /// A value as CSV text: numbers in their shortest exact form, NULL as "".
 std::string cell_text(const CellValue& value);
 /// A stored column as a value.

@@ -15,11 +15,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "tests/support/expected_cases.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
 
@@ -30,28 +29,10 @@ namespace fs = std::filesystem;
 
 // ---- The corpus ------------------------------------------------------------------------------
 
-struct Case {
-  std::string file;
-  int exit_code = 2;
-  std::string expected;
-};
+using Case = test::ExpectedCase;
 
 std::vector<Case> load_cases() {
-  std::vector<Case> cases;
-  std::ifstream in(test::source_path("tests/data/adversarial/EXPECTED"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    Case c;
-    std::string code;
-    std::getline(fields, c.file, '\t');
-    std::getline(fields, code, '\t');
-    std::getline(fields, c.expected);
-    c.exit_code = std::stoi(code);
-    cases.push_back(c);
-  }
-  return cases;
+  return test::load_expected_cases(test::source_path("tests/data/adversarial/EXPECTED"));
 }
 
 class Adversarial : public ::testing::TestWithParam<Case> {};
@@ -72,11 +53,7 @@ TEST_P(Adversarial, exitsWithAClearMessageAndWritesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, Adversarial, ::testing::ValuesIn(load_cases()),
                          [](const ::testing::TestParamInfo<Case>& param_info) {
-                           std::string name = param_info.param.file;
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
+                           return test::case_name(param_info.param.file);
                          });
 
 TEST(Adversarial, corpusIsNotEmpty) {
@@ -291,26 +268,18 @@ TEST_F(Inputs, aLockedCatalogIsExitOneSayingSoNotABadFile) {
                    std::string(kPriceHeader) + "rtx-3090,used,650,USD,us,b,2026-11-20,q,\n");
   ASSERT_EQ(sh("\"$0\" catalog import a.csv --catalog catalog.sqlite --as-of 2026-12-01").exit_code,
             0);
-  const std::string marker = dir_.file("inside");
-  const pid_t holder = fork();
-  if (holder == 0) {
-    setenv("GPUTCO_FAULT_IMPORT_SLEEP_MS", "30000", 1);
-    setenv("GPUTCO_FAULT_IMPORT_MARKER", marker.c_str(), 1);
-    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
-    execl(GPUTCO_EXE, GPUTCO_EXE, "catalog", "import", dir_.file("b.csv").c_str(), "--catalog",
-          db.c_str(), "--book", "held", "--as-of", "2026-12-01", static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!fs::exists(marker) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  ASSERT_TRUE(fs::exists(marker)) << "the import never reached its transaction";
+  const pid_t holder =
+      test::start_until_marker(GPUTCO_EXE,
+                               {"catalog", "import", dir_.file("b.csv"), "--catalog", db, "--book",
+                                "held", "--as-of", "2026-12-01"},
+                               {{"GPUTCO_FAULT_IMPORT_SLEEP_MS", "30000"},
+                                {"GPUTCO_FAULT_IMPORT_MARKER", dir_.file("inside")}},
+                               dir_.file("inside"));
   const auto second =
       sh("\"$0\" catalog import b.csv --catalog catalog.sqlite --book other "
          "--as-of 2026-12-01");
   kill(holder, SIGKILL);
-  waitpid(holder, nullptr, 0);
+  test::wait_status(holder);
   EXPECT_EQ(second.exit_code, 1) << second.err;
   EXPECT_EQ(second.err, std::string("catalog error: catalog.sqlite") +
                             ": the catalog is locked by another program (waited 10 s); try again "

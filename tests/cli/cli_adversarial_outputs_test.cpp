@@ -9,11 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/support/paths.hpp"
@@ -28,15 +25,6 @@ const char* kOld = "yesterday's good workbook";
 
 std::string example() {
   return test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini");
-}
-
-std::vector<std::string> entries(const std::string& dir) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    names.push_back(entry.path().filename().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
 }
 
 /// A scenario and a small user catalog (one price book) in a fresh directory.
@@ -140,7 +128,7 @@ TEST_F(Outputs, aDirectoryAFifoOrADeviceIsRefusedAtOnce) {
                  "cannot write /dev/null: it is a character device, not a regular file");
   EXPECT_TRUE(fs::is_fifo(dir_.file("pipe.xlsx")));
   EXPECT_TRUE(fs::is_character_file("/dev/null"));
-  EXPECT_EQ(entries(dir_.path()),
+  EXPECT_EQ(test::directory_entries(dir_.path()),
             (std::vector<std::string>{"folder.xlsx", "pipe.xlsx", "plan.ini"}));
 }
 
@@ -160,29 +148,18 @@ TEST_F(Outputs, aCatalogIsNeverWrittenThroughALink) {
             0);
 }
 
-/// Starts `gputco plan plan.ini -o plan.xlsx` in `dir`, paused by the test hook once its
-/// temporary file is complete, sends it `signal_number` and returns how it ended.
+/// Runs `gputco plan plan.ini -o plan.xlsx` in `dir`, paused by the test hook once its
+/// temporary file is complete, sends it `signal_number` and returns its wait status.
 int interrupted_plan(const std::string& dir, int signal_number) {
   const std::string marker = dir + "/written";
-  const pid_t child = fork();
-  if (child == 0) {
-    if (::chdir(dir.c_str()) != 0) _exit(126);
-    setenv("XDG_DATA_HOME", (dir + "/xdg").c_str(), 1);
-    setenv("GPUTCO_FAULT_WRITE_SLEEP_MS", "60000", 1);
-    setenv("GPUTCO_FAULT_WRITE_MARKER", marker.c_str(), 1);
-    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
-    execl(GPUTCO_EXE, GPUTCO_EXE, "plan", "plan.ini", "-o", "plan.xlsx",
-          static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!fs::exists(marker) && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  EXPECT_TRUE(fs::exists(marker)) << "the write never reached its pause";
+  const pid_t child = test::start_until_marker(
+      "/bin/sh", {"-c", "cd \"$1\" && exec \"$0\" plan plan.ini -o plan.xlsx", GPUTCO_EXE, dir},
+      {{"XDG_DATA_HOME", dir + "/xdg"},
+       {"GPUTCO_FAULT_WRITE_SLEEP_MS", "60000"},
+       {"GPUTCO_FAULT_WRITE_MARKER", marker}},
+      marker);
   kill(child, signal_number);
-  int status = 0;
-  waitpid(child, &status, 0);
+  const int status = test::wait_status(child);
   fs::remove(marker);
   return status;
 }
@@ -194,7 +171,8 @@ TEST_F(Outputs, aSignalDuringTheWriteLeavesNoTemporaryFileAndTheOldWorkbook) {
     const int status = interrupted_plan(dir_.path(), signal_number);
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == signal_number)
         << "the process must still die of signal " << signal_number << " (status " << status << ")";
-    EXPECT_EQ(entries(dir_.path()), (std::vector<std::string>{"plan.ini", "plan.xlsx"}))
+    EXPECT_EQ(test::directory_entries(dir_.path()),
+              (std::vector<std::string>{"plan.ini", "plan.xlsx"}))
         << "signal " << signal_number;
     EXPECT_EQ(test::read_file(dir_.file("plan.xlsx")), kOld);
   }
