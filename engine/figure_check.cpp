@@ -69,7 +69,7 @@ void check_option(const OptionResult& o) {
       {"kg CO2e per million tokens", &o.co2e_kg_per_million_tokens}};
   for (const auto& [name, value] : optionals) check(at + name, *value);
   check_row(at + "annual costs", o.annual_costs, "year index");
-  for (const auto& [name, row] : cash_flow_rows(o.cash_flow)) {
+  for (const auto& [name, row] : named_cash_flow_rows(o.cash_flow)) {
     check_row(at + "cash flow row " + name, *row, "month");
   }
 }

@@ -55,13 +55,13 @@ struct CashFlow {
 
 /// One row of a CashFlow and its name ("capex", "financing", "kWh"): for code that walks every
 /// row (the figure check before any report).
-struct CashFlowRow {
+struct NamedCashFlowRow {
   const char* name;
   const std::vector<double>* values;
 };
 
 /// Every row of `cf`, in the order CashFlow declares them. Throws nothing but bad_alloc.
-inline std::vector<CashFlowRow> cash_flow_rows(const CashFlow& cf) {
+inline std::vector<NamedCashFlowRow> named_cash_flow_rows(const CashFlow& cf) {
   return {{"capex", &cf.capex},
           {"energy", &cf.energy},
           {"maintenance", &cf.maintenance},
@@ -77,6 +77,12 @@ inline std::vector<CashFlowRow> cash_flow_rows(const CashFlow& cf) {
           {"VAT", &cf.vat},
           {"depreciation", &cf.depreciation},
           {"book value", &cf.book_value},
+          {"colocation extras", &cf.colo_extras},
+          {"insurance", &cf.insurance},
+          {"staff", &cf.staff},
+          {"licences", &cf.licences},
+          {"support", &cf.support},
+          {"interest", &cf.interest},
           {"load", &cf.load},
           {"units", &cf.units},
           {"overflow load", &cf.overflow_load},
