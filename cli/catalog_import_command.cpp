@@ -7,7 +7,9 @@
 #include "cli/catalog_actions.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "pricing/catalog_export.hpp"
 #include "pricing/catalog_import.hpp"
+#include "pricing/visible_text.hpp"
 #include "reports/atomic_file.hpp"
 #include "scenarios/dates.hpp"
 
@@ -68,11 +70,12 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
   if (options.as_of.empty()) options.as_of = today_utc();
   require_date_option("--as-of", options.as_of);
   const std::string db = user_catalog_path(catalog_path);
+  check_catalog_destination(db, file);
   ImportReport report;
   try {
     report = import_price_book(db, file, options);
   } catch (const ImportError& e) {
-    for (const auto& problem : e.problems()) err << problem << "\n";
+    for (const auto& problem : e.problems()) err << visible_text(problem) << "\n";
     err << "gputco: " << e.problems().size()
         << (e.problems().size() == 1 ? " problem" : " problems") << " in " << file
         << "; nothing imported\n";
@@ -80,7 +83,7 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
   }
   // Skipped rows, then the book's plausibility findings (catalog check reports the same as
   // problems): imported, but worth a look.
-  for (const auto& warning : report.warnings) err << "warning: " << warning << "\n";
+  for (const auto& warning : report.warnings) err << "warning: " << visible_text(warning) << "\n";
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
       << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";
@@ -113,11 +116,21 @@ int catalog_export(const std::vector<std::string>& args, std::ostream& out, std:
         "catalog export: --output is empty; give a file name (or leave -o out "
         "for stdout)");
   }
+  if (!output.empty()) {
+    // Refused before any work: -o naming the catalog itself, a directory or a FIFO.
+    const std::vector<CommandInput> inputs =
+        book == kBuiltinBook
+            ? std::vector<CommandInput>{}
+            : std::vector<CommandInput>{{"the catalog", user_catalog_path(catalog_path)}};
+    check_output_path(output, inputs);
+  }
   auto export_kind = [&](ImportFormat format) {
     if (book == kBuiltinBook) return export_builtin_prices(format);
     const std::string db = user_catalog_path(catalog_path);
     try {
       return export_price_book(db, format, book);
+    } catch (const CatalogLocked&) {
+      throw;  // exit 1: try again later
     } catch (const CatalogError& e) {
       throw UsageError(std::string("catalog export: ") + e.what());
     }

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "pricing/catalog.hpp"
+#include "reports/atomic_file.hpp"
 #include "reports/json_stamp.hpp"
 
 namespace gputco::cli {
@@ -34,10 +36,22 @@ std::string user_catalog_path(const std::string& path);
 ///  - `path` given (--catalog DB): the built-in catalog with the user database DB layered over
 ///    it; DB must exist and be a gputco catalog.
 /// Throws UsageError (exit 2) when a --catalog file is missing or not a catalog, CatalogError
-/// (exit 1) when the default user database exists but cannot be read.
+/// (exit 1) when the default user database exists but cannot be read, CatalogLocked (exit 1)
+/// when either is locked by another program past the busy timeout.
 Catalog open_catalog(const std::string& path);
 
 /// The stamp of the JSON outputs that read `catalog`: its schema version and date.
 JsonStamp json_stamp(const Catalog& catalog);
+/// The catalog files a command reads, as inputs that no output may replace
+/// (check_output_path): the --catalog file when given, else the default user database when
+/// it exists; none for the built-in catalog alone.
+std::vector<CommandInput> catalog_inputs(const std::string& path);
+
+/// Checks the user database `db` before an import writes to it: it must not be a symbolic
+/// link (a database is written in place, never through a link: name the file itself), nor a
+/// directory, FIFO or device, nor the file being imported (`import_file`). Throws
+/// UsageError (exit 2) or OutputRefused (exit 2). A missing `db` is fine: the import creates
+/// it.
+void check_catalog_destination(const std::string& db, const std::string& import_file);
 
 }  // namespace gputco::cli

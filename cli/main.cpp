@@ -9,10 +9,12 @@
 #include <boost/program_options/errors.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/terminal_output.hpp"
 #include "engine/error.hpp"
 #include "gputco_version.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/suggest.hpp"
+#include "pricing/visible_text.hpp"
 #include "reports/atomic_file.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -46,6 +48,12 @@ constexpr const char* kUsage =
     "defaults: $XDG_CONFIG_HOME/gputco/config.ini (else ~/.config/gputco/config.ini)\n"
     "exit codes: 0 success, 1 runtime failure, 2 bad usage or bad input\n"
     "manual: man gputco, man 5 gputco-scenario\n";
+
+/// An error's message for the terminal: values quoted from files and catalogs may hold
+/// escape sequences or carriage returns, shown as escapes (lines kept).
+std::string shown(const std::exception& e) {
+  return gputco::visible_text(e.what(), true);
+}
 
 /// Runs the command of `args` and returns its exit code; every error becomes its message on
 /// stderr and its exit code here (0 success, 1 runtime failure, 2 bad usage or bad input).
@@ -81,25 +89,28 @@ int run(const std::vector<std::string>& args) {
               << kUsage;
     return 2;
   } catch (const cli::UsageError& e) {
-    std::cerr << "gputco: " << e.what() << "\n";
+    std::cerr << "gputco: " << shown(e) << "\n";
     return 2;
   } catch (const boost::program_options::error& e) {
-    std::cerr << "gputco: " << e.what() << " (see --help)\n";
+    std::cerr << "gputco: " << shown(e) << " (see --help)\n";
     return 2;
   } catch (const ScenarioError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 2;
   } catch (const EngineError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 2;
   } catch (const CatalogError& e) {
-    std::cerr << "catalog error: " << e.what() << "\n";
+    std::cerr << "catalog error: " << shown(e) << "\n";
     return 1;
+  } catch (const OutputRefused& e) {
+    std::cerr << "error: " << shown(e) << "\n";
+    return 2;
   } catch (const ReportError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << shown(e) << "\n";
     return 1;
   }
 }
@@ -107,7 +118,13 @@ int run(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int code = run(std::vector<std::string>(argv + 1, argv + argc));
+  int code = 0;
+  {
+    // On a terminal, escape sequences from scenarios and catalogs are shown, never obeyed;
+    // the filter hands the rest to standard output's own buffer when it goes.
+    const gputco::cli::TerminalSafeOutput terminal_safe_stdout(std::cout, 1);
+    code = run(std::vector<std::string>(argv + 1, argv + argc));
+  }
   // Output that never arrived is a failure (a full disk, a closed pipe, > /dev/full): what
   // the command wrote is still in the buffer, so flush it and look.
   errno = 0;

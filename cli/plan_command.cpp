@@ -12,6 +12,7 @@
 #include "cli/environment.hpp"
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
+#include "pricing/input_file.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/text_report.hpp"
@@ -89,6 +90,11 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   if (!no_workbook && extension != ".xlsx") {  // Excel and LibreOffice take .XLSX as well
     throw UsageError("plan: --output must end in .xlsx, got '" + output + "'");
   }
+
+  // Refused before any work: an output that would replace an input, a directory or a FIFO.
+  std::vector<CommandInput> inputs = catalog_inputs(catalog_path);
+  inputs.push_back({"the scenario", scenario_path});
+  check_output_path(output, inputs);
 
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets));

@@ -76,6 +76,14 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
 
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets));
+  // Bounded work: refused before any plan is made.
+  const auto options = static_cast<long long>(scenario.options.size());
+  if (draws * options > kMaxRiskOptionDraws) {
+    throw UsageError(fmt::format(
+        "risk: --draws {} x {} options = {} option cash flows, above the limit of {}; give "
+        "--draws {} or fewer",
+        draws, options, draws * options, kMaxRiskOptionDraws, kMaxRiskOptionDraws / options));
+  }
   const ResolvedScenario resolved = resolve(scenario, catalog);
   const Plan plan = on_scenario(scenario.file, [&] { return make_plan(resolved.plan_inputs); });
   const auto pair = comparison(resolved.plan_inputs, plan);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/error.hpp"
+#include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
 #include "engine/units.hpp"
 
@@ -363,6 +364,7 @@ Plan make_plan(const PlanInputs& given) {
   } else {
     plan.recommendation_reason = "no option holds the model";
   }
+  check_finite_figures(plan);
   return plan;
 }
 

@@ -54,6 +54,44 @@ struct CashFlow {
   std::vector<double> co2e_kg;     ///< energy_kwh x g CO2e/kWh / 1000 (0 when unknown)
 };
 
+/// One row of a CashFlow and its name ("capex", "financing", "kWh"): for code that walks every
+/// row (the figure check before any report).
+struct NamedCashFlowRow {
+  const char* name;
+  const std::vector<double>* values;
+};
+
+/// Every row of `cf`, in the order CashFlow declares them. Throws nothing but bad_alloc.
+inline std::vector<NamedCashFlowRow> named_cash_flow_rows(const CashFlow& cf) {
+  return {{"capex", &cf.capex},
+          {"energy", &cf.energy},
+          {"maintenance", &cf.maintenance},
+          {"rent", &cf.rent},
+          {"resale", &cf.resale},
+          {"total", &cf.total},
+          {"cumulative", &cf.cumulative},
+          {"discount factor", &cf.discount_factor},
+          {"discounted", &cf.discounted},
+          {"hosting", &cf.hosting},
+          {"failures", &cf.failures},
+          {"financing", &cf.financing},
+          {"VAT", &cf.vat},
+          {"depreciation", &cf.depreciation},
+          {"book value", &cf.book_value},
+          {"colocation extras", &cf.colo_extras},
+          {"insurance", &cf.insurance},
+          {"staff", &cf.staff},
+          {"licences", &cf.licences},
+          {"support", &cf.support},
+          {"interest", &cf.interest},
+          {"load", &cf.load},
+          {"units", &cf.units},
+          {"overflow load", &cf.overflow_load},
+          {"kWh", &cf.energy_kwh},
+          {"idle kWh", &cf.idle_kwh},
+          {"kg CO2e", &cf.co2e_kg}};
+}
+
 struct OptionResult {
   std::string id;
   OptionKind kind = OptionKind::buy;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "pricing/catalog_build.hpp"
+#include "pricing/catalog_file.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/embedded.hpp"
 
@@ -330,8 +331,9 @@ void deserialize_builtin(SQLite::Database& db, const char* schema, bool writable
   }
 }
 
-// Opens the file at `path` read-only and checks that it is a gputco catalog this code can
-// read (of this or an older schema version). Throws CatalogError naming `path`.
+// Opens the file at `path` read-only (catalog_file.hpp: read-only media and folders too) and
+// checks that it is a gputco catalog this code can read (of this or an older schema
+// version). Throws CatalogError naming `path`, CatalogLocked when another program holds it.
 std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
@@ -340,15 +342,14 @@ std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw CatalogError(path + ": cannot open catalog: not a regular file");
   }
+  auto db = open_catalog_file_read_only(path);
   try {
-    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
-    db->setBusyTimeout(kCatalogBusyTimeoutMs);
     if (auto problem = catalog_problem(*db); !problem.empty()) {
       throw CatalogError(path + ": " + problem);
     }
     return db;
   } catch (const SQLite::Exception& e) {
-    throw CatalogError(path + ": not a gputco catalog: " + e.what());
+    throw_catalog_file_error(path, "not a gputco catalog", e.getErrorCode(), e.what());
   }
 }
 
@@ -362,7 +363,7 @@ std::unique_ptr<SQLite::Database> copy_into_memory(const std::string& path) {
     migrate_catalog(*copy);
     return copy;
   } catch (const SQLite::Exception& e) {
-    throw CatalogError(path + ": cannot read the catalog: " + e.what());
+    throw_catalog_file_error(path, "cannot read the catalog", e.getErrorCode(), e.what());
   }
 }
 

@@ -24,6 +24,15 @@ class CatalogError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A catalog file another program holds locked (an import in progress) longer than the busy
+/// timeout (kCatalogBusyTimeoutMs) allowed to wait: a runtime failure (exit 1), to be told
+/// apart from a file that is not a catalog (bad input, exit 2). what() says how long it
+/// waited.
+class CatalogLocked : public CatalogError {
+ public:
+  using CatalogError::CatalogError;
+};
+
 /// The book of the rows compiled into gputco (pricing/data).
 inline constexpr const char* kBuiltinBook = "built-in";
 

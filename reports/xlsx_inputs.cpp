@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "engine/finance.hpp"
 #include "engine/units.hpp"
 #include "reports/xlsx_names.hpp"
 #include "reports/xlsx_report.hpp"
@@ -410,6 +411,15 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
   for (const auto& o : plan.options) any_api = any_api || o.kind == OptionKind::api;
   if (any_api)
     constant("minutes_per_hour", "Minutes per hour", kMinutesPerHour, "min/h", "definition");
+  bool any_loan = false;
+  for (const auto& o : scenario.plan_inputs.options) {
+    any_loan = any_loan || o.financing == Financing::loan;
+  }
+  if (any_loan) {
+    constant("negligible_rate_per_period", "Negligible loan rate per month",
+             kNegligibleRatePerPeriod, "per month",
+             "the engine's: a loan at a lower rate is repaid as at 0 % (principal / term)");
+  }
   constant("load_tolerance", "Load rounding tolerance", kLoadTolerance, "units",
            "the engine's: a load within this of a whole number of units is that number");
   constant("comparison_tolerance", "Comparison tolerance", kComparisonTolerance, "relative",

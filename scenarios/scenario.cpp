@@ -5,11 +5,9 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <set>
@@ -20,6 +18,8 @@
 #include "scenarios/ini_text.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/overrides.hpp"
+#include "scenarios/scenario_text.hpp"
+#include "scenarios/section_reader.hpp"
 
 namespace gputco {
 
@@ -190,153 +190,6 @@ const std::vector<std::string> kOptionKinds = {
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
 const std::vector<std::string> kPriceBases = {"street", "list", "lowest", "median"};
 
-/// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
-/// on both sides, no dot, and not exactly three digits after it) becomes a dot. "1,200" is
-/// left alone, and rejected: a thousands separator or a decimal comma, nobody can tell.
-std::string decimal_comma_as_dot(const std::string& s) {
-  const auto comma = s.find(',');
-  if (comma == std::string::npos || s.find(',', comma + 1) != std::string::npos ||
-      s.find('.') != std::string::npos) {
-    return s;
-  }
-  const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  const auto digits = [&](size_t from, size_t to) {
-    return from < to && std::all_of(s.begin() + static_cast<std::ptrdiff_t>(from),
-                                    s.begin() + static_cast<std::ptrdiff_t>(to),
-                                    [](unsigned char c) { return std::isdigit(c); });
-  };
-  const size_t decimals = s.size() - comma - 1;
-  if (!digits(sign, comma) || !digits(comma + 1, s.size()) || decimals == 3) return s;
-  std::string dotted = s;
-  dotted[comma] = '.';
-  return dotted;
-}
-
-/// Reads one section's keys with type checks, naming file/line/key in every error.
-class SectionReader {
- public:
-  SectionReader(const pt::ptree& tree, std::string section, Scenario& scenario,
-                const std::vector<std::string>& known)
-      : tree_(tree), section_(std::move(section)), scenario_(scenario) {
-    std::set<std::string> seen;
-    for (const auto& [key, child] : tree_) {
-      if (!child.empty()) fail(key, "expected a value, found a nested section");
-      // INI files are refused by the parser; a JSON object may repeat a key, and only one of
-      // the values would count.
-      if (!seen.insert(key).second) fail(key, "duplicate key: give each key once");
-      if (std::find(known.begin(), known.end(), key) == known.end()) {
-        fail(key, "unknown key" + did_you_mean(key, known));
-      }
-      scenario_.given[section_ + "." + key] = true;
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    // A missing key has no line: name the section's. A value from the config file or --set
-    // names where it came from.
-    const auto [file, line] = scenario_.location_of(section_, key);
-    throw ScenarioError(file, line, "[" + section_ + "] " + key, problem);
-  }
-
-  std::optional<std::string> text(const std::string& key) const {
-    const auto child = tree_.get_child_optional(pt::ptree::path_type(key, '\0'));
-    if (!child) return std::nullopt;
-    return child->data();
-  }
-
-  void text(const std::string& key, std::string& out) const {
-    if (auto v = text(key)) out = *v;
-  }
-
-  /// A value from a fixed set.
-  void choice(const std::string& key, std::string& out,
-              const std::vector<std::string>& allowed) const {
-    auto v = text(key);
-    if (!v) return;
-    if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : " | ") + a;
-      fail(key, "expected one of " + list + ", got '" + *v + "'" + did_you_mean(*v, allowed));
-    }
-    out = *v;
-  }
-
-  std::optional<double> number(const std::string& key, double min, double max,
-                               const std::string& what) const {
-    record(key, min, max, false);
-    auto v = text(key);
-    if (!v) return std::nullopt;
-    const std::string& s = *v;
-    const std::string dotted = decimal_comma_as_dot(s);
-    double value = 0;
-    const char* begin = dotted.data();
-    const char* end = dotted.data() + dotted.size();
-    if (!dotted.empty() && *begin == '+') ++begin;
-    const auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (s.empty() || ec != std::errc() || ptr != end) {
-      std::string hint;
-      if (s.find(',') != std::string::npos)
-        hint = " (use a dot as the decimal separator, no thousands separators)";
-      fail(key, "expected " + what + ", got '" + s + "'" + hint);
-    }
-    if (!std::isfinite(value)) fail(key, "expected a finite number, got '" + s + "'");
-    if (value < min || value > max) {
-      std::ostringstream range;
-      range << "expected " << what << " between " << min << " and " << max << ", got " << s;
-      fail(key, range.str());
-    }
-    return value;
-  }
-
-  void number(const std::string& key, double& out, double min, double max,
-              const std::string& what) const {
-    if (auto v = number(key, min, max, what)) out = *v;
-  }
-
-  void number(const std::string& key, std::optional<double>& out, double min, double max,
-              const std::string& what) const {
-    if (auto v = number(key, min, max, what)) out = *v;
-  }
-
-  std::optional<int> integer(const std::string& key, int min, int max) const {
-    record(key, min, max, true);
-    auto v = number(key, min, max, "a whole number");
-    if (!v) return std::nullopt;
-    if (std::floor(*v) != *v) fail(key, "expected a whole number, got '" + *text(key) + "'");
-    return static_cast<int>(*v);
-  }
-
-  void integer(const std::string& key, int& out, int min, int max) const {
-    if (auto v = integer(key, min, max)) out = *v;
-  }
-
-  void integer(const std::string& key, std::optional<int>& out, int min, int max) const {
-    if (auto v = integer(key, min, max)) out = *v;
-  }
-
-  /// true | false (also yes | no, 1 | 0).
-  std::optional<bool> boolean(const std::string& key) const {
-    auto v = text(key);
-    if (!v) return std::nullopt;
-    if (*v == "true" || *v == "yes" || *v == "1") return true;
-    if (*v == "false" || *v == "no" || *v == "0") return false;
-    fail(key, "expected true or false, got '" + *v + "'");
-  }
-
- private:
-  /// Lists a number key of the section in Scenario::number_keys (the first range read wins).
-  void record(const std::string& key, double min, double max, bool whole) const {
-    for (const auto& k : scenario_.number_keys) {
-      if (k.section == section_ && k.key == key) return;
-    }
-    scenario_.number_keys.push_back({section_, key, min, max, whole});
-  }
-
-  const pt::ptree& tree_;
-  std::string section_;
-  Scenario& scenario_;
-};
-
 bool valid_option_id(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;
   return std::all_of(id.begin(), id.end(), [](unsigned char c) {
@@ -418,12 +271,9 @@ bool is_scenario_key(const std::string& section, const std::string& key) {
 
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides) {
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw ScenarioError(file, 0, "", "cannot read the file");
-  content = checked_text(std::move(content), file);
-  if (content.find_first_not_of(" \t\n") == std::string::npos) {
-    throw ScenarioError(file, 0, "", "the file is empty; see scenarios/examples/ for the format");
-  }
+  const std::string content = checked_scenario_text(std::move(raw), format, file);
 
   Scenario s;
   s.file = file;
@@ -485,7 +335,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("currency", s.currency, {"EUR", "USD"});
       r.text("start", s.start);
       r.integer("horizon_months", s.horizon_months, 1, 600);
-      r.number("discount_rate", s.discount_rate, -0.99, 1.0, "a fraction per year (0.08 for 8 %)");
+      r.fraction("discount_rate", s.discount_rate, -0.99, 1.0,
+                 "a fraction per year (0.08 for 8 %)");
       r.text("as_of", s.as_of);
       r.text("customer", s.customer);
       r.text("quote_id", s.quote_id);
@@ -494,12 +345,12 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.integer("valid_days", s.valid_days, 1, 3650);
       r.integer("max_price_age_days", s.max_price_age_days, 1, 36500);
       r.text("baseline", s.baseline);
-      r.number("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");
+      r.fraction("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");
       if (auto v = r.boolean("vat_reclaimable")) s.vat_reclaimable = *v;
-      r.number("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
-               "a fraction per year (-0.15 for -15 %)");
-      r.number("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 10,
-               "a fraction per year (-0.3 for -30 %)");
+      r.fraction("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
+                 "a fraction per year (-0.15 for -15 %)");
+      r.fraction("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 10,
+                 "a fraction per year (-0.3 for -30 %)");
       r.choice("hours_per_month_convention", s.hours_per_month_convention,
                {"730", "720", "calendar"});
       r.integer("useful_life_months", s.useful_life_months, 1, 600);
@@ -528,10 +379,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       s.cache_type_k = s.cache_type_v = s.kv_cache;
       r.choice("cache_type_k", s.cache_type_k, cache_types);
       r.choice("cache_type_v", s.cache_type_v, cache_types);
-      r.number("growth_per_month", s.growth_per_month, -0.99, 1,
-               "a fraction per month (0.03 for +3 %)");
-      r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day");
-      r.number("requests_per_day", s.requests_per_day, 0, 1e12, "requests per day");
+      r.fraction("growth_per_month", s.growth_per_month, -0.99, 1,
+                 "a fraction per month (0.03 for +3 %)");
+      // Their own floors (1 token, 0.001 requests a day) are checked below, by name.
+      r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day", 0);
+      r.number("requests_per_day", s.requests_per_day, 0, 1e12, "requests per day", 0);
       // A vanishing demand (1e-300 tokens a day) is a typo: it would put costs of 1e300 per
       // million tokens in every report.
       if (s.tokens_per_day && *s.tokens_per_day > 0 && *s.tokens_per_day < 1) {
@@ -598,8 +450,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
       r.text("tariff", s.tariff);
       r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
-      r.number("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
-               "a fraction per year (0.05 for +5 %)");
+      r.fraction("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
+                 "a fraction per year (0.05 for +5 %)");
       r.text("grid_region", s.grid_region);
       r.number("grid_g_co2e_per_kwh", s.grid_g_co2e_per_kwh, 0, 5000,
                "a carbon intensity in g CO2e per kWh");
@@ -635,6 +487,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (!option_ids.insert(o.id).second) {
         throw ScenarioError(file, line, "[" + section + "]", "duplicate option id");
       }
+      if (option_ids.size() > static_cast<size_t>(kMaxOptions)) {
+        throw ScenarioError(file, line, "[" + section + "]",
+                            "more than " + std::to_string(kMaxOptions) +
+                                " options, the limit of a scenario; split it into several");
+      }
       SectionReader r(child, section, s, kOptionKeys);
       r.text("label", o.label);
       if (s.given.count(section + ".label") &&
@@ -659,9 +516,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("price_per_gpu", o.price_per_gpu, 0, kMaxMoney, "a price");
       r.number("host_cost", o.host_cost, 0, kMaxMoney, "a price");
       r.number("host_power_w", o.host_power_w, 0, 1e6, "a power in W");
-      r.number("residual_fraction", o.residual_fraction, 0, 1, "a fraction of the purchase price");
-      r.number("maintenance_per_year", o.maintenance_per_year, 0, 1,
-               "a fraction of capex per year (0.05 for 5 %)");
+      r.fraction("residual_fraction", o.residual_fraction, 0, 1,
+                 "a fraction of the purchase price");
+      r.fraction("maintenance_per_year", o.maintenance_per_year, 0, 1,
+                 "a fraction of capex per year (0.05 for 5 %)");
       r.number("rate_per_gpu_hour", o.rate_per_gpu_hour, 0, 1e4, "a price per GPU-hour");
       r.number("price_per_month", o.price_per_month, 0, kMaxMoney, "a price per month");
       r.number("setup_fee", o.setup_fee, 0, kMaxMoney, "a price");
@@ -672,8 +530,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("goodput", o.goodput, 0.01, 1, "a fraction of billed hours (0.9 for 90 %)");
       r.integer("notice_months", o.notice_months, 0, 120);
       r.integer("warranty_months", o.warranty_months, 0, 600);
-      r.number("annual_failure_rate", o.annual_failure_rate, 0, 1,
-               "a fraction of devices per year (0.05 for 5 %)");
+      r.fraction("annual_failure_rate", o.annual_failure_rate, 0, 1,
+                 "a fraction of devices per year (0.05 for 5 %)");
       r.choice("hosting", o.hosting, {"on_site", "colocation"});
       r.number("colo_per_kw_month", o.colo_per_kw_month, 0, kMaxMoney, "a price per kW per month");
       r.number("colo_per_rack_unit_month", o.colo_per_rack_unit_month, 0, kMaxMoney,
@@ -685,11 +543,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("pue", o.pue, 1, 3, "a PUE (facility power / IT power)");
       r.number("tariff_per_kwh", o.tariff_per_kwh, 0, 10, "a price per kWh");
       r.choice("financing", o.financing, {"cash", "loan", "lease"});
-      r.number("down_payment", o.down_payment, 0, 1, "a fraction of the purchase (0.2 for 20 %)");
-      r.number("loan_rate", o.loan_rate, 0, 1, "a fraction per year (0.06 for 6 %)");
+      r.fraction("down_payment", o.down_payment, 0, 1, "a fraction of the purchase (0.2 for 20 %)");
+      r.fraction("loan_rate", o.loan_rate, 0, 1, "a fraction per year (0.06 for 6 %)");
       r.integer("loan_term_months", o.loan_term_months, 1, 600);
-      r.number("lease_rate_per_month", o.lease_rate_per_month, 0, 1,
-               "a fraction of the hardware price per month (0.03 for 3 %)");
+      r.fraction("lease_rate_per_month", o.lease_rate_per_month, 0, 1,
+                 "a fraction of the hardware price per month (0.03 for 3 %)");
       r.integer("lease_term_months", o.lease_term_months, 1, 600);
       r.choice("overflow", o.overflow, {"buy", "rent"});
       r.text("overflow_option", o.overflow_option);
@@ -871,55 +729,6 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                         "[workload] growth_per_month", problem.str());
   }
   return s;
-}
-
-ScenarioSource read_scenario_source(const std::string& path) {
-  ScenarioSource source;
-  if (path == kStandardInputPath) {
-    source.name = kStandardInputScenarioName;
-    try {
-      source.content.assign(std::istreambuf_iterator<char>(std::cin),
-                            std::istreambuf_iterator<char>());
-    } catch (const std::ios_base::failure& e) {
-      throw ScenarioError(source.name, 0, "",
-                          std::string("cannot read standard input: ") + e.what());
-    }
-    if (std::cin.bad()) throw ScenarioError(source.name, 0, "", "cannot read standard input");
-    // No extension to go by: a JSON document starts with '{' (after a byte order mark).
-    const auto first = source.content.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
-    source.format = first != std::string::npos && source.content[first] == '{'
-                        ? ScenarioFormat::json
-                        : ScenarioFormat::ini;
-    return source;
-  }
-  source.name = path;
-  const auto dot = path.rfind('.');
-  std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == "ini") {
-    source.format = ScenarioFormat::ini;
-  } else if (ext == "json") {
-    source.format = ScenarioFormat::json;
-  } else {
-    throw ScenarioError(path, 0, "",
-                        "unknown scenario format: expected a .ini or .json file (or - for "
-                        "standard input)");
-  }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw ScenarioError(path, 0, "", "this is a directory, not a scenario file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, 0, "", "cannot open the file (does it exist?)");
-  try {
-    source.content.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure& e) {
-    // The stream buffer throws on a read error (a special file, an I/O error).
-    throw ScenarioError(path, 0, "", std::string("cannot read the file: ") + e.what());
-  }
-  if (in.bad()) throw ScenarioError(path, 0, "", "cannot read the file");
-  return source;
 }
 
 Scenario parse_scenario(const ScenarioSource& source,

@@ -247,8 +247,43 @@ struct Scenario {
 
 enum class ScenarioFormat { ini, json };
 
-/// Reads and type-checks a scenario file; the format follows the extension (.ini, .json);
-/// "-" reads standard input (read_scenario_source).
+/// Most [option:ID] sections a scenario may hold: 100. Planning is linear in the options (100
+/// take 1.6 s of CPU with the workbook's sensitivity run), but 10,000 options took minutes and
+/// gigabytes, and the workbook's charts stop at Excel's 255 series: a larger file is refused
+/// (exit 2), naming the section past the limit.
+inline constexpr int kMaxOptions = 100;
+
+/// Quantities (hours, days, prices, powers, tokens, kW, carbon intensities, limits) are 0 or
+/// at least this in magnitude: 1e-6. A smaller one (1e-320 hours a day) is refused as a typo:
+/// figures divided by it would overflow to infinity.
+inline constexpr double kSmallestQuantity = 1e-6;
+
+/// Fractions and rates (discount_rate, vat_rate, trends, growth, residual_fraction,
+/// maintenance_per_year, annual_failure_rate, down_payment, loan_rate, lease_rate_per_month)
+/// below this in magnitude, 1e-9, read as 0: no figure moves by a billionth of a percent, and
+/// a loan at such a rate is repaid as at 0 % (its annuity would otherwise divide by a rate
+/// that 1 + r rounds away).
+inline constexpr double kNegligibleFraction = 1e-9;
+
+/// A scenario file's content, read once (a sweep parses it again at every point, and
+/// standard input can be read only once).
+struct ScenarioSource {
+  std::string name;  ///< the path, or <stdin> for "-": names the file in messages
+  ScenarioFormat format = ScenarioFormat::ini;
+  std::string content;  ///< as read, at most kMaxScenarioBytes (scenario_text.hpp)
+};
+
+/// Reads the scenario file `path` ("-": standard input) whole, refusing a directory, a FIFO,
+/// a device and a file over 16 MiB (scenario_text.hpp), and tells its format: the extension
+/// (.ini, .json), or for "-" the content (JSON when it starts with '{'). Throws ScenarioError.
+ScenarioSource read_scenario_source(const std::string& path);
+
+/// Parses and type-checks `source` (see parse_scenario). Throws ScenarioError.
+Scenario parse_scenario(const ScenarioSource& source,
+                        const std::vector<ScenarioOverride>& overrides = {});
+
+/// Reads and type-checks a scenario file (read_scenario_source, then parse_scenario); the
+/// format follows the extension (.ini, .json); "-" reads standard input.
 /// Throws ScenarioError naming the file, key and line on any problem: syntax errors,
 /// unknown sections or keys (with the nearest known key), wrong types, out-of-range
 /// values, missing required keys, bad dates.
@@ -261,25 +296,8 @@ Scenario load_scenario(const std::string& path,
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides = {});
 
-/// The path that means standard input, and the name messages give it.
+/// The path that means standard input.
 inline constexpr const char* kStandardInputPath = "-";
-inline constexpr const char* kStandardInputScenarioName = "<stdin>";
-
-/// A scenario file read whole, once (`gputco sweep` parses it again for every value).
-struct ScenarioSource {
-  std::string name;  ///< its name in messages: the path, or "<stdin>"
-  ScenarioFormat format = ScenarioFormat::ini;
-  std::string content;
-};
-
-/// Reads the scenario at `path` (.ini or .json), or standard input for "-" (named "<stdin>";
-/// JSON when its first character is '{', else INI). Throws ScenarioError: an unknown
-/// extension, a directory, a file that cannot be opened or read.
-ScenarioSource read_scenario_source(const std::string& path);
-
-/// Parses a scenario read by read_scenario_source (see load_scenario).
-Scenario parse_scenario(const ScenarioSource& source,
-                        const std::vector<ScenarioOverride>& overrides = {});
 
 /// Whether `key` is a key of `section` ("scenario", "workload", "site" or "option:ID").
 bool is_scenario_key(const std::string& section, const std::string& key);

@@ -21,6 +21,7 @@
 #include "pricing/accelerator_names.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_check.hpp"
+#include "pricing/catalog_export.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/unit/pricing_fixtures.hpp"

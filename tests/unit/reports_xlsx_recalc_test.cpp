@@ -110,6 +110,21 @@ class Recalculation : public ::testing::Test {
     WorkbookOptions api_options;
     api_options.sensitivity = &api_sensitivity;
     add("the api and carbon plan", "apicarbon", api, api_options, 12);
+    // Issue #20: a loan at 1e-17 a year (the parser reads that as 0; here it reaches the
+    // engine and the workbook as it is): 1 + r rounds r away, and PMT and FV would divide by
+    // zero (#VALUE!) without the negligible-rate test in the formula.
+    test::SamplePlan tiny_loan = test::engine_sample_plan();
+    OptionInputs& own = tiny_loan.scenario.plan_inputs.options[0];
+    own.financing = Financing::loan;
+    own.down_payment_fraction = 0.2;
+    own.loan_rate_per_year = 1e-17;
+    own.loan_term_months = 36;
+    tiny_loan.plan = make_plan(tiny_loan.scenario.plan_inputs);
+    const Sensitivity tiny_loan_sensitivity =
+        analyse(tiny_loan.scenario.plan_inputs, tiny_loan.plan);
+    WorkbookOptions tiny_loan_options;
+    tiny_loan_options.sensitivity = &tiny_loan_sensitivity;
+    add("a loan at 1e-17 a year", "tinyloan", tiny_loan, tiny_loan_options, 12);
     WorkbookOptions api_quote;
     api_quote.quote = true;
     add("the api and carbon plan (quote)", "carbonquote", api, api_quote, 5);
