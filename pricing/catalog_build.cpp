@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -16,7 +19,9 @@
 #include <utility>
 #include <variant>
 
+#include "engine/hardware.hpp"
 #include "pricing/catalog_schema.hpp"
+#include "pricing/catalog_tables.hpp"
 #include "pricing/csv_table.hpp"
 
 namespace gputco {
@@ -25,174 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// ---- Column and table descriptions (mirror pricing/schema.sql) -------------------------------
-
-enum class Type { text, decimal, integer, date, choice, currency };
-enum class Range { any, positive, non_negative };
-
-struct Column {
-  std::string_view name;
-  Type type = Type::text;
-  bool optional = false;  // empty allowed: '' for text, NULL for numbers
-  Range range = Range::any;
-  std::vector<std::string_view> choices = {};
-  // A column added after files were written: a file without it reads this value in every row.
-  std::optional<std::string_view> when_absent = std::nullopt;
-};
-
-struct TableSpec {
-  std::string_view file;   // in the data directory
-  std::string_view table;  // in the database
-  bool required = false;
-  std::vector<Column> columns;
-  std::vector<std::string_view> key;  // columns that identify a row; each key once
-};
-
-Column text(std::string_view name) {
-  return {name, Type::text};
-}
-Column note(std::string_view name) {
-  return {name, Type::text, true};
-}
-Column decimal(std::string_view name, Range range, bool optional = false) {
-  return {name, Type::decimal, optional, range};
-}
-Column integer(std::string_view name, Range range, bool optional = false) {
-  return {name, Type::integer, optional, range};
-}
-Column date(std::string_view name) {
-  return {name, Type::date};
-}
-Column choice(std::string_view name, std::vector<std::string_view> choices, bool optional = false) {
-  return {name, Type::choice, optional, Range::any, std::move(choices)};
-}
-Column currency(std::string_view name) {
-  return {name, Type::currency};
-}
-// purchase_prices.csv's price_type (migration 0004): list (MSRP) or street (observed retail);
-// files written before it read as street, the observed prices they hold.
-Column price_type() {
-  return {"price_type", Type::choice, false, Range::any, {"list", "street"}, "street"};
-}
-
-const std::vector<TableSpec>& table_specs() {
-  static const std::vector<TableSpec> specs = {
-      {"devices.csv",
-       "devices",
-       true,
-       {text("id"), text("name"), choice("vendor", {"nvidia", "amd", "intel", "apple"}),
-        choice("kind", {"consumer", "workstation", "datacenter", "unified"}),
-        decimal("memory_gb", Range::positive), text("memory_type"),
-        decimal("bandwidth_gbps", Range::positive), decimal("board_power_w", Range::positive, true),
-        decimal("fp16_tflops", Range::positive, true),
-        decimal("nvlink_gbps", Range::positive, true), note("note"), text("source"),
-        date("observed_on")},
-       {"id"}},
-      {"models.csv",
-       "models",
-       true,
-       {text("id"),
-        text("name"),
-        decimal("params_b", Range::positive),
-        decimal("active_params_b", Range::positive),
-        integer("layers", Range::positive),
-        integer("hidden", Range::positive),
-        integer("heads", Range::positive),
-        integer("kv_heads", Range::positive, true),
-        integer("head_dim", Range::positive, true),
-        integer("experts", Range::positive, true),
-        integer("experts_active", Range::positive, true),
-        integer("swa_window", Range::positive, true),
-        integer("swa_layers", Range::positive, true),
-        integer("mla_kv_lora_rank", Range::positive, true),
-        integer("mla_rope_dim", Range::positive, true),
-        integer("max_context", Range::positive),
-        integer("vocab_size", Range::positive, true),
-        choice("tied_embeddings", {"0", "1"}, true),
-        note("note"),
-        text("source"),
-        date("observed_on")},
-       {"id"}},
-      {"quants.csv",
-       "quants",
-       true,
-       {text("quant"), decimal("bits_per_weight", Range::positive),
-        choice("kind", {"float", "block", "mix", "group"}), note("note"), text("source"),
-        date("observed_on")},
-       {"quant"}},
-      {"purchase_prices.csv",
-       "price_observations",
-       false,
-       {text("item_id"), choice("condition", {"new", "used", "refurbished"}),
-        decimal("amount", Range::positive), currency("currency"), text("region"), text("seller"),
-        date("observed_on"), text("source"), note("note"), price_type()},
-       {"item_id", "condition", "seller", "region", "observed_on"}},
-      {"rental_offers.csv",
-       "rental_offers",
-       false,
-       {text("provider"), text("sku"), text("device_id"),
-        integer("devices_per_instance", Range::positive), choice("billing", {"hourly", "monthly"}),
-        choice("term", {"on_demand", "spot", "reserved_1y", "reserved_3y"}),
-        decimal("amount", Range::positive), decimal("setup_fee", Range::non_negative),
-        currency("currency"), text("region"), date("observed_on"), text("source"), note("note")},
-       {"provider", "sku", "billing", "term", "region", "observed_on"}},
-      {"tariffs.csv",
-       "tariffs",
-       false,
-       {text("id"), text("region"), decimal("amount_per_kwh", Range::positive),
-        currency("currency"), date("observed_on"), text("source"), note("note")},
-       {"id", "observed_on"}},
-      {"fx_rates.csv",
-       "fx_rates",
-       false,
-       {currency("base"), currency("quote"), decimal("rate", Range::positive), date("observed_on"),
-        text("source")},
-       {"base", "quote", "observed_on"}},
-      {"systems.csv",
-       "systems",
-       false,
-       {text("id"), text("name"), choice("kind", {"server", "workstation"}), text("device_id"),
-        integer("device_count", Range::positive), text("host"),
-        decimal("host_power_w", Range::non_negative), note("note"), text("source"),
-        date("observed_on")},
-       {"id"}},
-      {"system_prices.csv",
-       "system_prices",
-       false,
-       {text("system_id"), choice("condition", {"new", "used", "refurbished"}),
-        choice("includes_devices", {"0", "1"}), decimal("amount", Range::positive),
-        currency("currency"), text("region"), text("seller"), date("observed_on"), text("source"),
-        note("note")},
-       {"system_id", "condition", "includes_devices", "seller", "region", "observed_on"}},
-      {"resale_curves.csv",
-       "resale_curves",
-       false,
-       {choice("device_class", {"consumer", "workstation", "datacenter", "unified", "host"}),
-        choice("condition", {"new", "used", "refurbished"}),
-        integer("age_months", Range::non_negative), decimal("fraction", Range::non_negative),
-        date("observed_on"), text("source"), note("note")},
-       {"device_class", "condition", "age_months", "observed_on"}},
-      {"api_prices.csv",
-       "api_prices",
-       false,
-       {text("id"), text("provider"), text("api_model"), note("comparable_model_id"),
-        decimal("input_per_million", Range::non_negative),
-        decimal("output_per_million", Range::non_negative),
-        decimal("cached_input_per_million", Range::non_negative, true), currency("currency"),
-        decimal("requests_per_minute", Range::positive, true),
-        decimal("tokens_per_minute", Range::positive, true), date("observed_on"), text("source"),
-        note("note")},
-       {"id", "observed_on"}},
-      {"grid_carbon.csv",
-       "grid_carbon",
-       false,
-       {text("id"), text("name"), decimal("g_co2e_per_kwh", Range::non_negative),
-        integer("data_year", Range::positive), text("basis"), date("observed_on"), text("source"),
-        note("note")},
-       {"id", "observed_on"}},
-  };
-  return specs;
-}
+using namespace catalog_tables;
 
 // ---- Parsed values ---------------------------------------------------------------------------
 
@@ -234,6 +72,12 @@ struct Table {
   std::optional<std::int64_t> opt_int(const Row& row, std::string_view column) const {
     const Value& v = row.values[index(column)];
     if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
+    return std::nullopt;
+  }
+  std::optional<double> opt_num(const Row& row, std::string_view column) const {
+    const Value& v = row.values[index(column)];
+    if (const auto* d = std::get_if<double>(&v)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
     return std::nullopt;
   }
 };
@@ -388,18 +232,15 @@ Table load_table(const TableSpec& spec, const std::string& path,
     return table;
   }
   bool header_ok = true;
-  constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> position;  // spec column -> field index (kAbsent: its default)
+  // spec column -> field index; none for a column the file lacks (it reads its default)
+  std::vector<std::optional<std::size_t>> position;
   for (const Column& column : spec.columns) {
     auto index = csv.column(column.name);
-    if (index) {
-      position.push_back(*index);
-    } else if (column.when_absent) {
-      position.push_back(kAbsent);
-    } else {
+    if (!index && !column.when_absent) {
       problems.add(path, csv.header_line, column.name, "missing column");
       header_ok = false;
     }
+    position.push_back(index);
   }
   std::set<std::string, std::less<>> seen;
   for (const std::string& name : csv.header) {
@@ -424,8 +265,8 @@ Table load_table(const TableSpec& spec, const std::string& path,
     }
     Row row{csv_row.line, {}, {}};
     for (std::size_t i = 0; i < spec.columns.size(); ++i) {
-      const std::string field = position[i] == kAbsent ? std::string(*spec.columns[i].when_absent)
-                                                       : csv_row.fields[position[i]];
+      const std::string field =
+          position[i] ? csv_row.fields[*position[i]] : std::string(*spec.columns[i].when_absent);
       auto value = convert(spec.columns[i], field, currencies, path, csv_row.line, problems);
       row.valid.push_back(value.has_value());
       row.values.push_back(value ? std::move(*value) : Value{});
@@ -435,6 +276,11 @@ Table load_table(const TableSpec& spec, const std::string& path,
     std::vector<std::string>().swap(csv_row.fields);
   }
   return table;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::string key_text(const Table& table, const Row& row, std::string_view separator) {
@@ -457,11 +303,15 @@ void check_duplicates(const Table& table, Problems& problems) {
     bool key_ok = std::all_of(key_columns.begin(), key_columns.end(),
                               [&](std::string_view c) { return row.valid[table.index(c)]; });
     if (!key_ok) continue;
-    auto [it, inserted] = first_line.emplace(key_text(table, row, "\x1f"), row.line);
+    // An id key compares ignoring case: "H100" and "h100" name one device.
+    const std::string key = key_text(table, row, "\x1f");
+    auto [it, inserted] =
+        first_line.emplace(table.spec->key_ignores_case ? lower(key) : key, row.line);
     if (!inserted) {
       problems.add(table.path, row.line, join(key_columns, "+"),
                    "duplicate key (" + key_text(table, row, ", ") + "), first on line " +
-                       std::to_string(it->second));
+                       std::to_string(it->second) +
+                       (table.spec->key_ignores_case ? " (ids ignore case)" : ""));
     }
   }
 }
@@ -493,8 +343,79 @@ void check_models(const Table& models, Problems& problems) {
     if (!models.opt_int(row, "kv_heads") && !models.opt_int(row, "mla_kv_lora_rank")) {
       add("kv_heads", "required, but empty (only MLA models, with mla_kv_lora_rank, omit it)");
     }
+    const auto layers = models.opt_int(row, "layers").value_or(0);
+    if (models.ok(row, {"layers_without_kv"}) && models.opt_int(row, "layers_without_kv") &&
+        *models.opt_int(row, "layers_without_kv") + swa_layers.value_or(0) > layers) {
+      add("layers_without_kv", "with swa_layers must not exceed layers");
+    }
+    if (models.ok(row, {"recurrent_layers", "recurrent_state_elements"})) {
+      const auto recurrent = models.opt_int(row, "recurrent_layers").value_or(0);
+      if (recurrent > layers) add("recurrent_layers", "must not exceed layers");
+      const bool has_state = models.opt_num(row, "recurrent_state_elements").has_value();
+      if (recurrent > 0 && !has_state) {
+        add("recurrent_state_elements", "required with recurrent_layers (the state's size)");
+      }
+      if (recurrent == 0 && has_state) add("recurrent_layers", "required with a recurrent state");
+    }
+    if (models.ok(row, {"max_context", "max_context_scaled"})) {
+      const auto scaled = models.opt_int(row, "max_context_scaled");
+      if (scaled && *scaled <= models.opt_int(row, "max_context").value_or(0)) {
+        add("max_context_scaled", "must exceed max_context (it is the RoPE-scaled maximum)");
+      }
+    }
   }
 }
+
+// Hugging Face repository ids: "owner/name", each a model's alias, unique ignoring case and
+// never another model's id.
+void check_hf_repos(const Table& models, Problems& problems) {
+  static const std::regex kRepoId(R"([A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*)");
+  std::map<std::string, int> ids;
+  for (const Row& row : models.rows) {
+    if (models.ok(row, {"id"})) ids.emplace(lower(models.str(row, "id")), row.line);
+  }
+  std::map<std::string, int> seen;
+  for (const Row& row : models.rows) {
+    if (!models.ok(row, {"hf_repo"})) continue;
+    const std::string& repo = models.str(row, "hf_repo");
+    if (repo.empty()) continue;
+    if (!std::regex_match(repo, kRepoId)) {
+      problems.add(models.path, row.line, "hf_repo",
+                   in_quotes(repo) + " is not a Hugging Face repository id (owner/name)");
+      continue;
+    }
+    if (const auto [it, fresh] = seen.emplace(lower(repo), row.line); !fresh) {
+      problems.add(models.path, row.line, "hf_repo",
+                   in_quotes(repo) + " is the alias of line " + std::to_string(it->second) +
+                       " already (aliases ignore case)");
+    }
+    if (const auto it = ids.find(lower(repo)); it != ids.end()) {
+      problems.add(models.path, row.line, "hf_repo",
+                   in_quotes(repo) + " is the id of line " + std::to_string(it->second));
+    }
+  }
+}
+
+// Figures nobody's part has (engine figure_problem): a unit slip in a row a user wrote.
+void check_figures(const Table& table, const std::vector<std::string_view>& columns,
+                   Problems& problems) {
+  for (const Row& row : table.rows) {
+    for (std::string_view column : columns) {
+      if (!row.valid[table.index(column)]) continue;
+      const auto value = table.opt_num(row, column);
+      if (!value) continue;
+      if (const std::string problem = figure_problem(column, *value); !problem.empty()) {
+        problems.add(table.path, row.line, column, problem);
+      }
+    }
+  }
+}
+
+const std::vector<std::string_view> kDeviceFigures = {
+    "memory_gb", "bandwidth_gbps", "board_power_w", "fp16_tflops", "nvlink_gbps"};
+const std::vector<std::string_view> kModelFigures = {
+    "params_b", "active_params_b", "layers",     "hidden",      "heads",     "kv_heads",
+    "head_dim", "experts",         "swa_window", "max_context", "vocab_size"};
 
 // `what` names the referenced thing ("device"), `where` the list of known ids.
 void check_refs(const Table& table, std::string_view column,
@@ -661,6 +582,9 @@ LoadedData load_data(const std::string& data_dir) {
 
   for (const Table& t : data.tables) check_duplicates(t, problems_of(t.spec->file));
   check_models(table("models.csv"), problems_of("models.csv"));
+  check_hf_repos(table("models.csv"), problems_of("models.csv"));
+  check_figures(table("models.csv"), kModelFigures, problems_of("models.csv"));
+  check_figures(table("devices.csv"), kDeviceFigures, problems_of("devices.csv"));
   std::set<std::string, std::less<>> device_ids;
   const Table& devices = table("devices.csv");
   for (const Row& row : devices.rows) {

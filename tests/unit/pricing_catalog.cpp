@@ -65,7 +65,7 @@ TEST_F(CatalogTest, devicesMapColumnsToHardwareStructs) {
   EXPECT_EQ(mac->board_power_w, 0);  // empty in the CSV
   EXPECT_EQ(mac->fp16_tflops, 0);
   EXPECT_EQ(mac->nvlink_gbps, 0);
-  EXPECT_FALSE(catalog_.device("RTX-3090").has_value());
+  EXPECT_EQ(catalog_.device("RTX-3090")->id, "rtx-3090");  // ids ignore case
 }
 
 TEST_F(CatalogTest, modelsAndQuantsMapColumns) {
@@ -98,7 +98,7 @@ TEST_F(CatalogTest, modelsAndQuantsMapColumns) {
   EXPECT_EQ(quants[1].id, "Q4_K_M");
   EXPECT_EQ(quants[1].bits_per_weight, 4.89);
   EXPECT_EQ(quants[1].kind, "mix");
-  EXPECT_FALSE(catalog_.quant("q4_k_m").has_value());
+  EXPECT_EQ(catalog_.quant("q4_k_m")->id, "Q4_K_M");  // ids ignore case
 }
 
 TEST_F(CatalogTest, latestPriceAsOfObservationBoundaries) {
@@ -244,8 +244,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsFour) {
-  EXPECT_EQ(catalog_.schema_version(), 4);
+TEST_F(CatalogTest, schemaVersionIsFive) {
+  EXPECT_EQ(catalog_.schema_version(), 5);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -296,14 +296,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 5");
+    db.exec("PRAGMA user_version = 6");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 5 is newer than this program reads (4)");
+              path + ": catalog schema version 6 is newer than this program reads (5)");
   }
 }
 
