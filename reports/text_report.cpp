@@ -188,7 +188,7 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                        or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
   }
   for (const auto& r : plan.options) {
-    if (!r.billing.empty()) out += fmt::format("{} billing: {}\n", r.id, r.billing);
+    if (!r.billing.empty()) out += fmt::format("{} billing: {}\n", name(r.id), r.billing);
   }
   out += "\n";
   // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.

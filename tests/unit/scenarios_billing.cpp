@@ -30,6 +30,13 @@ const std::string kHead =
     "[site]\n"
     "tariff_per_kwh = 0.25\n";
 
+/// kHead with `line` in its [workload] section.
+std::string with_workload(const std::string& line) {
+  std::string head = kHead;
+  const std::string quant = "quant = Q4_K_M\n";
+  return head.insert(head.find(quant) + quant.size(), line + "\n");
+}
+
 Scenario parse(const std::string& text) {
   std::istringstream in(text);
   return parse_scenario(in, ScenarioFormat::ini, "test.ini");
@@ -72,11 +79,11 @@ TEST_F(BillingResolve, defaultsAreAlwaysOnForTheHoursOfUseAndSaidSo) {
 }
 
 TEST_F(BillingResolve, autoscaledKeysReachTheEngine) {
-  const ResolvedScenario r = resolve(
-      parse(kHead + "availability = 24x7\n"
+  const ResolvedScenario r =
+      resolve(parse(with_workload("availability = 24x7") +
                     "[option:rent]\nkind = rent_spot\ngpu = l40s\nrate_per_gpu_hour = 1.5\n"
                     "billing = autoscaled\nmin_instances = 2\nbilling_granularity = minute\n"),
-      *catalog_);
+              *catalog_);
   const OptionInputs& o = test::option(r, "rent");
   EXPECT_EQ(o.hourly_billing.billing, Billing::autoscaled);
   EXPECT_EQ(o.hourly_billing.min_instances, 2);
@@ -102,7 +109,7 @@ TEST(BillingKeys, refusedWhereTheyDoNotApplyNamingTheKey) {
                 .find("billing: applies to kind = rent_hourly only"),
             std::string::npos);
   EXPECT_NE(error_of(kHead + rent + "billing = sometimes\n").find("billing"), std::string::npos);
-  EXPECT_NE(error_of(kHead + "availability = weekdays\n").find("[workload] availability"),
+  EXPECT_NE(error_of(with_workload("availability = weekdays")).find("[workload] availability"),
             std::string::npos);
   EXPECT_EQ(error_of(kHead + rent + "billing = autoscaled\nmin_instances = 1\n"), "");
 }
