@@ -28,8 +28,9 @@ int catalog_check(const std::vector<std::string>& args, std::ostream& out, std::
   int max_age = 90;
   visible.add_options()("help,h", "this text")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
-      "user catalog to check (default: the XDG one, if it exists)")(
-      "as-of", po::value(&as_of)->value_name("DATE"), "check staleness at this date YYYY-MM-DD")(
+      "user catalog to check (default: the config file's [catalog] path, else the XDG one, if "
+      "it exists)")("as-of", po::value(&as_of)->value_name("DATE"),
+                    "check staleness at this date YYYY-MM-DD")(
       "max-age", po::value(&max_age)->value_name("DAYS"),
       "a price older than this at --as-of is stale (default 90)");
   auto vm = parse_arguments(args, visible, {});
@@ -43,7 +44,7 @@ int catalog_check(const std::vector<std::string>& args, std::ostream& out, std::
   std::vector<std::string> problems = builtin_catalog_problems();
   out << "built-in catalog: " << (problems.empty() ? "integrity ok, foreign keys ok" : "PROBLEMS")
       << "\n";
-  std::string user = catalog_path.empty() ? default_user_catalog_path() : catalog_path;
+  std::string user = catalog_path.empty() ? configured_user_catalog_path() : catalog_path;
   std::error_code ec;
   const bool has_user = !user.empty() && std::filesystem::exists(user, ec);
   if (!catalog_path.empty() && !has_user) {

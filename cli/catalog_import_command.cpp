@@ -7,7 +7,9 @@
 #include "cli/catalog_actions.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "pricing/catalog_export.hpp"
 #include "pricing/catalog_import.hpp"
+#include "pricing/visible_text.hpp"
 #include "reports/atomic_file.hpp"
 #include "scenarios/dates.hpp"
 
@@ -42,8 +44,8 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
                                                "price book to import into (default: "
                                                "default)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
-      "user catalog to write (default: $XDG_DATA_HOME/gputco/catalog.sqlite, else "
-      "~/.local/share/gputco/catalog.sqlite)")(
+      "user catalog to write (default: the config file's [catalog] path, else "
+      "$XDG_DATA_HOME/gputco/catalog.sqlite, else ~/.local/share/gputco/catalog.sqlite)")(
       "as-of", po::value(&options.as_of)->value_name("DATE"),
       "rows observed after this date are rejected as in the future (default: today, UTC; the "
       "only use of the clock)")(
@@ -57,18 +59,23 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "import rows that fail a plausibility check (far from the dated median of their item, "
       "or used above new) instead of refusing the file; plans that use them say so");
   auto vm = parse_arguments(args, visible, {{"file", &file}});
-  if (vm.count("help") || file.empty()) {
+  if (vm.count("help")) {
     out << visible << "\n";
-    return vm.count("help") ? 0 : 2;
+    return 0;
+  }
+  if (file.empty()) {
+    err << visible << "\n";
+    return 2;
   }
   if (options.as_of.empty()) options.as_of = today_utc();
   require_date_option("--as-of", options.as_of);
   const std::string db = user_catalog_path(catalog_path);
+  check_catalog_destination(db, file);
   ImportReport report;
   try {
     report = import_price_book(db, file, options);
   } catch (const ImportError& e) {
-    for (const auto& problem : e.problems()) err << problem << "\n";
+    for (const auto& problem : e.problems()) err << visible_text(problem) << "\n";
     err << "gputco: " << e.problems().size()
         << (e.problems().size() == 1 ? " problem" : " problems") << " in " << file
         << "; nothing imported\n";
@@ -76,7 +83,7 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
   }
   // Skipped rows, then the book's plausibility findings (catalog check reports the same as
   // problems): imported, but worth a look.
-  for (const auto& warning : report.warnings) err << "warning: " << warning << "\n";
+  for (const auto& warning : report.warnings) err << "warning: " << visible_text(warning) << "\n";
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
       << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";
@@ -95,7 +102,7 @@ int catalog_export(const std::vector<std::string>& args, std::ostream& out, std:
                                                "the book to export (default: every book)")(
       "output,o", po::value(&output)->value_name("FILE"), "file to write (default: stdout)")(
       "catalog", po::value(&catalog_path)->value_name("DB"),
-      "user catalog to read (default: the XDG one)");
+      "user catalog to read (default: the config file's [catalog] path, else the XDG one)");
   auto vm = parse_arguments(args, visible, {{"what", &what}});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -109,11 +116,21 @@ int catalog_export(const std::vector<std::string>& args, std::ostream& out, std:
         "catalog export: --output is empty; give a file name (or leave -o out "
         "for stdout)");
   }
+  if (!output.empty()) {
+    // Refused before any work: -o naming the catalog itself, a directory or a FIFO.
+    const std::vector<CommandInput> inputs =
+        book == kBuiltinBook
+            ? std::vector<CommandInput>{}
+            : std::vector<CommandInput>{{"the catalog", user_catalog_path(catalog_path)}};
+    check_output_path(output, inputs);
+  }
   auto export_kind = [&](ImportFormat format) {
     if (book == kBuiltinBook) return export_builtin_prices(format);
     const std::string db = user_catalog_path(catalog_path);
     try {
       return export_price_book(db, format, book);
+    } catch (const CatalogLocked&) {
+      throw;  // exit 1: try again later
     } catch (const CatalogError& e) {
       throw UsageError(std::string("catalog export: ") + e.what());
     }

@@ -1,28 +1,27 @@
 #include "cli/catalog_open.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <filesystem>
 
 #include "cli/commands.hpp"
+#include "cli/environment.hpp"
 
 namespace gputco::cli {
 
 std::string default_user_catalog_path() {
-  namespace fs = std::filesystem;
-  const char* xdg = std::getenv("XDG_DATA_HOME");
-  if (xdg != nullptr && fs::path(xdg).is_absolute()) {
-    return (fs::path(xdg) / "gputco" / "catalog.sqlite").string();
-  }
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && fs::path(home).is_absolute()) {
-    return (fs::path(home) / ".local" / "share" / "gputco" / "catalog.sqlite").string();
-  }
-  return {};
+  return xdg_file("XDG_DATA_HOME", ".local/share", "catalog.sqlite");
+}
+
+std::string configured_user_catalog_path() {
+  const auto& config = user_config();
+  return config.catalog_path.empty() ? default_user_catalog_path() : config.catalog_path;
 }
 
 std::string user_catalog_path(const std::string& path) {
   if (!path.empty()) return path;
-  std::string fallback = default_user_catalog_path();
+  std::string fallback = configured_user_catalog_path();
   if (fallback.empty()) {
     throw UsageError("no user catalog: neither XDG_DATA_HOME nor HOME is set; give --catalog DB");
   }
@@ -30,6 +29,15 @@ std::string user_catalog_path(const std::string& path) {
 }
 
 Catalog open_catalog(const std::string& path) {
+  if (path.empty() && !user_config().catalog_path.empty()) {
+    // The config file's catalog, like --catalog: it must exist and be a catalog.
+    const UserConfig& config = user_config();
+    try {
+      return Catalog::open_layered(config.catalog_path);
+    } catch (const CatalogError& e) {
+      throw ScenarioError(config.file, config.catalog_line, "[catalog] path", e.what());
+    }
+  }
   if (path.empty()) {
     const std::string user = default_user_catalog_path();
     std::error_code ec;
@@ -38,10 +46,37 @@ Catalog open_catalog(const std::string& path) {
   }
   try {
     return Catalog::open_layered(path);
+  } catch (const CatalogLocked&) {
+    throw;  // a lock is a runtime failure (exit 1), not a bad file
   } catch (const CatalogError& e) {
     // A catalog file the user named is input: a bad one is bad input (exit 2).
     throw UsageError(std::string("--catalog: ") + e.what());
   }
+}
+
+JsonStamp json_stamp(const Catalog& catalog) {
+  return {catalog.schema_version(), catalog.data_date()};
+}
+
+std::vector<CommandInput> catalog_inputs(const std::string& path) {
+  if (!path.empty()) return {{"the catalog given with --catalog", path}};
+  const std::string user = default_user_catalog_path();
+  std::error_code ec;
+  if (user.empty() || !std::filesystem::exists(user, ec)) return {};
+  return {{"the user catalog", user}};
+}
+
+void check_catalog_destination(const std::string& db, const std::string& import_file) {
+  struct stat info {};
+  if (::lstat(db.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
+    std::error_code ec;
+    const auto target = std::filesystem::canonical(db, ec);
+    throw UsageError("--catalog: " + db +
+                     " is a symbolic link; a catalog is written in place, never through a "
+                     "link: give the file itself" +
+                     (ec ? std::string() : " (--catalog " + target.string() + ")"));
+  }
+  check_output_path(db, {{"the file to import", import_file}});
 }
 
 }  // namespace gputco::cli

@@ -42,6 +42,11 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
 /// gputco risk SCENARIO [--draws N] [--seed S] [--json]: the seeded Monte Carlo
 /// (cli/risk_command.cpp).
 int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+/// gputco throughput --model ID --quant Q --gpu ID --engine E --input-tokens N
+/// --output-tokens N (--batch N | --max-batch | latency targets) [--json]: the serving
+/// capacity of a box (cli/throughput_command.cpp).
+int throughput_command(const std::vector<std::string>& args, std::ostream& out,
+                       std::ostream& err);
 /// gputco diff OLD NEW [--format text|json|markdown]: two scenarios or plans' JSON side by
 /// side, what changed in the inputs, the options' costs and the recommendation
 /// (cli/diff_command.cpp).

@@ -7,9 +7,12 @@
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "pricing/suggest.hpp"
 #include "reports/fit_report.hpp"
+#include "reports/serving_finder_report.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/scenario.hpp"
@@ -23,21 +26,11 @@ namespace {
 /// "Every observation": later than any catalog date.
 constexpr const char* kLatest = "2999-12-31";
 
-template <typename T, typename IdOf>
-[[noreturn]] void unknown_id(const std::string& option, const std::string& id,
-                             const std::vector<T>& items, IdOf id_of, const std::string& list) {
-  std::vector<std::string> ids;
-  for (const auto& item : items) ids.push_back(id_of(item));
-  const std::string hint = nearest(id, ids);
-  throw UsageError("fit: --" + option + ": unknown id '" + id + "'" +
-                   (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
-}
-
 Device find_device(const Catalog& catalog, const std::string& option, const std::string& id) {
   const auto device = catalog.device(id);
   if (!device) {
     unknown_id(
-        option, id, catalog.devices(), [](const Device& d) { return d.id; },
+        "fit", option, id, catalog.devices(), [](const Device& d) { return d.id; },
         "gputco catalog list gpus");
   }
   return *device;
@@ -47,7 +40,7 @@ Quant find_quant(const Catalog& catalog, const std::string& id) {
   const auto quant = catalog.quant(id);
   if (!quant) {
     unknown_id(
-        "quant", id, catalog.quants(), [](const Quant& q) { return q.id; },
+        "fit", "quant", id, catalog.quants(), [](const Quant& q) { return q.id; },
         "gputco catalog list quants");
   }
   return *quant;
@@ -111,16 +104,17 @@ std::optional<SystemOffer> system_offer_of(const Catalog& catalog, const System&
 /// 936 GB/s, 350 W, 71 FP16 TFLOPS; DOMAIN E1) when a custom catalog lacks it.
 Device speed_reference(const Catalog& catalog) {
   if (auto d = catalog.device("rtx-3090")) return *d;
-  return Device{"rtx-3090",
-                "GeForce RTX 3090",
-                Vendor::nvidia,
-                DeviceKind::consumer,
-                24,
-                "GDDR6X",
-                936,
-                350,
-                71,
-                0};
+  Device d;
+  d.id = "rtx-3090";
+  d.name = "GeForce RTX 3090";
+  d.vendor = Vendor::nvidia;
+  d.kind = DeviceKind::consumer;
+  d.memory_nameplate_gb = 24;
+  d.memory_type = "GDDR6X";
+  d.bandwidth_gbps = 936;
+  d.board_power_w = 350;
+  d.fp16_tflops = 71;
+  return d;
 }
 
 /// The tier probe of the buyer's guides: every catalog model at Q4_K_M (4.89 bits when a
@@ -136,7 +130,9 @@ TierProbe tier_probe(const Catalog& catalog) {
 struct Options {
   std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
   std::string cache_type_k, cache_type_v;
-  std::string split = "layer", backend, mode = "inference", as_of;
+  std::string split = "layer", backend, mode = "inference", as_of, engine;
+  int input_tokens = 1000, output_tokens = 1000;
+  ServingGoalOptions goal;
   std::vector<std::string> compare;
   int context = 8192, streams = 1, count = 0, prompt_tokens = 0;
   int lora_rank = 16, micro_batch = 1;
@@ -162,6 +158,7 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
   request.lora_rank = o.lora_rank;
   request.double_quant = o.double_quant;
   FinetuneReportInputs in;
+  in.stamp = json_stamp(catalog);
   in.request = request;
   in.memory = estimate_finetune_memory(request);
   // The inference baseline: --quant, else 16-bit for full and LoRA (the precision trained),
@@ -182,6 +179,44 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
   const int count = o.count > 0 ? o.count : (o.gpu_id.empty() ? 0 : 1);
   const auto rows = rank_finetune(in.memory, devices, count);
   out << (o.json ? finetune_json(in, rows) : finetune_text(in, rows));
+  return 0;
+}
+
+/// The serving finder (--engine without --gpu): every catalog device the engine runs the
+/// request on, ranked by the cost of a million output tokens at the goal.
+int run_serving_finder(const Options& o, const po::variables_map& vm, const Catalog& catalog,
+                       const ModelArch& model, const Quant& quant, const KvCacheTypes& kv,
+                       std::ostream& out) {
+  if (!o.gpu_id.empty() || vm.count("compare")) {
+    throw UsageError(
+        "fit: --engine ranks every device (the finder); for one device use gputco throughput");
+  }
+  check_range("input-tokens", o.input_tokens, 1, 10'000'000);
+  check_range("output-tokens", o.output_tokens, 1, 10'000'000);
+  ServingRequest request;
+  request.model = model;
+  request.quant = quant;
+  request.engine = serving_engine("fit", o.engine);
+  if (kv.k != kv.v) {
+    throw UsageError(
+        "fit: a serving engine keeps K and V in one type: give --kv-cache, not "
+        "--cache-type-k and --cache-type-v apart");
+  }
+  request.kv_cache = kv.k;
+  request.input_tokens = o.input_tokens;
+  request.output_tokens = o.output_tokens;
+  if (const std::string why = context_beyond_model_reason(model, o.input_tokens + o.output_tokens);
+      !why.empty()) {
+    throw UsageError("fit: --input-tokens + --output-tokens: " + why);
+  }
+  const ServingGoal goal = serving_goal("fit", o.goal, vm, false);
+  const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
+  std::vector<ServingOffer> offers;
+  for (const auto& device : catalog.devices())
+    offers.push_back(serving_offer(catalog, device, as_of));
+  const auto rows = rank_serving(request, offers, goal);
+  out << (o.json ? serving_finder_json(request, goal, rows)
+                 : serving_finder_text(request, goal, rows));
   return 0;
 }
 
@@ -238,7 +273,15 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "double-quant", po::bool_switch(&o.double_quant),
       "QLoRA: double quantization (4.127 instead of 4.5 bits per weight)")(
       "json", po::bool_switch(&o.json), "print JSON")(
-      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
+      "catalog", po::value(&o.catalog_path)->value_name("DB"), kCatalogOptionHelp)(
+      "engine", po::value(&o.engine)->value_name("E"),
+      "finder for a serving engine: llama.cpp | vllm | sglang | tensorrt-llm; ranks devices by "
+      "the cost of a million tokens at the goal (needs no --gpu)")(
+      "input-tokens", po::value(&o.input_tokens)->value_name("N"),
+      "--engine: mean prompt tokens per request (default 1000)")(
+      "output-tokens", po::value(&o.output_tokens)->value_name("N"),
+      "--engine: mean generated tokens per request (default 1000)");
+  add_latency_options(visible, o.goal);
   const auto vm = parse_arguments(args, visible, {});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -273,6 +316,16 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const KvCacheTypes kv{
       vm.count("cache-type-k") ? cache_type("cache-type-k", o.cache_type_k) : both,
       vm.count("cache-type-v") ? cache_type("cache-type-v", o.cache_type_v) : both};
+  if (o.engine.empty() && (kv.k == KvCacheType::fp8 || kv.v == KvCacheType::fp8)) {
+    throw UsageError(
+        "fit: an fp8 KV cache is a serving engine's (fp8 with --engine); llama.cpp has none");
+  }
+  const bool latency = vm.count("tpot-ms") || vm.count("ttft-ms") || vm.count("user-tokens-per-s");
+  if (o.engine.empty() && (latency || vm.count("input-tokens") || vm.count("output-tokens"))) {
+    throw UsageError(
+        "fit: --tpot-ms, --ttft-ms, --user-tokens-per-s, --input-tokens and --output-tokens "
+        "need --engine");
+  }
   const auto split = parse_split_mode(o.split);
   if (!split) throw UsageError("fit: --split must be layer or tensor, got '" + o.split + "'");
   std::optional<Backend> backend;
@@ -329,6 +382,10 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     return device;
   };
   if (finetune) return run_finetune(o, *method, catalog, *model, out);
+  if (!o.engine.empty()) {
+    return run_serving_finder(o, vm, catalog, *model, quant_for(catalog, resolved, o.quant_id), kv,
+                              out);
+  }
 
   FinderRequest finder;
   finder.request =
@@ -340,7 +397,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   finder.tier_probe = tier_probe(catalog);
   finder.all_multi = o.multi;
   const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
-  const FitReportContext context{o.as_of, backend.has_value()};
+  const FitReportContext context{o.as_of, backend.has_value(), json_stamp(catalog)};
   const MemoryBreakdown memory = estimate_memory(finder.request, 1);
 
   if (vm.count("compare")) {

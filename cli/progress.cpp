@@ -7,10 +7,10 @@
 
 namespace gputco::cli {
 
-ProgressBar::ProgressBar(std::ostream& err, std::string label)
+ProgressBar::ProgressBar(std::ostream& err, std::string label, bool quiet)
     : err_(err),
       label_(std::move(label)),
-      enabled_(&err == &std::cerr && ::isatty(STDERR_FILENO) == 1),
+      enabled_(!quiet && &err == &std::cerr && ::isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 

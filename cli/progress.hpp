@@ -11,8 +11,9 @@ namespace gputco::cli {
 class ProgressBar {
  public:
   /// `err` is where the bar goes; it is drawn only if `err` is std::cerr and stderr is a
-  /// terminal (isatty). `label` precedes the bar ("risk", "sweep").
-  ProgressBar(std::ostream& err, std::string label);
+  /// terminal (isatty), and never when `quiet` (--quiet). `label` precedes the bar ("risk",
+  /// "sweep").
+  ProgressBar(std::ostream& err, std::string label, bool quiet = false);
   ~ProgressBar();
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;

@@ -1,4 +1,5 @@
-// gputco risk SCENARIO [--draws N] [--seed S] [--json] [--time] [--catalog DB]
+// gputco risk SCENARIO|- [--draws N] [--seed S] [--set SECTION.KEY=VALUE]... [--json]
+//   [--quiet] [--time] [--catalog DB]
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 #include <charconv>
@@ -9,6 +10,7 @@
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "cli/environment.hpp"
 #include "cli/progress.hpp"
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
@@ -39,7 +41,7 @@ std::uint64_t parse_whole(const std::string& text, const char* option, std::uint
 
 int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description visible(
-      "usage: gputco risk SCENARIO [options]\n\n"
+      "usage: gputco risk SCENARIO [options]   (SCENARIO - reads standard input)\n\n"
       "A seeded Monte Carlo of the scenario: purchase prices, resale, tariff, hours per day,\n"
       "rental rates and maintenance drawn from their distributions; prints how often buying\n"
       "(the owned option with the lowest NPV) beats renting (the rental baseline) and\n"
@@ -47,17 +49,20 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "options");
   std::string catalog_path, scenario_path, draws_text = "10000",
                                            seed_text = std::to_string(kDefaultRiskSeed);
-  bool json = false, timing = false;
+  std::vector<std::string> sets;
+  bool json = false, timing = false, quiet = false;
   visible.add_options()("help,h", "this text")(
       "draws", po::value(&draws_text)->value_name("N"),
       fmt::format("number of draws, 1 to {} (default 10000)", kMaxRiskDraws).c_str())(
       "seed", po::value(&seed_text)->value_name("S"),
       fmt::format("seed of the random numbers, 0 to 2^64-1 (default {})", kDefaultRiskSeed)
-          .c_str())("json", po::bool_switch(&json), "print JSON on stdout instead of the text")(
+          .c_str())("set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
+                    "a value in place of the scenario's (repeatable), as plan --set")(
+      "json", po::bool_switch(&json), "print JSON on stdout instead of the text")(
+      "quiet,q", po::bool_switch(&quiet), "no progress bar")(
       "time", po::bool_switch(&timing),
       "print how long the Monte Carlo took on stderr (not part of the result)")(
-      "catalog", po::value(&catalog_path)->value_name("DB"),
-      "catalog database to use instead of the built-in one (opened read-only)");
+      "catalog", po::value(&catalog_path)->value_name("DB"), kCatalogOptionHelp);
   const auto vm = parse_arguments(args, visible, {{"scenario", &scenario_path}});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -70,22 +75,30 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
       parse_whole(seed_text, "seed", 0, std::numeric_limits<std::uint64_t>::max());
 
   const Catalog catalog = open_catalog(catalog_path);
-  const Scenario scenario = load_scenario(scenario_path);
+  const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets));
+  // Bounded work: refused before any plan is made.
+  const auto options = static_cast<long long>(scenario.options.size());
+  if (draws * options > kMaxRiskOptionDraws) {
+    throw UsageError(fmt::format(
+        "risk: --draws {} x {} options = {} option cash flows, above the limit of {}; give "
+        "--draws {} or fewer",
+        draws, options, draws * options, kMaxRiskOptionDraws, kMaxRiskOptionDraws / options));
+  }
   const ResolvedScenario resolved = resolve(scenario, catalog);
-  const Plan plan = on_scenario(scenario_path, [&] { return make_plan(resolved.plan_inputs); });
+  const Plan plan = on_scenario(scenario.file, [&] { return make_plan(resolved.plan_inputs); });
   const auto pair = comparison(resolved.plan_inputs, plan);
   if (!pair) {
     SensitivityOptions no_draws;
     no_draws.draws = 0;
     const Sensitivity why =
-        on_scenario(scenario_path, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
+        on_scenario(scenario.file, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
     throw UsageError("risk: " + why.note + " (the Monte Carlo compares buying with renting)");
   }
   const RiskModel model;
-  ProgressBar progress(err, "risk");
+  ProgressBar progress(err, "risk", quiet);
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
-  const RiskResult result = on_scenario(scenario_path, [&] {
+  const RiskResult result = on_scenario(scenario.file, [&] {
     return monte_carlo(resolved.plan_inputs, plan, *pair, draws, seed, model,
                        [&](int done, int total) { progress.update(done, total); });
   });
@@ -100,7 +113,7 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
         "only)\n",
         draws, result.options.size(), cpu_seconds, elapsed.count());
   }
-  out << (json ? risk_json(resolved, plan, result, model)
+  out << (json ? risk_json(resolved, plan, result, model, json_stamp(catalog))
                : risk_text(resolved, plan, result, model));
   return 0;
 }

@@ -22,7 +22,7 @@ void check_annuity(double principal, double rate, int periods) {
 double annuity_payment(double principal, double rate, int periods) {
   check_annuity(principal, rate, periods);
   const double n = periods;
-  if (rate == 0) return principal / n;
+  if (std::fabs(rate) < kNegligibleRatePerPeriod) return principal / n;
   return rate * principal / (1.0 - std::pow(1.0 + rate, -n));
 }
 
@@ -32,7 +32,7 @@ double annuity_balance(double principal, double rate, int periods, int paid) {
   if (paid >= periods) return 0;
   const double payment = annuity_payment(principal, rate, periods);
   const double k = paid;
-  if (rate == 0) return principal - k * payment;
+  if (std::fabs(rate) < kNegligibleRatePerPeriod) return principal - k * payment;
   const double growth = std::pow(1.0 + rate, k);
   return principal * growth - payment * (growth - 1.0) / rate;
 }

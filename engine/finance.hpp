@@ -8,15 +8,23 @@
 
 namespace gputco {
 
+/// Annuity rates per period below this in magnitude, 1e-9, are 0: the zero-rate formulas
+/// apply. At such a rate 1 + r keeps under 7 significant digits of r (1 + 1e-17 is exactly 1
+/// in a double), so r P / (1 - (1 + r)^-n) divides by a number that has rounded away (0: an
+/// infinite instalment); P / n differs from the exact instalment by r (n + 1) / 2 of it, at
+/// most 3e-7 of it over 600 periods. The workbook's loan formula uses the same test.
+inline constexpr double kNegligibleRatePerPeriod = 1e-9;
+
 /// Instalment per period of an annuity that repays `principal` over `periods` periods at
 /// `rate_per_period`, paid at the end of each period: PMT = r P / (1 - (1 + r)^-n), and P / n
-/// when r = 0. Same value as the spreadsheet PMT(r, n, -P).
+/// when |r| < kNegligibleRatePerPeriod. Same value as the spreadsheet PMT(r, n, -P).
 /// Throws EngineError unless principal >= 0, periods >= 1 and rate_per_period > -1 (finite).
 double annuity_payment(double principal, double rate_per_period, int periods);
 
 /// What is still owed on that annuity after `paid` instalments: P (1 + r)^k - PMT ((1 + r)^k -
-/// 1) / r (P - k PMT when r = 0); 0 once paid >= periods. Same value as the spreadsheet
-/// -FV(r, k, -PMT, P). Throws EngineError as annuity_payment, or when paid < 0.
+/// 1) / r (P - k PMT when |r| < kNegligibleRatePerPeriod); 0 once paid >= periods. Same value
+/// as the spreadsheet -FV(r, k, -PMT, P). Throws EngineError as annuity_payment, or when
+/// paid < 0.
 double annuity_balance(double principal, double rate_per_period, int periods, int paid);
 
 /// Straight-line depreciation per period: (cost - salvage) / life. Same value as the

@@ -29,7 +29,7 @@ constexpr std::array<std::pair<Backend, const char*>, 5> kBackends{{
     {Backend::vulkan, "vulkan"},
     {Backend::sycl, "sycl"},
 }};
-constexpr std::array<std::pair<KvCacheType, const char*>, 9> kKvTypes{{
+constexpr std::array<std::pair<KvCacheType, const char*>, 10> kKvTypes{{
     {KvCacheType::f32, "f32"},
     {KvCacheType::f16, "f16"},
     {KvCacheType::bf16, "bf16"},
@@ -39,6 +39,7 @@ constexpr std::array<std::pair<KvCacheType, const char*>, 9> kKvTypes{{
     {KvCacheType::iq4_nl, "iq4_nl"},
     {KvCacheType::q5_0, "q5_0"},
     {KvCacheType::q5_1, "q5_1"},
+    {KvCacheType::fp8, "fp8"},
 }};
 constexpr std::array<std::pair<SplitMode, const char*>, 2> kSplits{{
     {SplitMode::layer, "layer"},

@@ -27,7 +27,15 @@ struct Device {
   std::string memory_type;    ///< "GDDR6X", "HBM3", "LPDDR5", ...
   double bandwidth_gbps = 0;  ///< peak memory bandwidth, GB/s (10^9 bytes/s)
   double board_power_w = 0;   ///< board power (TGP/TDP) in W; 0 where the vendor gives none
-  double fp16_tflops = 0;     ///< dense FP16 tensor throughput, TFLOPS; 0 = unknown
+  /// Dense FP16/BF16 tensor throughput (no sparsity), TFLOPS; 0 = unknown. Apple GPUs,
+  /// which have no matrix units, carry their FP16 ALU rate.
+  double fp16_tflops = 0;
+  /// Dense FP8 tensor throughput, TFLOPS; 0 = none (no FP8 tensor cores: Ampere, CDNA 2) or
+  /// unknown. FP8 weights on such a device save bytes, not FLOPs.
+  double fp8_tflops = 0;
+  /// Dense FP4 tensor throughput (NVFP4 / MXFP4), TFLOPS; 0 = none (before Blackwell) or
+  /// unknown.
+  double fp4_tflops = 0;
   /// Device-to-device link for tensor parallel, GB/s per direction; 0 = PCIe only.
   double nvlink_gbps = 0;
 };
@@ -105,9 +113,11 @@ struct Quant {
   std::string kind;            ///< "float", "block", "mix", "group"
 };
 
-/// KV cache element type (llama.cpp --cache-type-k / --cache-type-v: common/arg.cpp's
-/// kv_cache_types): f32, f16, bf16 and the 32-value block formats.
-enum class KvCacheType { f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 };
+/// KV cache element type: llama.cpp's --cache-type-k / --cache-type-v (common/arg.cpp's
+/// kv_cache_types: f32, f16, bf16 and the 32-value block formats), and the FP8 cache of the
+/// serving engines (vLLM, SGLang `--kv-cache-dtype fp8`, TensorRT-LLM FP8 KV cache; one byte
+/// per element with per-tensor scales; llama.cpp has none).
+enum class KvCacheType { f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1, fp8 };
 
 /// The element types of the K and of the V cache, set apart in llama.cpp. One type given
 /// stands for both.

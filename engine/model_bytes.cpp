@@ -25,12 +25,15 @@ struct Recipe {
 // first layers in *_S mixes; the averages below reproduce gguf_sizes.csv within 1 % on
 // Llama 3.1 8B and Llama 3 70B together (so the same recipe explains Q4_K_M's 4.89 bits on
 // 8B and 4.82 on 70B: the output matrix at Q6_K weighs more in a small model).
-constexpr std::array<Recipe, 23> kRecipes{{
+constexpr std::array<Recipe, 24> kRecipes{{
     {"F32", {32, 32, 32, 32, false}},
     {"F16", {16, 16, 16, 16, false}},
     {"BF16", {16, 16, 16, 16, false}},
     // FP8 checkpoints (vLLM, TensorRT) keep embeddings and lm_head in BF16.
     {"FP8", {8, 16, 16, 8, false}},
+    // NVFP4 checkpoints (TensorRT Model Optimizer): every linear layer in 16-value FP4 blocks
+    // with an FP8 scale (4 + 8 / 16 = 4.5 bits); embeddings and lm_head stay in BF16.
+    {"NVFP4", {4.5, 16, 16, 4.5, false}},
     {"Q8_0", {kQ8_0, kQ8_0, kQ8_0, kQ8_0, false}},
     {"Q6_K", {kQ6K, kQ6K, kQ6K, kQ6K, false}},
     {"Q5_K_M", {5.65, 5.5, kQ6K, 5.65, false}},
@@ -251,6 +254,8 @@ double kv_cache_element_bytes(KvCacheType type) {
     case KvCacheType::q4_0:
     case KvCacheType::iq4_nl:
       return 18.0 / kBlock;
+    case KvCacheType::fp8:
+      return 1.0;
   }
   return 2.0;
 }

@@ -82,7 +82,8 @@ double weights_read_per_step_bytes(const ModelArch& model, const Quant& quant, i
 
 /// Bytes of one cached element (ggml block layouts): f32 4, f16 and bf16 2; the 32-value
 /// blocks q8_0 34/32 (8.5 bits), q5_1 24/32, q5_0 22/32, q4_1 20/32, q4_0 and iq4_nl 18/32
-/// (ggml/src/ggml-common.h block_q8_0 ... block_iq4_nl).
+/// (ggml/src/ggml-common.h block_q8_0 ... block_iq4_nl); fp8 1 (E4M3 with per-tensor scales,
+/// the serving engines' FP8 KV cache).
 double kv_cache_element_bytes(KvCacheType type);
 
 /// The head dimension: ModelArch::head_dim from the config, or hidden / heads when the config

@@ -10,6 +10,7 @@
 
 #include "engine/billing.hpp"
 #include "engine/error.hpp"
+#include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
 #include "engine/units.hpp"
 
@@ -275,6 +276,7 @@ Plan make_plan(const PlanInputs& given) {
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
     r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
     r.annual_costs = annual_costs(r.cash_flow);
+    r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
     r.cost_per_year = r.total_cost / (static_cast<double>(horizon) / kMonthsPerYear);
     // Tokens served: the demand (load x capacity during the hours of use), month by month.
     r.tokens_served.assign(static_cast<size_t>(horizon) + 1, 0.0);
@@ -415,6 +417,7 @@ Plan make_plan(const PlanInputs& given) {
   } else {
     plan.recommendation_reason = "no option holds the model";
   }
+  check_finite_figures(plan);
   return plan;
 }
 

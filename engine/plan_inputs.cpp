@@ -127,6 +127,8 @@ void validate_plan_inputs(const PlanInputs& in) {
                  "vat_rate must be between 0 and 1, got " << f.vat_rate);
   GPUTCO_REQUIRE(f.useful_life_months >= 1 && f.useful_life_months <= 600,
                  "useful_life_months must be between 1 and 600, got " << f.useful_life_months);
+  validate_tax_rules(f.tax_devices, "tax depreciation of devices");
+  validate_tax_rules(f.tax_host, "tax depreciation of the host");
   GPUTCO_REQUIRE(
       f.start_month >= 1 && f.start_month <= 12 && f.start_year >= 1900 && f.start_year <= 9999,
       "the start month must be a month of the years 1900-9999, got " << f.start_year << "-"

@@ -8,6 +8,7 @@
 
 #include "engine/billing.hpp"
 #include "engine/cost_lines.hpp"
+#include "engine/depreciation.hpp"
 #include "engine/fit.hpp"
 #include "engine/hardware.hpp"
 #include "engine/speed.hpp"
@@ -160,6 +161,10 @@ struct FinanceInputs {
   bool vat_reclaimable = true;
   /// Straight-line depreciation period of owned hardware (accounting view), months.
   int useful_life_months = 36;
+  /// Tax depreciation of owned hardware per asset class (the devices; the host system), apart
+  /// from the book schedule: ProfitAndLoss's tax rows.
+  TaxClassRules tax_devices;
+  TaxClassRules tax_host;
   /// First month of the plan (for calendar months only): year and month 1..12.
   int start_year = 2027;
   int start_month = 1;

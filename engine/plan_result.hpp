@@ -8,6 +8,7 @@
 
 #include "engine/fit.hpp"
 #include "engine/plan_inputs.hpp"
+#include "engine/profit_and_loss.hpp"
 #include "engine/speed.hpp"
 
 namespace gputco {
@@ -53,6 +54,44 @@ struct CashFlow {
   std::vector<double> co2e_kg;     ///< energy_kwh x g CO2e/kWh / 1000 (0 when unknown)
 };
 
+/// One row of a CashFlow and its name ("capex", "financing", "kWh"): for code that walks every
+/// row (the figure check before any report).
+struct NamedCashFlowRow {
+  const char* name;
+  const std::vector<double>* values;
+};
+
+/// Every row of `cf`, in the order CashFlow declares them. Throws nothing but bad_alloc.
+inline std::vector<NamedCashFlowRow> named_cash_flow_rows(const CashFlow& cf) {
+  return {{"capex", &cf.capex},
+          {"energy", &cf.energy},
+          {"maintenance", &cf.maintenance},
+          {"rent", &cf.rent},
+          {"resale", &cf.resale},
+          {"total", &cf.total},
+          {"cumulative", &cf.cumulative},
+          {"discount factor", &cf.discount_factor},
+          {"discounted", &cf.discounted},
+          {"hosting", &cf.hosting},
+          {"failures", &cf.failures},
+          {"financing", &cf.financing},
+          {"VAT", &cf.vat},
+          {"depreciation", &cf.depreciation},
+          {"book value", &cf.book_value},
+          {"colocation extras", &cf.colo_extras},
+          {"insurance", &cf.insurance},
+          {"staff", &cf.staff},
+          {"licences", &cf.licences},
+          {"support", &cf.support},
+          {"interest", &cf.interest},
+          {"load", &cf.load},
+          {"units", &cf.units},
+          {"overflow load", &cf.overflow_load},
+          {"kWh", &cf.energy_kwh},
+          {"idle kWh", &cf.idle_kwh},
+          {"kg CO2e", &cf.co2e_kg}};
+}
+
 struct OptionResult {
   std::string id;
   OptionKind kind = OptionKind::buy;
@@ -80,6 +119,8 @@ struct OptionResult {
   /// The workbook's break-even hours are a formula of it. All 0 when hours_per_day is 0.
   std::vector<double> hours_scaled_cost;
   CashFlow cash_flow;
+  /// The P&L per plan year beside the cash view, and the tax depreciation schedule.
+  ProfitAndLoss profit_and_loss;
   double total_cost = 0;                   ///< sum of all flows, resale netted
   double npv = 0;                          ///< present value of cost at the discount rate
   std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/error.hpp"
+#include "engine/figure_check.hpp"
 
 namespace gputco::risk {
 
@@ -123,6 +124,11 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
                        const RiskProgress& progress) {
   GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
                  "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
+  GPUTCO_REQUIRE(static_cast<long long>(draws) * static_cast<long long>(inputs.options.size()) <=
+                     kMaxRiskOptionDraws,
+                 "Monte Carlo: " << draws << " draws x " << inputs.options.size()
+                                 << " options is above the limit of " << kMaxRiskOptionDraws
+                                 << " option cash flows; lower --draws");
   GPUTCO_REQUIRE(inputs.options.size() == plan.options.size() && pair.owned < plan.options.size() &&
                      pair.rented < plan.options.size(),
                  "Monte Carlo: the plan does not match its inputs");
@@ -226,6 +232,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
     const auto p = percentiles(totals[k]);
     result.options.push_back({work[k].id, p[0], p[1], p[2]});
   }
+  check_finite_figures(result);
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "engine/error.hpp"
+#include "engine/figure_check.hpp"
 
 namespace gputco {
 
@@ -212,6 +213,7 @@ Sensitivity analyse(const PlanInputs& inputs, const Plan& plan, const Sensitivit
       any_owned = any_owned || (r.feasible && r.kind == OptionKind::buy);
     s.note = any_owned ? "no rental holds the model: nothing to compare owning with"
                        : "no owned option holds the model: nothing to compare renting with";
+    check_finite_figures(s);
     return s;
   }
   s.owned_option_id = plan.options[pair->owned].id;
@@ -221,6 +223,7 @@ Sensitivity analyse(const PlanInputs& inputs, const Plan& plan, const Sensitivit
   if (options.draws > 0) {
     s.risk = monte_carlo(inputs, plan, *pair, options.draws, options.seed, options.risk_model);
   }
+  check_finite_figures(s);
   return s;
 }
 

@@ -13,22 +13,34 @@ namespace {
 
 constexpr double kActivationBytes = 2.0;  // all-reduce payload: f16 hidden state per token
 
-// FLOPs to prefill one token at position p (averaged over a prompt of `prompt` tokens).
+// FLOPs to prefill one token of a prompt of `prompt` tokens (positions averaged: prompt / 2).
 double prefill_flops_per_token(const ModelArch& m, int prompt) {
-  const ParamGroups g = param_groups(m);
-  // Active weights touched per token: all but the embedding lookup (a tied embedding is the
-  // output matrix and is multiplied).
-  const double lookup_b = m.tied_embeddings ? 0 : g.embedding_b;
-  const double matmul_flops = 2.0 * (m.active_params_b - lookup_b) * 1e9;
-  const double mean_position = prompt / 2.0;
-  const double full_layers = m.layers - m.layers_without_kv - m.swa_layers;
-  const double swa_attended = std::min(mean_position, static_cast<double>(m.swa_window));
-  const double attended_layer_tokens = full_layers * mean_position + m.swa_layers * swa_attended;
-  const double attention_flops = 4.0 * m.heads * effective_head_dim(m) * attended_layer_tokens;
-  return std::max(matmul_flops, 0.0) + attention_flops;
+  return matmul_flops_per_token(m) + attention_flops_per_token(m, prompt / 2.0);
 }
 
 }  // namespace
+
+double matmul_flops_per_token(const ModelArch& m) {
+  const ParamGroups g = param_groups(m);
+  // Every weight a token multiplies: the body, the output matrix (a tied embedding is the
+  // output matrix), and the share k / E of the routed experts. The embedding lookup reads one
+  // row and multiplies nothing.
+  const double output_b = m.tied_embeddings ? g.embedding_b : g.output_b;
+  const double experts_b =
+      m.is_moe() ? g.experts_b * m.experts_active / static_cast<double>(m.experts) : 0.0;
+  return 2.0 * (g.other_b + output_b + experts_b) * 1e9;
+}
+
+double attention_flops_per_token(const ModelArch& m, double attended_tokens) {
+  GPUTCO_REQUIRE(std::isfinite(attended_tokens) && attended_tokens >= 0,
+                 "attended tokens must not be negative, got " << attended_tokens);
+  // Layers without a KV cache (a hybrid's linear-attention / state-space layers) attend
+  // nothing: their recurrent update is counted in the matmuls.
+  const double full_layers = m.layers - m.layers_without_kv - m.swa_layers;
+  const double swa_attended = std::min(attended_tokens, static_cast<double>(m.swa_window));
+  const double attended_layer_tokens = full_layers * attended_tokens + m.swa_layers * swa_attended;
+  return 4.0 * m.heads * effective_head_dim(m) * attended_layer_tokens;
+}
 
 SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) {
   const FitRequest& f = request.fit;

@@ -32,6 +32,16 @@ struct SpeedRequest {
   int prompt_tokens = 0;  ///< for time to first token; 0 = not asked
 };
 
+/// FLOPs of the matrix multiplications of one token: 2 x the active parameters without the
+/// token-embedding lookup (one row is read, not multiplied; a tied embedding is the output
+/// matrix and counts). Throws EngineError on an invalid model.
+double matmul_flops_per_token(const ModelArch& model);
+
+/// FLOPs of attention for one token attending `attended_tokens` cached tokens: QK^T and AV,
+/// 2 x 2 x heads x head_dim per attended token per layer, sliding-window layers attending at
+/// most their window. Throws EngineError on an invalid model or negative tokens.
+double attention_flops_per_token(const ModelArch& model, double attended_tokens);
+
 /// Estimates decode and prefill speed of `request` on `device`.
 /// Decode (memory bound, DOMAIN S2): one step advances every stream by one token and reads
 /// W + s x KV bytes: W = weights_read_per_step_bytes (weights once for the whole batch; MoE:

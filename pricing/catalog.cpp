@@ -5,11 +5,14 @@
 #include <SQLiteCpp/Backup.h>
 #include <SQLiteCpp/SQLiteCpp.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <utility>
 
 #include "pricing/catalog_build.hpp"
+#include "pricing/catalog_file.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/embedded.hpp"
 
@@ -67,12 +70,14 @@ Device read_device(SQLite::Statement& q) {
   d.board_power_w = real_or_zero(q.getColumn(7));
   d.fp16_tflops = real_or_zero(q.getColumn(8));
   d.nvlink_gbps = real_or_zero(q.getColumn(9));
+  d.fp8_tflops = real_or_zero(q.getColumn(10));
+  d.fp4_tflops = real_or_zero(q.getColumn(11));
   return d;
 }
 
 constexpr const char* kDeviceColumns =
     "SELECT id, name, vendor, kind, memory_gb, memory_type, bandwidth_gbps, board_power_w, "
-    "fp16_tflops, nvlink_gbps FROM layered_devices";
+    "fp16_tflops, nvlink_gbps, fp8_tflops, fp4_tflops FROM layered_devices";
 
 ModelArch read_model(SQLite::Statement& q) {
   ModelArch m;
@@ -326,8 +331,9 @@ void deserialize_builtin(SQLite::Database& db, const char* schema, bool writable
   }
 }
 
-// Opens the file at `path` read-only and checks that it is a gputco catalog this code can
-// read (of this or an older schema version). Throws CatalogError naming `path`.
+// Opens the file at `path` read-only (catalog_file.hpp: read-only media and folders too) and
+// checks that it is a gputco catalog this code can read (of this or an older schema
+// version). Throws CatalogError naming `path`, CatalogLocked when another program holds it.
 std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) {
@@ -336,15 +342,14 @@ std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw CatalogError(path + ": cannot open catalog: not a regular file");
   }
+  auto db = open_catalog_file_read_only(path);
   try {
-    auto db = std::make_unique<SQLite::Database>(path, SQLite::OPEN_READONLY);
-    db->setBusyTimeout(kCatalogBusyTimeoutMs);
     if (auto problem = catalog_problem(*db); !problem.empty()) {
       throw CatalogError(path + ": " + problem);
     }
     return db;
   } catch (const SQLite::Exception& e) {
-    throw CatalogError(path + ": not a gputco catalog: " + e.what());
+    throw_catalog_file_error(path, "not a gputco catalog", e.getErrorCode(), e.what());
   }
 }
 
@@ -358,7 +363,7 @@ std::unique_ptr<SQLite::Database> copy_into_memory(const std::string& path) {
     migrate_catalog(*copy);
     return copy;
   } catch (const SQLite::Exception& e) {
-    throw CatalogError(path + ": cannot read the catalog: " + e.what());
+    throw_catalog_file_error(path, "cannot read the catalog", e.getErrorCode(), e.what());
   }
 }
 
@@ -448,6 +453,33 @@ std::optional<ModelArch> Catalog::model(const std::string& id) const {
     q.bind(1, id);
     if (!q.executeStep()) return std::nullopt;
     return read_model(q);
+  });
+}
+
+std::optional<ModelArch> Catalog::model_by_repo(const std::string& repo) const {
+  const auto lower = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  const std::string wanted = lower(repo);
+  const std::string marker = "hugging face ";
+  return guarded("reading a model by repository", [&]() -> std::optional<ModelArch> {
+    SQLite::Statement q(*db_, "SELECT id, source FROM layered_models ORDER BY id");
+    std::optional<std::string> match;
+    while (q.executeStep()) {
+      const std::string source = lower(q.getColumn(1).getString());
+      const auto at = source.find(marker);
+      if (at == std::string::npos) continue;
+      const auto start = at + marker.size();
+      const std::string named = source.substr(start, source.find(' ', start) - start);
+      if (named == wanted) return model(q.getColumn(0).getString());
+      for (const char* tuning : {"-instruct", "-it", "-chat", "-chat-hf"}) {
+        if (wanted == named + tuning) match = q.getColumn(0).getString();
+      }
+    }
+    if (match) return model(*match);
+    return std::nullopt;
   });
 }
 
@@ -788,6 +820,19 @@ std::vector<std::string> Catalog::books() const {
     std::vector<std::string> out;
     while (q.executeStep()) out.push_back(q.getColumn(0).getString());
     return out;
+  });
+}
+
+std::string Catalog::data_date() const {
+  return guarded("reading the catalog's date", [&] {
+    std::string sql = "SELECT coalesce(max(d), '') FROM (";
+    bool first = true;
+    for (const auto& [table, has_book] : kObservationTables) {
+      if (!first) sql += " UNION ALL ";
+      first = false;
+      sql += std::string("SELECT max(observed_on) AS d FROM layered_") + table;
+    }
+    return db_->execAndGet(sql + ")").getString();
   });
 }
 

@@ -24,6 +24,15 @@ class CatalogError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A catalog file another program holds locked (an import in progress) longer than the busy
+/// timeout (kCatalogBusyTimeoutMs) allowed to wait: a runtime failure (exit 1), to be told
+/// apart from a file that is not a catalog (bad input, exit 2). what() says how long it
+/// waited.
+class CatalogLocked : public CatalogError {
+ public:
+  using CatalogError::CatalogError;
+};
+
 /// The book of the rows compiled into gputco (pricing/data).
 inline constexpr const char* kBuiltinBook = "built-in";
 
@@ -189,6 +198,11 @@ class Catalog {
   std::vector<ModelArch> models() const;
   /// The model with this id, nullopt when there is none.
   std::optional<ModelArch> model(const std::string& id) const;
+  /// The model whose source names the Hugging Face repository `repo` ("Hugging Face ORG/NAME
+  /// config.json ..."), compared without case: the repository itself, or its instruction or
+  /// chat tuning (ORG/NAME-Instruct, -it, -chat, -chat-hf: the same architecture); nullopt when
+  /// none. Until models.csv carries repository ids (issue #14), the source text is the record.
+  std::optional<ModelArch> model_by_repo(const std::string& repo) const;
   /// Every quantization format, ordered by id (byte order: "F16" before "Q4_K_M").
   std::vector<Quant> quants() const;
   /// The quantization format with this id ("Q4_K_M"), nullopt when there is none.
@@ -294,6 +308,12 @@ class Catalog {
 
   /// Catalog schema version (PRAGMA user_version).
   int schema_version() const;
+
+  /// The catalog's date: the newest `observed_on` of any observation of every layer
+  /// (purchase, system and API prices, rentals, tariffs, FX rates, resale curves, grid
+  /// carbon), YYYY-MM-DD; "" for a catalog without observations. Stamped on every JSON output
+  /// so a result says how fresh its prices could be.
+  std::string data_date() const;
 
   /// Logical checks of every row of every layer (pricing/catalog_check.cpp), each finding one
   /// line naming the row (kind, key, book, date):

@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "pricing/catalog_schema.hpp"
+#include "pricing/catalog_table.hpp"
 #include "pricing/csv_table.hpp"
 
 namespace gputco {
@@ -25,28 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// ---- Column and table descriptions (mirror pricing/schema.sql) -------------------------------
-
-enum class Type { text, decimal, integer, date, choice, currency };
-enum class Range { any, positive, non_negative };
-
-struct Column {
-  std::string_view name;
-  Type type = Type::text;
-  bool optional = false;  // empty allowed: '' for text, NULL for numbers
-  Range range = Range::any;
-  std::vector<std::string_view> choices = {};
-  // A column added after files were written: a file without it reads this value in every row.
-  std::optional<std::string_view> when_absent = std::nullopt;
-};
-
-struct TableSpec {
-  std::string_view file;   // in the data directory
-  std::string_view table;  // in the database
-  bool required = false;
-  std::vector<Column> columns;
-  std::vector<std::string_view> key;  // columns that identify a row; each key once
-};
+using namespace catalog_table;  // the typed rows of one file (catalog_table.hpp)
 
 Column text(std::string_view name) {
   return {name, Type::text};
@@ -84,9 +64,9 @@ const std::vector<TableSpec>& table_specs() {
         choice("kind", {"consumer", "workstation", "datacenter", "unified"}),
         decimal("memory_gb", Range::positive), text("memory_type"),
         decimal("bandwidth_gbps", Range::positive), decimal("board_power_w", Range::positive, true),
-        decimal("fp16_tflops", Range::positive, true),
-        decimal("nvlink_gbps", Range::positive, true), note("note"), text("source"),
-        date("observed_on")},
+        decimal("fp16_tflops", Range::positive, true), decimal("fp8_tflops", Range::positive, true),
+        decimal("fp4_tflops", Range::positive, true), decimal("nvlink_gbps", Range::positive, true),
+        note("note"), text("source"), date("observed_on")},
        {"id"}},
       {"models.csv",
        "models",
@@ -192,249 +172,6 @@ const std::vector<TableSpec>& table_specs() {
        {"id", "observed_on"}},
   };
   return specs;
-}
-
-// ---- Parsed values ---------------------------------------------------------------------------
-
-using Value = std::variant<std::monostate, std::string, double, std::int64_t>;
-
-struct Row {
-  int line = 0;
-  std::vector<Value> values;  // in TableSpec::columns order
-  std::vector<bool> valid;    // per column: false when the field had a problem
-};
-
-struct Table {
-  const TableSpec* spec = nullptr;
-  std::string path;
-  std::vector<Row> rows;
-
-  std::size_t index(std::string_view column) const {
-    for (std::size_t i = 0; i < spec->columns.size(); ++i) {
-      if (spec->columns[i].name == column) return i;
-    }
-    throw std::logic_error("no column " + std::string(column));
-  }
-  const std::string& str(const Row& row, std::string_view column) const {
-    return std::get<std::string>(row.values[index(column)]);
-  }
-  double num(const Row& row, std::string_view column) const {
-    const Value& v = row.values[index(column)];
-    if (const auto* d = std::get_if<double>(&v)) return *d;
-    return static_cast<double>(std::get<std::int64_t>(v));
-  }
-  // True when every named field of `row` was acceptable: cross-row checks skip the others,
-  // whose problem is already reported.
-  bool ok(const Row& row, std::initializer_list<std::string_view> columns) const {
-    for (std::string_view column : columns) {
-      if (!row.valid[index(column)]) return false;
-    }
-    return true;
-  }
-  std::optional<std::int64_t> opt_int(const Row& row, std::string_view column) const {
-    const Value& v = row.values[index(column)];
-    if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
-    return std::nullopt;
-  }
-};
-
-// Problems of one file, kept with their line so that they can be reported in line order.
-struct Problems {
-  std::vector<std::pair<int, std::string>> items;
-  void add(const std::string& path, int line, std::string_view column, std::string_view what) {
-    std::ostringstream msg;
-    msg << path << ':' << line << ": " << column << ": " << what;
-    items.emplace_back(line, msg.str());
-  }
-};
-
-std::string format_number(double value) {
-  std::array<char, 64> buf{};
-  auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-  return ec == std::errc{} ? std::string(buf.data(), end) : std::string("?");
-}
-
-std::string in_quotes(std::string_view text) {
-  return "'" + std::string(text) + "'";
-}
-
-std::string join(const std::vector<std::string_view>& parts, std::string_view sep) {
-  std::string out;
-  for (const auto& part : parts) {
-    if (!out.empty()) out += sep;
-    out += part;
-  }
-  return out;
-}
-
-bool has_outer_space(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  return !s.empty() && (space(s.front()) || space(s.back()));
-}
-
-// A plain decimal: optional minus, digits, optional dot and digits; nothing else.
-std::optional<double> parse_decimal(std::string_view s) {
-  double value = 0;
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, value, std::chars_format::fixed);
-  if (ec != std::errc{} || ptr != end) return std::nullopt;
-  for (char c : s) {  // from_chars also takes "inf" and "nan"
-    if (!(c == '-' || c == '.' || (c >= '0' && c <= '9'))) return std::nullopt;
-  }
-  return value;
-}
-
-std::optional<std::int64_t> parse_integer(std::string_view s) {
-  std::int64_t value = 0;
-  const char* end = s.data() + s.size();
-  auto [ptr, ec] = std::from_chars(s.data(), end, value);
-  if (ec != std::errc{} || ptr != end) return std::nullopt;
-  return value;
-}
-
-std::string range_problem(Range range, std::string_view field) {
-  switch (range) {
-    case Range::positive:
-      return "must be greater than 0, got " + std::string(field);
-    case Range::non_negative:
-      return "must be 0 or more, got " + std::string(field);
-    case Range::any:
-      break;
-  }
-  return {};
-}
-
-bool in_range(Range range, double value) {
-  switch (range) {
-    case Range::positive:
-      return value > 0;
-    case Range::non_negative:
-      return value >= 0;
-    case Range::any:
-      break;
-  }
-  return true;
-}
-
-// Converts one field; returns nullopt (and records why) when it is not acceptable.
-std::optional<Value> convert(const Column& column, const std::string& field,
-                             const std::set<std::string, std::less<>>& currencies,
-                             const std::string& path, int line, Problems& problems) {
-  auto problem = [&](std::string_view what) {
-    problems.add(path, line, column.name, what);
-    return std::nullopt;
-  };
-  if (has_outer_space(field))
-    return problem("leading or trailing whitespace in " + in_quotes(field));
-  if (field.empty()) {
-    if (!column.optional) return problem("required, but empty");
-    if (column.type == Type::text) return Value{std::string()};
-    return Value{std::monostate{}};
-  }
-  switch (column.type) {
-    case Type::text:
-      return Value{field};
-    case Type::decimal: {
-      auto value = parse_decimal(field);
-      if (!value) {
-        return problem(in_quotes(field) +
-                       " is not a plain decimal number (digits, a dot for decimals, nothing else)");
-      }
-      if (!in_range(column.range, *value)) return problem(range_problem(column.range, field));
-      return Value{*value};
-    }
-    case Type::integer: {
-      auto value = parse_integer(field);
-      if (!value) return problem(in_quotes(field) + " is not a whole number");
-      if (!in_range(column.range, static_cast<double>(*value))) {
-        return problem(range_problem(column.range, field));
-      }
-      return Value{*value};
-    }
-    case Type::date:
-      if (!is_iso_date(field)) return problem(in_quotes(field) + " is not a date YYYY-MM-DD");
-      return Value{field};
-    case Type::choice:
-      if (std::find(column.choices.begin(), column.choices.end(), field) == column.choices.end()) {
-        return problem(in_quotes(field) + " is not one of " + join(column.choices, ", "));
-      }
-      return Value{field};
-    case Type::currency:
-      if (currencies.find(field) == currencies.end()) {
-        return problem(in_quotes(field) +
-                       " is not a known currency code (ISO 4217, table currencies of "
-                       "pricing/schema.sql)");
-      }
-      return Value{field};
-  }
-  return problem("unsupported column type");
-}
-
-// Reads one file: header check, then every row converted. Rows with a problem are dropped.
-Table load_table(const TableSpec& spec, const std::string& path,
-                 const std::set<std::string, std::less<>>& currencies, Problems& problems) {
-  Table table;
-  table.spec = &spec;
-  table.path = path;
-  CsvTable csv;
-  try {
-    csv = read_csv_file(path);
-  } catch (const CatalogError& e) {
-    problems.items.emplace_back(0, e.what());
-    return table;
-  }
-  if (csv.header_line == 0) {
-    problems.add(path, 1, "header", "file is empty; expected the header line");
-    return table;
-  }
-  bool header_ok = true;
-  constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> position;  // spec column -> field index (kAbsent: its default)
-  for (const Column& column : spec.columns) {
-    auto index = csv.column(column.name);
-    if (index) {
-      position.push_back(*index);
-    } else if (column.when_absent) {
-      position.push_back(kAbsent);
-    } else {
-      problems.add(path, csv.header_line, column.name, "missing column");
-      header_ok = false;
-    }
-  }
-  std::set<std::string, std::less<>> seen;
-  for (const std::string& name : csv.header) {
-    bool known = std::any_of(spec.columns.begin(), spec.columns.end(),
-                             [&](const Column& c) { return c.name == name; });
-    if (!known) {
-      problems.add(path, csv.header_line, name.empty() ? "header" : name, "unknown column");
-      header_ok = false;
-    } else if (!seen.insert(name).second) {
-      problems.add(path, csv.header_line, name, "column appears twice");
-      header_ok = false;
-    }
-  }
-  if (!header_ok) return table;
-
-  for (CsvRow& csv_row : csv.rows) {
-    if (csv_row.fields.size() != csv.header.size()) {
-      problems.add(path, csv_row.line, "row",
-                   std::to_string(csv_row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
-      continue;
-    }
-    Row row{csv_row.line, {}, {}};
-    for (std::size_t i = 0; i < spec.columns.size(); ++i) {
-      const std::string field = position[i] == kAbsent ? std::string(*spec.columns[i].when_absent)
-                                                       : csv_row.fields[position[i]];
-      auto value = convert(spec.columns[i], field, currencies, path, csv_row.line, problems);
-      row.valid.push_back(value.has_value());
-      row.values.push_back(value ? std::move(*value) : Value{});
-    }
-    table.rows.push_back(std::move(row));
-    // The text is converted: free it now, so that a large file is not held twice.
-    std::vector<std::string>().swap(csv_row.fields);
-  }
-  return table;
 }
 
 std::string key_text(const Table& table, const Row& row, std::string_view separator) {
@@ -717,19 +454,6 @@ LoadedData load_data(const std::string& data_dir) {
   return data;
 }
 
-void bind(SQLite::Statement& insert, int index, const Value& value) {
-  std::visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          insert.bind(index);
-        } else {
-          insert.bind(index, v);
-        }
-      },
-      value);
-}
-
 void insert_rows(SQLite::Database& db, const Table& table, std::vector<std::string>& problems) {
   // Table and column names are the constants above, never data; values are bound.
   std::string columns;
@@ -746,7 +470,7 @@ void insert_rows(SQLite::Database& db, const Table& table, std::vector<std::stri
                                    ") VALUES (" + params + ")");
   for (const Row& row : table.rows) {
     for (std::size_t i = 0; i < row.values.size(); ++i) {
-      bind(insert, static_cast<int>(i + 1), row.values[i]);
+      bind_value(insert, static_cast<int>(i + 1), row.values[i]);
     }
     try {
       insert.exec();
@@ -822,7 +546,20 @@ void build_catalog(const std::string& data_dir, const std::string& db_path) {
   }
 }
 
-CheckedTable check_data_file(std::string_view file_name, const std::string& path,
+void bind_value(SQLite::Statement& q, int index, const CellValue& value) {
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          q.bind(index);
+        } else {
+          q.bind(index, v);
+        }
+      },
+      value);
+}
+
+CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,
                              const std::set<std::string, std::less<>>& device_ids,
                              const std::string& device_list, std::vector<std::string>& problems) {
   const auto& specs = table_specs();
@@ -833,7 +570,7 @@ CheckedTable check_data_file(std::string_view file_name, const std::string& path
     throw std::invalid_argument("check_data_file: not a price file: " + std::string(file_name));
   }
   Problems found;
-  Table table = load_table(*spec, path, known_currencies(), found);
+  Table table = load_table(*spec, csv, csv.path, known_currencies(), found);
   check_duplicates(table, found);
   if (file_name == "purchase_prices.csv") {
     check_refs(table, "item_id", device_ids, "device", device_list, found);

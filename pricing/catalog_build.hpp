@@ -13,6 +13,11 @@
 
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_schema.hpp"
+#include "pricing/csv_table.hpp"
+
+namespace SQLite {
+class Statement;
+}
 
 namespace gputco {
 
@@ -58,6 +63,9 @@ bool is_iso_date(std::string_view text);
 /// A field value as stored: NULL (empty optional number), text, real or integer.
 using CellValue = std::variant<std::monostate, std::string, double, std::int64_t>;
 
+/// Binds `value` (NULL, text, real, integer) to parameter `index` (1-based) of `q`.
+void bind_value(SQLite::Statement& q, int index, const CellValue& value);
+
 /// One data row of a checked file: values in the order of the file kind's documented columns.
 struct CheckedRow {
   int line = 0;                   ///< 1-based line of the file where the record starts
@@ -71,14 +79,14 @@ struct CheckedTable {
   std::vector<CheckedRow> rows;
 };
 
-/// Reads the CSV file at `path` as a file of kind `file_name` ("purchase_prices.csv" or
-/// "rental_offers.csv", see pricing/data/README.md) and checks it by the rules of
-/// check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
+/// Reads `csv` (a parsed file, named csv.path in messages; its rows' fields are freed as they
+/// are converted) as a file of kind `file_name` ("purchase_prices.csv" or "rental_offers.csv",
+/// see pricing/data/README.md) and checks it by the rules of check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
 /// duplicate keys, spot above on-demand, and device references against `device_ids`
 /// (`device_list` says where those ids come from, for messages). Appends every problem
 /// ("PATH:LINE: column: problem", by line) to `problems` and returns the rows read.
 /// Throws std::invalid_argument for another `file_name`.
-CheckedTable check_data_file(std::string_view file_name, const std::string& path,
+CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,
                              const std::set<std::string, std::less<>>& device_ids,
                              const std::string& device_list, std::vector<std::string>& problems);
 

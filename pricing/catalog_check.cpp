@@ -14,6 +14,7 @@
 
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_build.hpp"
+#include "pricing/catalog_file.hpp"
 #include "pricing/catalog_import.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/embedded.hpp"
@@ -69,10 +70,10 @@ std::vector<std::string> catalog_file_problems(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) {
     throw CatalogError(path + ": cannot open catalog: no such file");
   }
+  // Read-only media included; a lock is CatalogLocked (exit 1), not an integrity problem.
+  const auto db = open_catalog_file_read_only(path);
   try {
-    SQLite::Database db(path, SQLite::OPEN_READONLY);
-    db.setBusyTimeout(kCatalogBusyTimeoutMs);
-    return physical_problems(db, path);
+    return physical_problems(*db, path);
   } catch (const SQLite::Exception& e) {
     return {path + ": integrity: " + e.what()};
   }

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <array>
@@ -19,11 +20,16 @@
 #include <utility>
 
 #include "pricing/catalog_build.hpp"
+#include "pricing/catalog_file.hpp"
 #include "pricing/catalog_schema.hpp"
+#include "pricing/catalog_table.hpp"
 #include "pricing/csv_table.hpp"
 #include "pricing/embedded.hpp"
+#include "pricing/input_file.hpp"
+#include "pricing/price_book_files.hpp"
 #include "pricing/price_plausibility.hpp"
 #include "pricing/public_catalogs.hpp"
+#include "pricing/visible_text.hpp"
 
 namespace gputco {
 
@@ -41,29 +47,6 @@ struct Record {
   int line = 0;
   std::vector<CellValue> values;
 };
-
-struct FileKind {
-  ImportFormat format;
-  const char* data_file;  // "purchase_prices.csv" | "rental_offers.csv"
-  const char* table;      // in the database
-  std::vector<std::string> key;
-};
-
-const FileKind& purchase_kind() {
-  static const FileKind kind{ImportFormat::purchase_prices,
-                             "purchase_prices.csv",
-                             "price_observations",
-                             {"item_id", "condition", "seller", "region", "observed_on"}};
-  return kind;
-}
-
-const FileKind& rental_kind() {
-  static const FileKind kind{ImportFormat::rental_offers,
-                             "rental_offers.csv",
-                             "rental_offers",
-                             {"provider", "sku", "billing", "term", "region", "observed_on"}};
-  return kind;
-}
 
 int column_index(const std::vector<std::string>& columns, std::string_view name) {
   for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -84,12 +67,13 @@ constexpr const char* kDeviceList =
 
 // ---- Our own formats ------------------------------------------------------------------------
 
-std::vector<Record> read_own_format(const FileKind& kind, const std::string& path,
+std::vector<Record> read_own_format(const FileKind& kind, CsvTable& csv,
                                     const std::set<std::string, std::less<>>& device_ids,
                                     const ImportOptions& options, Problems& problems,
                                     ImportReport& report) {
+  const std::string& path = csv.path;
   std::vector<std::string> found;
-  CheckedTable table = check_data_file(kind.data_file, path, device_ids, kDeviceList, found);
+  CheckedTable table = check_data_file(kind.data_file, csv, device_ids, kDeviceList, found);
   for (std::string& problem : found) {
     // "PATH:LINE: ..." -> LINE, to merge with the problems below in line order.
     int line = 0;
@@ -166,33 +150,6 @@ std::optional<ImportFormat> detect_format(const CsvTable& csv) {
 
 // ---- Writing --------------------------------------------------------------------------------
 
-void bind_value(SQLite::Statement& q, int index, const CellValue& value) {
-  std::visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, std::monostate>) {
-          q.bind(index);
-        } else {
-          q.bind(index, v);
-        }
-      },
-      value);
-}
-
-std::string cell_text(const CellValue& value) {
-  if (const auto* s = std::get_if<std::string>(&value)) return *s;
-  if (const auto* d = std::get_if<double>(&value)) return format_number(*d);
-  if (const auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
-  return "";
-}
-
-CellValue column_value(const SQLite::Column& column) {
-  if (column.isNull()) return std::monostate{};
-  if (column.isInteger()) return static_cast<std::int64_t>(column.getInt64());
-  if (column.isFloat()) return column.getDouble();
-  return column.getString();
-}
-
 bool same_value(const CellValue& stored, const CellValue& incoming) {
   auto number = [](const CellValue& v) -> std::optional<double> {
     if (const auto* d = std::get_if<double>(&v)) return *d;
@@ -202,30 +159,49 @@ bool same_value(const CellValue& stored, const CellValue& incoming) {
   auto a = number(stored);
   auto b = number(incoming);
   if (a && b) return *a == *b;
+  // A note stored by an older version may keep the CR LF of a file saved on Windows.
+  const auto* stored_text = std::get_if<std::string>(&stored);
+  const auto* incoming_text = std::get_if<std::string>(&incoming);
+  if (stored_text && incoming_text) {
+    return lf_line_ends(*stored_text) == lf_line_ends(*incoming_text);
+  }
   return stored == incoming;
 }
 
-// Opens (creating) the user database and brings it to the current schema, in WAL mode.
+// Runs `step` again while SQLite answers SQLITE_BUSY without waiting, for at most the busy
+// timeout: a catalog another import is creating (its first transaction still open, the file not
+// yet in WAL mode) refuses the switch to WAL at once instead of calling the busy handler.
+template <typename Step>
+void retry_while_busy(Step step) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kCatalogBusyTimeoutMs);
+  for (;;) {
+    try {
+      step();
+      return;
+    } catch (const SQLite::Exception& e) {
+      if ((e.getErrorCode() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline)
+        throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+}
+
+// Opens (creating) the user database to write (catalog_file.hpp: never through a link,
+// refused when read-only), in WAL mode.
 std::unique_ptr<SQLite::Database> open_user_database(const std::string& db_path) {
-  const fs::path parent = fs::path(db_path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) fs::create_directories(parent, ec);
-  if (ec) throw CatalogError(db_path + ": cannot create the folder: " + ec.message());
-  if (fs::exists(db_path, ec) && !fs::is_regular_file(db_path, ec)) {
-    throw CatalogError(db_path + ": cannot open catalog: not a regular file");
-  }
-  auto db =
-      std::make_unique<SQLite::Database>(db_path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-  db->setBusyTimeout(kCatalogBusyTimeoutMs);
-  // Checked before anything is written: never turn someone else's database into a catalog.
-  const int application_id = db->execAndGet("PRAGMA application_id").getInt();
-  const int tables = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
-  if (application_id != kCatalogApplicationId && (application_id != 0 || tables != 0)) {
-    throw CatalogError(db_path + ": not a gputco catalog (application_id " +
-                       std::to_string(application_id) + ")");
-  }
-  // Persistent: every later connection, reader or writer, uses the write-ahead log.
-  db->exec("PRAGMA journal_mode = WAL");
+  auto db = open_catalog_file_for_writing(db_path);
+  retry_while_busy([&] {
+    // Checked before anything is written: never turn someone else's database into a catalog.
+    const int application_id = db->execAndGet("PRAGMA application_id").getInt();
+    const int tables = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
+    if (application_id != kCatalogApplicationId && (application_id != 0 || tables != 0)) {
+      throw CatalogError(db_path + ": not a gputco catalog (application_id " +
+                         std::to_string(application_id) + ")");
+    }
+    // Persistent: every later connection, reader or writer, uses the write-ahead log.
+    db->exec("PRAGMA journal_mode = WAL");
+  });
   db->exec("PRAGMA foreign_keys = ON");
   return db;
 }
@@ -385,8 +361,9 @@ void write_records(const std::string& db_path, const FileKind& kind,
             problems.add(r.line, columns[i],
                          "the book " + in_quotes(options.book) + " already holds this " +
                              (kind.format == ImportFormat::purchase_prices ? "price" : "offer") +
-                             " with " + columns[i] + " " + in_quotes(cell_text(stored)) + ", not " +
-                             in_quotes(cell_text(r.values[i])) +
+                             " with " + columns[i] + " " +
+                             in_quotes(visible_text(cell_text(stored))) + ", not " +
+                             in_quotes(visible_text(cell_text(r.values[i]))) +
                              " (an observation is never overwritten: give the new figure its "
                              "own date)");
           }
@@ -400,37 +377,8 @@ void write_records(const std::string& db_path, const FileKind& kind,
     fault_injection_pause();
     transaction.commit();
   } catch (const SQLite::Exception& e) {
-    throw CatalogError(db_path + ": cannot import: " + e.what());
+    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
   }
-}
-
-const FileKind& kind_of(ImportFormat format) {
-  if (format == ImportFormat::purchase_prices) return purchase_kind();
-  if (format == ImportFormat::rental_offers) return rental_kind();
-  throw std::invalid_argument("export: only purchase_prices and rental_offers are written");
-}
-
-std::string export_rows(SQLite::Database& db, ImportFormat format, const std::string& book) {
-  const FileKind& kind = kind_of(format);
-  const std::vector<std::string> columns = data_file_columns(kind.data_file);
-  std::string column_list;
-  std::string order;
-  for (std::size_t i = 0; i < columns.size(); ++i) column_list += (i ? ", " : "") + columns[i];
-  for (const std::string& key : kind.key) order += key + ", ";
-  SQLite::Statement q(db, "SELECT " + column_list + " FROM " + kind.table +
-                              " WHERE (?1 = '' OR book = ?1) ORDER BY " + order + "book");
-  q.bind(1, book);
-  std::string out;
-  for (std::size_t i = 0; i < columns.size(); ++i) out += (i ? "," : "") + columns[i];
-  out += "\n";
-  while (q.executeStep()) {
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      if (i) out += ',';
-      out += csv_field(cell_text(column_value(q.getColumn(static_cast<int>(i)))));
-    }
-    out += "\n";
-  }
-  return out;
 }
 
 }  // namespace
@@ -463,12 +411,19 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
                                const ImportOptions& options) {
   ImportReport report;
   report.book = options.book;
-  Problems problems{csv_path, {}};
+  // Standard input ("-") is named <stdin> in messages, as read_csv_file names it.
+  const std::string file = is_standard_input(csv_path) ? "<stdin>" : csv_path;
+  Problems problems{file, {}};
   // Options first: they are part of the input.
   if (options.book.empty() || options.book.find_first_of(" \t\r\n") == 0 ||
       options.book.find_last_of(" \t\r\n") == options.book.size() - 1) {
     throw ImportError({"--book: " + in_quotes(options.book) +
                        " is not a book name (not empty, no leading or trailing space)"});
+  }
+  if (const auto at = first_control_character(options.book); at != std::string::npos) {
+    throw ImportError({"--book: " + in_quotes(visible_text(options.book)) +
+                       " is not a book name (control character " +
+                       code_point_name(options.book, at) + ")"});
   }
   if (options.book == kBuiltinBook) {
     throw ImportError({"--book: " + in_quotes(options.book) + " is the built-in catalog's book"});
@@ -483,10 +438,10 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   } catch (const CatalogError& e) {
     throw ImportError({e.what()});
   }
-  if (csv.header_line == 0) throw ImportError({csv_path + ":1: header: file is empty"});
+  if (csv.header_line == 0) throw ImportError({file + ":1: header: file is empty"});
   const auto format = detect_format(csv);
   if (!format) {
-    throw ImportError({csv_path + ":" + std::to_string(csv.header_line) +
+    throw ImportError({file + ":" + std::to_string(csv.header_line) +
                        ": header: not a price file this program reads: expected the columns of "
                        "purchase_prices.csv or rental_offers.csv (pricing/data/README.md), a "
                        "SkyPilot vms.csv (InstanceType, AcceleratorName, AcceleratorCount, "
@@ -501,7 +456,7 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   const FileKind* kind = &rental_kind();
   if (*format == ImportFormat::purchase_prices || *format == ImportFormat::rental_offers) {
     kind = *format == ImportFormat::purchase_prices ? &purchase_kind() : &rental_kind();
-    records = read_own_format(*kind, csv_path, device_ids, options, problems, report);
+    records = read_own_format(*kind, csv, device_ids, options, problems, report);
   } else {
     const std::string provider =
         options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
@@ -546,36 +501,6 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     throw ImportError(problems.sorted());
   }
   return report;
-}
-
-std::string export_price_book(const std::string& db_path, ImportFormat format,
-                              const std::string& book) {
-  std::error_code ec;
-  if (!fs::is_regular_file(db_path, ec)) {
-    throw CatalogError(db_path + ": cannot open catalog: no such file");
-  }
-  try {
-    SQLite::Database db(db_path, SQLite::OPEN_READONLY);
-    db.setBusyTimeout(kCatalogBusyTimeoutMs);
-    if (db.execAndGet("PRAGMA application_id").getInt() != kCatalogApplicationId) {
-      throw CatalogError(db_path + ": not a gputco catalog");
-    }
-    if (db.execAndGet("PRAGMA user_version").getInt() < 2) {
-      throw CatalogError(db_path + ": holds no price books (schema version 1)");
-    }
-    return export_rows(db, format, book);
-  } catch (const SQLite::Exception& e) {
-    throw CatalogError(db_path + ": cannot export: " + e.what());
-  }
-}
-
-std::string export_builtin_prices(ImportFormat format) {
-  try {
-    auto db = open_builtin_database();
-    return export_rows(*db, format, "");
-  } catch (const SQLite::Exception& e) {
-    throw CatalogError(std::string("built-in catalog: cannot export: ") + e.what());
-  }
 }
 
 }  // namespace gputco

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "pricing/catalog.hpp"
+#include "pricing/input_file.hpp"
 
 namespace gputco {
 
@@ -56,6 +57,43 @@ std::string csv_field(std::string_view text) {
     out += c;
   }
   return out + "\"";
+}
+
+namespace {
+
+/// The first characters a spreadsheet reads as the start of a formula (OWASP).
+bool starts_formula(std::string_view text) {
+  return !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+}
+
+/// An apostrophe that csv_text_field added (or must add, to keep a leading one).
+bool guarded(std::string_view text) {
+  return text.size() >= 2 && text.front() == '\'' &&
+         (starts_formula(text.substr(1)) || text[1] == '\'');
+}
+
+}  // namespace
+
+std::string csv_text_field(std::string_view text) {
+  if (starts_formula(text) || guarded(text)) return csv_field("'" + std::string(text));
+  return csv_field(text);
+}
+
+std::string lf_line_ends(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out += text[i];
+    } else if (i + 1 == text.size() || text[i + 1] != '\n') {
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+std::string csv_text_value(std::string_view field) {
+  return std::string(guarded(field) ? field.substr(1) : field);
 }
 
 // Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates and
@@ -164,21 +202,14 @@ CsvTable parse_csv(std::string_view text, const std::string& path) {
 }
 
 CsvTable read_csv_file(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw CatalogError(path + ": this is a directory, not a CSV file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw CatalogError(path + ": cannot open file");
+  const std::string shown = is_standard_input(path) ? "<stdin>" : path;
   std::string text;
   try {
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  } catch (const std::ios_base::failure& e) {
-    // The stream buffer throws on a read error (a special file, an I/O error).
-    throw CatalogError(path + ": cannot read file: " + e.what());
+    text = read_input_file(path, kMaxCsvFileBytes, "CSV file");
+  } catch (const InputFileError& e) {
+    throw CatalogError(shown + ": " + e.what());
   }
-  if (in.bad()) throw CatalogError(path + ": cannot read file");
-  return parse_csv(text, path);
+  return parse_csv(text, shown);
 }
 
 }  // namespace gputco

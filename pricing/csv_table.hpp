@@ -40,11 +40,39 @@ std::size_t first_invalid_utf8(std::string_view text);
 
 /// One RFC 4180 field as written: `text` unchanged unless it holds a comma, a quote or a line
 /// break, then quoted with its quotes doubled. The one CSV writer of the project (catalog
-/// export, `plan --format csv`): parse_csv reads it back to `text`. Throws nothing.
+/// export, `plan --format csv`): parse_csv reads it back to `text`. For a number we format
+/// ourselves (digits, a sign, a dot, an exponent). Text from people or files goes through
+/// csv_text_field. Throws nothing.
 std::string csv_field(std::string_view text);
 
-/// Reads and parses the file at `path` (see parse_csv). Throws CatalogError when the file
-/// cannot be read or is malformed.
+/// A text cell (an id, a name, a note, a source) as a CSV field that a spreadsheet opening the
+/// file will not run as a formula (OWASP, "CSV Injection"): a cell starting with '=', '+',
+/// '-', '@', a tab or a carriage return gets a leading apostrophe ("=1+1" -> "'=1+1",
+/// "-2+3" -> "'-2+3"), and so does a cell that starts with an apostrophe followed by one of
+/// those or another apostrophe, so that csv_text_value gives every text back exactly. Then
+/// csv_field. Numbers we format ourselves are written with csv_field: a negative number stays
+/// a number. Throws nothing.
+std::string csv_text_field(std::string_view text);
+
+/// The text a csv_text_field cell holds: one leading apostrophe removed when it is followed by
+/// '=', '+', '-', '@', a tab, a carriage return or another apostrophe; anything else as it
+/// is. The import of our own price files reads text cells through it, so that an exported
+/// book imports again unchanged. Throws nothing.
+std::string csv_text_value(std::string_view field);
+
+/// `text` with Windows (CR LF) and old Mac (CR) line ends as LF: a quoted field that spans
+/// lines is the same text whichever system saved the file. Throws nothing.
+std::string lf_line_ends(std::string_view text);
+
+/// Largest CSV file read (a price file to import, a data file of the catalog): 256 MiB, about
+/// two million rows of a SkyPilot vms.csv (120 bytes a row). Larger files, FIFOs and devices
+/// are refused before they are read.
+inline constexpr std::size_t kMaxCsvFileBytes = std::size_t{256} * 1024 * 1024;
+
+/// Reads and parses the file at `path` ("-": standard input, named <stdin> in messages) (see
+/// parse_csv), a regular file of at most kMaxCsvFileBytes (input_file.hpp). Throws
+/// CatalogError when the file cannot be read, is not a regular file, is too large or is
+/// malformed.
 CsvTable read_csv_file(const std::string& path);
 
 }  // namespace gputco

@@ -27,6 +27,10 @@ extern const std::size_t migration_0003_sql_size;
 extern const unsigned char migration_0004_sql[];
 extern const std::size_t migration_0004_sql_size;
 
+/// pricing/migrations/0005_device_compute_peaks.sql (schema version 4 -> 5).
+extern const unsigned char migration_0005_sql[];
+extern const std::size_t migration_0005_sql_size;
+
 /// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
 extern const unsigned char catalog_sqlite[];
 extern const std::size_t catalog_sqlite_size;

@@ -6,8 +6,14 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "reports/interrupt_cleanup.hpp"
 
 namespace gputco {
 
@@ -20,26 +26,59 @@ std::string errno_text(int error) {
   return std::strerror(error);
 }
 
-/// Removes the temporary file unless released: every early exit cleans up.
+/// What a file that is neither regular nor a link is, for the refusal; nullptr for those two.
+const char* special_kind(mode_t mode) {
+  if (S_ISREG(mode) || S_ISLNK(mode)) return nullptr;
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+/// Refuses a destination that exists and is neither a regular file nor a link.
+void refuse_special(const std::string& path, const struct stat& info) {
+  if (const char* kind = special_kind(info.st_mode)) {
+    throw OutputRefused(path, std::string("it is ") + kind +
+                                  ", not a regular file; give the name of a file to write");
+  }
+}
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/// Removes the temporary file unless released: every early exit cleans up, and so does an
+/// interrupting signal (interrupt_cleanup.hpp).
 class TempFile {
  public:
-  explicit TempFile(std::string path) : path_(std::move(path)) {}
+  explicit TempFile(std::string path) : path_(std::move(path)), slot_(remove_on_interrupt(path_)) {}
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
   ~TempFile() {
     if (!path_.empty()) ::unlink(path_.c_str());
+    forget_on_interrupt(slot_);
   }
   const std::string& path() const { return path_; }
-  void release() { path_.clear(); }
+  void release() {
+    path_.clear();
+    forget_on_interrupt(slot_);
+    slot_ = -1;
+  }
 
  private:
   std::string path_;
+  int slot_;
 };
 
 /// Creates an empty, uniquely named file in `directory` and returns its path.
-/// O_EXCL makes the name ours; mode 0666 lets the umask decide permissions, as for any
-/// file the user creates (mkstemp would force 0600).
-std::string create_temp_next_to(const std::filesystem::path& target, const std::string& shown) {
+/// O_EXCL makes the name ours (and never follows a link planted under that name); mode 0666
+/// lets the umask decide permissions, as for any file the user creates (mkstemp would force
+/// 0600). `existing` is the destination's lstat when it is a regular file: its permissions
+/// are kept (a shared report stays shared).
+std::string create_temp_next_to(const std::filesystem::path& target, const std::string& shown,
+                                const struct stat* existing) {
   static std::atomic<unsigned> counter{0};
   const std::filesystem::path directory =
       target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
@@ -49,13 +88,10 @@ std::string create_temp_next_to(const std::filesystem::path& target, const std::
     const std::string name = "." + stem + ".tmp-" + std::to_string(::getpid()) + "-" +
                              std::to_string(counter.fetch_add(1));
     const std::string candidate = (directory / name).string();
-    const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    const int fd =
+        ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) {
-      // Replacing a file keeps its permissions (a shared report stays shared).
-      struct stat existing {};
-      if (::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode)) {
-        ::fchmod(fd, existing.st_mode & 07777);
-      }
+      if (existing != nullptr) ::fchmod(fd, existing->st_mode & 07777);
       ::close(fd);
       return candidate;
     }
@@ -69,7 +105,7 @@ std::string create_temp_next_to(const std::filesystem::path& target, const std::
 
 /// Flushes a file's data to disk so that the rename never publishes an empty file.
 void sync_file(const std::string& file, const std::string& shown) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) throw ReportError(shown, "cannot reopen the temporary file: " + errno_text(errno));
   const int synced = ::fsync(fd);
   const int error = errno;
@@ -87,40 +123,64 @@ void sync_directory(const std::filesystem::path& target) {
   ::close(fd);
 }
 
-/// The file a chain of symbolic links ends at (the path itself when it is no link), so
-/// that the rename replaces that file and not the link. A dangling link resolves to the
-/// path it names, which is then created. Throws ReportError on a loop.
-std::filesystem::path follow_links(const std::filesystem::path& path, const std::string& shown) {
-  std::filesystem::path current = path;
-  for (int hops = 0; hops < 40; ++hops) {  // Linux's own limit (ELOOP) is 40
-    std::error_code error;
-    if (!std::filesystem::is_symlink(current, error)) return current;
-    const std::filesystem::path next = std::filesystem::read_symlink(current, error);
-    if (error) throw ReportError(shown, "cannot read the symbolic link: " + error.message());
-    current = next.is_absolute() ? next : current.parent_path() / next;
+// The test hook documented in atomic_file.hpp.
+void fault_injection_pause() {
+  const char* sleep_ms = std::getenv("GPUTCO_FAULT_WRITE_SLEEP_MS");
+  if (sleep_ms == nullptr) return;
+  if (const char* marker = std::getenv("GPUTCO_FAULT_WRITE_MARKER")) {
+    std::ofstream(marker) << "the temporary file is written\n";
   }
-  throw ReportError(shown, "too many levels of symbolic links");
+  std::this_thread::sleep_for(std::chrono::milliseconds(std::atol(sleep_ms)));
 }
 
 }  // namespace
 
+void check_output_path(const std::string& path, const std::vector<CommandInput>& inputs) {
+  struct stat destination {};
+  if (path.empty() || ::lstat(path.c_str(), &destination) != 0) return;  // the write says why
+  refuse_special(path, destination);
+  // The link itself would be replaced, not its target; a link to an input is still refused:
+  // whoever typed it meant to write somewhere else.
+  struct stat target = destination;
+  const bool is_link = S_ISLNK(destination.st_mode);
+  const bool has_target = !is_link || ::stat(path.c_str(), &target) == 0;
+  for (const CommandInput& input : inputs) {
+    struct stat source {};
+    if (input.path.empty() || input.path == "-" || ::stat(input.path.c_str(), &source) != 0) {
+      continue;
+    }
+    if (same_file(destination, source) || (has_target && same_file(target, source))) {
+      throw OutputRefused(path, std::string(is_link ? "it is a symbolic link to " : "it is ") +
+                                    input.role + " (" + input.path +
+                                    "), an input of this command; give another output name");
+    }
+  }
+}
+
 void write_file_atomically(const std::string& path,
                            const std::function<void(const std::string& temp_path)>& write) {
   if (path.empty()) throw ReportError(path, "empty file name");
-  const std::filesystem::path target = follow_links(path, path);
-  TempFile temp(create_temp_next_to(target, path));
+  struct stat existing {};
+  const bool exists = ::lstat(path.c_str(), &existing) == 0;
+  if (exists) refuse_special(path, existing);
+  const bool regular = exists && S_ISREG(existing.st_mode);
+  TempFile temp(create_temp_next_to(path, path, regular ? &existing : nullptr));
   write(temp.path());
   sync_file(temp.path(), path);
-  if (::rename(temp.path().c_str(), target.c_str()) != 0) {
+  fault_injection_pause();
+  // Checked again just before the rename: a directory or a FIFO put there meanwhile is
+  // refused, not replaced (rename(2) itself replaces a link, never what it points to).
+  if (::lstat(path.c_str(), &existing) == 0) refuse_special(path, existing);
+  if (::rename(temp.path().c_str(), path.c_str()) != 0) {
     throw ReportError(path, errno_text(errno));
   }
   temp.release();
-  sync_directory(target);
+  sync_directory(path);
 }
 
 void write_text_file_atomically(const std::string& path, std::string_view content) {
   write_file_atomically(path, [&](const std::string& temp_path) {
-    const int fd = ::open(temp_path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    const int fd = ::open(temp_path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) throw ReportError(path, "cannot open the temporary file: " + errno_text(errno));
     std::string_view rest = content;
     while (!rest.empty()) {

@@ -1,10 +1,14 @@
 // Writing output files all at once: a reader sees the old file or the new one, never half.
+// An output never replaces anything but a regular file or a symbolic link (the link itself,
+// never the file it points to), never one of the command's inputs, and leaves no temporary
+// file behind, even when the process is interrupted (SIGINT, SIGTERM, SIGHUP).
 #pragma once
 
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gputco {
 
@@ -23,14 +27,46 @@ class ReportError : public std::runtime_error {
   std::string reason_;
 };
 
+/// An output path refused before anything was written because of what it names: a
+/// directory, a device node, a FIFO or a socket, or one of the command's own inputs. Bad
+/// usage: the CLI maps it to exit code 2. what() reads "cannot write PATH: REASON".
+class OutputRefused : public ReportError {
+ public:
+  using ReportError::ReportError;
+};
+
+/// An input of a command, for check_output_path: what it is ("the scenario", "the catalog
+/// (--catalog)") and its path ("-", standard input, is never a file on disk).
+struct CommandInput {
+  std::string role;
+  std::string path;
+};
+
+/// Checks, before any work is done, that `path` may receive an output: it does not exist
+/// yet, or it is a regular file or a symbolic link (write_file_atomically replaces the link
+/// itself), and it is not the same file (st_dev and st_ino, so a hard link or another
+/// spelling of the path counts) as one of `inputs`, nor a link to one. Throws OutputRefused
+/// naming the kind of file or the input it would replace. Problems of the folder (missing,
+/// not a folder, unwritable) are left to the write, which reports them (exit 1).
+void check_output_path(const std::string& path, const std::vector<CommandInput>& inputs);
+
 /// Produces `path` atomically. Creates an empty temporary file next to `path` (same
 /// directory, so the final rename(2) cannot cross file systems; permissions from the umask,
-/// or those of an existing `path`), calls `write(temp_path)` to fill it, flushes it to disk
-/// and renames it over `path`. A `path` that is a symbolic link is followed: the file it
-/// points to is replaced (in that file's directory) and the link stays a link.
+/// or those of an existing regular `path`), calls `write(temp_path)` to fill it, flushes it
+/// to disk and renames it over `path`. A `path` that is a symbolic link is replaced by the
+/// new file: the link is never followed, so the file it pointed to is left as it was (the
+/// semantics of O_NOFOLLOW on the last component; a planted link cannot redirect the
+/// write). A `path` that is a directory, FIFO, socket or device node is refused
+/// (OutputRefused), nothing written.
 /// On any failure the temporary file is removed and an existing `path` is left untouched:
 /// an exception thrown by `write` propagates unchanged; failures to create, flush or rename
-/// throw ReportError naming `path`.
+/// throw ReportError naming `path`. While the temporary file exists it is listed where a
+/// handler of SIGINT, SIGTERM and SIGHUP (installed on first use, unless the signal is
+/// ignored) removes it before the process dies of the signal.
+///
+/// Test hook: with GPUTCO_FAULT_WRITE_SLEEP_MS=N in the environment, the write sleeps N ms
+/// once the temporary file is complete, before the rename, having first created the file
+/// named by GPUTCO_FAULT_WRITE_MARKER (if set); tests send a signal there.
 void write_file_atomically(const std::string& path,
                            const std::function<void(const std::string& temp_path)>& write);
 

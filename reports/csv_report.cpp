@@ -11,22 +11,34 @@
 namespace gputco {
 namespace {
 
+// Every cell below is a field as written: numbers we format (csv_field: "-1020" stays a
+// number), text through csv_text_field (an option id "-A1" or a note "=1+1" is not run as a
+// formula by the spreadsheet that opens the file).
+
 /// The shortest text that reads back to `value` (std::to_chars: no locale); "" if not finite.
 std::string number(double value) {
   if (!std::isfinite(value)) return "";
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
+  return csv_field(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
 }
 
 std::string number(const std::optional<double>& value) {
   return value ? number(*value) : std::string();
 }
 
+std::string whole(long long value) {
+  return csv_field(std::to_string(value));
+}
+
+std::string text(std::string_view value) {
+  return csv_text_field(value);
+}
+
 void line(std::string& out, const std::vector<std::string>& fields) {
   for (size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out += ',';
-    out += csv_field(fields[i]);
+    out += fields[i];
   }
   out += "\r\n";
 }
@@ -54,6 +66,7 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
         "grid_g_co2e_per_kwh", "recommended", "note"}) {
     header.emplace_back(name);
   }
+  for (std::string& name : header) name = text(name);
   std::string out;
   line(out, header);
   for (const OptionResult& option : plan.options) {
@@ -64,24 +77,24 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     // An API is hosted: no fit verdict of its own, no decode speed (empty, not 0).
     const bool api = option.kind == OptionKind::api;
     std::vector<std::string> fields = {
-        option.id,
-        to_string(option.kind),
-        inputs == nullptr                ? ""
-        : option.kind == OptionKind::api ? inputs->api_model
-                                         : inputs->device.id,
-        inputs != nullptr ? std::to_string(inputs->count) : "",
-        api ? "hosted" : to_string(option.fit.verdict),
+        text(option.id),
+        text(to_string(option.kind)),
+        text(inputs == nullptr                ? ""
+             : option.kind == OptionKind::api ? inputs->api_model
+                                              : inputs->device.id),
+        inputs != nullptr ? whole(inputs->count) : "",
+        text(api ? "hosted" : to_string(option.fit.verdict)),
         option.feasible ? "true" : "false",
         option.feasible && !api ? number(option.speed.decode_tokens_per_s) : "",
         option.feasible && !api ? number(option.speed.aggregate_tokens_per_s) : "",
-        plan.currency,
+        text(plan.currency),
         number(option.total_cost),
         number(option.npv)};
     for (size_t y = 0; y < years; ++y) {
       fields.push_back(y < option.annual_costs.size() ? number(option.annual_costs[y]) : "");
     }
     fields.push_back(number(option.break_even_hours));
-    fields.push_back(option.break_even_month ? std::to_string(*option.break_even_month) : "");
+    fields.push_back(option.break_even_month ? whole(*option.break_even_month) : "");
     fields.push_back(number(option.cost_per_million_tokens));
     // Unknown energy or CO2e is an empty field, never 0.
     fields.push_back(number(option.break_even_tokens_per_day));
@@ -93,7 +106,7 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     // The note, then what the figures leave out or assume (OptionResult::warnings).
     std::string note = option.note;
     for (const auto& w : option.warnings) note += (note.empty() ? "" : "; ") + w;
-    fields.push_back(note);
+    fields.push_back(text(note));
     line(out, fields);
   }
   return out;

@@ -5,23 +5,16 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/json_values.hpp"
 #include "reports/text_report.hpp"
 
 namespace gputco {
 
 namespace {
 
-using ordered = nlohmann::ordered_json;
-
-/// A number, or null when it is not finite (never NaN or infinity in the output).
-ordered number(double x) {
-  return std::isfinite(x) ? ordered(x) : ordered(nullptr);
-}
-
-template <typename T>
-ordered optional_number(const std::optional<T>& x) {
-  return x ? number(*x) : ordered(nullptr);
-}
+using json_values::number;
+using json_values::optional_number;
+using json_values::ordered;
 
 ordered price_json(const std::optional<Price>& p) {
   if (!p) return nullptr;
@@ -180,6 +173,7 @@ ordered request_json(const FinderRequest& finder, const MemoryBreakdown& memory,
   const auto& q = finder.request;
   const auto& o = finder.options;
   ordered j;
+  j["gputco"] = stamp_json(context.stamp);
   j["mode"] = "inference";
   j["model"] = q.model.id;
   j["quant"] = q.quant.id;
@@ -400,6 +394,7 @@ std::string finetune_json(const FinetuneReportInputs& in, const std::vector<Fine
   const auto& r = in.request;
   const auto& m = in.memory;
   ordered j;
+  j["gputco"] = stamp_json(in.stamp);
   j["mode"] = "finetune-" + to_string(r.method);
   j["model"] = r.model.id;
   j["sequence_tokens"] = r.sequence_tokens;

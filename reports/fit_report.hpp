@@ -8,6 +8,7 @@
 
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "reports/json_stamp.hpp"
 
 namespace gputco {
 
@@ -15,6 +16,7 @@ namespace gputco {
 struct FitReportContext {
   std::string as_of;           ///< prices as of this date ("" = every observation)
   bool backend_given = false;  ///< --backend was given (else: each device's default)
+  JsonStamp stamp;             ///< the catalog read, for the JSON's "gputco" stamp
 };
 
 /// The finder table (also used for one --gpu): a header with the request and the memory on
@@ -27,15 +29,15 @@ struct FitReportContext {
 std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
                      const std::vector<FinderRow>& rows, const FitReportContext& context);
 
-/// The fit command's JSON: { mode: "inference", model, quant, context_tokens,
-/// concurrent_streams, kv_cache, split, backend ("default" or the forced one), prompt_tokens,
-/// prices_as_of, speed_reference, tier_probe: {quant, context_tokens},
-/// memory: {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, total_gib} (for one
-/// device), results: [{ gpu, count, system (catalog system id, or null for a card or N cards of a
-/// device), system_name, usable_gib, required_gib, headroom_gib, verdict,
-/// decode_tokens_per_s, aggregate_tokens_per_s, backend, split_used, combined_memory_gb,
-/// prefill_tokens_per_s, time_to_first_token_s, price_new: {amount, currency} | null,
-/// price_used, gbps_per_money, gbps_per_money_currency, gbps_per_money_condition,
+/// The fit command's JSON: { gputco (stamp_json(context.stamp)), mode: "inference", model, quant,
+/// context_tokens, concurrent_streams, kv_cache, split, backend ("default" or the forced one),
+/// prompt_tokens, prices_as_of, speed_reference, tier_probe: {quant, context_tokens}, memory:
+/// {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, total_gib} (for one device),
+/// results: [{ gpu, count, system (catalog system id, or null for a card or N cards of a
+/// device), system_name, usable_gib, required_gib, headroom_gib, verdict, decode_tokens_per_s,
+/// aggregate_tokens_per_s, backend, split_used, combined_memory_gb, prefill_tokens_per_s,
+/// time_to_first_token_s, price_new: {amount, currency} | null, price_used, gbps_per_money,
+/// gbps_per_money_currency, gbps_per_money_condition,
 /// speed_index, speed_index_basis, tier, tier_model, note }] }. Absent values are null.
 std::string fit_json(const FinderRequest& finder, const MemoryBreakdown& memory,
                      const std::vector<FinderRow>& rows, const FitReportContext& context);
@@ -62,6 +64,7 @@ struct FinetuneReportInputs {
   FitRequest inference_request;      ///< the serving request the ratio is against
   MemoryBreakdown inference_memory;  ///< its memory on one device
   double ratio_to_inference = 0;     ///< training_to_inference_ratio
+  JsonStamp stamp;                   ///< the catalog read, for the JSON's "gputco" stamp
 };
 
 /// The fine-tuning estimate: the breakdown (weights, gradients, master weights, optimizer
@@ -69,11 +72,11 @@ struct FinetuneReportInputs {
 /// per device (count, per-device need, usable, headroom, verdict), best first.
 std::string finetune_text(const FinetuneReportInputs& inputs, const std::vector<FinetuneFit>& rows);
 
-/// The fine-tuning estimate as JSON: { mode: "finetune-full"|..., model, sequence_tokens,
-/// micro_batch, gradient_checkpointing, flash_attention, lora_rank, double_quant,
-/// finetune: {trainable_params_b, weights_gib, gradients_gib, master_weights_gib,
-/// optimizer_state_gib, adapters_gib, activations_gib, states_gib, total_gib},
-/// inference: {quant, context_tokens, total_gib}, ratio_to_inference,
+/// The fine-tuning estimate as JSON: { gputco (stamp_json(inputs.stamp)), mode:
+/// "finetune-full"|..., model, sequence_tokens, micro_batch, gradient_checkpointing,
+/// flash_attention, lora_rank, double_quant, finetune: {trainable_params_b, weights_gib,
+/// gradients_gib, master_weights_gib, optimizer_state_gib, adapters_gib, activations_gib,
+/// states_gib, total_gib}, inference: {quant, context_tokens, total_gib}, ratio_to_inference,
 /// memory: {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, total_gib} (the
 /// training figures mapped onto fit's keys: weights = states, kv_cache = 0, overhead =
 /// activations), results: [{ gpu, count, per_device_gib, usable_gib, headroom_gib, verdict }] }.

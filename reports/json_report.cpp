@@ -60,8 +60,9 @@ ordered reason(const std::string& text) {
 
 }  // namespace
 
-std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
+std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const JsonStamp& stamp) {
   ordered j;
+  j["gputco"] = stamp_json(stamp);
   j["scenario"] = scenario.name;
   j["customer"] = scenario.customer;
   j["quote_id"] = scenario.quote_id;
@@ -187,6 +188,24 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario) {
     o["depreciation"] = numbers(cf.depreciation);
     o["book_value"] = numbers(cf.book_value);
     o["interest"] = numbers(cf.interest);
+    // The P&L per plan year beside the cash view (leases as operating leases), the items that
+    // reconcile it with the cash, and the tax depreciation schedule.
+    const ProfitAndLoss& pl = r.profit_and_loss;
+    o["profit_and_loss"] = {{"operating_expenses", numbers(pl.operating_expenses)},
+                            {"vat", numbers(pl.vat)},
+                            {"depreciation", numbers(pl.depreciation)},
+                            {"interest", numbers(pl.interest)},
+                            {"disposal", numbers(pl.disposal)},
+                            {"total", numbers(pl.total)},
+                            {"cash", numbers(pl.cash)},
+                            {"capex", numbers(pl.capex)},
+                            {"loan_principal", numbers(pl.loan_principal)},
+                            {"book_value_written_off", numbers(pl.book_value_written_off)},
+                            {"book_value", numbers(pl.book_value)},
+                            {"tax_depreciation_devices", numbers(pl.tax_depreciation_devices)},
+                            {"tax_depreciation_host", numbers(pl.tax_depreciation_host)},
+                            {"tax_depreciation", numbers(pl.tax_depreciation)},
+                            {"tax_written_down_value", numbers(pl.tax_written_down_value)}};
     // Cost lines the scenario did not enter (counted as 0): the report says so, never hides it.
     o["cost_lines_not_entered"] = r.cost_lines_not_entered;
     ordered events = ordered::array();

@@ -5,12 +5,14 @@
 #include <vector>
 
 #include "engine/plan.hpp"
+#include "reports/json_stamp.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco {
 
 /// The plan as JSON (pretty-printed, keys in a fixed order):
-/// { scenario, currency, horizon_months, as_of, baseline, recommendation,
+/// { gputco (stamp_json(stamp)), scenario, currency, horizon_months, as_of, baseline,
+/// recommendation,
 ///   recommendation_reason, options: [{ id, kind, gpu, count, fit: {verdict, weights_gib,
 ///   kv_cache_gib, overhead_gib, required_gib, usable_gib, headroom_gib}, devices_needed,
 ///   speed: {decode_tokens_per_s, aggregate_tokens_per_s}, power_at_load_w,
@@ -22,11 +24,13 @@ namespace gputco {
 ///   output_price_per_million, requests_per_minute_limit, tokens_per_minute_limit,
 ///   peak_requests_per_minute, peak_tokens_per_minute, rate_limit_exceeded} (api options
 ///   only), note }], api_reference, tokens_per_day, input_tokens_per_output_token,
-///   requests_per_day, sources: [...], inputs: [{section, key, label, value, text, unit,
-///   provenance}] }. Options carry their display `label` beside the `id`; `proposed` is the
-///   seller's option (null when none). Energy and CO2e that are unknown (api options; a
-///   rental region without an intensity) are null with the reason, never 0.
+///   requests_per_day, sources: [...], inputs: [{section, key, label, value (number or
+///   null), text, unit, provenance}] (the Inputs sheet's rows: "scenario file line 12",
+///   "config file PATH line 3", "--set KEY=VALUE", "default: ...", "catalog: ...") }. Options
+///   carry their display `label` beside the `id`; `proposed` is the seller's option (null when
+///   none). Energy and CO2e that are unknown (api options; a rental region without an
+///   intensity) are null with the reason, never 0.
 /// Absent values (never breaks even, does not fit) are null, never NaN.
-std::string plan_json(const Plan& plan, const ResolvedScenario& scenario);
+std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const JsonStamp& stamp);
 
 }  // namespace gputco

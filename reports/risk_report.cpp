@@ -112,9 +112,10 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
 }
 
 std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
-                      const RiskModel& model) {
+                      const RiskModel& model, const JsonStamp& stamp) {
   using ordered = nlohmann::ordered_json;
   ordered j;
+  j["gputco"] = stamp_json(stamp);
   j["scenario"] = s.name;
   j["currency"] = plan.currency;
   j["horizon_months"] = plan.horizon_months;

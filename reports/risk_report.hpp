@@ -5,6 +5,7 @@
 
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
+#include "reports/json_stamp.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco {
@@ -16,10 +17,11 @@ namespace gputco {
 std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
                       const RiskModel& model);
 
-/// The same as JSON (nlohmann ordered keys, 2-space indent, newline-terminated): scenario,
+/// The same as JSON (nlohmann ordered keys, 2-space indent, newline-terminated): gputco
+/// (stamp_json(stamp)), scenario,
 /// currency, horizon_months, draws, seed, the compared pair, probability_buy_beats_rent,
 /// npv_difference percentiles, per-option percentiles and the uncertain inputs.
 std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
-                      const RiskModel& model);
+                      const RiskModel& model, const JsonStamp& stamp);
 
 }  // namespace gputco

@@ -74,6 +74,12 @@ void write_assumptions_sheet(SheetWriter& sheet, const Formats& formats, const P
   write_rows("workload");
   section("The site");
   write_rows("site");
+  // Tax depreciation per asset class (the [tax] section; issue #16).
+  if (std::any_of(scenario.inputs.begin(), scenario.inputs.end(),
+                  [](const InputRow& in) { return in.section == "tax"; })) {
+    section("Tax depreciation");
+    write_rows("tax");
+  }
   for (const OptionResult& option : plan.options) {
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     section(option_label(scenario, option.id) + ": " + kind_label(option.kind, inputs) + ", " +

@@ -360,16 +360,10 @@ class BlockFormulas {
     const std::string running = flag(layout_.is_running_row);
     const std::string end = flag(layout_.is_end_row);
     if (inputs_.financing == Financing::loan) {
-      const std::string principal = "(" +
-                                    cell_ref(block_.capex, layout_.first_month_col, true, true) +
-                                    "*(1-" + in("down_payment") + "))";
-      const std::string rate = "(" + in("loan_rate") + "/" + constant("months_per_year") + ")";
-      const std::string term = in("loan_term_months");
-      const std::string payment = "PMT(" + rate + "," + term + ",-" + principal + ")";
-      return "=-" + flag(layout_.is_start_row) + "*" + principal + "+" + running + "*IF(" +
-             month() + "<=" + term + "," + payment + ",0)+" + end + "*IF(" + term + ">" +
-             horizon() + ",-FV(" + rate + "," + horizon() + ",-" + payment + "," + principal +
-             "),0)";
+      return "=-" + flag(layout_.is_start_row) + "*" + loan_principal() + "+" + running + "*IF(" +
+             month() + "<=" + in("loan_term_months") + "," + loan_payment() + ",0)+" + end +
+             "*IF(" + in("loan_term_months") + ">" + horizon() + "," + loan_balance(horizon()) +
+             ",0)";
     }
     if (inputs_.financing == Financing::lease) {
       const std::string fee =
@@ -402,14 +396,32 @@ class BlockFormulas {
   /// The interest part of a loan's instalment (engine: the balance after the previous
   /// instalment x the monthly rate): -FV(r, month - 1, -PMT, P) x r within the term.
   std::string interest() const {
-    const std::string principal = "(" +
-                                  cell_ref(block_.capex, layout_.first_month_col, true, true) +
-                                  "*(1-" + in("down_payment") + "))";
-    const std::string rate = "(" + in("loan_rate") + "/" + constant("months_per_year") + ")";
-    const std::string term = in("loan_term_months");
-    const std::string payment = "PMT(" + rate + "," + term + ",-" + principal + ")";
-    return "=" + flag(layout_.is_running_row) + "*IF(" + month() + "<=" + term + ",-FV(" + rate +
-           "," + month() + "-1,-" + payment + "," + principal + ")*" + rate + ",0)";
+    return "=" + flag(layout_.is_running_row) + "*IF(" + month() + "<=" + in("loan_term_months") +
+           "," + loan_balance(month() + "-1") + "*" + loan_rate() + ",0)";
+  }
+
+  // The loan's annuity (engine: annuity_payment, annuity_balance). A rate that 1 + r rounds
+  // away is 0 % (engine: kNegligibleRatePerPeriod): PMT and FV would divide by it.
+  std::string loan_principal() const {
+    return "(" + cell_ref(block_.capex, layout_.first_month_col, true, true) + "*(1-" +
+           in("down_payment") + "))";
+  }
+  std::string loan_rate() const {
+    return "(" + in("loan_rate") + "/" + constant("months_per_year") + ")";
+  }
+  std::string negligible_loan_rate() const {
+    return "ABS(" + loan_rate() + ")<" + constant("negligible_rate_per_period");
+  }
+  /// The instalment: PMT(r, term, -P), or P / term at a negligible rate.
+  std::string loan_payment() const {
+    return "IF(" + negligible_loan_rate() + "," + loan_principal() + "/" + in("loan_term_months") +
+           ",PMT(" + loan_rate() + "," + in("loan_term_months") + ",-" + loan_principal() + "))";
+  }
+  /// What is owed after `paid` instalments: -FV(r, paid, -PMT, P), or P - paid x PMT.
+  std::string loan_balance(const std::string& paid) const {
+    return "IF(" + negligible_loan_rate() + "," + loan_principal() + "-(" + paid + ")*" +
+           loan_payment() + ",-FV(" + loan_rate() + "," + paid + ",-" + loan_payment() + "," +
+           loan_principal() + "))";
   }
 
   std::string vat() const {

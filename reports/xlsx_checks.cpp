@@ -105,6 +105,33 @@ std::vector<Check> option_checks(const Plan& plan, const CheckInputs& in) {
       }
       checks.push_back(c);
     }
+    if (const ProfitAndLoss& pl = option.profit_and_loss; !pl.total.empty()) {
+      // The P&L sums to the cash over the horizon, and each year reconciles (issue #16).
+      double differences = 0;
+      for (size_t y = 0; y < pl.total.size(); ++y) {
+        differences += std::abs(pl.cash[y] - (pl.total[y] + pl.capex[y] - pl.depreciation[y] +
+                                              pl.loan_principal[y] - pl.book_value_written_off[y]));
+      }
+      Check c{"The P&L equals the cash over the horizon, every year reconciled", option.id, "",
+              near(sum(pl.total), sum(pl.cash)) &&
+                  differences <= kTolerance * std::max(1.0, std::abs(sum(pl.cash))),
+              "Profit and loss: the P&L cost summed over the plan years equals the cash total; "
+              "each year's cash = P&L + capex - depreciation + loan drawn/repaid - book value "
+              "written off."};
+      if (in.profit_and_loss != nullptr && i < in.profit_and_loss->total_rows.size()) {
+        const ProfitAndLossLayout& layout = *in.profit_and_loss;
+        const std::string pl_total =
+            sheet_cell_ref(kProfitAndLossSheet, layout.total_rows[i], layout.sum_col);
+        const std::string cash =
+            sheet_cell_ref(kProfitAndLossSheet, layout.cash_rows[i], layout.sum_col);
+        const std::string differences_range =
+            sheet_range_ref(kProfitAndLossSheet, layout.difference_rows[i], layout.first_year_col,
+                            layout.difference_rows[i], layout.last_year_col);
+        c.formula = "=AND(" + near_formula(pl_total, cash) + ",SUMPRODUCT(ABS(" +
+                    differences_range + "))<=" + kToleranceName + "*MAX(1,ABS(" + cash + ")))";
+      }
+      checks.push_back(c);
+    }
     if (in.summary == nullptr || in.summary->years > 0) {
       double components = 0;
       for (size_t c = 0; c < kCostComponents; ++c) components += sum(cost_component(cf, c));

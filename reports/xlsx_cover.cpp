@@ -10,17 +10,6 @@
 namespace gputco::xlsx {
 namespace {
 
-/// Days since 1899-12-30 (the spreadsheet date serial) of a calendar date.
-double date_serial(const lxw_datetime& date) {
-  const int y = date.month <= 2 ? date.year - 1 : date.year;
-  const int era = (y >= 0 ? y : y - 399) / 400;
-  const int yoe = y - era * 400;
-  const int mp = (date.month + 9) % 12;
-  const int doy = (153 * mp + 2) / 5 + date.day - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return static_cast<double>(static_cast<long long>(era) * 146097 + doe - 719468 + 25569);
-}
-
 std::string paper_name(const ResolvedScenario& scenario) {
   return std::string(scenario.paper == "letter" ? "Letter" : "A4") + " (" + scenario.paper_reason +
          "), one page wide";
@@ -106,7 +95,7 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   if (as_of) {
     // The cached result: as_of + valid_days, by the serial arithmetic the formula does.
     sheet.formula(row, value, "=" + cell_ref(as_of_row, value) + "+" + cell_ref(valid_row, value),
-                  date_serial(*as_of) + valid_days, formats.date);
+                  date_serial(as_of->year, as_of->month, as_of->day) + valid_days, formats.date);
   } else {
     sheet.text(row, value, kNotAvailable);
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "engine/finance.hpp"
 #include "engine/units.hpp"
 #include "reports/xlsx_names.hpp"
 #include "reports/xlsx_report.hpp"
@@ -125,6 +126,30 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
       {"workload", "hours_per_month", "Hours per month (convention; average for calendar)",
        "h/month", average_hours_per_month(in.workload.hours_per_month_convention)},
   };
+  // Tax depreciation per asset class (the Profit and loss sheet's VDB shares).
+  const auto declining = [](const TaxClassRules& r) {
+    return r.method == TaxDepreciationMethod::declining_balance ? 1.0 : 0.0;
+  };
+  const FinanceInputs& fin = in.finance;
+  for (const Required& r : std::initializer_list<Required>{
+           {"tax", "devices_declining_balance",
+            "Devices: tax by declining balance (1 = yes, 0 = straight line)", "flag",
+            declining(fin.tax_devices)},
+           {"tax", "devices_life_years", "Devices: tax life", "years",
+            static_cast<double>(fin.tax_devices.life_years)},
+           {"tax", "host_declining_balance",
+            "Host system: tax by declining balance (1 = yes, 0 = straight line)", "flag",
+            declining(fin.tax_host)},
+           {"tax", "host_life_years", "Host system: tax life", "years",
+            static_cast<double>(fin.tax_host.life_years)},
+           {"tax", "declining_balance_factor",
+            "Declining balance: multiple of the straight-line rate", "factor",
+            fin.tax_devices.factor},
+           {"tax", "switch_to_straight_line",
+            "Declining balance: switch to straight line when larger (1 = yes)", "flag",
+            fin.tax_devices.switch_to_straight_line ? 1.0 : 0.0}}) {
+    required.push_back(r);
+  }
   // Pay-per-token APIs and carbon (issue #8): the token mix, the API price trend, and the
   // site's intensity under the key the scenario lists it by (a green-power contract's or the
   // grid's).
@@ -393,6 +418,15 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
   for (const auto& o : plan.options) any_api = any_api || o.kind == OptionKind::api;
   if (any_api)
     constant("minutes_per_hour", "Minutes per hour", kMinutesPerHour, "min/h", "definition");
+  bool any_loan = false;
+  for (const auto& o : scenario.plan_inputs.options) {
+    any_loan = any_loan || o.financing == Financing::loan;
+  }
+  if (any_loan) {
+    constant("negligible_rate_per_period", "Negligible loan rate per month",
+             kNegligibleRatePerPeriod, "per month",
+             "the engine's: a loan at a lower rate is repaid as at 0 % (principal / term)");
+  }
   constant("load_tolerance", "Load rounding tolerance", kLoadTolerance, "units",
            "the engine's: a load within this of a whole number of units is that number");
   constant("comparison_tolerance", "Comparison tolerance", kComparisonTolerance, "relative",
@@ -415,6 +449,8 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   DefinedNames prefixes;  // one distinct "opt_<id>" per option id
   std::map<std::string, std::string> prefix_of;
   for (const auto& id : option_ids) prefix_of[id] = prefixes.claim("opt_" + id);
+  // The tax rules' names say what they are (tax_devices_life_years).
+  prefix_of["tax"] = prefixes.claim("tax");
 
   constexpr lxw_col_t kSection = 0, kLabel = 1, kKey = 2, kValue = 3, kUnit = 4, kProvenance = 5,
                       kName = 6;

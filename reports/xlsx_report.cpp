@@ -45,18 +45,25 @@ std::optional<lxw_datetime> parse_iso_date(const std::string& text) {
   return lxw_datetime{year, month, day, 0, 0, 0.0};
 }
 
-namespace {
-
-/// Seconds since 1970-01-01 UTC at midnight of `date` (days-from-civil, no time zone).
-std::time_t utc_midnight(const lxw_datetime& date) {
-  const int y = date.month <= 2 ? date.year - 1 : date.year;
+long long days_since_1970(int year, int month, int day) {
+  const int y = month <= 2 ? year - 1 : year;
   const int era = (y >= 0 ? y : y - 399) / 400;
   const int yoe = y - era * 400;
-  const int mp = (date.month + 9) % 12;
-  const int doy = (153 * mp + 2) / 5 + date.day - 1;
+  const int mp = (month + 9) % 12;
+  const int doy = (153 * mp + 2) / 5 + day - 1;
   const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const long long days = static_cast<long long>(era) * 146097 + doe - 719468;
-  return static_cast<std::time_t>(days * 86400);
+  return static_cast<long long>(era) * 146097 + doe - 719468;
+}
+
+double date_serial(int year, int month, int day) {
+  return static_cast<double>(days_since_1970(year, month, day) + 25569);
+}
+
+namespace {
+
+/// Seconds since 1970-01-01 UTC at midnight of `date`.
+std::time_t utc_midnight(const lxw_datetime& date) {
+  return static_cast<std::time_t>(days_since_1970(date.year, date.month, date.day) * 86400);
 }
 
 }  // namespace
@@ -394,13 +401,14 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   // Tabs in reading order: the customer's pages, the model, the evidence, the checks.
   SheetWriter cover = add_sheet(kCoverSheet);
   SheetWriter summary = add_sheet(kSummarySheet);
-  std::optional<SheetWriter> inputs, timeline, cash_flow, metrics, sensitivity_sheet, crossover,
-      hardware, checks, chart_data, assumptions;
+  std::optional<SheetWriter> inputs, timeline, cash_flow, metrics, profit_and_loss,
+      sensitivity_sheet, crossover, hardware, checks, chart_data, assumptions;
   if (!quote) {
     inputs = add_sheet(kInputsSheet);
     timeline = add_sheet(kTimelineSheet);
     cash_flow = add_sheet(kCashFlowSheet);
     metrics = add_sheet(kMetricsSheet);
+    profit_and_loss = add_sheet(kProfitAndLossSheet);
     if (sensitivity != nullptr) {
       sensitivity_sheet = add_sheet(kSensitivitySheet);
       crossover = add_sheet(kCrossoverSheet);
@@ -422,6 +430,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   xlsx::TimelineLayout timeline_layout;
   xlsx::CumulativeSource source;
   xlsx::MetricsLayout metrics_layout;
+  xlsx::ProfitAndLossLayout profit_and_loss_layout;
   if (!quote) {
     names = xlsx::write_inputs_sheet(workbook, *inputs, formats, plan, scenario);
     xlsx::add_input_validation(workbook, *inputs, names, plan.horizon_months);
@@ -431,6 +440,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
                                          &timeline_layout);
     source = xlsx::cash_flow_source(layout);
     metrics_layout = xlsx::write_metrics_sheet(*metrics, formats, plan, scenario, names, layout);
+    profit_and_loss_layout =
+        xlsx::write_profit_and_loss_sheet(*profit_and_loss, formats, plan, scenario, names, layout);
   } else {
     source = xlsx::write_chart_data_sheet(*chart_data, formats, plan, scenario);
     worksheet_hide(chart_data->raw());
@@ -457,6 +468,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     check_inputs.sensitivity = sensitivity;
     check_inputs.sensitivity_layout = &sensitivity_layout;
     check_inputs.metrics = &metrics_layout;
+    check_inputs.profit_and_loss = &profit_and_loss_layout;
   }
   const xlsx::ChecksLayout checks_layout = xlsx::write_checks_sheet(
       workbook, checks ? &*checks : nullptr, formats, plan, scenario, names, check_inputs);
@@ -481,8 +493,8 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   xlsx::apply_print_setup(cover, setup, false);
   for (SheetWriter* sheet : {&summary, &sources}) xlsx::apply_print_setup(*sheet, setup, true);
   if (assumptions) xlsx::apply_print_setup(*assumptions, setup, true);
-  for (auto* sheet : {&inputs, &timeline, &cash_flow, &metrics, &sensitivity_sheet, &crossover,
-                      &hardware, &checks}) {
+  for (auto* sheet : {&inputs, &timeline, &cash_flow, &metrics, &profit_and_loss,
+                      &sensitivity_sheet, &crossover, &hardware, &checks}) {
     if (*sheet) xlsx::apply_print_setup(**sheet, setup, true);
   }
   // A timeline squeezed onto one page wide is unreadable beyond a year or so: nine months

@@ -18,6 +18,8 @@ inline constexpr const char* kTimelineSheet = "Timeline";
 inline constexpr const char* kCashFlowSheet = "Cash flow";
 /// The figures of the Summary as formulas over the Cash flow (full workbook only).
 inline constexpr const char* kMetricsSheet = "Metrics";
+/// The P&L per plan year beside the cash view, and the tax schedule (full workbook only).
+inline constexpr const char* kProfitAndLossSheet = "Profit and loss";
 inline constexpr const char* kSensitivitySheet = "Sensitivity";
 inline constexpr const char* kCrossoverSheet = "Crossover";
 inline constexpr const char* kHardwareSheet = "Hardware";

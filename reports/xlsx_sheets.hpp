@@ -90,6 +90,13 @@ std::string devices_label(const OptionInputs* option);
 /// A strict YYYY-MM-DD date (a real calendar day, year 1900..9999), or nullopt.
 std::optional<lxw_datetime> parse_iso_date(const std::string& text);
 
+/// Days since 1970-01-01 of a proleptic Gregorian calendar day (H. Hinnant's days_from_civil,
+/// http://howardhinnant.github.io/date_algorithms.html; no time zone). Never throws.
+long long days_since_1970(int year, int month, int day);
+
+/// The spreadsheet date serial of a calendar day: days since 1899-12-30 (1970-01-01 = 25569).
+double date_serial(int year, int month, int day);
+
 /// Applies the shared print setup: landscape, one page wide, page numbers in the footer.
 void set_print_layout(SheetWriter& sheet);
 
@@ -405,6 +412,29 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                                   const ResolvedScenario& scenario, const InputNames& names,
                                   const CashFlowLayout& layout);
 
+/// Where the Profit and loss sheet puts things: plan year y (1-based) in column
+/// first_year_col + y - 1; per option (plan order) the rows of its P&L cost, its cash and
+/// their reconciling difference (0 when the two reconcile).
+struct ProfitAndLossLayout {
+  lxw_row_t year_row = 0;
+  lxw_col_t sum_col = 1;
+  lxw_col_t first_year_col = 2;
+  lxw_col_t last_year_col = 2;
+  std::vector<lxw_row_t> total_rows;
+  std::vector<lxw_row_t> cash_rows;
+  std::vector<lxw_row_t> difference_rows;
+};
+
+/// Writes the Profit and loss sheet (the full workbook): per option and plan year the P&L
+/// (operating expenses, VAT expensed, book depreciation, interest, disposal), the cash, the
+/// items that reconcile them, and the tax depreciation per asset class, every figure a
+/// formula over the Cash flow sheet and the Inputs cached with the engine's value
+/// (OptionResult::profit_and_loss).
+ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Formats& formats,
+                                                const Plan& plan, const ResolvedScenario& scenario,
+                                                const InputNames& names,
+                                                const CashFlowLayout& layout);
+
 /// Where the Summary sheet puts things. Its tables list the options in plan order: option i
 /// on first_option_row + i (the options and their cost), first_compare_row + i (break-even),
 /// first_year_row + i (cost by plan year), first_physical_row + i (speed, energy, emissions).
@@ -522,6 +552,7 @@ struct CheckInputs {
   const Sensitivity* sensitivity = nullptr;
   const SensitivityLayout* sensitivity_layout = nullptr;
   const MetricsLayout* metrics = nullptr;
+  const ProfitAndLossLayout* profit_and_loss = nullptr;
 };
 
 /// Writes the Checks sheet (when `sheet` is given): one TRUE/FALSE formula per check with a

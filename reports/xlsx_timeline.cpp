@@ -12,18 +12,6 @@ namespace {
 /// Workbook name of the first month of the plan (a date: its first day).
 constexpr const char* kFirstMonthName = "first_month_date";
 
-/// Days since 1899-12-30 (the spreadsheet date serial) of a calendar day.
-double date_serial(int year, int month, int day) {
-  const int y = month <= 2 ? year - 1 : year;
-  const int era = (y >= 0 ? y : y - 399) / 400;
-  const int yoe = y - era * 400;
-  const int mp = (month + 9) % 12;
-  const int doy = (153 * mp + 2) / 5 + day - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const long long days_since_1970 = static_cast<long long>(era) * 146097 + doe - 719468;
-  return static_cast<double>(days_since_1970 + 25569);
-}
-
 /// Serial of the last day of the month `offset` months after (year, month).
 double end_of_month_serial(int year, int month, int offset) {
   int index = year * 12 + (month - 1) + offset + 1;  // the month after, then one day back

@@ -74,6 +74,22 @@ Rule rule_for(const std::string& key, int horizon_months) {
                       "rack_units", "tokens_per_day", "users"})) {
     return at_least(0, "A price, power or amount: not negative.");
   }
+  if (is_one_of(key, {"devices_life_years", "host_life_years"})) {
+    Rule r = whole(1, "Tax life: whole years, 1 to 50.");
+    r.maximum = 50;
+    r.has_maximum = true;
+    return r;
+  }
+  if (is_one_of(key, {"devices_declining_balance", "host_declining_balance",
+                      "switch_to_straight_line"})) {
+    Rule r = whole(0, "1 = yes, 0 = no.");
+    r.maximum = 1;
+    r.has_maximum = true;
+    return r;
+  }
+  if (key == "declining_balance_factor") {
+    return between(0.1, 10, "Declining balance: a multiple of the straight-line rate, 0.1 to 10.");
+  }
   // The cost lines (engine/cost_lines.hpp): empty = not entered, counted as 0.
   if (key == "insurance_per_year") {
     Rule r = fraction("A fraction of the purchase value a year (0.01 = 1 %); empty = not entered.");

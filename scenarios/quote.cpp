@@ -60,9 +60,8 @@ std::optional<std::pair<int, int>> image_size(const std::string& bytes) {
 void resolve_quote(const Scenario& s, ResolvedScenario& r) {
   const auto fail = [&](const std::string& section, const std::string& key,
                         const std::string& problem) {
-    int line = s.line_of(section, key);
-    if (line == 0) line = s.line_of(section, "");
-    throw ScenarioError(s.file, line, "[" + section + "] " + key, problem);
+    const auto [file, line] = s.location_of(section, key);
+    throw ScenarioError(file, line, "[" + section + "] " + key, problem);
   };
   r.seller.company = s.seller_company;
   r.seller.contact = s.seller_contact;
@@ -97,13 +96,11 @@ void resolve_quote(const Scenario& s, ResolvedScenario& r) {
   std::vector<std::string> ids;
   for (const ScenarioOption& o : s.options) ids.push_back(o.id);
   if (!s.proposed.empty() && std::find(ids.begin(), ids.end(), s.proposed) == ids.end()) {
-    const std::string hint = nearest(s.proposed, ids);
     std::string list;
     for (const auto& id : ids) list += (list.empty() ? "" : ", ") + id;
     fail("scenario", "proposed",
-         "unknown option '" + s.proposed + "'" +
-             (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (the options: " + list +
-             ")");
+         "unknown option '" + s.proposed + "'" + did_you_mean(s.proposed, ids) +
+             " (the options: " + list + ")");
   }
   r.proposed_option_id = s.proposed;
 

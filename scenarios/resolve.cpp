@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/units.hpp"
+#include "pricing/suggest.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/model_file_error.hpp"
 #include "scenarios/model_files.hpp"
@@ -28,6 +29,7 @@ ResolvedScenario Resolver::run() {
   r_.as_of = s_.as_of;
   r_.max_price_age_days = s_.max_price_age_days;
   resolve_scenario();
+  resolve_tax();
   resolve_workload();
   resolve_site();
   for (const auto& o : s_.options) resolve_option(o);
@@ -43,22 +45,21 @@ ResolvedScenario Resolver::run() {
 
 void Resolver::fail(const std::string& section, const std::string& key,
                     const std::string& problem) const {
-  int line = s_.line_of(section, key);
-  if (line == 0) line = s_.line_of(section, "");
-  throw ScenarioError(s_.file, line, "[" + section + "] " + key, problem);
+  const auto [file, line] = s_.location_of(section, key);
+  throw ScenarioError(file, line, "[" + section + "] " + key, problem);
 }
 
 void Resolver::unknown(const std::string& section, const std::string& key, const std::string& what,
                        const std::string& id, const std::vector<std::string>& known,
                        const std::string& list) const {
-  const std::string hint = nearest(id, known);
   fail(section, key,
-       "unknown " + what + " '" + id + "'" +
-           (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + list + ")");
+       "unknown " + what + " '" + id + "'" + did_you_mean(id, known) + " (" + list + ")");
 }
 
 std::string Resolver::file_section(const std::string& section) {
-  if (section == "scenario" || section == "workload" || section == "site") return section;
+  if (section == "scenario" || section == "workload" || section == "site" || section == "tax") {
+    return section;
+  }
   return "option:" + section;
 }
 

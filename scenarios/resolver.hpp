@@ -127,6 +127,10 @@ class Resolver {
 
   void resolve_scenario();
 
+  /// [tax]: tax depreciation per asset class (the devices; the host system); unset: as the
+  /// book, straight line over the useful life rounded up to whole years.
+  void resolve_tax();
+
   bool given(const std::string& section, const std::string& key) const;
 
   /// [workload] model: a catalog id, a Hugging Face repo id or a model file beside the

@@ -5,19 +5,21 @@
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
+#include <iostream>
 #include <set>
 #include <sstream>
 #include <string_view>
 
-#include "pricing/csv_table.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/ini_text.hpp"
 #include "scenarios/model_files.hpp"
+#include "scenarios/overrides.hpp"
+#include "scenarios/scenario_text.hpp"
+#include "scenarios/section_reader.hpp"
 
 namespace gputco {
 
@@ -48,6 +50,9 @@ ScenarioError::ScenarioError(std::string file, int line, std::string key,
 std::string Scenario::provenance(const std::string& section, const std::string& key) const {
   const std::string path = section + "." + key;
   if (!given.count(path)) return "default";
+  if (const auto origin = origins.find(path); origin != origins.end()) {
+    return origin->second.provenance;
+  }
   const int line = line_of(section, key);
   return line > 0 ? "scenario file line " + std::to_string(line) : "scenario file";
 }
@@ -57,42 +62,13 @@ int Scenario::line_of(const std::string& section, const std::string& key) const 
   return it == lines.end() ? 0 : it->second;
 }
 
-std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-  };
-  const std::string w = lower(word);
-  std::string best;
-  size_t best_distance = std::string::npos;
-  for (const auto& candidate : candidates) {
-    const std::string c = lower(candidate);
-    // Levenshtein distance, one row at a time.
-    std::vector<size_t> row(c.size() + 1);
-    for (size_t j = 0; j <= c.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= w.size(); ++i) {
-      size_t diagonal = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= c.size(); ++j) {
-        const size_t above = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (w[i - 1] == c[j - 1] ? 0 : 1)});
-        diagonal = above;
-      }
-    }
-    // A candidate containing the word (or the reverse) is a likely match too ("3090" ->
-    // "rtx-3090").
-    size_t distance = row[c.size()];
-    if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {
-      distance = std::min(distance, size_t{1});
-    }
-    if (distance < best_distance) {
-      best_distance = distance;
-      best = candidate;
-    }
+std::pair<std::string, int> Scenario::location_of(const std::string& section,
+                                                  const std::string& key) const {
+  if (const auto origin = origins.find(section + "." + key); origin != origins.end()) {
+    return {origin->second.file, origin->second.line};
   }
-  const size_t limit = std::max<size_t>(2, w.size() / 3);
-  return best_distance <= limit ? best : "";
+  const int line = line_of(section, key);
+  return {file, line > 0 ? line : line_of(section, "")};
 }
 
 namespace {
@@ -146,6 +122,9 @@ const std::vector<std::string> kSiteKeys = {"tariff_per_kwh",
                                             "green_power",
                                             "green_power_g_co2e_per_kwh"};
 const std::vector<std::string> kSellerKeys = {"company", "contact", "logo", "terms"};
+const std::vector<std::string> kTaxKeys = {
+    "devices_method",  "devices_life_years",       "host_method",
+    "host_life_years", "declining_balance_factor", "switch_to_straight_line"};
 const std::vector<std::string> kOptionKeys = {"kind",
                                               "label",
                                               "gpu",
@@ -215,203 +194,6 @@ const std::vector<std::string> kOptionKinds = {
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
 const std::vector<std::string> kPriceBases = {"street", "list", "lowest", "median"};
 
-/// A decimal comma where its meaning is clear ("0,25", "12,5", "1,2345": one comma, digits
-/// on both sides, no dot, and not exactly three digits after it) becomes a dot. "1,200" is
-/// left alone, and rejected: a thousands separator or a decimal comma, nobody can tell.
-std::string decimal_comma_as_dot(const std::string& s) {
-  const auto comma = s.find(',');
-  if (comma == std::string::npos || s.find(',', comma + 1) != std::string::npos ||
-      s.find('.') != std::string::npos) {
-    return s;
-  }
-  const size_t sign = !s.empty() && (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  const auto digits = [&](size_t from, size_t to) {
-    return from < to && std::all_of(s.begin() + static_cast<std::ptrdiff_t>(from),
-                                    s.begin() + static_cast<std::ptrdiff_t>(to),
-                                    [](unsigned char c) { return std::isdigit(c); });
-  };
-  const size_t decimals = s.size() - comma - 1;
-  if (!digits(sign, comma) || !digits(comma + 1, s.size()) || decimals == 3) return s;
-  std::string dotted = s;
-  dotted[comma] = '.';
-  return dotted;
-}
-
-/// Reads one section's keys with type checks, naming file/line/key in every error.
-class SectionReader {
- public:
-  SectionReader(const pt::ptree& tree, std::string section, Scenario& scenario,
-                const std::vector<std::string>& known)
-      : tree_(tree), section_(std::move(section)), scenario_(scenario) {
-    std::set<std::string> seen;
-    for (const auto& [key, child] : tree_) {
-      if (!child.empty()) fail(key, "expected a value, found a nested section");
-      // INI files are refused by the parser; a JSON object may repeat a key, and only one of
-      // the values would count.
-      if (!seen.insert(key).second) fail(key, "duplicate key: give each key once");
-      if (std::find(known.begin(), known.end(), key) == known.end()) {
-        const std::string hint = nearest(key, known);
-        fail(key, "unknown key" + (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
-      }
-      scenario_.given[section_ + "." + key] = true;
-    }
-  }
-
-  [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
-    // A missing key has no line: name the section's.
-    int line = scenario_.line_of(section_, key);
-    if (line == 0) line = scenario_.line_of(section_, "");
-    throw ScenarioError(scenario_.file, line, "[" + section_ + "] " + key, problem);
-  }
-
-  std::optional<std::string> text(const std::string& key) const {
-    const auto child = tree_.get_child_optional(pt::ptree::path_type(key, '\0'));
-    if (!child) return std::nullopt;
-    return child->data();
-  }
-
-  void text(const std::string& key, std::string& out) const {
-    if (auto v = text(key)) out = *v;
-  }
-
-  /// A value from a fixed set.
-  void choice(const std::string& key, std::string& out,
-              const std::vector<std::string>& allowed) const {
-    auto v = text(key);
-    if (!v) return;
-    if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : " | ") + a;
-      const std::string hint = nearest(*v, allowed);
-      fail(key, "expected one of " + list + ", got '" + *v + "'" +
-                    (hint.empty() ? "" : "; did you mean '" + hint + "'?"));
-    }
-    out = *v;
-  }
-
-  std::optional<double> number(const std::string& key, double min, double max,
-                               const std::string& what) const {
-    record(key, min, max, false);
-    auto v = text(key);
-    if (!v) return std::nullopt;
-    const std::string& s = *v;
-    const std::string dotted = decimal_comma_as_dot(s);
-    double value = 0;
-    const char* begin = dotted.data();
-    const char* end = dotted.data() + dotted.size();
-    if (!dotted.empty() && *begin == '+') ++begin;
-    const auto [ptr, ec] = std::from_chars(begin, end, value);
-    if (s.empty() || ec != std::errc() || ptr != end) {
-      std::string hint;
-      if (s.find(',') != std::string::npos)
-        hint = " (use a dot as the decimal separator, no thousands separators)";
-      fail(key, "expected " + what + ", got '" + s + "'" + hint);
-    }
-    if (!std::isfinite(value)) fail(key, "expected a finite number, got '" + s + "'");
-    if (value < min || value > max) {
-      std::ostringstream range;
-      range << "expected " << what << " between " << min << " and " << max << ", got " << s;
-      fail(key, range.str());
-    }
-    return value;
-  }
-
-  void number(const std::string& key, double& out, double min, double max,
-              const std::string& what) const {
-    if (auto v = number(key, min, max, what)) out = *v;
-  }
-
-  void number(const std::string& key, std::optional<double>& out, double min, double max,
-              const std::string& what) const {
-    if (auto v = number(key, min, max, what)) out = *v;
-  }
-
-  std::optional<int> integer(const std::string& key, int min, int max) const {
-    record(key, min, max, true);
-    auto v = number(key, min, max, "a whole number");
-    if (!v) return std::nullopt;
-    if (std::floor(*v) != *v) fail(key, "expected a whole number, got '" + *text(key) + "'");
-    return static_cast<int>(*v);
-  }
-
-  void integer(const std::string& key, int& out, int min, int max) const {
-    if (auto v = integer(key, min, max)) out = *v;
-  }
-
-  void integer(const std::string& key, std::optional<int>& out, int min, int max) const {
-    if (auto v = integer(key, min, max)) out = *v;
-  }
-
-  /// true | false (also yes | no, 1 | 0).
-  std::optional<bool> boolean(const std::string& key) const {
-    auto v = text(key);
-    if (!v) return std::nullopt;
-    if (*v == "true" || *v == "yes" || *v == "1") return true;
-    if (*v == "false" || *v == "no" || *v == "0") return false;
-    fail(key, "expected true or false, got '" + *v + "'");
-  }
-
- private:
-  /// Lists a number key of the section in Scenario::number_keys (the first range read wins).
-  void record(const std::string& key, double min, double max, bool whole) const {
-    for (const auto& k : scenario_.number_keys) {
-      if (k.section == section_ && k.key == key) return;
-    }
-    scenario_.number_keys.push_back({section_, key, min, max, whole});
-  }
-
-  const pt::ptree& tree_;
-  std::string section_;
-  Scenario& scenario_;
-};
-
-/// Maps "section.key" to its line in an INI file (property_tree does not keep lines).
-std::map<std::string, int> ini_key_lines(const std::string& content) {
-  std::map<std::string, int> lines;
-  std::istringstream in(content);
-  std::string line, section;
-  int number = 0;
-  auto trim = [](std::string s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return std::string();
-    const auto e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
-  };
-  while (std::getline(in, line)) {
-    ++number;
-    line = trim(line);
-    if (line.empty() || line[0] == ';' || line[0] == '#') continue;
-    if (line[0] == '[') {
-      const auto close = line.find(']');
-      section = trim(line.substr(1, close == std::string::npos ? std::string::npos : close - 1));
-      lines[section + "."] = number;
-      continue;
-    }
-    const auto eq = line.find('=');
-    if (eq != std::string::npos) lines.emplace(section + "." + trim(line.substr(0, eq)), number);
-  }
-  return lines;
-}
-
-/// Removes inline comments (" ; ..." after a value) that property_tree keeps in values.
-void strip_inline_comments(pt::ptree& tree) {
-  for (auto& [key, child] : tree) {
-    if (child.empty()) {
-      std::string value = child.data();
-      for (size_t pos = value.find(';'); pos != std::string::npos; pos = value.find(';', pos + 1)) {
-        if (pos > 0 && (value[pos - 1] == ' ' || value[pos - 1] == '\t')) {
-          value = value.substr(0, pos);
-          value.erase(value.find_last_not_of(" \t") + 1);
-          break;
-        }
-      }
-      child.data() = value;
-    } else {
-      strip_inline_comments(child);
-    }
-  }
-}
-
 bool valid_option_id(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;
   return std::all_of(id.begin(), id.end(), [](unsigned char c) {
@@ -473,69 +255,29 @@ void check_cost_line_kinds(const SectionReader& r, const ScenarioOption& o,
   }
 }
 
-/// Puts the overrides into the parsed tree, creating [scenario], [workload] or [site] when the
-/// file has none; [site] is always present so that its number keys are listed.
-void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overrides,
-                     const std::string& file) {
-  const auto section_of = [&](const std::string& name) -> pt::ptree* {
-    if (auto child = tree.get_child_optional(pt::ptree::path_type(name, '\0'))) return &*child;
-    return nullptr;
-  };
-  if (!section_of("site")) tree.push_back({"site", pt::ptree()});
-  for (const auto& o : overrides) {
-    pt::ptree* section = section_of(o.section);
-    if (!section) {
-      if (o.section != "scenario" && o.section != "workload") {
-        throw ScenarioError(file, 0, "[" + o.section + "]", "no such section in the file");
-      }
-      section = &tree.push_back({o.section, pt::ptree()})->second;
-    }
-    if (o.value) {
-      section->put(pt::ptree::path_type(o.key, '\0'), *o.value);
-    } else {
-      section->erase(o.key);
-    }
-  }
-}
-
 }  // namespace
 
+const std::vector<std::string>& scenario_keys(const std::string& section) {
+  static const std::vector<std::string> none;
+  return section == "scenario"              ? kScenarioKeys
+         : section == "workload"            ? kWorkloadKeys
+         : section == "site"                ? kSiteKeys
+         : section == "seller"              ? kSellerKeys
+         : section == "tax"                 ? kTaxKeys
+         : section.rfind("option:", 0) == 0 ? kOptionKeys
+                                            : none;
+}
+
 bool is_scenario_key(const std::string& section, const std::string& key) {
-  const std::vector<std::string>* keys = section == "scenario"              ? &kScenarioKeys
-                                         : section == "workload"            ? &kWorkloadKeys
-                                         : section == "site"                ? &kSiteKeys
-                                         : section == "seller"              ? &kSellerKeys
-                                         : section.rfind("option:", 0) == 0 ? &kOptionKeys
-                                                                            : nullptr;
-  return keys && std::find(keys->begin(), keys->end(), key) != keys->end();
+  const auto& keys = scenario_keys(section);
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
 
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides) {
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) throw ScenarioError(file, 0, "", "cannot read the file");
-  // A UTF-8 byte order mark and Windows line endings are harmless: drop them.
-  if (content.rfind("\xEF\xBB\xBF", 0) == 0) content.erase(0, 3);
-  content.erase(std::remove(content.begin(), content.end(), '\r'), content.end());
-  if (content.rfind("\xFF\xFE", 0) == 0 || content.rfind("\xFE\xFF", 0) == 0) {
-    throw ScenarioError(file, 0, "", "the file is UTF-16 text; save it as UTF-8");
-  }
-  if (content.find('\0') != std::string::npos) {
-    throw ScenarioError(file, 0, "", "this is not a text file (it contains NUL bytes)");
-  }
-  // Another 8-bit encoding (Windows-1252, Latin-1): its bytes would reach the workbook and
-  // JSON as they are.
-  if (const auto bad = first_invalid_utf8(content); bad != std::string_view::npos) {
-    const auto line =
-        1 + std::count(content.begin(), content.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(content[bad]));
-    throw ScenarioError(file, static_cast<int>(line), "",
-                        std::string("not UTF-8 text (byte ") + hex + "); save the file as UTF-8");
-  }
-  if (content.find_first_not_of(" \t\n") == std::string::npos) {
-    throw ScenarioError(file, 0, "", "the file is empty; see scenarios/examples/ for the format");
-  }
+  const std::string content = checked_scenario_text(std::move(raw), format, file);
 
   Scenario s;
   s.file = file;
@@ -562,10 +304,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (tree.find(name) == tree.not_found()) tree.push_back({name, pt::ptree()});
     }
   }
-  apply_overrides(tree, overrides, file);
+  apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
-           name.rfind("option:", 0) == 0 ||
+           name == "tax" || name.rfind("option:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
 
@@ -597,7 +339,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("currency", s.currency, {"EUR", "USD"});
       r.text("start", s.start);
       r.integer("horizon_months", s.horizon_months, 1, 600);
-      r.number("discount_rate", s.discount_rate, -0.99, 1.0, "a fraction per year (0.08 for 8 %)");
+      r.fraction("discount_rate", s.discount_rate, -0.99, 1.0,
+                 "a fraction per year (0.08 for 8 %)");
       r.text("as_of", s.as_of);
       r.text("customer", s.customer);
       r.text("quote_id", s.quote_id);
@@ -606,12 +349,12 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.integer("valid_days", s.valid_days, 1, 3650);
       r.integer("max_price_age_days", s.max_price_age_days, 1, 36500);
       r.text("baseline", s.baseline);
-      r.number("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");
+      r.fraction("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");
       if (auto v = r.boolean("vat_reclaimable")) s.vat_reclaimable = *v;
-      r.number("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
-               "a fraction per year (-0.15 for -15 %)");
-      r.number("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 10,
-               "a fraction per year (-0.3 for -30 %)");
+      r.fraction("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
+                 "a fraction per year (-0.15 for -15 %)");
+      r.fraction("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 10,
+                 "a fraction per year (-0.3 for -30 %)");
       r.choice("hours_per_month_convention", s.hours_per_month_convention,
                {"730", "720", "calendar"});
       r.integer("useful_life_months", s.useful_life_months, 1, 600);
@@ -640,10 +383,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       s.cache_type_k = s.cache_type_v = s.kv_cache;
       r.choice("cache_type_k", s.cache_type_k, cache_types);
       r.choice("cache_type_v", s.cache_type_v, cache_types);
-      r.number("growth_per_month", s.growth_per_month, -0.99, 1,
-               "a fraction per month (0.03 for +3 %)");
-      r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day");
-      r.number("requests_per_day", s.requests_per_day, 0, 1e12, "requests per day");
+      r.fraction("growth_per_month", s.growth_per_month, -0.99, 1,
+                 "a fraction per month (0.03 for +3 %)");
+      // Their own floors (1 token, 0.001 requests a day) are checked below, by name.
+      r.number("tokens_per_day", s.tokens_per_day, 0, 1e15, "tokens per day", 0);
+      r.number("requests_per_day", s.requests_per_day, 0, 1e12, "requests per day", 0);
       // A vanishing demand (1e-300 tokens a day) is a typo: it would put costs of 1e300 per
       // million tokens in every report.
       if (s.tokens_per_day && *s.tokens_per_day > 0 && *s.tokens_per_day < 1) {
@@ -689,13 +433,30 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("overflow", s.overflow, {"buy", "rent"});
       r.text("overflow_option", s.overflow_option);
       r.choice("availability", s.availability, {"hours_of_use", "24x7"});
+    } else if (section == "tax") {
+      SectionReader r(child, section, s, kTaxKeys);
+      const std::vector<std::string> methods = {"straight_line", "declining_balance"};
+      r.choice("devices_method", s.tax_devices_method, methods);
+      r.choice("host_method", s.tax_host_method, methods);
+      r.integer("devices_life_years", s.tax_devices_life_years, 1, 50);
+      r.integer("host_life_years", s.tax_host_life_years, 1, 50);
+      r.number("declining_balance_factor", s.tax_declining_balance_factor, 0.1, 10,
+               "a multiple of the straight-line rate (2 for double declining)");
+      s.tax_switch_to_straight_line = r.boolean("switch_to_straight_line");
+      const bool declining =
+          s.tax_devices_method == "declining_balance" || s.tax_host_method == "declining_balance";
+      for (const char* key : {"declining_balance_factor", "switch_to_straight_line"}) {
+        if (s.given.count(std::string("tax.") + key) && !declining) {
+          r.fail(key, "applies to declining_balance only: set devices_method or host_method");
+        }
+      }
     } else if (section == "site") {
       SectionReader r(child, section, s, kSiteKeys);
       r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
       r.text("tariff", s.tariff);
       r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
-      r.number("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
-               "a fraction per year (0.05 for +5 %)");
+      r.fraction("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
+                 "a fraction per year (0.05 for +5 %)");
       r.text("grid_region", s.grid_region);
       r.number("grid_g_co2e_per_kwh", s.grid_g_co2e_per_kwh, 0, 5000,
                "a carbon intensity in g CO2e per kWh");
@@ -721,8 +482,20 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
         throw ScenarioError(file, line, "[" + section + "]",
                             "option ids use letters, digits, '-', '_' or '.' (at most 64)");
       }
+      // The Inputs sheet lists an option's rows under its id, beside the global sections.
+      for (const char* reserved : {"scenario", "workload", "site", "tax", "constants"}) {
+        if (o.id == reserved) {
+          throw ScenarioError(file, line, "[" + section + "]",
+                              "'" + o.id + "' is the name of a section; choose another option id");
+        }
+      }
       if (!option_ids.insert(o.id).second) {
         throw ScenarioError(file, line, "[" + section + "]", "duplicate option id");
+      }
+      if (option_ids.size() > static_cast<size_t>(kMaxOptions)) {
+        throw ScenarioError(file, line, "[" + section + "]",
+                            "more than " + std::to_string(kMaxOptions) +
+                                " options, the limit of a scenario; split it into several");
       }
       SectionReader r(child, section, s, kOptionKeys);
       r.text("label", o.label);
@@ -748,9 +521,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("price_per_gpu", o.price_per_gpu, 0, kMaxMoney, "a price");
       r.number("host_cost", o.host_cost, 0, kMaxMoney, "a price");
       r.number("host_power_w", o.host_power_w, 0, 1e6, "a power in W");
-      r.number("residual_fraction", o.residual_fraction, 0, 1, "a fraction of the purchase price");
-      r.number("maintenance_per_year", o.maintenance_per_year, 0, 1,
-               "a fraction of capex per year (0.05 for 5 %)");
+      r.fraction("residual_fraction", o.residual_fraction, 0, 1,
+                 "a fraction of the purchase price");
+      r.fraction("maintenance_per_year", o.maintenance_per_year, 0, 1,
+                 "a fraction of capex per year (0.05 for 5 %)");
       r.number("rate_per_gpu_hour", o.rate_per_gpu_hour, 0, 1e4, "a price per GPU-hour");
       r.number("price_per_month", o.price_per_month, 0, kMaxMoney, "a price per month");
       r.number("setup_fee", o.setup_fee, 0, kMaxMoney, "a price");
@@ -764,8 +538,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("billing_granularity", o.billing_granularity, {"second", "minute", "hour"});
       r.integer("notice_months", o.notice_months, 0, 120);
       r.integer("warranty_months", o.warranty_months, 0, 600);
-      r.number("annual_failure_rate", o.annual_failure_rate, 0, 1,
-               "a fraction of devices per year (0.05 for 5 %)");
+      r.fraction("annual_failure_rate", o.annual_failure_rate, 0, 1,
+                 "a fraction of devices per year (0.05 for 5 %)");
       r.choice("hosting", o.hosting, {"on_site", "colocation"});
       r.number("colo_per_kw_month", o.colo_per_kw_month, 0, kMaxMoney, "a price per kW per month");
       r.number("colo_per_rack_unit_month", o.colo_per_rack_unit_month, 0, kMaxMoney,
@@ -777,11 +551,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("pue", o.pue, 1, 3, "a PUE (facility power / IT power)");
       r.number("tariff_per_kwh", o.tariff_per_kwh, 0, 10, "a price per kWh");
       r.choice("financing", o.financing, {"cash", "loan", "lease"});
-      r.number("down_payment", o.down_payment, 0, 1, "a fraction of the purchase (0.2 for 20 %)");
-      r.number("loan_rate", o.loan_rate, 0, 1, "a fraction per year (0.06 for 6 %)");
+      r.fraction("down_payment", o.down_payment, 0, 1, "a fraction of the purchase (0.2 for 20 %)");
+      r.fraction("loan_rate", o.loan_rate, 0, 1, "a fraction per year (0.06 for 6 %)");
       r.integer("loan_term_months", o.loan_term_months, 1, 600);
-      r.number("lease_rate_per_month", o.lease_rate_per_month, 0, 1,
-               "a fraction of the hardware price per month (0.03 for 3 %)");
+      r.fraction("lease_rate_per_month", o.lease_rate_per_month, 0, 1,
+                 "a fraction of the hardware price per month (0.03 for 3 %)");
       r.integer("lease_term_months", o.lease_term_months, 1, 600);
       r.choice("overflow", o.overflow, {"buy", "rent"});
       r.text("overflow_option", o.overflow_option);
@@ -924,9 +698,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
       const std::string hint =
-          nearest(section, {"scenario", "workload", "site", "seller", "option:" + id});
+          nearest(section, {"scenario", "workload", "site", "seller", "tax", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
-                          "unknown section; expected [scenario], [workload], [site], [seller] or "
+                          "unknown section; expected [scenario], [workload], [site], [seller], "
+                          "[tax] or "
                           "[option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }
@@ -979,31 +754,14 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   return s;
 }
 
+Scenario parse_scenario(const ScenarioSource& source,
+                        const std::vector<ScenarioOverride>& overrides) {
+  std::istringstream in(source.content);
+  return parse_scenario(in, source.format, source.name, overrides);
+}
+
 Scenario load_scenario(const std::string& path, const std::vector<ScenarioOverride>& overrides) {
-  const auto dot = path.rfind('.');
-  std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  ScenarioFormat format;
-  if (ext == "ini") {
-    format = ScenarioFormat::ini;
-  } else if (ext == "json") {
-    format = ScenarioFormat::json;
-  } else {
-    throw ScenarioError(path, 0, "", "unknown scenario format: expected a .ini or .json file");
-  }
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    throw ScenarioError(path, 0, "", "this is a directory, not a scenario file");
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path, 0, "", "cannot open the file (does it exist?)");
-  try {
-    return parse_scenario(in, format, path, overrides);
-  } catch (const std::ios_base::failure& e) {
-    // The stream buffer throws on a read error (a special file, an I/O error).
-    throw ScenarioError(path, 0, "", std::string("cannot read the file: ") + e.what());
-  }
+  return parse_scenario(read_scenario_source(path), overrides);
 }
 
 }  // namespace gputco

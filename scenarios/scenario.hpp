@@ -7,7 +7,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "pricing/suggest.hpp"  // nearest(), did_you_mean(): every scenario message
 
 namespace gputco {
 
@@ -111,7 +114,7 @@ struct ScenarioOption {
 /// A number key the parser accepts in a section of the file, with its range: what `gputco
 /// sweep` may vary, so a swept value is one the file could have held.
 struct ScenarioNumberKey {
-  std::string section;  ///< "scenario", "workload", "site" or "option:ID"
+  std::string section;  ///< "scenario", "workload", "site", "tax" or "option:ID"
   std::string key;
   double min = 0;
   double max = 0;
@@ -120,12 +123,32 @@ struct ScenarioNumberKey {
   std::string full_name() const { return section + "." + key; }
 };
 
+/// Where a value came from when not the scenario file: the user's config file, or the
+/// command line (--set).
+struct ValueOrigin {
+  std::string file;        ///< named instead of the scenario file in messages: a path, "--set"
+  int line = 0;            ///< the value's line there; 0 when it has none
+  std::string provenance;  ///< the Inputs sheet's text: "config file PATH line 3", "--set ..."
+};
+
 /// A value put in place of a key of the file before the file is type-checked, as if the
-/// file held it (`gputco sweep` varies numbers through it). Every check of the parser applies.
+/// file held it (`gputco sweep` varies numbers through it, `plan --set` sets any key, the
+/// config file gives defaults). Every check of the parser applies. A value replaces the
+/// file's keys that say the same thing another way (superseded_keys: tokens_per_day and
+/// requests_per_day, grid_region and grid_g_co2e_per_kwh; a tariff id the tariff_per_kwh).
 struct ScenarioOverride {
+  ScenarioOverride() = default;
+  ScenarioOverride(std::string section_, std::string key_, std::optional<std::string> value_)
+      : section(std::move(section_)), key(std::move(key_)), value(std::move(value_)) {}
+
   std::string section;               ///< "scenario", "workload", "site" or "option:ID"
   std::string key;                   ///< a key of that section
   std::optional<std::string> value;  ///< the value's text; nullopt removes the key
+  /// Where the value came from; none: as if the scenario file held it (errors name the file).
+  std::optional<ValueOrigin> origin;
+  /// A default (the config file): used only when the file gives neither this key nor a key
+  /// that replaces it or that it would replace.
+  bool only_if_absent = false;
 };
 
 /// A parsed, type-checked scenario. Keys not given in the file hold their defaults, and
@@ -195,25 +218,78 @@ struct Scenario {
   std::optional<double> grid_g_co2e_per_kwh;         ///< or the intensity itself
   bool green_power = false;                          ///< a green-power contract (market-based)
   std::optional<double> green_power_g_co2e_per_kwh;  ///< its intensity (default 0)
+  // [tax]: tax depreciation per asset class (the devices; the host system), apart from the
+  // book's straight line; unset: as the book (straight line over useful_life_months rounded
+  // up to whole years)
+  std::string tax_devices_method;  ///< straight_line | declining_balance
+  std::string tax_host_method;     ///< straight_line | declining_balance
+  std::optional<int> tax_devices_life_years;
+  std::optional<int> tax_host_life_years;
+  std::optional<double> tax_declining_balance_factor;  ///< 2 = double declining
+  std::optional<bool> tax_switch_to_straight_line;
   std::vector<ScenarioOption> options;
 
   /// "section.key" -> line in the file (INI only; JSON gives none).
   std::map<std::string, int> lines;
+  /// "section.key" -> where the value came from, for values not from the file (config file,
+  /// --set); a key absent here came from the file or is a built-in default.
+  std::map<std::string, ValueOrigin> origins;
   /// "section.key" of every key the file gave.
   std::map<std::string, bool> given;
   /// Every number key of [scenario], [workload], [site] and the file's options, with the
   /// range the parser accepts (given or not).
   std::vector<ScenarioNumberKey> number_keys;
 
-  /// "scenario file line N" or "scenario file" (or "default" when not given).
+  /// "scenario file line N" or "scenario file" (or "default" when not given), or the
+  /// origin's text for a value from the config file or --set.
   std::string provenance(const std::string& section, const std::string& key) const;
-  /// The line of a key, 0 if unknown.
+  /// The line of a key in the scenario file, 0 if unknown.
   int line_of(const std::string& section, const std::string& key) const;
+  /// Where a message about a key points: the origin's file and line for a value from the
+  /// config file or --set; else the scenario file and the key's line (the section's header
+  /// line when the key has none, 0 when neither is known).
+  std::pair<std::string, int> location_of(const std::string& section, const std::string& key) const;
 };
 
 enum class ScenarioFormat { ini, json };
 
-/// Reads and type-checks a scenario file; the format follows the extension (.ini, .json).
+/// Most [option:ID] sections a scenario may hold: 100. Planning is linear in the options (100
+/// take 1.6 s of CPU with the workbook's sensitivity run), but 10,000 options took minutes and
+/// gigabytes, and the workbook's charts stop at Excel's 255 series: a larger file is refused
+/// (exit 2), naming the section past the limit.
+inline constexpr int kMaxOptions = 100;
+
+/// Quantities (hours, days, prices, powers, tokens, kW, carbon intensities, limits) are 0 or
+/// at least this in magnitude: 1e-6. A smaller one (1e-320 hours a day) is refused as a typo:
+/// figures divided by it would overflow to infinity.
+inline constexpr double kSmallestQuantity = 1e-6;
+
+/// Fractions and rates (discount_rate, vat_rate, trends, growth, residual_fraction,
+/// maintenance_per_year, annual_failure_rate, down_payment, loan_rate, lease_rate_per_month)
+/// below this in magnitude, 1e-9, read as 0: no figure moves by a billionth of a percent, and
+/// a loan at such a rate is repaid as at 0 % (its annuity would otherwise divide by a rate
+/// that 1 + r rounds away).
+inline constexpr double kNegligibleFraction = 1e-9;
+
+/// A scenario file's content, read once (a sweep parses it again at every point, and
+/// standard input can be read only once).
+struct ScenarioSource {
+  std::string name;  ///< the path, or <stdin> for "-": names the file in messages
+  ScenarioFormat format = ScenarioFormat::ini;
+  std::string content;  ///< as read, at most kMaxScenarioBytes (scenario_text.hpp)
+};
+
+/// Reads the scenario file `path` ("-": standard input) whole, refusing a directory, a FIFO,
+/// a device and a file over 16 MiB (scenario_text.hpp), and tells its format: the extension
+/// (.ini, .json), or for "-" the content (JSON when it starts with '{'). Throws ScenarioError.
+ScenarioSource read_scenario_source(const std::string& path);
+
+/// Parses and type-checks `source` (see parse_scenario). Throws ScenarioError.
+Scenario parse_scenario(const ScenarioSource& source,
+                        const std::vector<ScenarioOverride>& overrides = {});
+
+/// Reads and type-checks a scenario file (read_scenario_source, then parse_scenario); the
+/// format follows the extension (.ini, .json); "-" reads standard input.
 /// Throws ScenarioError naming the file, key and line on any problem: syntax errors,
 /// unknown sections or keys (with the nearest known key), wrong types, out-of-range
 /// values, missing required keys, bad dates.
@@ -226,11 +302,14 @@ Scenario load_scenario(const std::string& path,
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides = {});
 
+/// The path that means standard input.
+inline constexpr const char* kStandardInputPath = "-";
+
 /// Whether `key` is a key of `section` ("scenario", "workload", "site" or "option:ID").
 bool is_scenario_key(const std::string& section, const std::string& key);
 
-/// The candidate nearest to `word` by edit distance (case-insensitive), if it is close
-/// enough to be a likely typo (distance <= max(2, |word| / 3)); "" otherwise.
-std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
+/// Every key of `section` ("scenario", "workload", "site", "seller" or "option:ID"; any option id
+/// gives the option keys), in the order the README lists them; empty for another name.
+const std::vector<std::string>& scenario_keys(const std::string& section);
 
 }  // namespace gputco

@@ -137,7 +137,7 @@ TEST(ApiCarbonCli, catalogListsApiPricesAndGridIntensities) {
   auto carbon =
       test::run(GPUTCO_EXE, {"catalog", "list", "carbon", "--as-of", "2026-11-27", "--json"});
   ASSERT_EQ(carbon.exit_code, 0) << carbon.err;
-  const auto rows = nlohmann::json::parse(carbon.out);
+  const auto rows = nlohmann::json::parse(carbon.out).at("rows");
   bool nl = false;
   for (const auto& row : rows) {
     if (row["id"] == "nl") {

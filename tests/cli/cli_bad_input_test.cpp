@@ -4,37 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "tests/support/expected_cases.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
 
 namespace gputco {
 namespace {
 
-struct BadCase {
-  std::string file;
-  int exit_code = 2;
-  std::string expected;
-};
+using BadCase = test::ExpectedCase;
 
 std::vector<BadCase> load_cases() {
-  std::vector<BadCase> cases;
-  std::ifstream in(test::source_path("tests/data/bad/EXPECTED"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    BadCase c;
-    std::string code;
-    std::getline(fields, c.file, '\t');
-    std::getline(fields, code, '\t');
-    std::getline(fields, c.expected);
-    c.exit_code = std::stoi(code);
-    cases.push_back(c);
-  }
-  return cases;
+  return test::load_expected_cases(test::source_path("tests/data/bad/EXPECTED"));
 }
 
 class BadInput : public ::testing::TestWithParam<BadCase> {};
@@ -56,11 +37,7 @@ TEST_P(BadInput, exitsWithAClearMessageAndWritesNothing) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadInput, ::testing::ValuesIn(load_cases()),
                          [](const ::testing::TestParamInfo<BadCase>& param_info) {
-                           std::string name = param_info.param.file;
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           }
-                           return name;
+                           return test::case_name(param_info.param.file);
                          });
 
 TEST(BadInput, corpusIsNotEmpty) {

@@ -153,7 +153,8 @@ TEST_F(CatalogCli, importTwiceChangesNothingAndListsShowTheBook) {
       gputco({"catalog", "list", "prices", "--as-of", "2026-11-27", "--max-age", "30", "--json"});
   ASSERT_EQ(list.exit_code, 0) << list.err;
   bool seen = false;
-  for (const auto& row : nlohmann::json::parse(list.out)) {
+  const auto listed = nlohmann::json::parse(list.out);
+  for (const auto& row : listed.at("rows")) {
     if (row["book"] == "acme" && row["item_id"] == "rtx-3090") {
       seen = true;
       EXPECT_EQ(row["amount"], 640);
@@ -171,7 +172,7 @@ TEST_F(CatalogCli, importTwiceChangesNothingAndListsShowTheBook) {
   EXPECT_NE(text.out.find("    7 ok    acme       acme quote 17"), std::string::npos) << text.out;
   // Without --as-of there is no date to measure an age at.
   const auto undated = gputco({"catalog", "list", "prices", "--json"});
-  EXPECT_TRUE(nlohmann::json::parse(undated.out)[0]["age_days"].is_null());
+  EXPECT_TRUE(nlohmann::json::parse(undated.out).at("rows")[0]["age_days"].is_null());
 
   const auto show = gputco({"catalog", "show", "rtx-3090"});
   ASSERT_EQ(show.exit_code, 0) << show.err;
@@ -182,9 +183,10 @@ TEST_F(CatalogCli, importTwiceChangesNothingAndListsShowTheBook) {
   // A typo gets the nearest id, as fit's --gpu does.
   const auto typo = gputco({"catalog", "show", "rtx-3090ti"});
   EXPECT_EQ(typo.exit_code, 2);
-  EXPECT_EQ(typo.err,
-            "gputco: catalog show: unknown device 'rtx-3090ti'; did you mean 'rtx-3090'? (gputco "
-            "catalog list gpus)\n");
+  EXPECT_EQ(
+      typo.err,
+      "gputco: catalog show: unknown device 'rtx-3090ti'; did you mean 'rtx-3090-ti'? (gputco "
+      "catalog list gpus)\n");
 }
 
 TEST_F(CatalogCli, exportIsImportableAgain) {
@@ -225,7 +227,8 @@ TEST_F(CatalogCli, publicCatalogFormatsImport) {
   ASSERT_EQ(hunt.exit_code, 0) << hunt.err;
   const auto rentals = gputco({"catalog", "list", "rentals", "--as-of", "2026-06-01", "--json"});
   int lambda_a100 = 0;
-  for (const auto& row : nlohmann::json::parse(rentals.out)) {
+  const auto rental_rows = nlohmann::json::parse(rentals.out);
+  for (const auto& row : rental_rows.at("rows")) {
     if (row["book"] == "sky" && row["sku"] == "gpu_8x_a100_80gb_sxm4") {
       ++lambda_a100;
       EXPECT_DOUBLE_EQ(row["amount_per_device"].get<double>(), 1.79);

@@ -66,7 +66,7 @@ TEST(CliModelFiles, cacheTypesApart) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err,
             "gputco: fit: --cache-type-k must be one of f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, "
-            "q5_0, q5_1, got 'q9'\n");
+            "q5_0, q5_1, fp8, got 'q9'\n");
 }
 
 // Qwen3 30B-A3B with YaRN (factor 4 over 32,768): 65,536 tokens are served, with a warning.

@@ -1,5 +1,6 @@
 // Extreme numbers through the binary (issue 7): huge values (1e9 prices, 600-month horizons,
-// 24 h/day, 100000 streams, 10,000,000 tokens of context), zeros and tiny values. Each plan
+// 24 h/day, 100000 streams, 10,000,000 tokens of context), zeros and tiny values (issue 20:
+// quantities below 1e-6 refused, rates below 1e-9 read as 0). Each plan
 // either succeeds (exit 0) or is refused as bad input (exit 2, with a message naming the
 // file); it never prints or writes "nan" or "inf": a figure that does not exist is a named
 // result ("never", "n/a"; null in JSON).
@@ -63,9 +64,24 @@ std::vector<NumbersCase> cases() {
                              "tariff_per_kwh = 1e-300\n",
                              "price_per_gpu = 1e-300\nhost_cost = 5e-324\nhost_power_w = 1e-300\n",
                              "rate_per_gpu_hour = 1e-300\n", "price_per_month = 1e-300\n")},
+      // The smallest quantities a scenario takes (1e-6, below: a typo), and rates so small
+      // they read as 0 (issue 20: loan_rate = 1e-17 made the annuity 0 / 0). The device prices
+      // stay in their market: one a hundred times off is refused (issue 17).
+      {"smallest",
+       scenario_text("discount_rate = -0.99\nhorizon_months = 600\n",
+                     "hours_per_day = 1e-6\ndays_per_month = 1e-6\n", "tariff_per_kwh = 1e-6\n",
+                     "price_per_gpu = 2000\nhost_cost = 1e-6\nhost_power_w = 1e-6\n",
+                     "rate_per_gpu_hour = 0.5\n", "price_per_month = 400\n")},
+      {"tinyRates",
+       scenario_text("discount_rate = 1e-300\nrent_trend_per_year = -5e-324\n",
+                     "growth_per_month = 1e-17\n",
+                     "tariff_per_kwh = 0.3\ntariff_trend_per_year = 1e-320\n",
+                     "financing = loan\nloan_rate = 1e-17\nmaintenance_per_year = 1e-300\n"
+                     "residual_fraction = 4.9e-324\n",
+                     "rate_per_gpu_hour = 0.5\n", "price_per_month = 400\n")},
       {"oneMonth", scenario_text("horizon_months = 1\n", "hours_per_day = 24\n",
                                  "tariff_per_kwh = 0.3\n", "price_per_gpu = 1e9\n",
-                                 "rate_per_gpu_hour = 1e-9\n", "price_per_month = 1\n")},
+                                 "rate_per_gpu_hour = 1e-6\n", "price_per_month = 1\n")},
       {"zeroHorizon",
        scenario_text("horizon_months = 0\n", "", "tariff_per_kwh = 0.3\n", "", "", "")},
       {"negativeZero",
@@ -171,12 +187,13 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
   // Which cases plan and which are refused, and how the absent figures are named.
   test::TempDir dir;
   // A purchase price or rental rate a hundred times off its market cannot be meant (issue
-  // 17): huge (1e9 per device), tiny (1e-300) and oneMonth (a rate of 1e-9 an hour) are
-  // refused naming the key; 0 (free) is a choice and plans.
-  std::map<std::string, int> expected = {{"huge", 2},        {"hugeThatFits", 2}, {"zeros", 0},
-                                         {"zeroRates", 0},   {"tiny", 2},         {"oneMonth", 2},
-                                         {"zeroHorizon", 2}, {"negativeZero", 0}, {"infinity", 2},
-                                         {"hugeExponent", 2}};
+  // 17): huge (1e9 per device) and oneMonth (a rate of 1e-9 an hour) are refused naming the
+  // key; 0 (free) is a choice and plans. "tiny" planned until issue 20: quantities below 1e-6
+  // are now refused as typos.
+  std::map<std::string, int> expected = {
+      {"huge", 2},        {"hugeThatFits", 2}, {"zeros", 0},     {"zeroRates", 0},
+      {"tiny", 2},        {"smallest", 0},     {"tinyRates", 0}, {"oneMonth", 2},
+      {"zeroHorizon", 2}, {"negativeZero", 0}, {"infinity", 2},  {"hugeExponent", 2}};
   for (const auto& c : cases()) {
     const std::string scenario = dir.file(c.name + ".ini");
     test::write_file(scenario, c.scenario);
@@ -198,6 +215,12 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
   EXPECT_NE(huge.err.find("cannot be meant; give the purchase price of one device in EUR"),
             std::string::npos)
       << huge.err;
+  const auto tiny =
+      test::run(GPUTCO_EXE, {"plan", dir.file("tiny.ini"), "-o", dir.file("tiny.xlsx")});
+  EXPECT_NE(tiny.err.find("tiny.ini:8: [workload] hours_per_day: expected 0 or at least 1e-06, "
+                          "got 1e-300 (a value this small is a typo)"),
+            std::string::npos)
+      << tiny.err;
   const auto infinity =
       test::run(GPUTCO_EXE, {"plan", dir.file("infinity.ini"), "-o", dir.file("infinity.xlsx")});
   EXPECT_NE(infinity.err.find("tariff_per_kwh: expected a finite number, got 'infinity'"),

@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const gputco::ResolvedScenario resolved = gputco::resolve(scenario, catalog());
     const gputco::Plan plan = gputco::make_plan(resolved.plan_inputs);
     check_plan(plan);
-    const std::string json = gputco::plan_json(plan, resolved);
+    const std::string json = gputco::plan_json(plan, resolved, {});
     const std::string text = gputco::plan_summary_text(plan, resolved);
     if (json.empty() || text.empty()) std::abort();
   } catch (const gputco::ScenarioError&) {

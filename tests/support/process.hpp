@@ -1,6 +1,8 @@
 // Running the gputco binary from a test and capturing what it prints.
 #pragma once
 
+#include <sys/types.h>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,5 +49,19 @@ std::string read_file(const std::string& path);
 
 /// Writes `content` to `path`.
 void write_file(const std::string& path, const std::string& content);
+
+/// The names in `dir`, sorted (no "." or "..").
+std::vector<std::string> directory_entries(const std::string& dir);
+
+/// Starts `program` with `args` in the background (its standard output and error to
+/// /dev/null), with `environment` set, and waits up to 60 s for the file `marker` to appear:
+/// the sign a test hook gives when the process reached the point a test interrupts
+/// (GPUTCO_FAULT_*_MARKER). Returns the process id; ADD_FAILUREs and returns it anyway when
+/// the marker never came. Reap it with wait_status.
+pid_t start_until_marker(const std::string& program, const std::vector<std::string>& args,
+                         const Environment& environment, const std::string& marker);
+
+/// Waits for the process `pid` and returns its raw wait(2) status.
+int wait_status(pid_t pid);
 
 }  // namespace gputco::test

@@ -50,24 +50,6 @@ const std::map<std::string, std::string>& find_row(
   throw std::runtime_error("no row " + id + " in " + file);
 }
 
-struct Vocab {
-  int size;
-  bool tied;
-};
-
-// vocab_size and tie_word_embeddings from each model's config.json (Hugging Face).
-const std::map<std::string, Vocab>& vocabularies() {
-  static const std::map<std::string, Vocab> table{
-      {"llama-2-7b", {32000, false}},     {"llama-3-8b", {128256, false}},
-      {"llama-3.1-8b", {128256, false}},  {"llama-3-70b", {128256, false}},
-      {"llama-3.3-70b", {128256, false}}, {"mistral-7b", {32768, false}},
-      {"qwen3-14b", {151936, false}},     {"qwen3-32b", {151936, false}},
-      {"qwen3-30b-a3b", {151936, false}}, {"gemma-3-27b", {262208, true}},
-      {"gpt-oss-20b", {201088, false}},   {"gpt-oss-120b", {201088, false}},
-      {"deepseek-v3", {129280, false}},   {"deepseek-r1", {129280, false}},
-  };
-  return table;
-}
 
 }  // namespace
 
@@ -121,11 +103,8 @@ ModelArch reference_model(const std::string& id) {
   m.mla_kv_lora_rank = static_cast<int>(number(r, "mla_kv_lora_rank"));
   m.mla_rope_dim = static_cast<int>(number(r, "mla_rope_dim"));
   m.max_context = static_cast<int>(number(r, "max_context"));
-  const auto v = vocabularies().find(id);
-  if (v != vocabularies().end()) {
-    m.vocab_size = v->second.size;
-    m.tied_embeddings = v->second.tied;
-  }
+  m.vocab_size = static_cast<int>(number(r, "vocab_size"));
+  m.tied_embeddings = text(r, "tied_embeddings") == "1";
   return m;
 }
 
@@ -142,6 +121,8 @@ Device reference_device(const std::string& id) {
   d.bandwidth_gbps = number(r, "bandwidth_gbps");
   d.board_power_w = number(r, "board_power_w");
   d.fp16_tflops = number(r, "fp16_tflops");
+  d.fp8_tflops = number(r, "fp8_tflops");
+  d.fp4_tflops = number(r, "fp4_tflops");
   d.nvlink_gbps = number(r, "nvlink_gbps");
   return d;
 }

@@ -15,11 +15,10 @@ namespace gputco::test {
 /// when a row has a different field count than the header.
 std::vector<std::map<std::string, std::string>> read_csv(const std::string& path);
 
-/// A model of pricing/data/models.csv, plus vocab_size and tied_embeddings from the model's
-/// config.json (not yet columns of the catalog). Throws std::runtime_error on an unknown id.
+/// A model of pricing/data/models.csv. Throws std::runtime_error on an unknown id.
 ModelArch reference_model(const std::string& id);
 
-/// A device of pricing/data/devices.csv (fp16_tflops and nvlink_gbps may be empty: 0).
+/// A device of pricing/data/devices.csv (the TFLOPS peaks and nvlink_gbps may be empty: 0).
 /// Throws std::runtime_error on an unknown id.
 Device reference_device(const std::string& id);
 

@@ -17,7 +17,7 @@ TEST(Hardware, enumsRoundTripThroughText) {
   for (Backend b : {Backend::cuda, Backend::metal, Backend::rocm, Backend::vulkan, Backend::sycl}) {
     EXPECT_EQ(parse_backend(to_string(b)), b) << to_string(b);
   }
-  for (KvCacheType t : {KvCacheType::f16, KvCacheType::q8_0, KvCacheType::q4_0}) {
+  for (KvCacheType t : {KvCacheType::f16, KvCacheType::q8_0, KvCacheType::q4_0, KvCacheType::fp8}) {
     EXPECT_EQ(parse_kv_cache_type(to_string(t)), t) << to_string(t);
   }
   for (SplitMode s : {SplitMode::layer, SplitMode::tensor}) {

@@ -57,6 +57,8 @@ TEST_F(CatalogTest, devicesMapColumnsToHardwareStructs) {
   EXPECT_EQ(h100->bandwidth_gbps, 3350);
   EXPECT_EQ(h100->board_power_w, 700);
   EXPECT_EQ(h100->fp16_tflops, 989.5);
+  EXPECT_EQ(h100->fp8_tflops, 1979);
+  EXPECT_EQ(h100->fp4_tflops, 0);  // empty in the CSV: no FP4 tensor cores
   EXPECT_EQ(h100->nvlink_gbps, 900);
   const auto mac = catalog_.device("m2-ultra-76c");
   ASSERT_TRUE(mac.has_value());
@@ -64,6 +66,7 @@ TEST_F(CatalogTest, devicesMapColumnsToHardwareStructs) {
   EXPECT_EQ(mac->kind, DeviceKind::unified);
   EXPECT_EQ(mac->board_power_w, 0);  // empty in the CSV
   EXPECT_EQ(mac->fp16_tflops, 0);
+  EXPECT_EQ(mac->fp8_tflops, 0);
   EXPECT_EQ(mac->nvlink_gbps, 0);
   EXPECT_FALSE(catalog_.device("RTX-3090").has_value());
 }
@@ -244,8 +247,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsFour) {
-  EXPECT_EQ(catalog_.schema_version(), 4);
+TEST_F(CatalogTest, schemaVersionIsFive) {
+  EXPECT_EQ(catalog_.schema_version(), 5);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -296,14 +299,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 5");
+    db.exec("PRAGMA user_version = 6");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 5 is newer than this program reads (4)");
+              path + ": catalog schema version 6 is newer than this program reads (5)");
   }
 }
 
@@ -383,6 +386,18 @@ TEST(Catalog, builtinDoesNotNeedTheSourceTree) {
   ASSERT_GT(embedded::catalog_sqlite_size, 100u);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(embedded::catalog_sqlite), 15),
             "SQLite format 3");
+}
+
+TEST(Catalog, modelByHuggingFaceRepositoryMatchesTheSourceAndItsTunings) {
+  const Catalog catalog = Catalog::open_builtin();
+  // llama-3.1-8b's source names meta-llama/Llama-3.1-8B; the Instruct tuning is the same
+  // architecture. Case does not matter; an unknown repository is nullopt.
+  EXPECT_EQ(catalog.model_by_repo("meta-llama/Llama-3.1-8B")->id, "llama-3.1-8b");
+  EXPECT_EQ(catalog.model_by_repo("meta-llama/Llama-3.1-8B-Instruct")->id, "llama-3.1-8b");
+  EXPECT_EQ(catalog.model_by_repo("META-LLAMA/llama-3.3-70b-instruct")->id, "llama-3.3-70b");
+  EXPECT_EQ(catalog.model_by_repo("Qwen/Qwen3-235B-A22B")->id, "qwen3-235b-a22b");
+  EXPECT_FALSE(catalog.model_by_repo("meta-llama/Llama-3.1-8B-Base").has_value());
+  EXPECT_FALSE(catalog.model_by_repo("nobody/nothing").has_value());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "pricing/accelerator_names.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_check.hpp"
+#include "pricing/catalog_export.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/unit/pricing_fixtures.hpp"
@@ -599,6 +600,37 @@ TEST(Migration, versionOneFileIsReadInMemoryAndMigratedOnImport) {
   EXPECT_EQ(d.execAndGet("PRAGMA user_version").getInt(), kCatalogSchemaVersion);
   EXPECT_EQ(d.execAndGet("SELECT count(*) FROM price_observations").getInt(), 2);
   EXPECT_EQ(d.execAndGet("SELECT count(*) FROM books").getInt(), 2);  // built-in, acme
+}
+
+TEST(Migration, versionThreeDevicesGainComputePeaksAsUnknown) {
+  // A user catalog written by a version that knew no FP8/FP4 peaks (schema version 3).
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "v3.sqlite").string();
+  {
+    SQLite::Database d(db, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    d.exec(std::string(catalog_schema_sql()));
+    for (int version = 2; version <= 3; ++version) {
+      d.exec(std::string(catalog_migration_sql(version)));
+      d.exec("PRAGMA user_version = " + std::to_string(version));
+    }
+    d.exec(
+        "INSERT INTO devices VALUES ('my-card', 'My card', 'nvidia', 'datacenter', 80, 'HBM3', "
+        "3000, 700, 900, NULL, '', 'fixture', '2026-01-01')");
+  }
+  const std::string before = read_bytes(db);
+  const Catalog file = Catalog::open_file(db);
+  const auto mine = file.device("my-card");
+  ASSERT_TRUE(mine.has_value());
+  EXPECT_EQ(mine->fp16_tflops, 900);
+  EXPECT_EQ(mine->fp8_tflops, 0);  // unknown, never invented
+  EXPECT_EQ(mine->fp4_tflops, 0);
+  EXPECT_EQ(read_bytes(db), before);  // read in memory: the file is untouched
+  // Layered over the built-in catalog, the built-in devices carry their peaks.
+  const Catalog layered = Catalog::open_layered(db);
+  EXPECT_EQ(layered.device("my-card")->fp8_tflops, 0);
+  EXPECT_EQ(layered.device("h100-sxm")->fp8_tflops, 1979);
+  EXPECT_EQ(layered.device("b200-180gb")->fp4_tflops, 9000);
+  EXPECT_EQ(layered.device("a100-80gb-sxm")->fp8_tflops, 0);  // Ampere: no FP8 tensor cores
 }
 
 TEST(Builtin, systemsAndResaleCurvesAreDatedLookups) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 #include "reports/atomic_file.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
@@ -46,23 +47,76 @@ TEST(AtomicFile, replacesAnExistingFileAndKeepsItsPermissions) {
   EXPECT_EQ(entries(dir), 1u);
 }
 
-TEST(AtomicFile, aSymbolicLinkIsFollowedAndStaysALink) {
-  // The report goes where the link points (a shared folder, say); the link is not replaced
-  // by a regular file.
+TEST(AtomicFile, aSymbolicLinkIsReplacedAndWhatItPointsToIsLeftAlone) {
+  // O_NOFOLLOW semantics on the last component (issue 20): a link named as the output, even
+  // one planted by someone else, never redirects the write to its target.
   const std::string dir = fresh_dir("atomic-link");
   fs::create_directory(dir + "/shared");
-  put(dir + "/shared/tco.txt", "old");
+  put(dir + "/shared/tco.txt", "precious");
   fs::create_symlink("shared/tco.txt", dir + "/link.txt");
-  fs::create_symlink("link.txt", dir + "/link2.txt");  // a chain of two
-  write_text_file_atomically(dir + "/link2.txt", "new");
-  EXPECT_TRUE(fs::is_symlink(dir + "/link.txt"));
-  EXPECT_TRUE(fs::is_symlink(dir + "/link2.txt"));
-  EXPECT_EQ(read_bytes(dir + "/shared/tco.txt"), "new");
-  EXPECT_EQ(entries(dir + "/shared"), 1u);  // no temporary file left
-  // A loop is refused, naming the path.
+  write_text_file_atomically(dir + "/link.txt", "new");
+  EXPECT_FALSE(fs::is_symlink(dir + "/link.txt"));
+  EXPECT_EQ(read_bytes(dir + "/link.txt"), "new");
+  EXPECT_EQ(read_bytes(dir + "/shared/tco.txt"), "precious");
+  EXPECT_EQ(entries(dir + "/shared"), 1u);
+  // A dangling link and a loop are replaced the same way: nothing is followed.
+  fs::create_symlink("nowhere/at/all", dir + "/dangling.txt");
+  write_text_file_atomically(dir + "/dangling.txt", "x");
+  EXPECT_EQ(read_bytes(dir + "/dangling.txt"), "x");
+  EXPECT_FALSE(fs::exists(dir + "/nowhere"));
   fs::create_symlink("loop-b", dir + "/loop-a");
   fs::create_symlink("loop-a", dir + "/loop-b");
-  EXPECT_THROW(write_text_file_atomically(dir + "/loop-a", "x"), ReportError);
+  write_text_file_atomically(dir + "/loop-a", "y");
+  EXPECT_EQ(read_bytes(dir + "/loop-a"), "y");
+  EXPECT_TRUE(fs::is_symlink(dir + "/loop-b"));
+}
+
+TEST(AtomicFile, aDirectoryAFifoOrADeviceIsRefusedNotReplaced) {
+  const std::string dir = fresh_dir("atomic-special");
+  fs::create_directory(dir + "/folder");
+  ASSERT_EQ(::mkfifo((dir + "/pipe").c_str(), 0600), 0);
+  const std::pair<std::string, std::string> cases[] = {
+      {dir + "/folder", "it is a directory, not a regular file"},
+      {dir + "/pipe", "it is a FIFO (named pipe), not a regular file"},
+      {"/dev/null", "it is a character device, not a regular file"}};
+  for (const auto& [path, reason] : cases) {
+    try {
+      write_text_file_atomically(path, "x");
+      FAIL() << "no OutputRefused for " << path;
+    } catch (const OutputRefused& e) {
+      EXPECT_EQ(e.path(), path);
+      EXPECT_EQ(e.reason().rfind(reason, 0), 0u) << e.reason();
+    }
+  }
+  EXPECT_TRUE(fs::is_directory(dir + "/folder"));
+  EXPECT_TRUE(fs::is_fifo(dir + "/pipe"));
+  EXPECT_EQ(entries(dir), 2u) << "no temporary file left";
+}
+
+TEST(AtomicFile, anOutputThatIsAnInputIsRefusedWhateverItsSpelling) {
+  const std::string dir = fresh_dir("atomic-inputs");
+  put(dir + "/plan.ini", "[scenario]");
+  fs::create_directory(dir + "/sub");
+  fs::create_hard_link(dir + "/plan.ini", dir + "/hard.xlsx");
+  fs::create_symlink("plan.ini", dir + "/soft.xlsx");
+  const std::vector<CommandInput> inputs = {{"the scenario", dir + "/plan.ini"}};
+  for (const std::string& output :
+       {dir + "/plan.ini", dir + "/sub/../plan.ini", dir + "/hard.xlsx", dir + "/soft.xlsx"}) {
+    try {
+      check_output_path(output, inputs);
+      FAIL() << "no OutputRefused for " << output;
+    } catch (const OutputRefused& e) {
+      EXPECT_NE(e.reason().find("the scenario (" + dir + "/plan.ini), an input of this command"),
+                std::string::npos)
+          << e.reason();
+    }
+  }
+  // A new file, another file and standard input as an input are fine.
+  EXPECT_NO_THROW(check_output_path(dir + "/new.xlsx", inputs));
+  put(dir + "/old.xlsx", "yesterday");
+  EXPECT_NO_THROW(check_output_path(dir + "/old.xlsx", inputs));
+  EXPECT_NO_THROW(check_output_path(dir + "/old.xlsx", {{"the scenario", "-"}}));
+  EXPECT_EQ(read_bytes(dir + "/plan.ini"), "[scenario]");
 }
 
 TEST(AtomicFile, theWriterSeesATempFileInTheSameDirectory) {
@@ -94,7 +148,8 @@ TEST(AtomicFile, aFailingWriterLeavesTheTargetUntouchedAndNoTempBehind) {
 }
 
 TEST(AtomicFile, aFailedRenameLeavesTheTargetUntouchedAndNoTempBehind) {
-  // The target is a non-empty directory: rename(2) cannot replace it, whoever we are.
+  // The target is a non-empty directory: refused before the rename (which could not replace
+  // it either, whoever we are).
   const std::string dir = fresh_dir("atomic-rename");
   const std::string path = dir + "/out";
   fs::create_directory(path);

@@ -14,6 +14,7 @@ namespace {
 
 using test::formula_cells;
 using test::fresh_dir;
+using test::text_cells;
 using test::zip_member;
 
 /// The formula cell at `ref` on `sheet`; fails the test if there is none.
@@ -35,27 +36,6 @@ void expect_near_relative(double actual, double expected, const std::string& wha
 /// A text cell's shared string is in the workbook (user text and "unknown" are strings).
 bool has_string(const std::string& path, const std::string& text) {
   return zip_member(path, "xl/sharedStrings.xml").find(text) != std::string::npos;
-}
-
-/// The shared-string text cells of one sheet: cell reference ("D17") -> text.
-std::map<std::string, std::string> text_cells(const std::string& path, const std::string& sheet) {
-  std::vector<std::string> strings;
-  const std::string shared = zip_member(path, "xl/sharedStrings.xml");
-  const std::regex si(R"re(<si>(.*?)</si>)re");
-  const std::regex t(R"re(<t[^>]*>([^<]*)</t>)re");
-  for (std::sregex_iterator it(shared.begin(), shared.end(), si), end; it != end; ++it) {
-    const std::string item = (*it)[1];
-    std::string text;
-    for (std::sregex_iterator jt(item.begin(), item.end(), t); jt != end; ++jt) text += (*jt)[1];
-    strings.push_back(text);
-  }
-  std::map<std::string, std::string> out;
-  const std::string xml = zip_member(path, test::sheet_parts(path).at(sheet));
-  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"[^>]*t="s"[^>]*><v>([0-9]+)</v></c>)re");
-  for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
-    out[(*it)[1]] = strings.at(std::stoul((*it)[2]));
-  }
-  return out;
 }
 
 TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {

@@ -249,6 +249,7 @@ void recompute_money(SamplePlan& sample) {
       if (r.annual_costs.size() <= year) r.annual_costs.resize(year + 1, 0.0);
       r.annual_costs[year] += r.cash_flow.total[m];
     }
+    r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
     r.hours_per_month = hours_per_month;
     // No demand in tokens: each option serves its own decode rate during the hours of use; of
     // its total, the energy (owned, switched off when idle) or the hourly rent scales with the
@@ -513,6 +514,26 @@ std::string xml_unescape(std::string text) {
   return text;
 }
 }  // namespace
+
+std::map<std::string, std::string> text_cells(const std::string& xlsx, const std::string& sheet) {
+  std::vector<std::string> strings;
+  const std::string shared = zip_member(xlsx, "xl/sharedStrings.xml");
+  const std::regex si(R"re(<si>(.*?)</si>)re");
+  const std::regex t(R"re(<t[^>]*>([^<]*)</t>)re");
+  for (std::sregex_iterator it(shared.begin(), shared.end(), si), end; it != end; ++it) {
+    const std::string item = (*it)[1];
+    std::string text;
+    for (std::sregex_iterator jt(item.begin(), item.end(), t); jt != end; ++jt) text += (*jt)[1];
+    strings.push_back(xml_unescape(text));
+  }
+  std::map<std::string, std::string> out;
+  const std::string xml = zip_member(xlsx, sheet_parts(xlsx).at(sheet));
+  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"[^>]*t="s"[^>]*><v>([0-9]+)</v></c>)re");
+  for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
+    out[(*it)[1]] = strings.at(std::stoul((*it)[2]));
+  }
+  return out;
+}
 
 std::vector<FormulaCell> formula_cells(const std::string& xlsx) {
   std::vector<FormulaCell> cells;

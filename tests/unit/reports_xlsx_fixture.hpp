@@ -67,6 +67,10 @@ std::string zip_member(const std::string& zip, const std::string& member);
 /// Sheet name -> its part ("xl/worksheets/sheet3.xml"), from workbook.xml and its rels.
 std::map<std::string, std::string> sheet_parts(const std::string& xlsx);
 
+/// The shared-string text cells of one sheet: cell reference ("D17") -> text, XML entities
+/// decoded.
+std::map<std::string, std::string> text_cells(const std::string& xlsx, const std::string& sheet);
+
 /// A formula cell as stored in the file.
 struct FormulaCell {
   std::string sheet;

@@ -23,6 +23,7 @@ namespace gputco {
 namespace {
 
 using test::fresh_dir;
+using test::text_cells;
 using test::zip_member;
 
 /// A 4 x 2 PNG: signature and IHDR (libxlsxwriter reads the size; the pixels are not checked).
@@ -66,36 +67,6 @@ test::SamplePlan seller_quote(const std::string& dir) {
   return sample;
 }
 
-/// The shared strings and the text cells of one sheet: reference -> text.
-std::map<std::string, std::string> texts_of(const std::string& path, const std::string& sheet) {
-  std::vector<std::string> strings;
-  const std::string shared = zip_member(path, "xl/sharedStrings.xml");
-  const std::regex si(R"re(<si>(.*?)</si>)re");
-  const std::regex t(R"re(<t[^>]*>([^<]*)</t>)re");
-  for (std::sregex_iterator it(shared.begin(), shared.end(), si), end; it != end; ++it) {
-    const std::string item = (*it)[1];
-    std::string text;
-    for (std::sregex_iterator jt(item.begin(), item.end(), t); jt != end; ++jt) text += (*jt)[1];
-    for (const auto& [entity, plain] : {std::pair<std::string, std::string>{"&lt;", "<"},
-                                        {"&gt;", ">"},
-                                        {"&quot;", "\""},
-                                        {"&apos;", "'"},
-                                        {"&amp;", "&"}}) {
-      for (size_t at = text.find(entity); at != std::string::npos; at = text.find(entity, at + 1)) {
-        text.replace(at, entity.size(), plain);
-      }
-    }
-    strings.push_back(text);
-  }
-  std::map<std::string, std::string> out;
-  const std::string xml = zip_member(path, test::sheet_parts(path).at(sheet));
-  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"[^>]*t="s"[^>]*><v>([0-9]+)</v></c>)re");
-  for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
-    out[(*it)[1]] = strings.at(std::stoul((*it)[2]));
-  }
-  return out;
-}
-
 bool has_text(const std::map<std::string, std::string>& texts, const std::string& text) {
   for (const auto& [ref, value] : texts) {
     if (value == text) return true;
@@ -112,7 +83,7 @@ TEST(XlsxQuote, theCoverShowsTheSellerTheProposedOptionAndTheRecommendationBesid
   options.quote = true;
   const std::string path = dir + "/quote.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
-  const auto cover = texts_of(path, "Cover");
+  const auto cover = text_cells(path, "Cover");
   for (const char* text :
        {"Rechenwerk Systems GmbH", "Jana Kovac, +49 30 1234567", "Office rig, 2 x RTX 3090 (used)",
         "Proposed", "Recommendation", "Payment 30 days net. Delivery within 10 working days.",
@@ -157,7 +128,7 @@ TEST(XlsxQuote, theAssumptionsListEveryPriceRateAndTermWithWhereItComesFrom) {
   options.quote = true;
   const std::string path = dir + "/quote.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
-  const auto texts = texts_of(path, "Assumptions");
+  const auto texts = text_cells(path, "Assumptions");
   for (const char* label :
        {"Discount rate", "Electricity tariff (nl-business)", "Purchase price per device",
         "Loan rate per year (nominal, monthly instalments)", "Loan term", "Down payment",
@@ -184,7 +155,7 @@ TEST(XlsxQuote, sourcesNameThePublisherAndDateAndKeepTheReferenceInANote) {
   options.quote = true;
   const std::string path = dir + "/quote.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
-  const auto texts = texts_of(path, "Sources");
+  const auto texts = text_cells(path, "Sources");
   EXPECT_TRUE(has_text(texts, "Published by"));
   EXPECT_TRUE(has_text(texts, "Eurostat"));
   EXPECT_TRUE(has_text(texts, "European Central Bank (ECB)"));
@@ -301,7 +272,7 @@ TEST(XlsxQuote, aLongOptionNameKeepsItsYearInTheComponentTable) {
   const std::string path = dir + "/quote.xlsx";
   write_workbook(sample.plan, sample.scenario, path, options);
   std::string ref;
-  for (const auto& [at, text] : texts_of(path, "Summary")) {
+  for (const auto& [at, text] : text_cells(path, "Summary")) {
     if (text == "Office rig, 2 x RTX 3090 (used), year 1") ref = at;
   }
   ASSERT_EQ(ref.rfind("A", 0), 0u) << "the name's cell, in column A";

@@ -91,7 +91,7 @@ class Recalculation : public ::testing::Test {
     const Sensitivity sensitivity = test::sample_sensitivity(*sample_);
     WorkbookOptions with_sensitivity;
     with_sensitivity.sensitivity = &sensitivity;
-    add("hand-built sample, every sheet", "sample", *sample_, with_sensitivity, 11);
+    add("hand-built sample, every sheet", "sample", *sample_, with_sensitivity, 12);
     // A control whose cached total is deliberately wrong: after recalculation it must show
     // the true sum, or LibreOffice did not recalculate and the comparison proves nothing.
     test::SamplePlan tampered = *sample_;
@@ -103,13 +103,28 @@ class Recalculation : public ::testing::Test {
     const Sensitivity engine_sensitivity = analyse(engine.scenario.plan_inputs, engine.plan);
     WorkbookOptions engine_options;
     engine_options.sensitivity = &engine_sensitivity;
-    add("the real engine's plan", "engine", engine, engine_options, 11);
+    add("the real engine's plan", "engine", engine, engine_options, 12);
     // Issue #8: a pay-per-token API option, idle energy and carbon, planned by the engine.
     const test::SamplePlan api = test::api_carbon_sample_plan();
     const Sensitivity api_sensitivity = analyse(api.scenario.plan_inputs, api.plan);
     WorkbookOptions api_options;
     api_options.sensitivity = &api_sensitivity;
-    add("the api and carbon plan", "apicarbon", api, api_options, 11);
+    add("the api and carbon plan", "apicarbon", api, api_options, 12);
+    // Issue #20: a loan at 1e-17 a year (the parser reads that as 0; here it reaches the
+    // engine and the workbook as it is): 1 + r rounds r away, and PMT and FV would divide by
+    // zero (#VALUE!) without the negligible-rate test in the formula.
+    test::SamplePlan tiny_loan = test::engine_sample_plan();
+    OptionInputs& own = tiny_loan.scenario.plan_inputs.options[0];
+    own.financing = Financing::loan;
+    own.down_payment_fraction = 0.2;
+    own.loan_rate_per_year = 1e-17;
+    own.loan_term_months = 36;
+    tiny_loan.plan = make_plan(tiny_loan.scenario.plan_inputs);
+    const Sensitivity tiny_loan_sensitivity =
+        analyse(tiny_loan.scenario.plan_inputs, tiny_loan.plan);
+    WorkbookOptions tiny_loan_options;
+    tiny_loan_options.sensitivity = &tiny_loan_sensitivity;
+    add("a loan at 1e-17 a year", "tinyloan", tiny_loan, tiny_loan_options, 12);
     WorkbookOptions api_quote;
     api_quote.quote = true;
     add("the api and carbon plan (quote)", "carbonquote", api, api_quote, 5);
@@ -122,7 +137,7 @@ class Recalculation : public ::testing::Test {
       const Sensitivity example_sensitivity = analyse(example.scenario.plan_inputs, example.plan);
       WorkbookOptions example_options;
       example_options.sensitivity = &example_sensitivity;
-      add("example " + name, "example" + std::to_string(n++), example, example_options, 11);
+      add("example " + name, "example" + std::to_string(n++), example, example_options, 12);
       WorkbookOptions example_quote;
       example_quote.quote = true;
       add("example " + name + " (quote)", "example" + std::to_string(n++), example, example_quote,
@@ -256,7 +271,7 @@ TEST_F(Recalculation, everyCheckOfEveryExampleHoldsButStalePrices) {
   // The examples' catalog prices can be older than the scenario allows: that check then says
   // FALSE, exactly when the Sources sheet flags a price stale; the master check stays TRUE.
   for (const Book& book : *books_) {
-    if (book.label.rfind("example", 0) != 0 || book.sheets != 11) continue;
+    if (book.label.rfind("example", 0) != 0 || book.sheets != 12) continue;
     const Sheets& sheets = sheets_of(book.path);
     bool any_stale = false;
     for (const auto& row : sheets.at("Sources")) {

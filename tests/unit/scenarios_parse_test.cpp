@@ -268,13 +268,6 @@ TEST(ScenarioParse, emptyAndBinaryFilesAreRejected) {
             "test.ini: this is not a text file (it contains NUL bytes)");
 }
 
-TEST(Nearest, findsLikelyTyposOnly) {
-  EXPECT_EQ(nearest("rtx3090", {"rtx-3090", "rtx-4090", "h100-sxm"}), "rtx-3090");
-  EXPECT_EQ(nearest("3090", {"rtx-3090", "rtx-4090", "h100-sxm"}), "rtx-3090");
-  EXPECT_EQ(nearest("q4_k_m", {"Q4_K_M", "Q8_0"}), "Q4_K_M");
-  EXPECT_EQ(nearest("banana", {"rtx-3090", "h100-sxm"}), "");
-}
-
 TEST(Dates, daysBetweenAcrossMonthsAndLeapYears) {
   EXPECT_EQ(days_between("2026-01-31", "2026-03-01"), 29);
   EXPECT_EQ(days_between("2024-02-28", "2024-03-01"), 2);  // 2024 is a leap year

@@ -1,0 +1,94 @@
+#include "cli/serving_options.hpp"
+
+#include <cmath>
+
+#include "cli/commands.hpp"
+
+namespace po = boost::program_options;
+
+namespace gputco::cli {
+
+namespace {
+
+void check_positive(const std::string& command, const char* option, double value) {
+  if (!std::isfinite(value) || value <= 0) {
+    throw UsageError(command + ": --" + option + " must be a positive number, got " +
+                     std::to_string(value));
+  }
+}
+
+}  // namespace
+
+void add_latency_options(po::options_description& options, ServingGoalOptions& v) {
+  options.add_options()("tpot-ms", po::value(&v.tpot_ms)->value_name("MS"),
+                        "time per output token at the 99th percentile: the largest batch "
+                        "meeting it")("ttft-ms", po::value(&v.ttft_ms)->value_name("MS"),
+                                      "time to first token under load at the 99th percentile")(
+      "user-tokens-per-s", po::value(&v.user_tokens_per_s)->value_name("R"),
+      "per-user speed (1 / mean TPOT) at least R tokens/s");
+}
+
+ServingGoal serving_goal(const std::string& command, const ServingGoalOptions& v,
+                         const po::variables_map& vm, bool require_one) {
+  const bool batch = vm.count("batch") > 0;
+  const bool latency =
+      vm.count("tpot-ms") > 0 || vm.count("ttft-ms") > 0 || vm.count("user-tokens-per-s") > 0;
+  const int forms = (batch ? 1 : 0) + (v.max_batch ? 1 : 0) + (latency ? 1 : 0);
+  if (forms > 1 || (require_one && forms == 0)) {
+    throw UsageError(command +
+                     ": give exactly one of --batch N, --max-batch, or latency targets "
+                     "(--tpot-ms MS [--ttft-ms MS] | --user-tokens-per-s R)");
+  }
+  ServingGoal g;
+  if (batch) {
+    if (v.batch < 1 || v.batch > 1'000'000) {
+      throw UsageError(command + ": --batch must be between 1 and 1000000, got " +
+                       std::to_string(v.batch));
+    }
+    g.mode = ServingGoal::Mode::batch;
+    g.batch = v.batch;
+  } else if (latency) {
+    g.mode = ServingGoal::Mode::latency;
+    if (vm.count("tpot-ms")) {
+      check_positive(command, "tpot-ms", v.tpot_ms);
+      g.tpot_p99_ms = v.tpot_ms;
+    }
+    if (vm.count("ttft-ms")) {
+      check_positive(command, "ttft-ms", v.ttft_ms);
+      g.ttft_p99_ms = v.ttft_ms;
+    }
+    if (vm.count("user-tokens-per-s")) {
+      check_positive(command, "user-tokens-per-s", v.user_tokens_per_s);
+      g.user_tokens_per_s = v.user_tokens_per_s;
+    }
+  } else {
+    g.mode = ServingGoal::Mode::max_batch;
+  }
+  return g;
+}
+
+ServingEngine serving_engine(const std::string& command, const std::string& text) {
+  const auto engine = parse_serving_engine(text);
+  if (!engine) {
+    throw UsageError(command + ": --engine must be llama.cpp, vllm, sglang or tensorrt-llm, got '" +
+                     text + "'");
+  }
+  return *engine;
+}
+
+ServingOffer serving_offer(const Catalog& catalog, const Device& device, const std::string& as_of) {
+  ServingOffer offer;
+  offer.device = device;
+  for (const auto& r : catalog.rental_offers(as_of, device.id, "hourly", "on_demand")) {
+    const auto fx = catalog.fx_rate(r.currency, "USD", as_of);
+    if (!fx) continue;
+    const double usd = r.amount_per_device() * fx->rate;
+    if (!offer.rate_per_gpu_hour || usd < offer.rate_per_gpu_hour->amount) {
+      offer.rate_per_gpu_hour = Price{usd, "USD"};
+      offer.rate_source = r.provider + " " + r.sku + " (" + r.provenance.observed_on + ")";
+    }
+  }
+  return offer;
+}
+
+}  // namespace gputco::cli

@@ -1,0 +1,154 @@
+// gputco throughput: what `trtllm-bench throughput` or `vllm bench serve` would measure for a
+// model on a box of GPUs with an engine, at a batch, at the most memory allows, or at latency
+// targets (engine/serving.hpp).
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <iostream>
+
+#include "cli/arguments.hpp"
+#include "cli/catalog_open.hpp"
+#include "cli/commands.hpp"
+#include "cli/serving_options.hpp"
+#include "engine/serving.hpp"
+#include "reports/throughput_report.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace po = boost::program_options;
+
+namespace gputco::cli {
+
+namespace {
+
+struct Options {
+  std::string model_id, quant_id, gpu_id, engine, kv_cache = "f16", catalog_path;
+  int count = 1, tp = 0, pp = 0, input_tokens = 0, output_tokens = 0;
+  ServingGoalOptions goal;
+  bool json = false;
+};
+
+void check_range(const char* option, int value, int lo, int hi) {
+  if (value < lo || value > hi) {
+    throw UsageError("throughput: --" + std::string(option) + " must be between " +
+                     std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                     std::to_string(value));
+  }
+}
+
+}  // namespace
+
+int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+  po::options_description visible(
+      "usage: gputco throughput --model ID --quant Q --gpu ID [--count N]\n"
+      "         --engine llama.cpp|vllm|sglang|tensorrt-llm [--tp N] [--pp N]\n"
+      "         --input-tokens N --output-tokens N [--kv-cache f16|fp8|q8_0|q4_0]\n"
+      "         (--batch N | --max-batch | --tpot-ms MS [--ttft-ms MS] | --user-tokens-per-s R)\n"
+      "         [--json]\n\n"
+      "Serving throughput of a model on a box of GPUs with an engine, as `trtllm-bench\n"
+      "throughput` or `vllm bench serve` would measure it: output tokens per second of the box\n"
+      "and per GPU, per-user speed, time per output token and to first token, the layout\n"
+      "(tensor x pipeline parallel x replicas) and what bounds it.\n\noptions");
+  Options o;
+  visible.add_options()("help,h", "this text")("model", po::value(&o.model_id)->value_name("ID"),
+                                               "catalog model id (required)")(
+      "quant", po::value(&o.quant_id)->value_name("Q"),
+      "weight format: BF16, FP8, NVFP4, MXFP4, INT4-AWQ, or a GGUF quant for llama.cpp "
+      "(required)")("gpu", po::value(&o.gpu_id)->value_name("ID"), "catalog device id (required)")(
+      "count", po::value(&o.count)->value_name("N"), "GPUs in the box (default 1)")(
+      "engine", po::value(&o.engine)->value_name("E"),
+      "llama.cpp | vllm | sglang | tensorrt-llm (required)")(
+      "tp", po::value(&o.tp)->value_name("N"),
+      "tensor parallel GPUs per replica (default: chosen)")(
+      "pp", po::value(&o.pp)->value_name("N"),
+      "pipeline parallel stages per replica (default: chosen)")(
+      "input-tokens", po::value(&o.input_tokens)->value_name("N"),
+      "mean prompt tokens per request (required)")("output-tokens",
+                                                   po::value(&o.output_tokens)->value_name("N"),
+                                                   "mean generated tokens per request (required)")(
+      "kv-cache", po::value(&o.kv_cache)->value_name("T"),
+      "KV cache: f16 (default) | fp8 | q8_0 | q4_0 (the last two: llama.cpp)")(
+      "batch", po::value(&o.goal.batch)->value_name("N"), "sequences in flight per replica")(
+      "max-batch", po::bool_switch(&o.goal.max_batch), "as many sequences as memory allows");
+  add_latency_options(visible, o.goal);
+  visible.add_options()("json", po::bool_switch(&o.json), "print JSON")(
+      "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
+  const auto vm = parse_arguments(args, visible, {});
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  if (o.model_id.empty()) {
+    throw UsageError("throughput: --model is required (gputco catalog list models)");
+  }
+  if (o.quant_id.empty()) {
+    throw UsageError("throughput: --quant is required (gputco catalog list quants)");
+  }
+  if (o.gpu_id.empty())
+    throw UsageError("throughput: --gpu is required (gputco catalog list gpus)");
+  if (o.engine.empty()) {
+    throw UsageError("throughput: --engine is required: llama.cpp, vllm, sglang or tensorrt-llm");
+  }
+  const ServingEngine engine = serving_engine("throughput", o.engine);
+  if (!vm.count("input-tokens") || !vm.count("output-tokens")) {
+    throw UsageError("throughput: --input-tokens and --output-tokens are required");
+  }
+  check_range("input-tokens", o.input_tokens, 1, 10'000'000);
+  check_range("output-tokens", o.output_tokens, 1, 10'000'000);
+  check_range("count", o.count, 1, 4096);
+  if (vm.count("tp")) check_range("tp", o.tp, 1, 4096);
+  if (vm.count("pp")) check_range("pp", o.pp, 1, 4096);
+  const auto kv = parse_kv_cache_type(o.kv_cache);
+  if (!kv) {
+    throw UsageError("throughput: --kv-cache must be f16, fp8, q8_0 or q4_0, got '" + o.kv_cache +
+                     "'");
+  }
+  const ServingGoal goal = serving_goal("throughput", o.goal, vm, true);
+
+  const Catalog catalog = open_catalog(o.catalog_path);
+  ThroughputQuery q;
+  // A catalog id, or a Hugging Face repository id (ORG/NAME) a catalog model names.
+  auto model = catalog.model(o.model_id);
+  if (!model && o.model_id.find('/') != std::string::npos)
+    model = catalog.model_by_repo(o.model_id);
+  if (!model) {
+    unknown_id(
+        "throughput", "model", o.model_id, catalog.models(),
+        [](const ModelArch& m) { return m.id; }, "gputco catalog list models");
+  }
+  const auto quant = catalog.quant(o.quant_id);
+  if (!quant) {
+    unknown_id(
+        "throughput", "quant", o.quant_id, catalog.quants(), [](const Quant& x) { return x.id; },
+        "gputco catalog list quants");
+  }
+  const auto device = catalog.device(o.gpu_id);
+  if (!device) {
+    unknown_id(
+        "throughput", "gpu", o.gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
+        "gputco catalog list gpus");
+  }
+  q.request.model = *model;
+  q.request.quant = *quant;
+  q.request.kv_cache = *kv;
+  q.request.engine = engine;
+  q.request.backend = default_backend(*device);
+  q.request.input_tokens = o.input_tokens;
+  q.request.output_tokens = o.output_tokens;
+  q.device = *device;
+  q.count = o.count;
+  q.layout = ServingLayout{o.tp, o.pp};
+  q.goal = goal;
+  const ServingCapacity capacity = serving_capacity(q.request, q.device, q.count, q.layout, q.goal);
+  if (!capacity.target_met) {
+    std::string why = capacity.notes.empty() ? "no batch meets the target" : capacity.notes.front();
+    for (const auto& note : capacity.notes) {
+      if (note.rfind("no batch meets", 0) == 0) why = note;
+    }
+    throw EngineError("throughput: " + why + " (TP" + std::to_string(capacity.tp) + " x PP" +
+                      std::to_string(capacity.pp) + " on " + std::to_string(q.count) + " x " +
+                      q.device.id + "; relax the target, or use more or faster GPUs)");
+  }
+  out << (o.json ? throughput_json(q, capacity) : throughput_text(q, capacity));
+  return 0;
+}
+
+}  // namespace gputco::cli

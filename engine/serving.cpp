@@ -1,0 +1,662 @@
+#include "engine/serving.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/calibration.hpp"
+#include "engine/error.hpp"
+#include "engine/model_bytes.hpp"
+#include "engine/serving_queue.hpp"
+#include "engine/speed.hpp"
+
+namespace gputco {
+
+namespace {
+
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+constexpr double kActivationBytes = 2.0;  // 16-bit hidden state per token on the wire
+constexpr double kP99 = 0.99;
+constexpr double kMs = 1000.0;
+/// The most GPUs the "what would fit" search of an error message tries.
+constexpr int kMaxGpusTried = 64;
+
+bool is_llama_cpp(const ReplicaSetup& s) {
+  return s.profile.engine == ServingEngine::llama_cpp;
+}
+
+/// Mean resident context of a sequence in flight: its prompt plus half its output (DOMAIN V3).
+double resident_tokens(const ReplicaSetup& s) {
+  return s.input_tokens + s.output_tokens / 2.0;
+}
+
+/// The model as the engine allocates its cache: sliding-window layers in full when the engine
+/// reserves them so (vLLM, SGLang), else capped at the window (llama.cpp, TensorRT-LLM).
+ModelArch cache_model(const ReplicaSetup& s) {
+  ModelArch m = s.model;
+  if (s.profile.sliding_window_in_full) {
+    m.swa_layers = 0;
+    m.swa_window = 0;
+  }
+  return m;
+}
+
+/// An engine serving an MoE model on TP GPUs splits the experts among them (expert parallel)
+/// and runs attention data parallel: each GPU attends for its own share of the sequences with
+/// the whole attention weights (TensorRT-LLM enable_attention_dp with --ep, SGLang
+/// --enable-dp-attention, vLLM --enable-expert-parallel with data parallel attention).
+bool expert_parallel(const ReplicaSetup& s) {
+  return !is_llama_cpp(s) && s.model.is_moe() && s.tp > 1;
+}
+
+/// Share of a replica's KV cache one GPU holds: 1 / (tp x pp), except that TP beyond the KV
+/// heads replicates them (each GPU keeps at least one head) and an MLA latent is replicated on
+/// every TP rank; with data-parallel attention each GPU holds whole sequences: 1 / (tp x pp).
+double kv_share_per_gpu(const ReplicaSetup& s) {
+  const double per_stage = 1.0 / s.pp;
+  if (expert_parallel(s)) return per_stage / s.tp;
+  if (s.model.is_mla()) return per_stage;
+  const double heads_share = std::max(1.0 / s.tp, 1.0 / s.model.kv_heads);
+  return heads_share * per_stage;
+}
+
+/// Efficiency multiplier of the vendor (ROCm's share of the same peaks) and of MoE layers,
+/// engines only.
+double efficiency_factor(const ReplicaSetup& s) {
+  const ServingConstants& c = s.profile.constants;
+  const double dense_tp =
+      s.tp > 1 && !expert_parallel(s) ? std::pow(c.tp_factor, std::log2(s.tp)) : 1.0;
+  return (s.device.vendor == Vendor::amd ? c.amd_factor : 1.0) *
+         (s.model.is_moe() ? c.moe_factor : 1.0) * (s.tuned ? c.tuned_factor : 1.0) * dense_tp;
+}
+
+double flops_per_s(double tflops) {
+  return tflops * 1e12;
+}
+
+/// Seconds of the matrix multiplications of `tokens` tokens at the compute precision, and of
+/// their attention over `attended` cached tokens at 16 bits, on `gpus` GPUs at `efficiency`;
+/// 0 when the peak is unknown.
+double matmul_s(const ReplicaSetup& s, double tokens, double gpus, double efficiency) {
+  const double peak = flops_per_s(peak_tflops(s.device, s.compute));
+  if (s.compute == ComputePrecision::fp4 && !is_llama_cpp(s)) {
+    efficiency *= s.profile.constants.fp4_factor;
+  }
+  if (!(peak > 0) || !(efficiency > 0)) return 0;
+  return tokens * matmul_flops_per_token(s.model) / (peak * gpus * efficiency);
+}
+double attention_s(const ReplicaSetup& s, double tokens, double attended, double gpus,
+                   double efficiency) {
+  const double peak = flops_per_s(s.device.fp16_tflops);
+  if (!(peak > 0) || !(efficiency > 0)) return 0;
+  return tokens * attention_flops_per_token(s.model, attended) / (peak * gpus * efficiency);
+}
+
+/// Weight bytes read in a step as non-expert + expert parts: read(b) = other + experts x
+/// (1 - (1 - k / E)^b) (weights_read_per_step_bytes), solved from b = 1 and b = all.
+struct WeightParts {
+  double other = 0;    ///< read every step whatever the batch (attention, embeddings' output)
+  double experts = 0;  ///< all routed experts
+};
+WeightParts weight_parts(const ReplicaSetup& s) {
+  WeightParts w;
+  const double one = weights_read_per_step_bytes(s.model, s.quant, 1);
+  if (!s.model.is_moe()) {
+    w.other = one;
+    return w;
+  }
+  constexpr int kEveryExpert = 1'000'000;
+  const double all = weights_read_per_step_bytes(s.model, s.quant, kEveryExpert);
+  const double k_over_e = static_cast<double>(s.model.experts_active) / s.model.experts;
+  w.experts = (all - one) / (1.0 - k_over_e);
+  w.other = all - w.experts;
+  return w;
+}
+
+/// One point-to-point send of `bytes` between neighbouring GPUs: one hop of the ring
+/// all-reduce model (calibration.hpp: a link latency plus the bytes over the link).
+double send_s(const Device& device, double bytes) {
+  return tensor_parallel_allreduce_s(device, 2, 2.0 * bytes) / 2.0;
+}
+
+}  // namespace
+
+std::string to_string(ServingBound bound) {
+  switch (bound) {
+    case ServingBound::memory:
+      return "memory";
+    case ServingBound::compute:
+      return "compute";
+    case ServingBound::kv_capacity:
+      return "kv_capacity";
+    case ServingBound::latency_target:
+      return "latency_target";
+  }
+  return "unknown";
+}
+
+double expected_experts_touched(int experts, int active, double tokens) {
+  GPUTCO_REQUIRE(std::isfinite(tokens) && tokens >= 0,
+                 "tokens must not be negative, got " << tokens);
+  GPUTCO_REQUIRE(experts >= 0 && active >= 0 && active <= experts,
+                 "active experts must be in 0.." << experts << ", got " << active);
+  if (experts == 0) return 0;
+  return experts * (1.0 - std::pow(1.0 - static_cast<double>(active) / experts, tokens));
+}
+
+ReplicaMemory replica_memory(const ReplicaSetup& s) {
+  ReplicaMemory m;
+  const double gpus = static_cast<double>(s.tp) * s.pp;
+  const double stored = weights_bytes(s.model, s.quant);
+  if (expert_parallel(s)) {
+    // Every GPU keeps the non-expert weights; the experts are split.
+    const double experts = weight_parts(s).experts;
+    m.weights_gib = ((stored - experts) / s.pp + experts / gpus) / kBytesPerGib;
+  } else {
+    m.weights_gib = stored / gpus / kBytesPerGib;
+  }
+  const double resident = resident_tokens(s);
+  if (is_llama_cpp(s)) {
+    // llama.cpp: the usable memory of fit.hpp (headless: firmware, driver, 1 GiB margin) and
+    // one compute buffer per GPU.
+    m.device_gib = usable_memory_gib(s.device, 1, s.memory_policy);
+    FitRequest request{s.model, s.quant, static_cast<int>(std::ceil(resident)), 1, s.kv_cache};
+    m.reserve_gib = compute_buffer_bytes(request, true) / kBytesPerGib;
+    m.kv_budget_gib = m.device_gib - m.weights_gib - m.reserve_gib;
+  } else {
+    const double nameplate = s.device.memory_nameplate_gb;
+    m.device_gib = s.device.kind == DeviceKind::unified
+                       ? nameplate * s.memory_policy.unified_usable_fraction
+                       : nameplate * (1.0 - s.memory_policy.firmware_reserve_fraction);
+    m.reserve_gib = s.profile.runtime_reserve_gib;
+    m.kv_budget_gib = s.profile.share_of_free_memory
+                          ? s.memory_share * (m.device_gib - m.weights_gib - m.reserve_gib)
+                          : s.memory_share * m.device_gib - m.weights_gib - m.reserve_gib;
+  }
+  const int block = std::max(1, s.profile.kv_block_tokens);
+  const double allocated = std::ceil(resident / block) * block;
+  // llama.cpp allocates its own way (cells padded to 256, sliding layers window + micro-batch:
+  // kv_cache_bytes); the engines' paged cache holds the tokens of whole blocks, per token as
+  // llama.cpp's (kv_cache_read_bytes: sliding layers at most their window unless the engine
+  // reserves them in full, cache_model).
+  const ModelArch cached = cache_model(s);
+  const int allocated_tokens = static_cast<int>(allocated);
+  const double kv_sequence_bytes = is_llama_cpp(s)
+                                       ? kv_cache_bytes(cached, s.kv_cache, allocated_tokens)
+                                       : kv_cache_read_bytes(cached, s.kv_cache, allocated_tokens);
+  m.kv_per_sequence_gib = kv_sequence_bytes * kv_share_per_gpu(s) / kBytesPerGib;
+  if (m.kv_budget_gib > 0 && m.kv_per_sequence_gib > 0) {
+    m.max_batch =
+        static_cast<int>(std::min(std::floor(m.kv_budget_gib / m.kv_per_sequence_gib), 1e6));
+  }
+  return m;
+}
+
+StepTime decode_step(const ReplicaSetup& s, double batch) {
+  GPUTCO_REQUIRE(std::isfinite(batch) && batch >= 1, "batch must be at least 1, got " << batch);
+  StepTime t;
+  const bool llama = is_llama_cpp(s);
+  // Engines run PP stages on micro-batches of batch / pp sequences at once; llama.cpp's layer
+  // split stages take turns on the whole batch.
+  const double micro_batch = llama ? batch : batch / s.pp;
+  const int streams = std::max(1, static_cast<int>(std::ceil(micro_batch - 1e-9)));
+  double weight_bytes = weights_read_per_step_bytes(s.model, s.quant, streams) / s.tp;
+  if (expert_parallel(s)) {
+    const WeightParts w = weight_parts(s);
+    const double touched =
+        expected_experts_touched(s.model.experts, s.model.experts_active, micro_batch) /
+        s.model.experts;
+    weight_bytes = w.other / s.pp + w.experts * touched / (static_cast<double>(s.tp) * s.pp);
+  }
+  const double resident = resident_tokens(s);
+  // Attention reads the tokens held, not the cells allocated.
+  const double kv_read =
+      kv_cache_read_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
+  const double kv_bytes = batch * kv_read * kv_share_per_gpu(s) * (llama ? s.pp : 1);
+  const double bandwidth = s.device.bandwidth_gbps * 1e9;
+  // The GEMMs (weights) and the attention kernels (KV cache) of a layer run one after the
+  // other: each takes the larger of its bytes over bandwidth and its FLOPs over compute.
+  double weights_bw = 0, kv_bw = 0, compute_eff = 0, gemm_eff = 0, gpus = 1;
+  double message = kActivationBytes * s.model.hidden * micro_batch;
+  if (llama) {
+    const DecodeConstants c = decode_constants(s.backend);
+    weights_bw = kv_bw = decode_eta(c, s.device) * bandwidth;
+    compute_eff = gemm_eff = prefill_efficiency(s.backend);
+    gpus = s.tp;  // layer-split stages take turns
+    t.fixed_s = decode_fixed_s(c, s.model) + (s.pp - 1) * layer_split_boundary_s(s.backend);
+    t.communication_s = 2.0 * s.model.layers * tensor_parallel_allreduce_s(s.device, s.tp, message);
+  } else {
+    const ServingConstants& c = s.profile.constants;
+    const double factor = efficiency_factor(s);
+    weights_bw = kv_bw = c.bandwidth_efficiency * factor * bandwidth;
+    compute_eff = gemm_eff = c.compute_efficiency * factor;
+    gpus = static_cast<double>(s.tp) * s.pp;
+    t.fixed_s = c.step_fixed_s * s.pp;  // once per micro-batch pass
+    const double wire = message;
+    if (expert_parallel(s)) {
+      // Per MoE layer, each GPU sends its tokens' hidden states to the experts chosen
+      // (k per token, (tp - 1) / tp of them elsewhere) and gets the results back.
+      const double a2a = wire / s.tp * s.model.experts_active * (s.tp - 1.0) / s.tp;
+      t.communication_s = 2.0 * s.model.layers * send_s(s.device, a2a);
+    } else {
+      t.communication_s = 2.0 * s.model.layers * tensor_parallel_allreduce_s(s.device, s.tp, wire);
+    }
+    if (s.pp > 1) t.communication_s += s.pp * send_s(s.device, wire);
+  }
+  const double weights_memory = weight_bytes / weights_bw;
+  const double weights_compute = matmul_s(s, batch, gpus, gemm_eff);
+  const double kv_memory = kv_bytes / kv_bw;
+  const double attention_compute = attention_s(s, batch, resident, gpus, compute_eff);
+  t.memory_s = weights_memory + kv_memory;
+  t.compute_s = weights_compute + attention_compute;
+  t.weights_s = std::max(weights_memory, weights_compute);
+  t.attention_s = std::max(kv_memory, attention_compute);
+  t.total_s = t.weights_s + t.attention_s + t.communication_s + t.fixed_s;
+  return t;
+}
+
+double prefill_s_per_token(const ReplicaSetup& s) {
+  const double attended = s.input_tokens / 2.0;
+  if (is_llama_cpp(s)) {
+    // llama.cpp: layer split stages take turns; a tensor split works together (speed.hpp).
+    const double e = prefill_efficiency(s.backend);
+    return matmul_s(s, 1.0, s.tp, e) + attention_s(s, 1.0, attended, s.tp, e);
+  }
+  const ServingConstants& c = s.profile.constants;
+  const double gpus = static_cast<double>(s.tp) * s.pp;
+  const double e = c.compute_efficiency * efficiency_factor(s);
+  return matmul_s(s, 1.0, gpus, e) + attention_s(s, 1.0, attended, gpus, e);
+}
+
+namespace {
+
+/// The figures of one replica at `batch` sequences with a share `utilization` of them busy.
+struct Point {
+  double batch = 1;
+  double utilization = 1;
+  StepTime step;
+  double prefill_s = 0;   ///< per prompt token
+  double tpot_s = 0;      ///< mean: step + the prefill of the replacing requests
+  double tpot_p99_s = 0;  ///< a step carrying the p99 count of arriving prompts
+  double ttft_own_s = 0;  ///< own prefill under load
+  double ttft_s = 0;      ///< mean, with the wait when queued
+  double ttft_p99_s = 0;
+  double output_per_s = 0;  ///< replica
+  bool queued = false;
+};
+
+/// Prompt tokens one step can carry besides the decode tokens (at least a quarter of the
+/// budget: engines schedule prefill chunks beside a full decode batch).
+double prefill_tokens_per_step(const ReplicaSetup& s, double batch) {
+  const double budget = std::max(1, s.profile.step_token_budget);
+  return std::max(budget - batch, budget / 4.0);
+}
+
+Point at_load(const ReplicaSetup& s, const Point& base, double utilization, bool queue);
+
+/// The figures of one replica at `batch` sequences, all slots busy, no queue.
+Point evaluate(const ReplicaSetup& s, double batch) {
+  Point p;
+  p.batch = batch;
+  p.step = decode_step(s, batch);
+  p.prefill_s = prefill_s_per_token(s);
+  const double input = s.input_tokens, output = s.output_tokens;
+  // Every step, batch / output sequences finish on average and are replaced (DOMAIN V4).
+  p.tpot_s = p.step.total_s + batch * input / output * p.prefill_s;
+  const double chunk = prefill_tokens_per_step(s, batch);
+  p.ttft_own_s = std::ceil(input / chunk) * p.step.total_s + input * p.prefill_s;
+  p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
+  return at_load(s, p, 1.0, false);
+}
+
+/// `base` (evaluate) with a share `utilization` of the slots busy; with `queue`, the time to
+/// first token adds the wait for a free slot (M/M/c with c = the batch, service = a request's
+/// whole decode).
+Point at_load(const ReplicaSetup& s, const Point& base, double utilization, bool queue) {
+  Point p = base;
+  const double input = s.input_tokens, output = s.output_tokens;
+  p.utilization = utilization;
+  p.output_per_s = utilization * p.batch / p.tpot_s;
+  // TPOT as MLPerf and the engines' benchmarks report it: a request's (latency - TTFT) /
+  // (output - 1), its average over its own decode. While it decodes, the batch turns over about
+  // once, so the prompts prefilled in its steps are Poisson with mean utilization x batch; the
+  // p99 request sees the 99th percentile of that count.
+  const double arrivals_p99 = poisson_quantile(utilization * p.batch, kP99);
+  p.tpot_p99_s = std::max(p.tpot_s, p.step.total_s + arrivals_p99 * input / output * p.prefill_s);
+  p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
+  p.queued = queue;
+  if (queue) {
+    const double service_s = output * p.tpot_s;  // a slot is held for the whole decode
+    const int slots = std::max(1, static_cast<int>(std::lround(p.batch)));
+    const double arrival = utilization * slots / service_s;
+    const QueueWait wait = queue_wait_s(slots, arrival, service_s, kP99);
+    p.ttft_s += wait.mean_s;
+    p.ttft_p99_s += wait.quantile_s;
+  }
+  return p;
+}
+
+bool meets_tpot(const Point& p, const ServingGoal& g) {
+  if (g.tpot_p99_ms && p.tpot_p99_s * kMs > *g.tpot_p99_ms) return false;
+  if (g.user_tokens_per_s && 1.0 / p.tpot_s < *g.user_tokens_per_s) return false;
+  return true;
+}
+
+/// The highest utilization in (0, 1) whose p99 TTFT meets the target at `batch`; nullopt when
+/// even an idle queue misses it (the own prefill is too long).
+std::optional<Point> best_under_ttft(const ReplicaSetup& s, double batch, double ttft_ms) {
+  const Point base = evaluate(s, batch);
+  constexpr double kIdle = 1e-6;
+  if (at_load(s, base, kIdle, true).ttft_p99_s * kMs > ttft_ms) return std::nullopt;
+  double lo = kIdle, hi = 1.0 - 1e-9;
+  for (int i = 0; i < 16; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (at_load(s, base, mid, true).ttft_p99_s * kMs <= ttft_ms ? lo : hi) = mid;
+  }
+  return at_load(s, base, lo, true);
+}
+
+/// The operating point of one replica for the goal, with whether the target was met.
+struct Choice {
+  Point point;
+  bool target_met = true;
+  bool latency_capped = false;
+  std::string note;
+};
+
+Choice choose_batch(const ReplicaSetup& s, int max_batch, const ServingGoal& g) {
+  Choice c;
+  if (g.mode == ServingGoal::Mode::batch) {
+    c.point = evaluate(s, g.batch);
+    return c;
+  }
+  if (g.mode == ServingGoal::Mode::max_batch) {
+    c.point = evaluate(s, max_batch);
+    return c;
+  }
+  // Latency targets: the largest batch meeting the per-token targets (monotone in the batch),
+  // then, under a TTFT target, the batch and load with the highest throughput.
+  const auto tpot_ok = [&](int b) { return meets_tpot(evaluate(s, b), g); };
+  if (!tpot_ok(1)) {
+    c.target_met = false;
+    c.point = evaluate(s, 1);
+    c.note = fmt::format(
+        "no batch meets the target: at batch 1 the p99 TPOT is {:.1f} ms ({:.1f} tokens/s per "
+        "user), the best this layout reaches",
+        c.point.tpot_p99_s * kMs, 1.0 / c.point.tpot_s);
+    return c;
+  }
+  int lo = 1, hi = max_batch;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo + 1) / 2;
+    if (tpot_ok(mid)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  const int tpot_batch = lo;
+  c.latency_capped = tpot_batch < max_batch;
+  if (!g.ttft_p99_ms) {
+    c.point = evaluate(s, tpot_batch);
+    return c;
+  }
+  // Throughput at the TTFT target rises with the batch until the slot queue's wait and the
+  // longer steps take over: a coarse geometric grid, then a finer look around its best.
+  std::optional<Point> best;
+  std::size_t best_index = 0;
+  std::vector<int> grid;
+  for (int b = 1; b < tpot_batch; b = std::max(b + 1, static_cast<int>(b * 1.5))) grid.push_back(b);
+  grid.push_back(tpot_batch);
+  const auto consider = [&](int b) {
+    const auto p = best_under_ttft(s, b, *g.ttft_p99_ms);
+    const bool better = p && (!best || p->output_per_s > best->output_per_s);
+    if (better) best = p;
+    return better;
+  };
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    if (consider(grid[i])) best_index = i;
+  }
+  if (best) {
+    const int lo_b = grid[best_index > 0 ? best_index - 1 : 0];
+    const int hi_b = grid[std::min(best_index + 1, grid.size() - 1)];
+    constexpr int kRefinePoints = 8;
+    for (int k = 1; k < kRefinePoints; ++k) consider(lo_b + (hi_b - lo_b) * k / kRefinePoints);
+  }
+  if (!best) {
+    c.target_met = false;
+    c.point = at_load(s, evaluate(s, 1), 1e-6, true);
+    c.note = fmt::format(
+        "no batch meets the target: the p99 TTFT is at least {:.0f} ms (batch 1, no queue), "
+        "the best this layout reaches",
+        c.point.ttft_p99_s * kMs);
+    return c;
+  }
+  c.point = *best;
+  c.latency_capped = true;
+  return c;
+}
+
+/// Layouts TP x PP of one replica that `count` GPUs hold a whole number of times.
+std::vector<std::pair<int, int>> candidate_layouts(const ModelArch& model, int count,
+                                                   const ServingLayout& fixed,
+                                                   bool expert_parallel_engine) {
+  std::vector<std::pair<int, int>> out;
+  for (int tp = 1; tp <= count; ++tp) {
+    if (count % tp != 0 || (fixed.tp > 0 && tp != fixed.tp)) continue;
+    // Engines split an MoE model's experts (attention data parallel), a dense model's heads.
+    if (expert_parallel_engine && model.is_moe()) {
+      if (model.experts % tp != 0) continue;
+    } else {
+      if (model.heads % tp != 0) continue;
+      if (!model.is_mla() && model.kv_heads % tp != 0 && tp % model.kv_heads != 0) continue;
+    }
+    for (int pp = 1; tp * pp <= count; ++pp) {
+      if (count % (tp * pp) != 0 || (fixed.pp > 0 && pp != fixed.pp)) continue;
+      if (pp > model.layers) continue;
+      out.emplace_back(tp, pp);
+    }
+  }
+  return out;
+}
+
+ReplicaSetup make_setup(const ServingRequest& r, const Device& device, int tp, int pp,
+                        ComputePrecision compute) {
+  ReplicaSetup s;
+  s.model = r.model;
+  s.quant = r.quant;
+  s.kv_cache = r.kv_cache;
+  s.device = device;
+  s.profile = engine_profile(r.engine, device.memory_nameplate_gb);
+  if (r.constants && r.engine != ServingEngine::llama_cpp) s.profile.constants = *r.constants;
+  if (r.max_batch) s.profile.max_batch = *r.max_batch;
+  s.backend = r.engine == ServingEngine::llama_cpp ? r.backend : default_backend(device);
+  s.compute = compute;
+  s.tp = tp;
+  s.pp = pp;
+  s.input_tokens = r.input_tokens;
+  s.output_tokens = r.output_tokens;
+  s.memory_share = r.memory_share.value_or(s.profile.memory_share);
+  s.tuned = r.tuned;
+  s.memory_policy = r.memory_policy;
+  return s;
+}
+
+/// The fewest GPUs of `device` (1..64) one replica needs to hold the weights, the runtime and
+/// one sequence; 0 when even 64 do not.
+int gpus_needed(const ServingRequest& r, const Device& device, ComputePrecision compute) {
+  for (int g = 1; g <= kMaxGpusTried; ++g) {
+    for (const auto& [tp, pp] :
+         candidate_layouts(r.model, g, ServingLayout{}, r.engine != ServingEngine::llama_cpp)) {
+      if (tp * pp != g) continue;
+      if (replica_memory(make_setup(r, device, tp, pp, compute)).max_batch >= 1) return g;
+    }
+  }
+  return 0;
+}
+
+void check_request(const ServingRequest& r, const Device& device, int count,
+                   const ServingGoal& goal) {
+  validate_model(r.model);
+  validate_quant(r.quant);
+  GPUTCO_REQUIRE(count >= 1 && count <= 4096, "count must be between 1 and 4096, got " << count);
+  GPUTCO_REQUIRE(r.input_tokens >= 1 && r.input_tokens <= 10'000'000,
+                 "input tokens must be between 1 and 10,000,000, got " << r.input_tokens);
+  GPUTCO_REQUIRE(r.output_tokens >= 1 && r.output_tokens <= 10'000'000,
+                 "output tokens must be between 1 and 10,000,000, got " << r.output_tokens);
+  const std::string beyond = context_beyond_model_reason(r.model, r.input_tokens + r.output_tokens);
+  GPUTCO_REQUIRE(beyond.empty(), "input + output tokens: " << beyond);
+  GPUTCO_REQUIRE(std::isfinite(device.bandwidth_gbps) && device.bandwidth_gbps > 0,
+                 "device " << device.id << ": bandwidth must be positive");
+  GPUTCO_REQUIRE(!r.memory_share || (*r.memory_share > 0 && *r.memory_share <= 1),
+                 "memory share must be in (0, 1]");
+  if (goal.mode == ServingGoal::Mode::batch) {
+    GPUTCO_REQUIRE(goal.batch >= 1, "batch must be at least 1, got " << goal.batch);
+  }
+  if (goal.mode == ServingGoal::Mode::latency) {
+    GPUTCO_REQUIRE(goal.tpot_p99_ms || goal.ttft_p99_ms || goal.user_tokens_per_s,
+                   "a latency goal needs a TPOT or TTFT target or a per-user speed");
+    for (const auto& target : {goal.tpot_p99_ms, goal.ttft_p99_ms, goal.user_tokens_per_s}) {
+      GPUTCO_REQUIRE(!target || (std::isfinite(*target) && *target > 0),
+                     "latency targets must be positive numbers");
+    }
+  }
+}
+
+}  // namespace
+
+ServingCapacity serving_capacity(const ServingRequest& request, const Device& device, int count,
+                                 const ServingLayout& layout, const ServingGoal& goal) {
+  check_request(request, device, count, goal);
+  const FormatSupport support =
+      format_support(request.engine, request.quant.id, request.kv_cache, device);
+  GPUTCO_REQUIRE(support.refusal.empty(), support.refusal);
+  GPUTCO_REQUIRE(layout.tp >= 0 && layout.pp >= 0, "tp and pp must not be negative");
+  GPUTCO_REQUIRE(layout.tp == 0 || layout.pp == 0 || count % (layout.tp * layout.pp) == 0,
+                 "TP " << layout.tp << " x PP " << layout.pp << " = " << layout.tp * layout.pp
+                       << " GPUs per replica does not divide the box of " << count << " GPUs");
+  const auto layouts =
+      candidate_layouts(request.model, count, layout, request.engine != ServingEngine::llama_cpp);
+  GPUTCO_REQUIRE(!layouts.empty(), "no layout of "
+                                       << count << " GPUs fits the fixed TP/PP: TP must divide "
+                                       << count << " and the " << request.model.heads
+                                       << " attention heads (and divide or be divided by the "
+                                       << request.model.kv_heads << " KV heads), PP at most "
+                                       << request.model.layers << " layers");
+  std::optional<ServingCapacity> best;
+  double best_box = -1;
+  int fitting = 0;
+  for (const auto& [tp, pp] : layouts) {
+    const ReplicaSetup s = make_setup(request, device, tp, pp, support.compute);
+    const ReplicaMemory memory = replica_memory(s);
+    if (memory.max_batch < 1) continue;
+    ++fitting;
+    const int cap = s.profile.max_batch > 0 ? std::min(memory.max_batch, s.profile.max_batch)
+                                            : memory.max_batch;
+    if (goal.mode == ServingGoal::Mode::batch && goal.batch > memory.max_batch) continue;
+    // A layout whose whole-batch throughput cannot beat the best one met needs no latency
+    // search (the searches under a TTFT target are the expensive part).
+    if (goal.ttft_p99_ms && best && best->target_met &&
+        evaluate(s, cap).output_per_s * (count / (tp * pp)) <= best_box) {
+      continue;
+    }
+    const Choice choice = choose_batch(s, cap, goal);
+    ServingCapacity c;
+    c.engine = request.engine;
+    c.engine_version = s.profile.version;
+    c.tp = tp;
+    c.pp = pp;
+    c.gpus_per_replica = tp * pp;
+    c.replicas = count / (tp * pp);
+    c.compute = support.compute;
+    c.memory = memory;
+    c.max_batch_per_replica = cap;
+    const Point& p = choice.point;
+    c.batch_per_replica = static_cast<int>(std::lround(p.batch));
+    c.step = p.step;
+    c.prefill_ms_per_token = p.prefill_s * kMs;
+    c.slot_utilization = p.utilization;
+    c.output_tokens_per_s_per_replica = p.output_per_s;
+    c.output_tokens_per_s = p.output_per_s * c.replicas;
+    c.output_tokens_per_s_per_gpu = c.output_tokens_per_s / count;
+    c.total_tokens_per_s_per_gpu =
+        c.output_tokens_per_s_per_gpu *
+        (1.0 + static_cast<double>(request.input_tokens) / request.output_tokens);
+    c.per_user_tokens_per_s = 1.0 / p.tpot_s;
+    c.tpot_ms = p.tpot_s * kMs;
+    c.tpot_p99_ms = p.tpot_p99_s * kMs;
+    c.ttft_ms = p.ttft_s * kMs;
+    c.ttft_p99_ms = p.ttft_p99_s * kMs;
+    c.ttft_includes_queueing = p.queued;
+    c.target_met = choice.target_met;
+    if (!choice.note.empty()) c.notes.push_back(choice.note);
+    if (choice.latency_capped && choice.target_met) {
+      c.bound = ServingBound::latency_target;
+    } else if (goal.mode != ServingGoal::Mode::batch && c.batch_per_replica >= memory.max_batch) {
+      c.bound = ServingBound::kv_capacity;
+    } else {
+      c.bound = p.step.memory_s >= p.step.compute_s ? ServingBound::memory : ServingBound::compute;
+    }
+    if (goal.mode != ServingGoal::Mode::batch && s.profile.max_batch > 0 &&
+        cap < memory.max_batch && c.batch_per_replica >= cap) {
+      c.notes.push_back(fmt::format(
+          "{}'s default cap of {} sequences per replica limits the batch (memory holds {})",
+          display_name(request.engine), cap, memory.max_batch));
+    }
+    const double box = c.output_tokens_per_s;
+    // Targets met first, then throughput; ties keep the earlier (fewer GPUs, less PP).
+    const bool better = !best || (c.target_met && !best->target_met) ||
+                        (c.target_met == best->target_met && box > best_box * (1 + 1e-9));
+    if (better) {
+      best = c;
+      best_box = box;
+    }
+  }
+  if (!best) {
+    const ReplicaSetup one = make_setup(request, device, 1, 1, support.compute);
+    const double weights_gib = weights_bytes(request.model, request.quant) / kBytesPerGib;
+    if (goal.mode == ServingGoal::Mode::batch && fitting > 0) {
+      int most = 0;
+      for (const auto& [tp, pp] : layouts) {
+        most = std::max(
+            most, replica_memory(make_setup(request, device, tp, pp, support.compute)).max_batch);
+      }
+      throw EngineError(fmt::format(
+          "batch {} does not fit: the KV cache holds at most {} sequences of {} tokens per "
+          "replica on {} x {} (use --max-batch, a smaller batch, or an fp8 KV cache)",
+          goal.batch, most, static_cast<int>(std::ceil(resident_tokens(one))), count, device.id));
+    }
+    const int needed = gpus_needed(request, device, support.compute);
+    throw EngineError(fmt::format(
+        "{} in {} ({:.1f} GiB of weights) fits no layout on {} x {} with {}: {}", request.model.id,
+        request.quant.id, weights_gib, count, device.id, display_name(request.engine),
+        needed > count
+            ? fmt::format("one replica needs at least {} GPUs of this kind for its weights, "
+                          "runtime and one sequence's KV cache (--count {}), or lower-bit weights",
+                          needed, needed)
+        : needed > 0 ? fmt::format("{} GPUs would hold it, but no TP x PP layout of {} divides the "
+                                   "model's heads and layers",
+                                   needed, count)
+                     : fmt::format("even {} GPUs of this kind do not hold it", kMaxGpusTried)));
+  }
+  ServingCapacity result = *best;
+  result.layout_chosen = layout.tp == 0 || layout.pp == 0;
+  if (result.layout_chosen && layouts.size() > 1) {
+    result.notes.insert(
+        result.notes.begin(),
+        fmt::format("layout chosen for the highest throughput at the goal: TP{} x PP{}, {} "
+                    "replica(s) of {} GPU(s) ({} of {} layouts hold the model)",
+                    result.tp, result.pp, result.replicas, result.gpus_per_replica, fitting,
+                    layouts.size()));
+  }
+  if (!support.fallback.empty()) result.notes.push_back(support.fallback);
+  if (!(peak_tflops(device, support.compute) > 0) || !(device.fp16_tflops > 0)) {
+    result.notes.push_back("compute peak of " + device.id +
+                           " unknown: memory roof only, prefill "
+                           "not counted");
+  }
+  return result;
+}
+
+}  // namespace gputco

@@ -1,0 +1,203 @@
+// Serving throughput as GPUs are really run: an engine (engine/serving_profile.hpp) serves
+// a model with continuous batching on a box of GPUs laid out as tensor parallel x pipeline
+// parallel x replicas, at a batch set by memory, by the user, or by latency targets.
+//
+// The step model (DOMAIN "Serving at scale" V1-V7), per replica of TP x PP GPUs at batch B
+// (sequences in flight), mean resident context c = input + output / 2 (V3); the efficiencies
+// and factors are ServingConstants (engine/serving_profile.hpp):
+//   decode step  T(B) = T_gemm + T_attention + T_comm + T_fixed                           (V1)
+//     both roofs for each kind of kernel, which run one after the other in a layer:
+//     T_gemm    = max(weight bytes per GPU / bandwidth, B x matmul FLOPs / compute)      (V2)
+//                 weights read for a micro-batch of B / PP sequences, / TP (MoE: the experts
+//                 that many tokens touch, E (1 - (1 - k / E)^b) per layer)
+//     T_attention = max(B x the KV cache of c tokens per GPU / bandwidth,
+//                 B x attention FLOPs / 16-bit compute)
+//                 (GQA heads and an MLA latent are replicated where TP exceeds them)
+//     T_comm    = 2 all-reduces per layer of B / PP tokens' activations (dense TP)        (V5)
+//                 or 2 all-to-alls per layer (MoE: experts split, attention data parallel),
+//                 + PP sends of each micro-batch
+//     T_fixed   = the engine's fixed cost per micro-batch pass (scheduling, launches, sampling)
+//   prefill     t_p = (matmul FLOPs / compute + attention FLOPs at input / 2 / 16-bit
+//                 compute) / (TP x PP) per prompt token
+//   throughput  X = output / (output x T / B + input x t_p) per replica (chunked prefill of
+//                 the requests replacing finished ones rides inside the steps)            (V4)
+//   mean TPOT   = B / X; p99 TPOT = a request's own average when the prompts prefilled
+//                 during its decode are the 99th percentile of a Poisson count          (V6)
+//   TTFT        = own prefill (input x t_p + its chunks' steps) + the p99 wait for a batch
+//                 slot (M/M/c, c = B, engine/serving_queue.hpp)                           (V7)
+// llama.cpp takes its calibrated decode constants instead (engine/calibration.hpp): the share
+// of bandwidth and fixed cost of its backend, layer split stages working one at a time.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/fit.hpp"
+#include "engine/hardware.hpp"
+#include "engine/serving_profile.hpp"
+
+namespace gputco {
+
+/// What is served and how: model, weights, cache, engine, and the request shape.
+struct ServingRequest {
+  ModelArch model;
+  Quant quant;  ///< the weight format (catalog quant: BF16, FP8, NVFP4, MXFP4, INT4-AWQ, GGUF)
+  KvCacheType kv_cache = KvCacheType::f16;
+  ServingEngine engine = ServingEngine::vllm;
+  /// llama.cpp's backend (its calibrated constants); the other engines ignore it.
+  Backend backend = Backend::cuda;
+  int input_tokens = 1000;   ///< mean prompt tokens per request
+  int output_tokens = 1000;  ///< mean generated tokens per request
+  /// The engine's memory share if not its default (vLLM --gpu-memory-utilization 0.95,
+  /// TensorRT-LLM --kv_cache_free_gpu_mem_fraction 0.95); nullopt: the profile's.
+  std::optional<double> memory_share;
+  /// The engine's cap on sequences per replica if not its default; nullopt: the profile's.
+  std::optional<int> max_batch;
+  /// The step model's constants if not the profile's (calibration refits them); nullopt: the
+  /// profile's. Ignored for llama.cpp, whose constants are its backend's.
+  std::optional<ServingConstants> constants;
+  /// A vendor-tuned benchmark submission (MLPerf closed), not the released engine with its
+  /// defaults: the efficiencies take ServingConstants::tuned_factor.
+  bool tuned = false;
+  /// Usable memory of llama.cpp (fit.hpp) and the firmware's share of every GPU's memory.
+  MemoryPolicy memory_policy;
+};
+
+/// How the GPUs of a box are laid out: tensor parallel x pipeline parallel GPUs per replica;
+/// a box of N GPUs runs N / (tp x pp) replicas. 0 = chosen for the goal.
+struct ServingLayout {
+  int tp = 0;
+  int pp = 0;
+};
+
+/// What sets the batch (sequences in flight per replica).
+struct ServingGoal {
+  enum class Mode {
+    batch,      ///< `batch` sequences (capped by memory: a larger one is refused)
+    max_batch,  ///< as many as memory and the engine's cap allow (offline throughput)
+    latency     ///< the largest that meets the targets below at the 99th percentile
+  };
+  Mode mode = Mode::max_batch;
+  int batch = 0;
+  std::optional<double> tpot_p99_ms;        ///< time per output token, 99th percentile
+  std::optional<double> ttft_p99_ms;        ///< time to first token under load, 99th percentile
+  std::optional<double> user_tokens_per_s;  ///< per-user speed (1 / mean TPOT) at least this
+};
+
+/// What limits the throughput at the chosen batch.
+enum class ServingBound {
+  memory,         ///< the step is bound by bytes over bandwidth
+  compute,        ///< the step is bound by FLOPs over the tensor peak
+  kv_capacity,    ///< the KV cache caps the batch (V3)
+  latency_target  ///< a latency target caps the batch (V6)
+};
+/// "memory", "compute", "kv_capacity", "latency_target". Never throws.
+std::string to_string(ServingBound bound);
+
+/// One decode step's time and its parts, seconds (see the file comment). total = weights +
+/// attention + communication + fixed; memory and compute are the two roofs summed over the
+/// GEMMs and the attention (what bounds the step: the larger).
+struct StepTime {
+  double weights_s = 0;    ///< the GEMMs: max(weight bytes / bandwidth, FLOPs / compute)
+  double attention_s = 0;  ///< attention: max(KV bytes / bandwidth, FLOPs / 16-bit compute)
+  double communication_s = 0;
+  double fixed_s = 0;
+  double total_s = 0;
+  double memory_s = 0;   ///< weight bytes / bandwidth + KV bytes / bandwidth
+  double compute_s = 0;  ///< GEMM FLOPs / compute + attention FLOPs / 16-bit compute
+};
+
+/// Everything the step model needs for one replica, resolved (see resolve_replica).
+struct ReplicaSetup {
+  ModelArch model;
+  Quant quant;
+  KvCacheType kv_cache = KvCacheType::f16;
+  Device device;
+  EngineProfile profile;
+  Backend backend = Backend::cuda;
+  ComputePrecision compute = ComputePrecision::fp16;
+  int tp = 1;
+  int pp = 1;
+  int input_tokens = 1000;
+  int output_tokens = 1000;
+  double memory_share = 0.9;
+  bool tuned = false;  ///< ServingRequest::tuned
+  MemoryPolicy memory_policy;
+};
+
+/// Memory of one GPU of a replica, GiB, and the batch it holds.
+struct ReplicaMemory {
+  double device_gib = 0;     ///< what the runtime sees (nameplate less the firmware's share)
+  double weights_gib = 0;    ///< weights per GPU (all weights / (tp x pp))
+  double reserve_gib = 0;    ///< activations, graphs, workspaces (engine profile)
+  double kv_budget_gib = 0;  ///< left for the KV cache (negative: the weights do not fit)
+  /// KV cache one sequence holds at the mean resident context (input + output / 2), in whole
+  /// blocks, on one GPU.
+  double kv_per_sequence_gib = 0;
+  int max_batch = 0;  ///< sequences the KV budget holds (0: none), before the engine's cap
+};
+
+/// Expected distinct experts a step touches per MoE layer when `tokens` tokens each pick
+/// `active` of `experts` uniformly: experts x (1 - (1 - active / experts)^tokens). 0 for a
+/// dense model (experts 0). Throws EngineError on negative tokens or active > experts.
+double expected_experts_touched(int experts, int active, double tokens);
+
+/// Memory of one GPU of `setup`'s replica. Throws EngineError on an invalid model or quant.
+ReplicaMemory replica_memory(const ReplicaSetup& setup);
+
+/// One decode step of `setup`'s replica at `batch` sequences (>= 1, may be fractional: the
+/// mean of a batch), seconds. Throws EngineError on a batch below 1.
+StepTime decode_step(const ReplicaSetup& setup, double batch);
+
+/// Replica time per prompt token of prefill, seconds (the whole replica works on it).
+double prefill_s_per_token(const ReplicaSetup& setup);
+
+/// The capacity of a box, what `gputco throughput` prints and plans are sized from.
+struct ServingCapacity {
+  ServingEngine engine = ServingEngine::vllm;
+  std::string engine_version;  ///< the version the profile's defaults and constants are for
+  int tp = 1;
+  int pp = 1;
+  int gpus_per_replica = 1;
+  int replicas = 1;
+  bool layout_chosen = false;  ///< the layout was chosen for the goal (not fixed by the user)
+  ComputePrecision compute = ComputePrecision::fp16;
+  int batch_per_replica = 0;       ///< sequences in flight per replica at the operating point
+  int max_batch_per_replica = 0;   ///< the most memory and the engine's cap allow
+  double output_tokens_per_s = 0;  ///< the whole box
+  double output_tokens_per_s_per_replica = 0;
+  double output_tokens_per_s_per_gpu = 0;
+  double total_tokens_per_s_per_gpu = 0;  ///< input + output (InferenceX's count, V9)
+  double per_user_tokens_per_s = 0;       ///< 1 / mean TPOT
+  double tpot_ms = 0;                     ///< mean time per output token
+  double tpot_p99_ms = 0;
+  double ttft_ms = 0;      ///< mean time to first token (with queueing under a TTFT target)
+  double ttft_p99_ms = 0;  ///< 99th percentile
+  bool ttft_includes_queueing = false;  ///< false: prefill alone (offline: all queued at once)
+  double slot_utilization = 1;          ///< share of batch slots busy at the operating point
+  StepTime step;                        ///< at batch_per_replica
+  double prefill_ms_per_token = 0;      ///< replica time per prompt token
+  ServingBound bound = ServingBound::memory;
+  ReplicaMemory memory;  ///< per GPU
+  /// A latency target was asked and no batch meets it: the figures are the best reachable
+  /// (batch 1), and `notes` says so.
+  bool target_met = true;
+  /// What was assumed, chosen or fell back, one sentence each (layout chosen, FP8 weight-only,
+  /// the engine's batch cap, ...).
+  std::vector<std::string> notes;
+};
+
+/// Serving capacity of `request` on `count` GPUs of `device` with `engine`'s profile.
+/// Layout: the one given, else every TP x PP dividing `count` (TP dividing the attention heads
+/// and dividing or divided by the KV heads, PP at most the layers), keeping the one with the
+/// highest box throughput at the goal (ties: fewer GPUs per replica, then less PP).
+/// Batch: ServingGoal. Throws EngineError when the engine cannot run the format on the device
+/// (format_support's refusal), when a fixed layout is invalid, when the model fits no layout
+/// (naming how many GPUs of the device would hold it), when a fixed batch exceeds what memory
+/// holds, and on invalid inputs (tokens < 1, count < 1, a model or quant out of domain). A
+/// latency target no batch meets is not an error: target_met is false and notes say why.
+ServingCapacity serving_capacity(const ServingRequest& request, const Device& device, int count,
+                                 const ServingLayout& layout, const ServingGoal& goal);
+
+}  // namespace gputco

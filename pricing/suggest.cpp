@@ -1,0 +1,65 @@
+#include "pricing/suggest.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+namespace gputco {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  // Three rows of the (|a| + 1) x (|b| + 1) table: the swap looks two rows back.
+  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        row[j] = std::min(row[j], before[j - 2] + 1);
+      }
+    }
+    std::swap(before, previous);
+    std::swap(previous, row);
+  }
+  return previous[b.size()];
+}
+
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string w = lower(word);
+  std::string best;
+  // (distance with containment counted as 1, true distance): "tarif" is as near to
+  // "tariff_per_kwh" (contains it) as to "tariff", and "tariff" wins on the true distance.
+  std::pair<std::size_t, std::size_t> best_distance{std::string::npos, std::string::npos};
+  for (const auto& candidate : candidates) {
+    const std::string c = lower(candidate);
+    const std::size_t distance = edit_distance(w, c);
+    std::size_t counted = distance;
+    if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {
+      counted = std::min(distance, std::size_t{1});
+    }
+    if (std::pair(counted, distance) < best_distance) {
+      best_distance = {counted, distance};
+      best = candidate;
+    }
+  }
+  const std::size_t limit = std::max<std::size_t>(2, w.size() / 3);
+  return best_distance.first <= limit ? best : "";
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string hint = nearest(word, candidates);
+  return hint.empty() ? "" : "; did you mean '" + hint + "'?";
+}
+
+}  // namespace gputco

@@ -1,0 +1,127 @@
+#include "reports/serving_finder_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "reports/json_values.hpp"
+
+namespace gputco {
+
+namespace {
+
+using json_values::number;
+using json_values::optional_number;
+using json_values::ordered;
+
+constexpr const char* kCostFormula =
+    "rate per GPU-hour x 1e6 / (3600 x tokens/s per GPU) (InferenceX; DOMAIN V9)";
+
+std::string goal_text(const ServingGoal& g) {
+  if (g.mode != ServingGoal::Mode::latency) return "as many sequences as memory allows";
+  std::string t;
+  const auto add = [&](const std::string& part) { t += (t.empty() ? "" : ", ") + part; };
+  if (g.tpot_p99_ms) add(fmt::format("p99 TPOT <= {} ms", *g.tpot_p99_ms));
+  if (g.ttft_p99_ms) add(fmt::format("p99 TTFT <= {} ms", *g.ttft_p99_ms));
+  if (g.user_tokens_per_s) add(fmt::format(">= {} tokens/s per user", *g.user_tokens_per_s));
+  return t;
+}
+
+std::string money(const std::optional<double>& x) {
+  return x ? fmt::format("{:.3f}", *x) : "-";
+}
+
+}  // namespace
+
+std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal,
+                                const std::vector<ServingFinderRow>& rows) {
+  const EngineProfile profile = engine_profile(r.engine);
+  std::string out = fmt::format(
+      "serving finder: {} in {} ({} KV cache) with {} {}, {} input / {} output tokens per "
+      "request; goal: {}\n",
+      r.model.id, r.quant.id, to_string(r.kv_cache), display_name(r.engine), profile.version,
+      r.input_tokens, r.output_tokens, goal_text(goal));
+  out += fmt::format(
+      "cost of a million tokens = {}, at the device's cheapest on-demand rental; output tokens "
+      "counted, input + output beside\n\n",
+      kCostFormula);
+  out += fmt::format("{:<24} {:>4} {:>7} {:>6} {:>10} {:>8} {:>9} {:>9} {:>10} {:>8} {:>9}\n",
+                     "device", "GPUs", "layout", "batch", "out/s/GPU", "tok/s/u", "TPOT p99",
+                     "TTFT p99", "rate/GPU-h", "per M", "per M i+o");
+  std::vector<const ServingFinderRow*> refused;
+  for (const auto& row : rows) {
+    if (!row.refusal.empty()) {
+      refused.push_back(&row);
+      continue;
+    }
+    const ServingCapacity& c = row.capacity;
+    out += fmt::format(
+        "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {:>8} "
+        "{:>9}{}\n",
+        row.device.id, row.count, fmt::format("TP{}xPP{}", c.tp, c.pp), c.batch_per_replica,
+        c.output_tokens_per_s_per_gpu, c.per_user_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
+        row.rate_per_gpu_hour ? fmt::format("{:.2f} {}", row.rate_per_gpu_hour->amount,
+                                            row.rate_per_gpu_hour->currency)
+                              : std::string("-"),
+        money(row.cost_per_million_output_tokens), money(row.cost_per_million_total_tokens),
+        c.target_met ? "" : "  target not met");
+  }
+  if (!refused.empty()) {
+    out += "\nnot served:\n";
+    for (const auto* row : refused) out += "  " + row->device.id + ": " + row->refusal + "\n";
+  }
+  return out;
+}
+
+std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal,
+                                const std::vector<ServingFinderRow>& rows) {
+  ordered j;
+  j["mode"] = "serving_finder";
+  j["model"] = r.model.id;
+  j["quant"] = r.quant.id;
+  j["kv_cache"] = to_string(r.kv_cache);
+  j["engine"] = to_string(r.engine);
+  j["engine_version"] = engine_profile(r.engine).version;
+  j["input_tokens"] = r.input_tokens;
+  j["output_tokens"] = r.output_tokens;
+  j["goal"] = {{"mode", goal.mode == ServingGoal::Mode::latency ? "latency" : "max_batch"},
+               {"tpot_p99_ms", optional_number(goal.tpot_p99_ms)},
+               {"ttft_p99_ms", optional_number(goal.ttft_p99_ms)},
+               {"user_tokens_per_s", optional_number(goal.user_tokens_per_s)}};
+  j["tokens_counted"] = "output";
+  j["cost_formula"] = kCostFormula;
+  ordered results = ordered::array();
+  for (const auto& row : rows) {
+    const bool served = row.refusal.empty();
+    const ServingCapacity& c = row.capacity;
+    const auto when = [&](double x) { return served ? number(x) : ordered(nullptr); };
+    ordered o;
+    o["gpu"] = row.device.id;
+    o["count"] = served ? ordered(row.count) : ordered(nullptr);
+    o["tp"] = served ? ordered(c.tp) : ordered(nullptr);
+    o["pp"] = served ? ordered(c.pp) : ordered(nullptr);
+    o["replicas"] = served ? ordered(c.replicas) : ordered(nullptr);
+    o["batch_per_replica"] = served ? ordered(c.batch_per_replica) : ordered(nullptr);
+    o["output_tokens_per_s_per_gpu"] = when(c.output_tokens_per_s_per_gpu);
+    o["total_tokens_per_s_per_gpu"] = when(c.total_tokens_per_s_per_gpu);
+    o["per_user_tokens_per_s"] = when(c.per_user_tokens_per_s);
+    o["tpot_p99_ms"] = when(c.tpot_p99_ms);
+    o["ttft_p99_ms"] = when(c.ttft_p99_ms);
+    o["bound"] = served ? ordered(to_string(c.bound)) : ordered(nullptr);
+    o["target_met"] = served ? ordered(c.target_met) : ordered(nullptr);
+    o["rate_per_gpu_hour"] = row.rate_per_gpu_hour
+                                 ? ordered{{"amount", number(row.rate_per_gpu_hour->amount)},
+                                           {"currency", row.rate_per_gpu_hour->currency}}
+                                 : ordered(nullptr);
+    o["rate_source"] = row.rate_source.empty() ? ordered(nullptr) : ordered(row.rate_source);
+    o["cost_per_million_output_tokens"] = optional_number(row.cost_per_million_output_tokens);
+    o["cost_per_million_total_tokens"] = optional_number(row.cost_per_million_total_tokens);
+    o["refusal"] = served ? ordered(nullptr) : ordered(row.refusal);
+    results.push_back(std::move(o));
+  }
+  j["results"] = std::move(results);
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gputco

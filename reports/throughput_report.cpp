@@ -1,0 +1,172 @@
+#include "reports/throughput_report.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "reports/json_values.hpp"
+
+namespace gputco {
+
+namespace {
+
+using json_values::number;
+using json_values::optional_number;
+using json_values::ordered;
+
+std::string mode_name(ServingGoal::Mode mode) {
+  switch (mode) {
+    case ServingGoal::Mode::batch:
+      return "batch";
+    case ServingGoal::Mode::max_batch:
+      return "max_batch";
+    case ServingGoal::Mode::latency:
+      return "latency";
+  }
+  return "unknown";
+}
+
+/// A count with thousands separators (commas, locale-free): 15220 -> "15,220".
+std::string grouped(double x) {
+  std::string digits = fmt::format("{:.0f}", std::round(x));
+  const bool negative = !digits.empty() && digits.front() == '-';
+  if (negative) digits.erase(0, 1);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return negative ? "-" + out : out;
+}
+
+/// A duration in ms, or in s from 10 s on.
+std::string duration(double ms) {
+  return ms >= 10000 ? fmt::format("{:.1f} s", ms / 1000) : fmt::format("{:.1f} ms", ms);
+}
+
+std::string goal_text(const ServingGoal& g) {
+  switch (g.mode) {
+    case ServingGoal::Mode::batch:
+      return fmt::format("batch fixed at {} sequences per replica", g.batch);
+    case ServingGoal::Mode::max_batch:
+      return "as many sequences as memory and the engine allow (offline throughput)";
+    case ServingGoal::Mode::latency: {
+      std::string t = "the largest batch meeting";
+      if (g.tpot_p99_ms) t += fmt::format(" p99 TPOT <= {} ms", *g.tpot_p99_ms);
+      if (g.ttft_p99_ms)
+        t += fmt::format("{} p99 TTFT <= {} ms", g.tpot_p99_ms ? "," : "", *g.ttft_p99_ms);
+      if (g.user_tokens_per_s) {
+        t += fmt::format("{} >= {} tokens/s per user", g.tpot_p99_ms || g.ttft_p99_ms ? "," : "",
+                         *g.user_tokens_per_s);
+      }
+      return t;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) {
+  const ServingRequest& r = q.request;
+  std::string out;
+  out += fmt::format("{} in {} ({} KV cache) on {} x {} with {} {}\n", r.model.id, r.quant.id,
+                     to_string(r.kv_cache), q.count, q.device.id, display_name(c.engine),
+                     c.engine_version);
+  out += fmt::format("{} input / {} output tokens per request; {}\n", r.input_tokens,
+                     r.output_tokens, goal_text(q.goal));
+  out += fmt::format("layout TP{} x PP{}: {} replica(s) of {} GPU(s){}; compute in {}\n", c.tp,
+                     c.pp, c.replicas, c.gpus_per_replica,
+                     c.layout_chosen ? " (chosen)" : " (given)", to_string(c.compute));
+  out += fmt::format("batch {} sequences per replica (at most {}{})\n", c.batch_per_replica,
+                     c.max_batch_per_replica,
+                     c.slot_utilization < 1 ? fmt::format(", {:.0f} % of slots busy on average",
+                                                          100 * c.slot_utilization)
+                                            : "");
+  out += fmt::format("output tokens/s          {:>10} box  {:>10} per GPU\n",
+                     grouped(c.output_tokens_per_s), grouped(c.output_tokens_per_s_per_gpu));
+  out += fmt::format("input + output tokens/s  {:>10} box  {:>10} per GPU\n",
+                     grouped(c.total_tokens_per_s_per_gpu * q.count),
+                     grouped(c.total_tokens_per_s_per_gpu));
+  out += fmt::format("per user                 {:.1f} tokens/s (TPOT {} mean, {} p99)\n",
+                     c.per_user_tokens_per_s, duration(c.tpot_ms), duration(c.tpot_p99_ms));
+  out += fmt::format("time to first token      {} mean, {} p99 ({})\n", duration(c.ttft_ms),
+                     duration(c.ttft_p99_ms),
+                     c.ttft_includes_queueing
+                         ? "with queueing for a batch slot"
+                         : "prefill under load, not counting time queued for a slot");
+  out += fmt::format(
+      "step {} = GEMMs {:.2f} + attention {:.2f} + communication {:.2f} + fixed {:.2f} ms "
+      "(roofs: memory {:.2f}, compute {:.2f} ms); prefill {:.4f} ms per prompt token\n",
+      duration(c.step.total_s * 1000), c.step.weights_s * 1000, c.step.attention_s * 1000,
+      c.step.communication_s * 1000, c.step.fixed_s * 1000, c.step.memory_s * 1000,
+      c.step.compute_s * 1000, c.prefill_ms_per_token);
+  out += fmt::format("bound: {}\n", to_string(c.bound));
+  out += fmt::format(
+      "memory per GPU {:.1f} GiB: weights {:.1f}, runtime {:.1f}, KV cache budget {:.1f} ({:.3f} "
+      "per sequence)\n",
+      c.memory.device_gib, c.memory.weights_gib, c.memory.reserve_gib, c.memory.kv_budget_gib,
+      c.memory.kv_per_sequence_gib);
+  for (const auto& note : c.notes) out += "note: " + note + "\n";
+  return out;
+}
+
+std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) {
+  const ServingRequest& r = q.request;
+  ordered j;
+  j["mode"] = "throughput";
+  j["model"] = r.model.id;
+  j["quant"] = r.quant.id;
+  j["kv_cache"] = to_string(r.kv_cache);
+  j["gpu"] = q.device.id;
+  j["count"] = q.count;
+  j["engine"] = to_string(c.engine);
+  j["engine_version"] = c.engine_version;
+  j["input_tokens"] = r.input_tokens;
+  j["output_tokens"] = r.output_tokens;
+  j["goal"] = {
+      {"mode", mode_name(q.goal.mode)},
+      {"batch", q.goal.mode == ServingGoal::Mode::batch ? ordered(q.goal.batch) : ordered(nullptr)},
+      {"tpot_p99_ms", optional_number(q.goal.tpot_p99_ms)},
+      {"ttft_p99_ms", optional_number(q.goal.ttft_p99_ms)},
+      {"user_tokens_per_s", optional_number(q.goal.user_tokens_per_s)}};
+  j["output_tokens_per_s"] = number(c.output_tokens_per_s);
+  j["output_tokens_per_s_per_gpu"] = number(c.output_tokens_per_s_per_gpu);
+  j["total_tokens_per_s_per_gpu"] = number(c.total_tokens_per_s_per_gpu);
+  j["per_user_tokens_per_s"] = number(c.per_user_tokens_per_s);
+  j["tpot_ms"] = number(c.tpot_ms);
+  j["tpot_p99_ms"] = number(c.tpot_p99_ms);
+  j["ttft_ms"] = number(c.ttft_ms);
+  j["ttft_p99_ms"] = number(c.ttft_p99_ms);
+  j["ttft_includes_queueing"] = c.ttft_includes_queueing;
+  j["batch_per_replica"] = c.batch_per_replica;
+  j["max_batch_per_replica"] = c.max_batch_per_replica;
+  j["replicas"] = c.replicas;
+  j["tp"] = c.tp;
+  j["pp"] = c.pp;
+  j["gpus_per_replica"] = c.gpus_per_replica;
+  j["layout_chosen"] = c.layout_chosen;
+  j["compute_precision"] = to_string(c.compute);
+  j["bound"] = to_string(c.bound);
+  j["slot_utilization"] = number(c.slot_utilization);
+  j["target_met"] = c.target_met;
+  j["step"] = {{"total_ms", number(c.step.total_s * 1000)},
+               {"weights_ms", number(c.step.weights_s * 1000)},
+               {"attention_ms", number(c.step.attention_s * 1000)},
+               {"communication_ms", number(c.step.communication_s * 1000)},
+               {"fixed_ms", number(c.step.fixed_s * 1000)},
+               {"memory_roof_ms", number(c.step.memory_s * 1000)},
+               {"compute_roof_ms", number(c.step.compute_s * 1000)}};
+  j["prefill_ms_per_token"] = number(c.prefill_ms_per_token);
+  j["memory_per_gpu"] = {{"device_gib", number(c.memory.device_gib)},
+                         {"weights_gib", number(c.memory.weights_gib)},
+                         {"reserve_gib", number(c.memory.reserve_gib)},
+                         {"kv_budget_gib", number(c.memory.kv_budget_gib)},
+                         {"kv_per_sequence_gib", number(c.memory.kv_per_sequence_gib)}};
+  j["tokens_counted"] = "output";
+  j["notes"] = c.notes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gputco

@@ -1,0 +1,40 @@
+// The throughput command's report: what `trtllm-bench throughput` or `vllm bench serve`
+// would measure for one model on one box, as the serving model (engine/serving.hpp)
+// estimates it, as text and JSON. It formats what the engine computed, never computes.
+#pragma once
+
+#include <string>
+
+#include "engine/serving.hpp"
+
+namespace gputco {
+
+/// What was asked, for the header and the JSON's echo of the request.
+struct ThroughputQuery {
+  ServingRequest request;
+  Device device;
+  int count = 1;
+  ServingLayout layout;  ///< as given (0 = chosen)
+  ServingGoal goal;
+};
+
+/// The estimate as text: the request, the layout (and whether it was chosen), the batch, the
+/// throughput of the box and per GPU (output, and input + output), per-user speed and TPOT
+/// (mean, p99), TTFT (mean, p99; with or without queueing), the step's parts, what bounds it,
+/// memory per GPU, and the notes.
+std::string throughput_text(const ThroughputQuery& query, const ServingCapacity& capacity);
+
+/// The estimate as JSON: { mode: "throughput", model, quant, kv_cache, gpu, count, engine,
+/// engine_version, input_tokens, output_tokens, goal: {mode, batch, tpot_p99_ms, ttft_p99_ms,
+/// user_tokens_per_s}, output_tokens_per_s, output_tokens_per_s_per_gpu,
+/// total_tokens_per_s_per_gpu, per_user_tokens_per_s, tpot_ms, tpot_p99_ms, ttft_ms,
+/// ttft_p99_ms, ttft_includes_queueing, batch_per_replica, max_batch_per_replica, replicas, tp,
+/// pp, gpus_per_replica, layout_chosen, compute_precision, bound, slot_utilization,
+/// target_met, step: {total_ms, weights_ms, attention_ms, communication_ms, fixed_ms,
+/// memory_roof_ms, compute_roof_ms},
+/// prefill_ms_per_token, memory_per_gpu: {device_gib, weights_gib, reserve_gib,
+/// kv_budget_gib, kv_per_sequence_gib}, tokens_counted: "output", notes: [] }. Absent values
+/// are null; no NaN or infinity.
+std::string throughput_json(const ThroughputQuery& query, const ServingCapacity& capacity);
+
+}  // namespace gputco

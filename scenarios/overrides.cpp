@@ -1,0 +1,133 @@
+#include "scenarios/overrides.hpp"
+
+#include <algorithm>
+
+#include "pricing/suggest.hpp"
+
+namespace gputco {
+
+namespace pt = boost::property_tree;
+
+namespace {
+
+/// A key that replaces another: `replaced` of the same section when `key` is given.
+struct Supersedes {
+  const char* section;  ///< "scenario", "workload", "site", or "option:" for every option
+  const char* key;
+  const char* replaced;
+};
+
+constexpr Supersedes kSupersedes[] = {
+    {"workload", "tokens_per_day", "requests_per_day"},
+    {"workload", "requests_per_day", "tokens_per_day"},
+    {"site", "grid_region", "grid_g_co2e_per_kwh"},
+    {"site", "grid_g_co2e_per_kwh", "grid_region"},
+    {"site", "tariff", "tariff_per_kwh"},
+    {"option:", "grid_region", "grid_g_co2e_per_kwh"},
+    {"option:", "grid_g_co2e_per_kwh", "grid_region"},
+};
+
+bool same_section(const char* rule, const std::string& section) {
+  const std::string r = rule;
+  return r == "option:" ? section.rfind("option:", 0) == 0 : r == section;
+}
+
+/// The keys that supersede `key` of `section`.
+std::vector<std::string> superseding_keys(const std::string& section, const std::string& key) {
+  std::vector<std::string> out;
+  for (const auto& rule : kSupersedes) {
+    if (same_section(rule.section, section) && key == rule.replaced) out.emplace_back(rule.key);
+  }
+  return out;
+}
+
+bool has_key(const pt::ptree& section, const std::string& key) {
+  return section.find(key) != section.not_found();
+}
+
+}  // namespace
+
+std::vector<std::string> superseded_keys(const std::string& section, const std::string& key) {
+  std::vector<std::string> out;
+  for (const auto& rule : kSupersedes) {
+    if (same_section(rule.section, section) && key == rule.key) out.emplace_back(rule.replaced);
+  }
+  return out;
+}
+
+void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overrides,
+                     Scenario& scenario) {
+  const auto section_of = [&](const std::string& name) -> pt::ptree* {
+    if (auto child = tree.get_child_optional(pt::ptree::path_type(name, '\0'))) return &*child;
+    return nullptr;
+  };
+  if (!section_of("site")) tree.push_back({"site", pt::ptree()});
+  for (const auto& o : overrides) {
+    pt::ptree* section = section_of(o.section);
+    if (!section) {
+      if (o.section != "scenario" && o.section != "workload" && o.section != "tax") {
+        const std::string file = o.origin ? o.origin->file : scenario.file;
+        throw ScenarioError(
+            file, o.origin ? o.origin->line : 0, "[" + o.section + "]",
+            "no such section in " + (o.origin ? "the scenario " + scenario.file : "the file"));
+      }
+      section = &tree.push_back({o.section, pt::ptree()})->second;
+    }
+    if (o.only_if_absent) {
+      std::vector<std::string> related = superseded_keys(o.section, o.key);
+      const auto other = superseding_keys(o.section, o.key);
+      related.insert(related.end(), other.begin(), other.end());
+      related.push_back(o.key);
+      if (std::any_of(related.begin(), related.end(),
+                      [&](const std::string& k) { return has_key(*section, k); })) {
+        continue;  // the scenario file says it: it wins over the config file
+      }
+    }
+    const std::string path = o.section + "." + o.key;
+    if (o.value) {
+      section->put(pt::ptree::path_type(o.key, '\0'), *o.value);
+      for (const auto& replaced : superseded_keys(o.section, o.key)) section->erase(replaced);
+    } else {
+      section->erase(o.key);
+    }
+    if (o.origin) {
+      scenario.origins[path] = *o.origin;
+    } else {
+      scenario.origins.erase(path);
+    }
+  }
+}
+
+ScenarioOverride parse_set_option(const std::string& text) {
+  const ValueOrigin origin{"--set " + text, 0, "--set " + text};
+  const auto fail = [&](const std::string& problem) -> ScenarioError {
+    return ScenarioError("--set", 0, text, problem);
+  };
+  const auto eq = text.find('=');
+  const std::string name = eq == std::string::npos ? text : text.substr(0, eq);
+  const auto dot = name.rfind('.');
+  if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == name.size()) {
+    throw fail(
+        "expected SECTION.KEY=VALUE, e.g. workload.hours_per_day=10 or "
+        "option:rig.price_per_gpu=700");
+  }
+  ScenarioOverride o;
+  o.section = name.substr(0, dot);
+  o.key = name.substr(dot + 1);
+  o.value = text.substr(eq + 1);
+  o.origin = origin;
+  const bool option = o.section.rfind("option:", 0) == 0 && o.section.size() > 7;
+  if (!option && o.section != "scenario" && o.section != "workload" && o.section != "site" &&
+      o.section != "tax") {
+    throw fail("unknown section '" + o.section + "'" +
+               did_you_mean(o.section, {"scenario", "workload", "site", "tax"}) +
+               "; expected scenario, workload, site, tax or option:ID");
+  }
+  if (!is_scenario_key(o.section, o.key)) {
+    throw fail("'" + o.key + "' is not a key of [" + o.section + "]" +
+               did_you_mean(o.key, scenario_keys(o.section)));
+  }
+  return o;
+}
+
+}  // namespace gputco

@@ -1,0 +1,256 @@
+// gputco throughput through the binary: the text and JSON reports, the layout and batch forms,
+// and every kind of bad input (exit 2 with the reason, nothing on stdout).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/process.hpp"
+
+namespace gputco {
+namespace {
+
+using nlohmann::json;
+
+test::RunResult throughput(std::vector<std::string> args) {
+  args.insert(args.begin(), "throughput");
+  return test::run(GPUTCO_EXE, args);
+}
+
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
+}
+
+// Llama 3.1 8B in FP8 on one H100 with TensorRT-LLM, 1000 in / 1000 out (DOMAIN V4's row).
+const std::vector<std::string> kTrt8b = {
+    "--model",    "llama-3.1-8b", "--quant",        "FP8",  "--gpu",           "h100-sxm",
+    "--engine",   "tensorrt-llm", "--input-tokens", "1000", "--output-tokens", "1000",
+    "--kv-cache", "fp8"};
+
+TEST(CliThroughput, jsonCarriesTheFiguresOfTheIssue) {
+  const auto r = throughput(with(kTrt8b, {"--max-batch", "--json"}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  for (const char* key :
+       {"output_tokens_per_s", "output_tokens_per_s_per_gpu", "total_tokens_per_s_per_gpu",
+        "per_user_tokens_per_s", "tpot_ms", "ttft_ms", "batch_per_replica", "replicas", "tp", "pp",
+        "bound", "engine", "engine_version", "notes"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["mode"], "throughput");
+  EXPECT_EQ(j["engine"], "tensorrt-llm");
+  EXPECT_EQ(j["tp"], 1);
+  EXPECT_EQ(j["replicas"], 1);
+  EXPECT_EQ(j["bound"], "kv_capacity");
+  // One GPU: the box's output is the GPU's; input + output is twice it at 1000/1000.
+  EXPECT_DOUBLE_EQ(j["output_tokens_per_s"].get<double>(),
+                   j["output_tokens_per_s_per_gpu"].get<double>());
+  EXPECT_NEAR(j["total_tokens_per_s_per_gpu"].get<double>(),
+              2 * j["output_tokens_per_s_per_gpu"].get<double>(), 1e-6);
+  // DOMAIN V4: 15,220 measured; the estimate within 30 % (the row is fitted; see the README).
+  EXPECT_NEAR(j["output_tokens_per_s"].get<double>(), 15220, 0.30 * 15220);
+  EXPECT_GT(j["per_user_tokens_per_s"].get<double>(), 0);
+}
+
+TEST(CliThroughput, textNamesTheLayoutTheBatchAndTheBound) {
+  const auto r = throughput({"--model", "llama-3.3-70b", "--quant", "FP8", "--gpu", "h100-sxm",
+                             "--count", "8", "--engine", "vllm", "--input-tokens", "1000",
+                             "--output-tokens", "1000", "--tpot-ms", "50"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("llama-3.3-70b in FP8 (f16 KV cache) on 8 x h100-sxm with vLLM 0.10"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("(chosen)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("output tokens/s"), std::string::npos);
+  EXPECT_NE(r.out.find("bound: latency_target"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("note: layout chosen for the highest throughput"), std::string::npos);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(CliThroughput, aHuggingFaceRepositoryIdNamesTheCatalogModel) {
+  const auto r = throughput({"--model", "meta-llama/Llama-3.1-8B-Instruct", "--quant", "FP8",
+                             "--gpu", "h100-sxm", "--engine", "vllm", "--input-tokens", "1000",
+                             "--output-tokens", "1000", "--max-batch", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["model"], "llama-3.1-8b");
+}
+
+TEST(CliThroughput, aFixedBatchAndLayoutAreKept) {
+  const auto r = throughput({"--model",
+                             "llama-3.1-8b",
+                             "--quant",
+                             "BF16",
+                             "--gpu",
+                             "h100-sxm",
+                             "--count",
+                             "4",
+                             "--tp",
+                             "2",
+                             "--pp",
+                             "1",
+                             "--engine",
+                             "sglang",
+                             "--input-tokens",
+                             "500",
+                             "--output-tokens",
+                             "500",
+                             "--batch",
+                             "64",
+                             "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["tp"], 2);
+  EXPECT_EQ(j["pp"], 1);
+  EXPECT_EQ(j["replicas"], 2);
+  EXPECT_EQ(j["batch_per_replica"], 64);
+  EXPECT_EQ(j["layout_chosen"], false);
+}
+
+TEST(CliThroughput, fp8OnAnA100RunsWeightOnlyWithVllmAndSaysSo) {
+  const auto r = throughput({"--model", "llama-3.1-8b", "--quant", "FP8", "--gpu", "a100-80gb-sxm",
+                             "--engine", "vllm", "--input-tokens", "1000", "--output-tokens",
+                             "1000", "--max-batch", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["compute_precision"], "16-bit");
+  EXPECT_NE(j["notes"].dump().find("saves bytes, not FLOPs"), std::string::npos) << j["notes"];
+}
+
+TEST(CliThroughput, badInputExitsWith2AndSaysWhy) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<std::string> base = {
+      "--model",        "llama-3.1-8b", "--gpu",           "h100-sxm",
+      "--input-tokens", "1000",         "--output-tokens", "1000"};
+  const std::vector<Case> cases = {
+      // GGUF on TensorRT-LLM.
+      {with(base, {"--quant", "Q4_K_M", "--engine", "tensorrt-llm", "--max-batch"}),
+       "TensorRT-LLM does not run GGUF quants such as Q4_K_M"},
+      // FP8 compute on an A100 with TensorRT-LLM: refused with the reason.
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--gpu", "a100-80gb-sxm", "--engine",
+        "tensorrt-llm", "--input-tokens", "1000", "--output-tokens", "1000", "--max-batch"},
+       "an A100 has no FP8"},
+      // A latency target no batch meets: said so, with the best figure reachable.
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--tpot-ms", "0.5"}),
+       "no batch meets the target: at batch 1 the p99 TPOT is"},
+      // A model that fits no layout: what would fit.
+      {{"--model", "llama-3.1-405b", "--quant", "FP8", "--gpu", "h100-sxm", "--count", "2",
+        "--engine", "vllm", "--input-tokens", "1000", "--output-tokens", "1000", "--max-batch"},
+       "fits no layout on 2 x h100-sxm with vLLM: one replica needs at least"},
+      // A batch memory does not hold.
+      {with(base, {"--quant", "BF16", "--engine", "vllm", "--batch", "100000"}),
+       "batch 100000 does not fit"},
+      // llama.cpp has no FP8 cache; vLLM no q8_0 cache.
+      {with(base,
+            {"--quant", "Q4_K_M", "--engine", "llama.cpp", "--kv-cache", "fp8", "--batch", "4"}),
+       "llama.cpp has no FP8 KV cache"},
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--kv-cache", "q8_0", "--max-batch"}),
+       "vLLM has no q8_0 KV cache"},
+      // Usage.
+      {with(base, {"--quant", "FP8", "--engine", "vllm"}), "give exactly one of --batch N"},
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--batch", "8", "--max-batch"}),
+       "give exactly one of --batch N"},
+      {with(base, {"--quant", "FP8", "--engine", "triton", "--max-batch"}),
+       "--engine must be llama.cpp, vllm, sglang or tensorrt-llm, got 'triton'"},
+      {with(base, {"--quant", "FP8", "--max-batch"}), "--engine is required"},
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--tpot-ms", "-3"}),
+       "--tpot-ms must be a positive number"},
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--kv-cache", "int4", "--max-batch"}),
+       "--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int4'"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--gpu", "h100-sxm", "--engine", "vllm",
+        "--max-batch"},
+       "--input-tokens and --output-tokens are required"},
+      {with(base,
+            {"--quant", "FP8", "--engine", "vllm", "--count", "8", "--tp", "3", "--max-batch"}),
+       "no layout of 8 GPUs fits the fixed TP/PP: TP must divide 8 and the 32 attention heads"},
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--count", "8", "--tp", "2", "--pp", "3",
+                   "--max-batch"}),
+       "TP 2 x PP 3 = 6 GPUs per replica does not divide the box of 8 GPUs"},
+      {{"--model", "lama-3.1-8b", "--quant", "FP8", "--gpu", "h100-sxm", "--engine", "vllm",
+        "--input-tokens", "10", "--output-tokens", "10", "--max-batch"},
+       "did you mean 'llama-3.1-8b'?"},
+  };
+  for (const auto& c : cases) {
+    const auto r = throughput(c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.message << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos)
+        << "expected: " << c.message << "\ngot: " << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace gputco
+
+namespace gputco {
+namespace {
+
+test::RunResult fit(std::vector<std::string> args) {
+  args.insert(args.begin(), "fit");
+  return test::run(GPUTCO_EXE, args);
+}
+
+TEST(CliServingFinder, ranksDevicesByTheCostOfAMillionTokensAtTheTarget) {
+  const auto r = fit({"--model", "llama-3.3-70b", "--quant", "FP8", "--engine", "vllm", "--tpot-ms",
+                      "50", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["mode"], "serving_finder");
+  EXPECT_EQ(j["tokens_counted"], "output");
+  const auto& results = j["results"];
+  ASSERT_GT(results.size(), 10u);
+  // Rows meeting the target with a rate come first, cheapest per million output tokens first;
+  // the cost is InferenceX's: rate x 1e6 / (3600 x output tokens/s per GPU).
+  double previous = 0;
+  std::size_t priced = 0;
+  for (const auto& row : results) {
+    if (row["cost_per_million_output_tokens"].is_null() || row["target_met"] != true) break;
+    const double cost = row["cost_per_million_output_tokens"].get<double>();
+    EXPECT_GE(cost, previous);
+    previous = cost;
+    const double rate = row["rate_per_gpu_hour"]["amount"].get<double>();
+    EXPECT_NEAR(cost, rate * 1e6 / (3600 * row["output_tokens_per_s_per_gpu"].get<double>()),
+                1e-9 * cost);
+    EXPECT_LE(row["tpot_p99_ms"].get<double>(), 50 * (1 + 1e-9));
+    ++priced;
+  }
+  EXPECT_GE(priced, 5u);
+  // Apple devices are not served by vLLM, with the reason.
+  bool apple_refused = false;
+  for (const auto& row : results) {
+    if (row["gpu"] == "m3-ultra-80c") {
+      apple_refused = row["refusal"].get<std::string>().find("NVIDIA and AMD") != std::string::npos;
+    }
+  }
+  EXPECT_TRUE(apple_refused);
+}
+
+TEST(CliServingFinder, textNamesTheFormulaAndTheTokensCounted) {
+  const auto r = fit({"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "tensorrt-llm",
+                      "--input-tokens", "2048", "--output-tokens", "128", "--kv-cache", "fp8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("rate per GPU-hour x 1e6 / (3600 x tokens/s per GPU)"), std::string::npos);
+  EXPECT_NE(r.out.find("output tokens counted"), std::string::npos);
+  EXPECT_NE(r.out.find("not served:"), std::string::npos);
+}
+
+TEST(CliServingFinder, misuseExitsWith2) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--tpot-ms", "50"}, "need --engine"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "vllm", "--gpu", "h100-sxm"},
+       "for one device use gputco throughput"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--kv-cache", "fp8"}, "fp8 with --engine"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "tgi"},
+       "--engine must be llama.cpp, vllm, sglang or tensorrt-llm, got 'tgi'"},
+  };
+  for (const auto& [args, message] : cases) {
+    const auto r = fit(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace gputco
