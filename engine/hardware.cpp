@@ -75,11 +75,13 @@ struct FigureBound {
   const char* unit;
   const char* beyond;
 };
-constexpr std::array<FigureBound, 16> kFigureBounds{{
+constexpr std::array<FigureBound, 18> kFigureBounds{{
     {"memory_gb", 16384, " GB", "any device"},
     {"bandwidth_gbps", 100000, " GB/s", "any device"},
     {"board_power_w", 20000, " W", "any device"},
     {"fp16_tflops", 100000, " TFLOPS", "any device"},
+    {"fp8_tflops", 100000, " TFLOPS", "any device"},
+    {"fp4_tflops", 100000, " TFLOPS", "any device"},
     {"nvlink_gbps", 100000, " GB/s", "any link"},
     {"params_b", 100000, "B parameters", "any model"},
     {"active_params_b", 100000, "B parameters", "any model"},

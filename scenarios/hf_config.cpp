@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 
 #include "scenarios/model_file_error.hpp"
 
@@ -22,13 +23,16 @@ using nlohmann::json;
 // Reads the fields of one config object, naming the file and key in every error.
 class Fields {
  public:
-  Fields(std::string path, json object) : path_(std::move(path)), j_(std::move(object)) {}
+  // `asked`, when given, collects every key looked at (read_hf_config_text's keys_read).
+  Fields(std::string path, json object, std::set<std::string>* asked = nullptr)
+      : path_(std::move(path)), j_(std::move(object)), asked_(asked) {}
 
   [[noreturn]] void fail(const std::string& key, const std::string& problem) const {
     throw ModelFileError(path_, key + ": " + problem);
   }
 
   const json* find(const std::string& key) const {
+    if (asked_ != nullptr) asked_->insert(key);
     const auto it = j_.find(key);
     if (it == j_.end() || it->is_null()) return nullptr;
     return &*it;
@@ -108,6 +112,7 @@ class Fields {
  private:
   std::string path_;
   json j_;
+  std::set<std::string>* asked_ = nullptr;
 };
 
 json parse_file(const std::string& path) {
@@ -434,16 +439,12 @@ void read_context(const Fields& f, const std::string& type, ModelArch& a, HfConf
   if (scaled > a.max_context && scaled < 2e9) a.max_context_scaled = static_cast<int>(scaled);
 }
 
-}  // namespace
-
-HfConfig read_hf_config(const std::string& given_path) {
-  std::string path = given_path;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) path = (fs::path(path) / "config.json").string();
-  const json top_json = parse_file(path);
+// The config `top_json` read from `path` (a file, or what names the config in errors).
+HfConfig read_config(const json& top_json, const std::string& path,
+                     std::set<std::string>* keys_read) {
   if (!top_json.is_object()) throw ModelFileError(path, "expected a JSON object (a config.json)");
-  const Fields top(path, top_json);
-  const Fields f(path, language_config(top_json));
+  const Fields top(path, top_json, keys_read);
+  const Fields f(path, language_config(top_json), keys_read);
   HfConfig out;
   ModelShape& s = out.shape;
   ModelArch& a = s.arch;
@@ -516,6 +517,26 @@ HfConfig read_hf_config(const std::string& given_path) {
                                    "the cache)");
   }
   return out;
+}
+
+}  // namespace
+
+HfConfig read_hf_config(const std::string& given_path) {
+  std::string path = given_path;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) path = (fs::path(path) / "config.json").string();
+  return read_config(parse_file(path), path, nullptr);
+}
+
+HfConfig read_hf_config_text(const std::string& json_text, const std::string& where,
+                             std::set<std::string>* keys_read) {
+  json top_json;
+  try {
+    top_json = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw ModelFileError(where, std::string("not JSON: ") + e.what());
+  }
+  return read_config(top_json, where, keys_read);
 }
 
 }  // namespace gputco

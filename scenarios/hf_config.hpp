@@ -1,6 +1,7 @@
 // A model from its Hugging Face config.json, read locally (nlohmann-json); never fetched.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,12 @@ struct HfConfig {
 /// Throws ModelFileError naming the file and the field: not JSON, a needed field missing
 /// ("num_hidden_layers: missing"), a field of the wrong type or out of range.
 HfConfig read_hf_config(const std::string& path);
+
+/// The same from a config's JSON text (a scenario's `[model]` section), `where` naming it in
+/// errors and standing for the path (the id is its stem). `keys_read`, when given, receives
+/// every key the reader looked at, so that a caller can refuse keys it never reads. Throws
+/// ModelFileError(where, ...) as read_hf_config does.
+HfConfig read_hf_config_text(const std::string& json_text, const std::string& where,
+                             std::set<std::string>* keys_read = nullptr);
 
 }  // namespace gputco

@@ -41,6 +41,19 @@ std::string path_in(const std::string& base_dir, const std::string& path) {
   return (fs::path(base_dir) / path).string();
 }
 
+// The model a config describes; `file` names it.
+ModelFile from_config(HfConfig config, const std::string& file) {
+  try {
+    ModelFile out = model_from_shape(config.shape, config.native_format);
+    out.kind = "config.json";
+    out.files = {file};
+    out.notes = std::move(config.notes);
+    return out;
+  } catch (const EngineError& e) {
+    throw ModelFileError(file, e.what());
+  }
+}
+
 }  // namespace
 
 bool is_model_path(const std::string& path) {
@@ -75,16 +88,13 @@ ModelFile read_model_file(const std::string& path) {
     out.notes = std::move(g.notes);
     return out;
   }
-  HfConfig config = read_hf_config(path);
-  try {
-    ModelFile out = model_from_shape(config.shape, config.native_format);
-    out.kind = "config.json";
-    out.files = {fs::is_directory(path, ec) ? (fs::path(path) / "config.json").string() : path};
-    out.notes = std::move(config.notes);
-    return out;
-  } catch (const EngineError& e) {
-    throw ModelFileError(path, e.what());
-  }
+  return from_config(read_hf_config(path),
+                     fs::is_directory(path, ec) ? (fs::path(path) / "config.json").string() : path);
+}
+
+ModelFile model_from_config_text(const std::string& json_text, const std::string& where,
+                                 std::set<std::string>* keys_read) {
+  return from_config(read_hf_config_text(json_text, where, keys_read), where);
 }
 
 ResolvedModel resolve_model_argument(const std::string& argument, const Catalog& catalog,

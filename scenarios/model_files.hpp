@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,6 +35,12 @@ bool is_model_path(const std::string& path);
 /// a folder holding a config.json. The id is the GGUF's file name without .gguf, or the
 /// config's folder name. Throws ModelFileError naming the file and the field or byte offset.
 ModelFile read_model_file(const std::string& path);
+
+/// A model described by config.json's fields in JSON text (a scenario's [model] section),
+/// `where` naming it in errors; `keys_read` as read_hf_config_text. Throws ModelFileError
+/// naming `where` and the field.
+ModelFile model_from_config_text(const std::string& json_text, const std::string& where,
+                                 std::set<std::string>* keys_read);
 
 /// Completes a model described by its shape (a config.json, a [model] section) and gives the
 /// quant of `format` for it: the recipe's bits over the shape's tensor groups. Throws

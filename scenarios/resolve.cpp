@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "engine/units.hpp"
 #include "pricing/suggest.hpp"
@@ -168,6 +169,7 @@ bool Resolver::given(const std::string& section, const std::string& key) const {
 }
 
 ResolvedModel Resolver::resolve_model() const {
+  if (s_.inline_model) return inline_model();
   const std::string base_dir = std::filesystem::path(s_.file).parent_path().string();
   try {
     return resolve_model_argument(s_.model, catalog_, base_dir);
@@ -176,6 +178,48 @@ ResolvedModel Resolver::resolve_model() const {
   } catch (const ModelFileError& e) {
     fail("workload", "model", e.what());
   }
+}
+
+ResolvedModel Resolver::inline_model() const {
+  std::set<std::string> read;
+  std::optional<ModelFile> file;
+  std::string problem;
+  try {
+    file = model_from_config_text(s_.inline_model->config_json, "[model]", &read);
+  } catch (const ModelFileError& e) {
+    problem = e.problem();
+  }
+  const std::vector<std::string> known(read.begin(), read.end());
+  for (const auto& [given_key, yes] : s_.given) {
+    if (given_key.rfind("model.", 0) != 0) continue;
+    const std::string key = given_key.substr(std::string("model.").size());
+    if (key == "name" || read.count(key) > 0) continue;
+    const std::string hint = nearest(key, known);
+    // A failed read looked at only some keys: a key it did not reach is a typo only when it
+    // is close to one it read.
+    if (file || !hint.empty()) {
+      fail("model", key,
+           "not a config.json field gputco reads" +
+               (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
+    }
+  }
+  if (!file) {
+    // "num_hidden_layers: missing (the layer count)": the key, then its problem.
+    const auto colon = problem.find(": ");
+    if (colon == std::string::npos) fail("model", "", problem);
+    fail("model", problem.substr(0, colon), problem.substr(colon + 2));
+  }
+  file->model.id = s_.inline_model->name;
+  file->model.name = s_.inline_model->name;
+  return ResolvedModel{std::move(file->model), std::move(file->native_quant),
+                       "scenario file [model]", std::move(file->notes)};
+}
+
+const ScenarioDevice* Resolver::inline_device(const std::string& id) const {
+  for (const ScenarioDevice& d : s_.devices) {
+    if (same_id(d.device.id, id)) return &d;
+  }
+  return nullptr;
 }
 
 Quant Resolver::resolve_quant(const ResolvedModel& model) const {
@@ -426,11 +470,13 @@ void Resolver::resolve_site() {
 }
 
 Device Resolver::device_of(const ScenarioOption& o, const std::string& section) {
+  if (const ScenarioDevice* described = inline_device(o.gpu)) return described->device;
   const auto device = catalog_.device(o.gpu);
   if (!device) {
-    unknown(section, "gpu", "device", o.gpu,
-            ids_of(catalog_.devices(), [](const Device& d) { return d.id; }),
-            "gputco catalog list gpus");
+    std::vector<std::string> ids = ids_of(catalog_.devices(), [](const Device& d) { return d.id; });
+    for (const ScenarioDevice& d : s_.devices) ids.push_back(d.device.id);
+    unknown(section, "gpu", "device", o.gpu, ids,
+            "gputco catalog list gpus, or describe it in a [device:ID] section");
   }
   return *device;
 }
@@ -454,7 +500,9 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   offer_region_.clear();
   oi.condition = o.condition == "used" ? Condition::used : Condition::new_unit;
   oi.split = o.split.empty() ? SplitMode::layer : *parse_split_mode(o.split);
-  oi.backend = o.backend.empty() ? default_backend(oi.device) : *parse_backend(o.backend);
+  const ScenarioDevice* described = inline_device(o.gpu);
+  const std::string backend = !o.backend.empty() ? o.backend : described ? described->backend : "";
+  oi.backend = backend.empty() ? default_backend(oi.device) : *parse_backend(backend);
   if (const std::string why = backend_unsupported_reason(oi.backend, oi.device); !why.empty()) {
     fail(section, "backend", why);
   }

@@ -136,6 +136,12 @@ class Resolver {
   /// [workload] model: a catalog id, a Hugging Face repo id or a model file beside the
   /// scenario (resolve_model_argument); its problems are the key's.
   ResolvedModel resolve_model() const;
+  /// The [model] section read as a config.json (model_from_config_text); a key the reader
+  /// never looks at is refused (the nearest one it reads suggested), and the reader's problems
+  /// are the section key's.
+  ResolvedModel inline_model() const;
+  /// The [device:ID] section for this id (ignoring case), nullptr when the file has none.
+  const ScenarioDevice* inline_device(const std::string& id) const;
   /// [workload] quant: the model file's own format when not given or named alike, else a
   /// catalog quant.
   Quant resolve_quant(const ResolvedModel& model) const;

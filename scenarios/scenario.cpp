@@ -19,6 +19,7 @@
 #include "scenarios/model_files.hpp"
 #include "scenarios/overrides.hpp"
 #include "scenarios/scenario_text.hpp"
+#include "scenarios/inline_parts.hpp"
 #include "scenarios/section_reader.hpp"
 
 namespace gputco {
@@ -307,7 +308,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
-           name == "tax" || name.rfind("option:", 0) == 0 ||
+           name == "tax" || name == "model" || name.rfind("option:", 0) == 0 ||
+           name.rfind("device:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
 
@@ -475,6 +477,21 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("contact", s.seller_contact);
       r.text("logo", s.seller_logo);
       r.text("terms", s.seller_terms);
+    } else if (section == "model") {
+      s.inline_model = scenario_detail::read_model_section(child, s);
+    } else if (section.rfind("device:", 0) == 0) {
+      if (!valid_option_id(section.substr(std::string("device:").size()))) {
+        throw ScenarioError(file, line, "[" + section + "]",
+                            "device ids use letters, digits, '-', '_' or '.' (at most 64)");
+      }
+      ScenarioDevice d = scenario_detail::read_device_section(child, section, s);
+      for (const ScenarioDevice& other : s.devices) {
+        if (same_id(other.device.id, d.device.id)) {
+          throw ScenarioError(file, line, "[" + section + "]",
+                              "duplicate device id (ids ignore case)");
+        }
+      }
+      s.devices.push_back(std::move(d));
     } else if (section.rfind("option:", 0) == 0) {
       ScenarioOption o;
       o.id = section.substr(7);
@@ -715,14 +732,18 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   }
   if (s.start.empty()) s.start = s.as_of.substr(0, 7);
   if (s.name.empty()) s.name = file;
-  if (s.model.empty()) {
+  if (s.inline_model && !s.model.empty()) {
+    throw ScenarioError(file, s.line_of("workload", "model"), "[workload] model",
+                        "give the model once: here or in the [model] section");
+  }
+  if (s.model.empty() && !s.inline_model) {
     throw ScenarioError(file, s.line_of("workload", ""), "[workload] model",
                         "missing: set model to a catalog model id (gputco catalog list models)");
   }
   // A model file's own format is its default quant (resolve); a catalog model needs one.
   const std::string model_path =
       (std::filesystem::path(file).parent_path() / std::filesystem::path(s.model)).string();
-  if (s.quant.empty() && !is_model_path(model_path) && !is_model_path(s.model)) {
+  if (s.quant.empty() && !s.inline_model && !is_model_path(model_path) && !is_model_path(s.model)) {
     throw ScenarioError(file, s.line_of("workload", ""), "[workload] quant",
                         "missing: set quant, e.g. Q4_K_M (gputco catalog list quants)");
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pricing/suggest.hpp"  // nearest(), did_you_mean(): every scenario message
+#include "engine/hardware.hpp"
 
 namespace gputco {
 
@@ -109,6 +110,24 @@ struct ScenarioOption {
   /// false: a catalog price older than max_price_age_days may be chosen over a fresh one;
   /// nullopt = the scenario's.
   std::optional<bool> prefer_fresh_prices;
+};
+
+/// A `[device:ID]` section: a device described in the file, used by the options whose `gpu` is
+/// ID (ignoring case) before the catalog's device of that id.
+struct ScenarioDevice {
+  /// id (the section's), name, vendor, kind, memory_gb, memory_type, bandwidth_gbps,
+  /// board_power_w, fp16_tflops, nvlink_gbps as the catalog's devices.csv columns; figures not
+  /// given are 0 (unknown), as engine/hardware.hpp documents.
+  Device device;
+  std::string backend;  ///< the default backend of the options on it; "" = from the vendor
+};
+
+/// The `[model]` section: a model described in the file by config.json's fields.
+struct ScenarioModel {
+  std::string name = "model";  ///< the section's `name`: the model's id and name
+  /// The other keys as a config.json object's JSON text (scenarios/inline_parts.hpp
+  /// read_model_section), read by resolve() as read_hf_config_text reads it.
+  std::string config_json;
 };
 
 /// A number key the parser accepts in a section of the file, with its range: what `gputco
@@ -228,6 +247,10 @@ struct Scenario {
   std::optional<double> tax_declining_balance_factor;  ///< 2 = double declining
   std::optional<bool> tax_switch_to_straight_line;
   std::vector<ScenarioOption> options;
+  /// [device:ID] sections, in file order.
+  std::vector<ScenarioDevice> devices;
+  /// The [model] section, instead of [workload] model.
+  std::optional<ScenarioModel> inline_model;
 
   /// "section.key" -> line in the file (INI only; JSON gives none).
   std::map<std::string, int> lines;
