@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/billing.hpp"
 #include "engine/capacity.hpp"
 #include "engine/energy.hpp"
 #include "engine/finance.hpp"
@@ -172,9 +173,10 @@ void rent_hourly_flows(const OptionInputs& o, const WorkloadInputs& w, const Fin
     if (term > 0) {
       cf.rent[m] = per_hour * cf.units[m] * hours_in_month(w, f, month);
     } else {
-      const double hours = w.hours_per_day * days_of_use(w, f, month);
-      cf.rent[m] =
-          per_hour * hours * cf.load[m] / o.goodput * trend_factor(f.rent_trend_per_year, month);
+      const double billed =
+          billed_instance_hours(o.hourly_billing, cf.load[m], w.hours_per_day,
+                                days_of_use(w, f, month), availability_hours(w, f, month));
+      cf.rent[m] = per_hour * billed / o.goodput * trend_factor(f.rent_trend_per_year, month);
     }
   }
   if (term > 0) {
@@ -204,7 +206,8 @@ double devices_in_service(const OptionInputs& o, const CashFlow& cf, size_t m) {
       return 0;
     case OptionKind::rent_hourly:
       if (term_months(o.term) == 0) {
-        return o.count * std::max(1.0, std::ceil(cf.load[m] - kLoadTolerance));
+        return o.count * std::max(static_cast<double>(o.hourly_billing.min_instances),
+                                  always_on_instances(cf.load[m]));
       }
       break;
     case OptionKind::buy:

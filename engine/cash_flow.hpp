@@ -33,9 +33,13 @@ double capex_of(const OptionInputs& option);
 ///   still owed after N instalments at N (annuity: PMT = r P / (1 - (1 + r)^-n), r =
 ///   loan_rate_per_year / 12; P / n when r = 0); lease: financing[m] = lease_rate_per_month x C
 ///   x u_m, plus at N the fees of the lease term left after the horizon (u_N units).
-/// - rent_hourly on_demand/spot: rent[m] = rate_per_gpu_hour x count x H_m x L_m / goodput x
-///   R_m. reserved_1y/3y: rent[m] = rate_per_gpu_hour x count x u_m x h_m (every hour, no
-///   trend: the rate is contracted; renewed at the same rate after each term), plus at N the
+/// - rent_hourly on_demand/spot: rent[m] = rate_per_gpu_hour x count x B_m / goodput x R_m,
+///   B_m = billed_instance_hours(hourly_billing, L_m, hours_per_day, D_m, A_m) (engine/
+///   billing.hpp), A_m = availability_hours: always on, max(1, ceil(L_m - 1e-9)) x A_m;
+///   autoscaled, min_instances x A_m + the busy instance-hours above them rounded up to the
+///   billing granularity. (Before issue #21 it was H_m x L_m: billed for busy hours only.)
+///   reserved_1y/3y: rent[m] = rate_per_gpu_hour x count x u_m x h_m (every hour, no trend:
+///   the rate is contracted; renewed at the same rate after each term), plus at N the
 ///   unexpired term (ceil(N / term) x term - N months) x rate x count x u_N x average hours per
 ///   month of the convention (730, 720, 730.5 for calendar).
 /// - rent_monthly: rent[0] = setup_fee x u_0; rent[m] = price_per_month x u_m + setup_fee x
@@ -63,9 +67,9 @@ double capex_of(const OptionInputs& option);
 ///   power existed, kept bit for bit). Rentals pay their energy in the rent: no energy row.
 /// - cost lines (engine/cost_lines.hpp), months 1..N, 0 where not entered: staff[m] =
 ///   staff_per_month; licences[m] and support[m] with D_m devices in service (count x u_m;
-///   on-demand and spot rentals count x max(1, ceil(L_m - 1e-9)); api 0); owned: insurance[m]
-///   = insurance_per_year x C x u_m / 12 (leased hardware too); colocated: colo_extras[m] =
-///   colo_extras_per_month x u_m.
+///   on-demand and spot rentals count x max(min_instances, 1, ceil(L_m - 1e-9)); api 0);
+///   owned: insurance[m] = insurance_per_year x C x u_m / 12 (leased hardware too);
+///   colocated: colo_extras[m] = colo_extras_per_month x u_m.
 /// - interest[m] (loan, accounting view, part of financing[m]) = r x the balance still owed
 ///   after m - 1 instalments (annuity_balance), m <= loan_term_months.
 /// - vat[m] = (vat_reclaimable ? 0 : vat_rate) x (capex + energy + maintenance + hosting +

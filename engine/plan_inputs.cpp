@@ -24,6 +24,26 @@ std::string to_string(Condition c) {
   return c == Condition::used ? "used" : "new";
 }
 
+std::string to_string(Billing b) {
+  return b == Billing::autoscaled ? "autoscaled" : "always_on";
+}
+
+std::string to_string(BillingGranularity g) {
+  switch (g) {
+    case BillingGranularity::second:
+      return "second";
+    case BillingGranularity::minute:
+      return "minute";
+    case BillingGranularity::hour:
+      return "hour";
+  }
+  return "unknown";
+}
+
+std::string to_string(Availability a) {
+  return a == Availability::around_the_clock ? "24x7" : "hours_of_use";
+}
+
 std::string to_string(RentTerm t) {
   switch (t) {
     case RentTerm::on_demand:
@@ -218,6 +238,9 @@ void validate_plan_inputs(const PlanInputs& in) {
     GPUTCO_REQUIRE(!o.tokens_per_minute_limit || (std::isfinite(*o.tokens_per_minute_limit) &&
                                                   *o.tokens_per_minute_limit > 0),
                    "option " << o.id << ": tokens_per_minute_limit must be a positive number");
+    GPUTCO_REQUIRE(o.hourly_billing.min_instances >= 0 && o.hourly_billing.min_instances <= 4096,
+                   "option " << o.id << ": min_instances must be between 0 and 4096, got "
+                             << o.hourly_billing.min_instances);
     validate_cost_lines(o.cost_lines, o.id);
     if (o.kind == OptionKind::api) {
       GPUTCO_REQUIRE(w.tokens_per_day && w.input_tokens_per_output_token,

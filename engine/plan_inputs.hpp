@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/billing.hpp"
 #include "engine/cost_lines.hpp"
 #include "engine/depreciation.hpp"
 #include "engine/fit.hpp"
@@ -24,8 +25,8 @@ enum class Condition { new_unit, used };
 
 /// How a rent_hourly option is billed.
 enum class RentTerm {
-  on_demand,    ///< billed for the hours used
-  spot,         ///< billed for the hours used / goodput (interruptions waste some hours)
+  on_demand,    ///< billed by the instance-hour as OptionInputs::hourly_billing says
+  spot,         ///< the same / goodput (interruptions waste some hours)
   reserved_1y,  ///< committed for 12 months: billed for every hour of the month, used or not
   reserved_3y   ///< committed for 36 months: billed for every hour of the month, used or not
 };
@@ -84,6 +85,9 @@ std::string to_string(Hosting h);
 std::string to_string(Overflow o);
 std::string to_string(Financing f);
 std::string to_string(HoursConvention c);
+std::string to_string(Billing b);
+std::string to_string(BillingGranularity g);
+std::string to_string(Availability a);
 
 /// Months of a reserved term (12, 36), 0 for on_demand and spot.
 int term_months(RentTerm t);
@@ -99,7 +103,7 @@ struct WorkloadInputs {
   int concurrent_streams = 1;
   double hours_per_day = 8;              ///< hours per day the service runs at load
   double days_per_month = 730.0 / 24.0;  ///< default: 730 h per month at 24 h/day
-  KvCacheTypes kv_cache;  ///< element types of the K and V cache
+  KvCacheTypes kv_cache;                 ///< element types of the K and V cache
   /// Demand growth per month, a fraction (0.03 = tokens per day +3 % a month); > -1.
   double growth_per_month = 0;
   /// Tokens generated (output tokens) per day of use in month 1; nullopt: the stated workload
@@ -122,6 +126,9 @@ struct WorkloadInputs {
   bool days_follow_convention = false;
   /// People served, for cost per user per month; nullopt: not given.
   std::optional<double> users;
+  /// The hours the service must be reachable: an always-on rental is billed for them, an
+  /// autoscaled one for its min_instances over them (engine/billing.hpp).
+  Availability availability = Availability::hours_of_use;
 };
 
 /// Where owned hardware runs.
@@ -206,6 +213,8 @@ struct OptionInputs {
   double rate_per_gpu_hour = 0;
   RentTerm term = RentTerm::on_demand;
   double goodput = 1.0;  ///< spot: useful share of billed hours (0 < goodput <= 1)
+  /// on_demand and spot: always on (default) or autoscaled, with its minimum and granularity.
+  HourlyBilling hourly_billing;
   // rent_monthly
   double price_per_month = 0;  ///< the whole server, per month
   double setup_fee = 0;        ///< once, at the start

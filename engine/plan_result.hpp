@@ -136,6 +136,13 @@ struct OptionResult {
   /// during the hours of use. nullopt when infeasible or no tokens.
   std::optional<double> cost_per_million_tokens;
   std::string note;  ///< why infeasible, or what the break-even is against
+  /// On-demand and spot rentals: how the rent is billed (engine/billing.hpp), one sentence
+  /// ("always on: 1 instance (up to 2 by month 36) for the 243.3 h of availability a month
+  /// ..."); "" for every other option. Every report shows it.
+  std::string billing;
+  /// On-demand and spot rentals: instance-hours billed over the horizon (before goodput),
+  /// the sum of billed_instance_hours month by month; 0 for every other option.
+  double billed_instance_hours = 0;
   /// Cost lines the scenario did not enter for this option (cost_lines_not_entered): counted
   /// as 0, and every report says so.
   std::vector<std::string> cost_lines_not_entered;

@@ -61,14 +61,27 @@ double kv_share_per_gpu(const ReplicaSetup& s) {
   return heads_share * per_stage;
 }
 
-/// Efficiency multiplier of the vendor (ROCm's share of the same peaks) and of MoE layers,
-/// engines only.
+/// Efficiency multiplier of the vendor (ROCm's share of the same peaks), of a tuned submission
+/// and of dense tensor parallelism, engines only. The MoE factor is not in it: it slows the
+/// routed experts' GEMMs alone (moe_efficiency), not attention or the KV-cache reads.
 double efficiency_factor(const ReplicaSetup& s) {
   const ServingConstants& c = s.profile.constants;
   const double dense_tp =
       s.tp > 1 && !expert_parallel(s) ? std::pow(c.tp_factor, std::log2(s.tp)) : 1.0;
-  return (s.device.vendor == Vendor::amd ? c.amd_factor : 1.0) *
-         (s.model.is_moe() ? c.moe_factor : 1.0) * (s.tuned ? c.tuned_factor : 1.0) * dense_tp;
+  return (s.device.vendor == Vendor::amd ? c.amd_factor : 1.0) * (s.tuned ? c.tuned_factor : 1.0) *
+         dense_tp;
+}
+
+/// Share of the dense kernels' efficiency the routed experts' kernels reach (token routing and
+/// permutation, grouped GEMMs of a few tokens per expert): the fitted MoE factor, engines only.
+double moe_efficiency(const ReplicaSetup& s) {
+  return s.model.is_moe() && !is_llama_cpp(s) ? s.profile.constants.moe_factor : 1.0;
+}
+
+/// FLOPs per token of the routed experts' GEMMs (k of the E experts); 0 for a dense model.
+double expert_flops_per_token(const ModelArch& m) {
+  if (!m.is_moe()) return 0;
+  return 2.0 * param_groups(m).experts_b * m.experts_active / static_cast<double>(m.experts) * 1e9;
 }
 
 double flops_per_s(double tflops) {
@@ -77,14 +90,20 @@ double flops_per_s(double tflops) {
 
 /// Seconds of the matrix multiplications of `tokens` tokens at the compute precision, and of
 /// their attention over `attended` cached tokens at 16 bits, on `gpus` GPUs at `efficiency`;
-/// 0 when the peak is unknown.
-double matmul_s(const ReplicaSetup& s, double tokens, double gpus, double efficiency) {
+/// 0 when the peak is unknown. `part` picks the GEMMs: the dense ones (attention projections,
+/// dense or shared FFN, output), the routed experts', or both.
+enum class Gemms { dense, experts, all };
+double matmul_s(const ReplicaSetup& s, double tokens, double gpus, double efficiency,
+                Gemms part = Gemms::all) {
   const double peak = flops_per_s(peak_tflops(s.device, s.compute));
   if (s.compute == ComputePrecision::fp4 && !is_llama_cpp(s)) {
     efficiency *= s.profile.constants.fp4_factor;
   }
   if (!(peak > 0) || !(efficiency > 0)) return 0;
-  return tokens * matmul_flops_per_token(s.model) / (peak * gpus * efficiency);
+  const double all = matmul_flops_per_token(s.model);
+  const double experts = expert_flops_per_token(s.model);
+  const double flops = part == Gemms::all ? all : part == Gemms::experts ? experts : all - experts;
+  return tokens * flops / (peak * gpus * efficiency);
 }
 double attention_s(const ReplicaSetup& s, double tokens, double attended, double gpus,
                    double efficiency) {
@@ -201,13 +220,20 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
   // split stages take turns on the whole batch.
   const double micro_batch = llama ? batch : batch / s.pp;
   const int streams = std::max(1, static_cast<int>(std::ceil(micro_batch - 1e-9)));
-  double weight_bytes = weights_read_per_step_bytes(s.model, s.quant, streams) / s.tp;
-  if (expert_parallel(s)) {
+  // Weight bytes a GPU reads per step, the dense part and the routed experts touched. A
+  // step is pp micro-batch passes, each reading the GPU's stage once: per step a GPU reads
+  // its share of every layer's weights, with the experts a micro-batch touches.
+  double dense_bytes = weights_read_per_step_bytes(s.model, s.quant, streams) / s.tp;
+  double expert_bytes = 0;
+  if (!llama && s.model.is_moe()) {
     const WeightParts w = weight_parts(s);
     const double touched =
         expected_experts_touched(s.model.experts, s.model.experts_active, micro_batch) /
         s.model.experts;
-    weight_bytes = w.other / s.pp + w.experts * touched / (static_cast<double>(s.tp) * s.pp);
+    // Expert parallel: every GPU keeps the non-expert weights of its stage, the experts are
+    // split among the TP GPUs; else both are split.
+    dense_bytes = expert_parallel(s) ? w.other : w.other / s.tp;
+    expert_bytes = w.experts * touched / s.tp;
   }
   const double resident = resident_tokens(s);
   // Attention reads the tokens held, not the cells allocated.
@@ -244,13 +270,21 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     }
     if (s.pp > 1) t.communication_s += s.pp * send_s(s.device, wire);
   }
-  const double weights_memory = weight_bytes / weights_bw;
-  const double weights_compute = matmul_s(s, batch, gpus, gemm_eff);
+  // The dense GEMMs and the routed experts' grouped GEMMs are separate kernels, each with its
+  // roofs; the experts' reach the MoE factor's share of the dense kernels' efficiency.
+  const double moe = moe_efficiency(s);
+  const double dense_memory = dense_bytes / weights_bw;
+  // llama.cpp's calibrated model keeps one roof over all its GEMMs.
+  const double dense_compute =
+      matmul_s(s, batch, gpus, gemm_eff, llama ? Gemms::all : Gemms::dense);
+  const double expert_memory = expert_bytes / (weights_bw * moe);
+  const double expert_compute =
+      llama ? 0.0 : matmul_s(s, batch, gpus, gemm_eff * moe, Gemms::experts);
   const double kv_memory = kv_bytes / kv_bw;
   const double attention_compute = attention_s(s, batch, resident, gpus, compute_eff);
-  t.memory_s = weights_memory + kv_memory;
-  t.compute_s = weights_compute + attention_compute;
-  t.weights_s = std::max(weights_memory, weights_compute);
+  t.memory_s = dense_memory + expert_memory + kv_memory;
+  t.compute_s = dense_compute + expert_compute + attention_compute;
+  t.weights_s = std::max(dense_memory, dense_compute) + std::max(expert_memory, expert_compute);
   t.attention_s = std::max(kv_memory, attention_compute);
   t.total_s = t.weights_s + t.attention_s + t.communication_s + t.fixed_s;
   return t;
@@ -266,7 +300,9 @@ double prefill_s_per_token(const ReplicaSetup& s) {
   const ServingConstants& c = s.profile.constants;
   const double gpus = static_cast<double>(s.tp) * s.pp;
   const double e = c.compute_efficiency * efficiency_factor(s);
-  return matmul_s(s, 1.0, gpus, e) + attention_s(s, 1.0, attended, gpus, e);
+  return matmul_s(s, 1.0, gpus, e, Gemms::dense) +
+         matmul_s(s, 1.0, gpus, e * moe_efficiency(s), Gemms::experts) +
+         attention_s(s, 1.0, attended, gpus, e);
 }
 
 namespace {

@@ -8,8 +8,11 @@
 //   decode step  T(B) = T_gemm + T_attention + T_comm + T_fixed                           (V1)
 //     both roofs for each kind of kernel, which run one after the other in a layer:
 //     T_gemm    = max(weight bytes per GPU / bandwidth, B x matmul FLOPs / compute)      (V2)
-//                 weights read for a micro-batch of B / PP sequences, / TP (MoE: the experts
-//                 that many tokens touch, E (1 - (1 - k / E)^b) per layer)
+//                 weights read for a micro-batch of B / PP sequences, / TP; an MoE model's
+//                 dense GEMMs and routed experts' grouped GEMMs are two such terms, the
+//                 experts' at the MoE factor's share of the efficiencies (the experts that
+//                 b tokens touch, E (1 - (1 - k / E)^b) per layer; with expert parallel each
+//                 GPU reads its stage's dense weights whole, and 1 / TP of the experts)
 //     T_attention = max(B x the KV cache of c tokens per GPU / bandwidth,
 //                 B x attention FLOPs / 16-bit compute)
 //                 (GQA heads and an MLA latent are replicated where TP exceeds them)
@@ -18,7 +21,8 @@
 //                 + PP sends of each micro-batch
 //     T_fixed   = the engine's fixed cost per micro-batch pass (scheduling, launches, sampling)
 //   prefill     t_p = (matmul FLOPs / compute + attention FLOPs at input / 2 / 16-bit
-//                 compute) / (TP x PP) per prompt token
+//                 compute) / (TP x PP) per prompt token (routed experts' FLOPs at the MoE
+//                 factor's share)
 //   throughput  X = output / (output x T / B + input x t_p) per replica (chunked prefill of
 //                 the requests replacing finished ones rides inside the steps)            (V4)
 //   mean TPOT   = B / X; p99 TPOT = a request's own average when the prompts prefilled

@@ -50,8 +50,9 @@ struct ServingConstants {
   double compute_efficiency = 0.6;    ///< share of the tensor peak GEMMs and attention reach
   double step_fixed_s = 0;            ///< fixed cost per micro-batch pass of a step, seconds
   double amd_factor = 1;              ///< on AMD devices: ROCm's kernels' share of the same peaks
-  /// On an MoE model (routing, token permutation, grouped expert GEMMs, expert-parallel
-  /// scheduling).
+  /// On the routed experts' GEMMs of an MoE model, their weight reads and FLOPs (routing,
+  /// token permutation, grouped GEMMs of a few tokens per expert); attention, the KV-cache
+  /// reads and the dense GEMMs run at the dense efficiencies.
   double moe_factor = 1;
   /// Of a vendor-tuned benchmark submission (MLPerf Inference closed: the submitter's own
   /// engine builds, kernels and settings) over the released engine with its defaults; applies

@@ -41,6 +41,12 @@ double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
   return w.days_follow_convention ? days_in_month : std::min(w.days_per_month, days_in_month);
 }
 
+double availability_hours(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+  return w.availability == Availability::around_the_clock
+             ? hours_in_month(w, f, month)
+             : w.hours_per_day * days_of_use(w, f, month);
+}
+
 Timeline plan_timeline(const WorkloadInputs& w, const SiteInputs& site, const FinanceInputs& f) {
   Timeline t;
   const auto n = static_cast<size_t>(f.horizon_months) + 1;

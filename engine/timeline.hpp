@@ -17,6 +17,11 @@ double hours_in_month(const WorkloadInputs& workload, const FinanceInputs& finan
 /// (hours_per_day x days of use) never exceed the hours in the month. Throws nothing.
 double days_of_use(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
 
+/// Hours of availability in month m (1-based): the hours the service must be reachable,
+/// hours_per_day x days_of_use under Availability::hours_of_use, hours_in_month under
+/// around_the_clock. Throws nothing.
+double availability_hours(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
+
 /// The plan's timeline (see Timeline) for these inputs. Throws nothing.
 Timeline plan_timeline(const WorkloadInputs& workload, const SiteInputs& site,
                        const FinanceInputs& finance);

@@ -37,7 +37,9 @@ std::string variant(const OptionInputs& in) {
       return v;
     }
     case OptionKind::rent_hourly:
-      return to_string(in.term);
+      return in.hourly_billing.billing == Billing::autoscaled && term_months(in.term) == 0
+                 ? to_string(in.term) + ", autoscaled"
+                 : to_string(in.term);
     case OptionKind::rent_monthly:
       return "monthly";
     case OptionKind::api:
@@ -112,6 +114,19 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                   {"aggregate_tokens_per_s", device(r.speed.aggregate_tokens_per_s)}};
     o["power_at_load_w"] = device(r.power_at_load_w);
     o["hours_per_month"] = number(r.hours_per_month);
+    if (r.billing.empty()) {
+      o["billing"] = nullptr;
+    } else {
+      const HourlyBilling& b = in.hourly_billing;
+      const bool autoscaled = b.billing == Billing::autoscaled;
+      o["billing"] = {
+          {"mode", to_string(b.billing)},
+          {"availability", to_string(inputs.workload.availability)},
+          {"min_instances", autoscaled ? ordered(b.min_instances) : ordered(nullptr)},
+          {"granularity", autoscaled ? ordered(to_string(b.granularity)) : ordered(nullptr)},
+          {"billed_instance_hours", number(r.billed_instance_hours)},
+          {"assumption", r.billing}};
+    }
     o["full_load_kwh_per_month"] = device(r.energy_kwh_per_month);
     o["tokens_per_month"] = number(r.tokens_per_month);
     o["total_cost"] = number(r.total_cost);

@@ -38,7 +38,9 @@ std::string variant_text(const OptionInputs& o) {
       return v;
     }
     case OptionKind::rent_hourly:
-      return to_string(o.term);
+      return o.hourly_billing.billing == Billing::autoscaled && term_months(o.term) == 0
+                 ? to_string(o.term) + " autoscaled"
+                 : to_string(o.term);
     case OptionKind::rent_monthly:
       return "monthly";
     case OptionKind::api:
@@ -184,6 +186,9 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", name(r.id),
                        variant_text(o), whole_money_text(r.cost_per_year), payback, irr,
                        or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
+  }
+  for (const auto& r : plan.options) {
+    if (!r.billing.empty()) out += fmt::format("{} billing: {}\n", name(r.id), r.billing);
   }
   out += "\n";
   // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.

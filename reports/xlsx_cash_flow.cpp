@@ -185,6 +185,8 @@ class BlockFormulas {
 
   /// The site's intensity key on the Inputs sheet (see site_intensity_key).
   void set_site_intensity_key(std::string key) { site_key_ = std::move(key); }
+  /// The workload's hours of availability (an hourly rental's billed hours).
+  void set_availability(Availability availability) { availability_ = availability; }
 
   /// Output tokens served in the month (engine OptionResult::tokens_served): tokens_per_day x
   /// growth factor x days of use with a demand in tokens, else the aggregate decode tokens/s
@@ -209,8 +211,18 @@ class BlockFormulas {
     col_ = col;
     const std::string vat_factor = "(1+(1-" + global("scenario", "vat_reclaimable") + ")*" +
                                    global("scenario", "vat_rate") + ")";
-    if ((option_.kind == OptionKind::rent_hourly && !reserved()) ||
-        option_.kind == OptionKind::api) {
+    if (option_.kind == OptionKind::rent_hourly && !reserved()) {
+      // The rent at h hours a day less the rent at h / 2, twice (engine hours_scaled_costs):
+      // the whole rent when it is linear in the hours (always on for the hours of use).
+      if (inputs_.hourly_billing.billing == Billing::always_on &&
+          availability_ == Availability::hours_of_use) {
+        return "=" + here(block_.rent) + "*" + vat_factor;
+      }
+      const std::string half_day = "(" + global("workload", "hours_per_day") + "/2)";
+      const std::string half_use = "(" + flag(layout_.hours_of_use_row) + "/2)";
+      return "=2*(" + here(block_.rent) + "-" + hourly_rent(half_day, half_use) + ")*" + vat_factor;
+    }
+    if (option_.kind == OptionKind::api) {
       return "=" + here(block_.rent) + "*" + vat_factor;
     }
     if (!owned()) return "";
@@ -238,6 +250,37 @@ class BlockFormulas {
     return "=IF(AND(" + global("workload", "demand_in_tokens") + "=1," + capacity + ">0),IF(" +
            hours + ">0," + global("workload", "tokens_per_day") + "/(" + capacity + "*" + hours +
            "),0),1)*" + flag(layout_.growth_row);
+  }
+
+  /// The rent of an on-demand or spot rental in a month (engine option_cash_flow,
+  /// billed_instance_hours) at `hours_per_day` hours of use a day and `hours_of_use` in the
+  /// month (formulas), without the leading "=": rate x count x billed instance-hours / goodput
+  /// x rent trend. Always on: max(1, ceil(load - tol)) x availability hours. Autoscaled:
+  /// min_instances x availability + days of use x (INT(X) x RU(h) + RU(frac(X) x h)), X =
+  /// max(0, load - min_instances), RU(y) = -INT(-(p - tol x MAX(1, p))) / periods per hour,
+  /// p = y x periods per hour (a ceiling that leaves a relative rounding residue out).
+  std::string hourly_rent(const std::string& hours_per_day, const std::string& hours_of_use) const {
+    const std::string availability = availability_ == Availability::around_the_clock
+                                         ? flag(layout_.hours_in_month_row)
+                                         : hours_of_use;
+    std::string billed;
+    if (inputs_.hourly_billing.billing == Billing::always_on) {
+      billed = "MAX(1,ROUNDUP(" + here(block_.load) + "-" + constant("load_tolerance") + ",0))*" +
+               availability;
+    } else {
+      const std::string periods = in("billing_periods_per_hour");
+      const auto round_up = [&](const std::string& y) {
+        const std::string p = "(" + y + ")*" + periods;
+        return "(-INT(-(" + p + "-" + constant("load_tolerance") + "*MAX(1," + p + ")))/" +
+               periods + ")";
+      };
+      const std::string x = "MAX(0," + here(block_.load) + "-" + in("min_instances") + ")";
+      billed = "(" + in("min_instances") + "*" + availability + "+" +
+               flag(layout_.days_of_use_row) + "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
+               round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "))";
+    }
+    return flag(layout_.is_running_row) + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
+           billed + "/" + in("goodput") + "*" + flag(layout_.rent_factor_row);
   }
 
   std::string units() const {
@@ -291,9 +334,8 @@ class BlockFormulas {
                  in("term_months") + ",0)*" + in("term_months") + "-" + horizon() + ")*" +
                  per_unit_hour + "*" + global("workload", "hours_per_month");
         }
-        return "=" + running + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
-               flag(layout_.hours_of_use_row) + "*" + here(block_.load) + "/" + in("goodput") +
-               "*" + flag(layout_.rent_factor_row);
+        return "=" +
+               hourly_rent(global("workload", "hours_per_day"), flag(layout_.hours_of_use_row));
       case OptionKind::api: {
         // Per-token fees: days of use x growth x (output tokens x input per output x input
         // price + output tokens x output price) / tokens per million x API price trend.
@@ -407,6 +449,7 @@ class BlockFormulas {
   const CashFlowLayout& layout_;
   const InputNames& names_;
   std::string site_key_ = "grid_g_co2e_per_kwh";
+  Availability availability_ = Availability::hours_of_use;
   mutable lxw_col_t col_ = 0;
 };
 
@@ -511,7 +554,7 @@ void write_metric_rows(SheetWriter& sheet, const Formats& formats, const OptionR
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
                  const OptionInputs* inputs, const std::string& label, OptionBlock& block,
                  const CashFlowLayout& layout, const InputNames& names,
-                 const std::string& site_intensity) {
+                 const std::string& site_intensity, Availability availability) {
   const CashFlow& cf = option.cash_flow;
   sheet.text(block.title, layout.label_col, label, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
@@ -527,6 +570,7 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
 
   BlockFormulas formulas(option, inputs, block, layout, names);
   formulas.set_site_intensity_key(site_intensity);
+  formulas.set_availability(availability);
   const lxw_col_t first = layout.first_month_col;
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
@@ -642,7 +686,8 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.hours_scaled = row++;
     ++row;
     write_block(sheet, formats, option, find_option_inputs(scenario, option.id),
-                option_label(scenario, option.id), block, layout, names, site_intensity);
+                option_label(scenario, option.id), block, layout, names, site_intensity,
+                scenario.plan_inputs.workload.availability);
     layout.blocks.push_back(block);
   }
 

@@ -273,6 +273,13 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         add("rate_per_gpu_hour", "Rent per device-hour", currency + "/device-hour",
             v.rate_per_gpu_hour);
         add("goodput", "Useful share of billed hours", "fraction", v.goodput);
+        if (term_months(v.term) == 0 && v.hourly_billing.billing == Billing::autoscaled) {
+          add("min_instances", "Instances always running (autoscaled)", "instances",
+              v.hourly_billing.min_instances);
+          add("billing_periods_per_hour",
+              "Billing periods per hour (each busy period rounded up to one)", "periods/h",
+              periods_per_hour(v.hourly_billing.granularity));
+        }
         if (term_months(v.term) > 0) {
           add("term_months", "Reserved term", "months", term_months(v.term));
           add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",

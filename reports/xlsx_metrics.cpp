@@ -354,18 +354,32 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
 
     // Break-even volume against the API: the gap is linear in the tokens per day while one
     // unit carries the volume (no growth, one unit, no overflow); otherwise gputco's search
-    // is needed: rerun it.
+    // is needed: rerun it. What scales with the volume is what scales with the hours of use,
+    // except for an always-on rental: its instance is billed for every hour of availability
+    // whatever it serves (engine billed_instance_hours: max(1, ceil(load)) instances, one
+    // while one unit carries the volume), so its whole total is fixed in the volume and the
+    // crossing is where the API's fees reach it. An autoscaled rental's rent steps with the
+    // billing granularity: gputco's search, as a value.
     if (api && option.kind != OptionKind::api && option.feasible) {
       const size_t a = *api;
+      const OptionInputs* inputs = find_option_inputs(scenario, option.id);
+      const bool hourly_rent = option.kind == OptionKind::rent_hourly && inputs != nullptr &&
+                               term_months(inputs->term) == 0;
+      const bool flat_in_volume =
+          hourly_rent && inputs->hourly_billing.billing == Billing::always_on;
+      const bool steps_in_volume =
+          hourly_rent && inputs->hourly_billing.billing == Billing::autoscaled;
       const std::string volume = names.at("workload", "tokens_per_day");
-      const std::string gap_fixed = "(" + ref(out.fixed_col) + "-" + here(a, out.fixed_col) + ")";
-      const std::string gap_scaled =
-          "(" + ref(out.scaled_col) + "-" + here(a, out.scaled_col) + ")";
+      const std::string own_fixed = flat_in_volume ? ref(out.total_col) : ref(out.fixed_col);
+      const std::string own_scaled = flat_in_volume ? std::string("0") : ref(out.scaled_col);
+      const std::string gap_fixed = "(" + own_fixed + "-" + here(a, out.fixed_col) + ")";
+      const std::string gap_scaled = "(" + own_scaled + "-" + here(a, out.scaled_col) + ")";
       const std::string upper = names.at(option.id, "capacity_tokens_per_hour") + "*" + hours;
       double most_overflow = 0;
       for (double x : option.cash_flow.overflow_load) most_overflow = std::max(most_overflow, x);
       const bool linear = scenario.plan_inputs.workload.growth_per_month <= 0 && most_units <= 1 &&
-                          most_overflow <= 0 && scenario.plan_inputs.workload.tokens_per_day &&
+                          most_overflow <= 0 && !steps_in_volume &&
+                          scenario.plan_inputs.workload.tokens_per_day &&
                           *scenario.plan_inputs.workload.tokens_per_day > 0;
       if (linear) {
         const std::string formula =

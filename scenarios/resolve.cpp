@@ -311,6 +311,14 @@ void Resolver::resolve_workload() {
   number("workload", "context_tokens", "Context per stream", context_tokens, "tokens");
   number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams, "streams");
   number("workload", "hours_per_day", "Hours of use per day", s_.hours_per_day, "h/day");
+  p.workload.availability =
+      s_.availability == "24x7" ? Availability::around_the_clock : Availability::hours_of_use;
+  text("workload", "availability", "Hours the service must be reachable",
+       to_string(p.workload.availability),
+       s_.availability.empty()
+           ? "default: hours_of_use (hours_per_day x days of use; 24x7 for a service reachable "
+             "around the clock)"
+           : "");
   text("scenario", "hours_per_month_convention", "Hours per month convention",
        s_.hours_per_month_convention,
        given("scenario", "hours_per_month_convention")

@@ -152,8 +152,33 @@ void Resolver::resolve_hourly(const ScenarioOption& o, OptionInputs& oi,
   }
   if (term_months(oi.term) > 0) {
     number(o.id, "term_months", "Reserved term", term_months(oi.term), "months", "term = " + term);
+  } else {
+    resolve_hourly_billing(o, oi);
   }
   resolve_hourly_rate(o, oi, section, term);
+}
+
+void Resolver::resolve_hourly_billing(const ScenarioOption& o, OptionInputs& oi) {
+  HourlyBilling& b = oi.hourly_billing;
+  b.billing = o.billing == "autoscaled" ? Billing::autoscaled : Billing::always_on;
+  text(o.id, "billing", "Billing of the rental", to_string(b.billing),
+       o.billing.empty() ? "default: always_on (the instances the peak needs, billed for every "
+                           "hour of availability, busy or not)"
+                         : "");
+  if (b.billing != Billing::autoscaled) return;
+  b.min_instances = o.min_instances.value_or(0);
+  number(o.id, "min_instances", "Instances always running (autoscaled)", b.min_instances,
+         "instances", o.min_instances ? "" : "default: 0 (scales to zero)");
+  b.granularity = o.billing_granularity == "hour"     ? BillingGranularity::hour
+                  : o.billing_granularity == "minute" ? BillingGranularity::minute
+                                                      : BillingGranularity::second;
+  number(o.id, "billing_periods_per_hour",
+         "Billing periods per hour (each busy period rounded up to one)",
+         periods_per_hour(b.granularity), "periods/h",
+         "billing_granularity = " + to_string(b.granularity) +
+             (o.billing_granularity.empty() ? " (default: per second, as AWS EC2 and Google "
+                                              "Compute Engine bill Linux instances)"
+                                            : ""));
 }
 
 void Resolver::resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi,

@@ -217,6 +217,9 @@ class Resolver {
 
   void resolve_hourly(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
 
+  /// On-demand and spot rentals: billing, min_instances and billing_granularity (engine/
+  /// billing.hpp), each listed among the inputs with its default.
+  void resolve_hourly_billing(const ScenarioOption& o, OptionInputs& oi);
   void resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi, const std::string& section,
                            const std::string& term);
 

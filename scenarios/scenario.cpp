@@ -112,7 +112,8 @@ const std::vector<std::string> kWorkloadKeys = {"model",
                                                 "requests_per_day",
                                                 "prompt_tokens_per_request",
                                                 "output_tokens_per_request",
-                                                "input_tokens_per_output_token"};
+                                                "input_tokens_per_output_token",
+                                                "availability"};
 const std::vector<std::string> kSiteKeys = {"tariff_per_kwh",
                                             "tariff",
                                             "pue",
@@ -143,6 +144,9 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "backend",
                                               "term",
                                               "goodput",
+                                              "billing",
+                                              "min_instances",
+                                              "billing_granularity",
                                               "notice_months",
                                               "warranty_months",
                                               "annual_failure_rate",
@@ -439,6 +443,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("users", s.users, 1, 1e9, "a number of users");
       r.choice("overflow", s.overflow, {"buy", "rent"});
       r.text("overflow_option", s.overflow_option);
+      r.choice("availability", s.availability, {"hours_of_use", "24x7"});
     } else if (section == "tax") {
       SectionReader r(child, section, s, kTaxKeys);
       const std::vector<std::string> methods = {"straight_line", "declining_balance"};
@@ -555,6 +560,9 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
       r.choice("term", o.term, {"on_demand", "spot", "reserved_1y", "reserved_3y"});
       r.number("goodput", o.goodput, 0.01, 1, "a fraction of billed hours (0.9 for 90 %)");
+      r.choice("billing", o.billing, {"always_on", "autoscaled"});
+      r.integer("min_instances", o.min_instances, 0, 4096);
+      r.choice("billing_granularity", o.billing_granularity, {"second", "minute", "hour"});
       r.integer("notice_months", o.notice_months, 0, 120);
       r.integer("warranty_months", o.warranty_months, 0, 600);
       r.fraction("annual_failure_rate", o.annual_failure_rate, 0, 1,
@@ -677,6 +685,21 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       only_for("goodput", "rent_hourly");
       if (given("goodput") && o.kind == "rent_hourly" && o.term != "spot") {
         r.fail("goodput", "applies to spot rentals only: set term = spot or kind = rent_spot");
+      }
+      for (const char* key : {"billing", "min_instances", "billing_granularity"}) {
+        only_for(key, "rent_hourly");
+        if (given(key) && (o.term == "reserved_1y" || o.term == "reserved_3y")) {
+          r.fail(key,
+                 "applies to on_demand and spot rentals (a reserved term is billed for "
+                 "every hour of the month)");
+        }
+      }
+      for (const char* key : {"min_instances", "billing_granularity"}) {
+        if (given(key) && o.billing != "autoscaled") {
+          r.fail(key,
+                 "applies to billing = autoscaled only (always_on bills the instances of "
+                 "the peak for every hour of availability)");
+        }
       }
       only_for("price_per_month", "rent_monthly");
       only_for("setup_fee", "rent_monthly");

@@ -54,6 +54,10 @@ struct ScenarioOption {
   // rentals
   std::string term;  ///< rent_hourly: on_demand | spot | reserved_1y | reserved_3y
   std::optional<double> goodput;
+  /// on_demand and spot: always_on | autoscaled (default always_on; engine/billing.hpp)
+  std::string billing;
+  std::optional<int> min_instances;  ///< autoscaled: instances always running (default 0)
+  std::string billing_granularity;   ///< autoscaled: second | minute | hour (default second)
   std::optional<int> notice_months;
   // owned (buy, colocation, blend)
   std::optional<int> warranty_months;
@@ -201,6 +205,8 @@ struct Scenario {
   std::optional<double> output_tokens_per_request;
   std::optional<double> input_tokens_per_output_token;
   std::optional<double> users;
+  /// The hours the service must be reachable: hours_of_use (default) | 24x7.
+  std::string availability;
   std::string overflow = "buy";  ///< buy | rent
   std::string overflow_option;   ///< the rent_hourly option that carries the overflow
   // [site]

@@ -189,8 +189,11 @@ TEST(BreakEvenVolume, ownedRigAgainstTheApi) {
   EXPECT_FALSE(break_even_tokens_per_day(api_option(0, 1), api_option(0, 1), w, site, months(12)));
 }
 
-TEST(BreakEvenVolume, hourlyRentalIsCheaperAtAnyVolumeOrNever) {
-  // 1.00 per hour for 36,000 tokens = 27.78 per million: dearer than 10, cheaper than 50.
+TEST(BreakEvenVolume, hourlyRentalBilledAlwaysOnBreaksEvenWhereTheApiCostsItsHours) {
+  // Always on: 1.00 per hour x 300 h = 300 a month whatever the volume, up to one instance's
+  // 36,000 tokens/h x 10 h = 360,000 a day. An API at 10 per million costs 30 days x t x 10e-6
+  // = 0.0003 t a month: 108 at most, never 300. At 50 per million, 0.0015 t = 300 at t =
+  // 200,000 tokens a day.
   OptionInputs rent;
   rent.id = "rent";
   rent.kind = OptionKind::rent_hourly;
@@ -205,9 +208,15 @@ TEST(BreakEvenVolume, hourlyRentalIsCheaperAtAnyVolumeOrNever) {
   EXPECT_FALSE(break_even_tokens_per_day(rent, api_option(0, 10), w, SiteInputs{}, months(12)));
   const auto t = break_even_tokens_per_day(rent, api_option(0, 50), w, SiteInputs{}, months(12));
   ASSERT_TRUE(t.has_value());
-  // Both cost nothing at zero volume and the rental is cheaper above it: exactly 0 (the
-  // workbook's closed form gives 0 too), not a bisection's residue next to 0.
-  EXPECT_EQ(*t, 0.0);
+  EXPECT_NEAR(*t, 200'000.0, 1e-3);
+  // Autoscaled per second, the rent follows the volume (27.78 per million): cheaper than the
+  // API at 50 from the start, both 0 at zero volume: exactly 0 (the workbook's closed form
+  // gives 0 too), not a bisection's residue next to 0.
+  rent.hourly_billing.billing = Billing::autoscaled;
+  const auto scaled =
+      break_even_tokens_per_day(rent, api_option(0, 50), w, SiteInputs{}, months(12));
+  ASSERT_TRUE(scaled.has_value());
+  EXPECT_EQ(*scaled, 0.0);
 }
 
 PlanInputs plan_with_api() {

@@ -254,12 +254,19 @@ TEST(Growth, ownedHardwareAddsUnitsWhenTheLoadOutgrowsIt) {
   EXPECT_NEAR(option_cash_flow(own, w, SiteInputs{0.10, 1.0}, finance(6)).resale[6], -1000, 1e-9);
 }
 
-TEST(Growth, hourlyRentScalesItsHoursWithTheDemand) {
+TEST(Growth, hourlyRentAddsAnInstanceWhenTheDemandOutgrowsOne) {
+  // Always on (the default): load 1, 1.05, 1.1025 -> 1, 2, 2 instances x 10 h x 30 days.
   auto rent = hourly(1.0);
   WorkloadInputs w = workload(10, 30);
   w.growth_per_month = 0.05;
-  const auto cf = option_cash_flow(rent, w, kFreePower, finance(3));
+  auto cf = option_cash_flow(rent, w, kFreePower, finance(3));
   EXPECT_NEAR(cf.rent[1], 300, 1e-9);
+  EXPECT_NEAR(cf.rent[2], 600, 1e-9);
+  EXPECT_NEAR(cf.rent[3], 600, 1e-9);
+  // Autoscaled per second: one instance all 10 h, the next 0.1025 x 10 h = 3,690 s a day:
+  // 11.025 h x 30 days = 330.75 = 300 x 1.05^2, the busy hours.
+  rent.hourly_billing.billing = Billing::autoscaled;
+  cf = option_cash_flow(rent, w, kFreePower, finance(3));
   EXPECT_NEAR(cf.rent[3], 300 * 1.05 * 1.05, 1e-9);
 }
 

@@ -1,0 +1,50 @@
+#include "engine/billing.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gputco {
+
+namespace {
+/// A load, or a count of billing periods relative to its size, within this of a whole number
+/// is that number (a month's periods reach 1e4-1e6: their rounding residue is relative).
+constexpr double kWholeTolerance = 1e-9;
+}  // namespace
+
+double periods_per_hour(BillingGranularity g) {
+  switch (g) {
+    case BillingGranularity::second:
+      return 3600.0;
+    case BillingGranularity::minute:
+      return 60.0;
+    case BillingGranularity::hour:
+      return 1.0;
+  }
+  return 1.0;
+}
+
+double round_up_to_period(double hours, BillingGranularity g) {
+  if (!(hours > 0)) return 0.0;
+  const double periods = hours * periods_per_hour(g);
+  return std::ceil(periods - kWholeTolerance * std::max(1.0, periods)) / periods_per_hour(g);
+}
+
+double always_on_instances(double load) {
+  if (!(load > 0)) return 1.0;
+  return std::max(1.0, std::ceil(load - kWholeTolerance));
+}
+
+double billed_instance_hours(const HourlyBilling& b, double load, double hours_per_day,
+                             double days_of_use, double availability_hours) {
+  const double l = std::max(0.0, load);
+  const double a = std::max(0.0, availability_hours);
+  if (b.billing == Billing::always_on) return always_on_instances(l) * a;
+  const double h = std::max(0.0, hours_per_day);
+  const double x = std::max(0.0, l - b.min_instances);
+  const double whole = std::floor(x);
+  const double busy_per_day = whole * round_up_to_period(h, b.granularity) +
+                              round_up_to_period((x - whole) * h, b.granularity);
+  return b.min_instances * a + std::max(0.0, days_of_use) * busy_per_day;
+}
+
+}  // namespace gputco

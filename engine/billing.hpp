@@ -1,0 +1,62 @@
+// How an hourly rental is billed when a demand is stated: always on (the instances the peak
+// needs, for every hour the service must be reachable) or autoscaled (a minimum always on,
+// the rest started for the busy hours and billed by the provider's granularity).
+#pragma once
+
+namespace gputco {
+
+/// How an on-demand or spot rental (rent_hourly without a reserved term) is billed.
+enum class Billing {
+  /// The default: the instances needed at the peak run for every hour of availability,
+  /// busy or not, and are billed for all of them (how a rented server is kept reachable).
+  always_on,
+  /// min_instances run for every hour of availability; the instances above them run only
+  /// while the demand needs them, each busy period rounded up to the billing granularity.
+  autoscaled
+};
+
+/// The unit a provider bills busy time in (autoscaled rentals): per second (AWS EC2 and
+/// Google Compute Engine for Linux instances, RunPod, Modal), per minute or per hour.
+enum class BillingGranularity { second, minute, hour };
+
+/// The hours a service must be reachable (workload `availability`).
+enum class Availability {
+  hours_of_use,     ///< the hours of use: hours_per_day x days of use (the default)
+  around_the_clock  ///< 24/7: every hour of the month (hours in the month, convention)
+};
+
+/// An hourly rental's billing terms.
+struct HourlyBilling {
+  Billing billing = Billing::always_on;
+  /// autoscaled: instances kept running for every hour of availability (0: scales to zero).
+  int min_instances = 0;
+  BillingGranularity granularity = BillingGranularity::second;
+};
+
+/// Billing periods per hour of a granularity: 3600, 60 or 1.
+double periods_per_hour(BillingGranularity granularity);
+
+/// `hours` rounded up to a whole number of billing periods p = hours x periods_per_hour: ceil(p
+/// - 1e-9 x max(1, p)) periods (a relative residue under 1e-9 is rounding, not a period).
+/// Throws nothing.
+double round_up_to_period(double hours, BillingGranularity granularity);
+
+/// Instances an always-on rental runs at a load of `load` (in units of one instance's
+/// capacity during the hours of use): max(1, ceil(load - 1e-9)). Throws nothing.
+double always_on_instances(double load);
+
+/// Instance-hours billed in one month (before goodput and trend), with L = `load` in units
+/// of one instance's capacity, h = hours_per_day of use, D = days of use in the month and
+/// A = availability_hours in the month:
+/// - always_on: always_on_instances(L) x A;
+/// - autoscaled: min_instances x A + D x (floor(X) x round_up(h) + round_up(frac(X) x h)),
+///   X = max(0, L - min_instances): each instance above the minimum is busy one period a day
+///   (whole instances for all h hours, the last for its share), each period rounded up to
+///   the granularity. The demand spread evenly over the hours of use, packed onto as few
+///   instances as it needs: the idealised autoscaler (no cold start, no idle timeout), the
+///   cheap end of what autoscaling can bill.
+/// Throws nothing; negative inputs count as 0.
+double billed_instance_hours(const HourlyBilling& billing, double load, double hours_per_day,
+                             double days_of_use, double availability_hours);
+
+}  // namespace gputco
