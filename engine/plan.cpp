@@ -12,6 +12,7 @@
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
+#include "engine/replicas.hpp"
 #include "engine/units.hpp"
 
 namespace gputco {
@@ -28,11 +29,20 @@ void prepare_plan_inputs(PlanInputs& in) {
       in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
   const int prompt_tokens = prefill_prompt_tokens(in.workload);
   for (auto& o : in.options) {
+    // A capacity already derived or given (a measured figure) stays, and so does its layout.
     if (o.capacity_tokens_per_hour > 0 || o.kind == OptionKind::api) continue;
     const FitResult f = fit(request, o.device, o.count, in.memory_policy);
     if (f.verdict == Verdict::does_not_fit) continue;
+    if (o.replicas == 0) {
+      const BoxLayout layout =
+          choose_box_layout(request, o.device, o.count, o.backend, in.memory_policy);
+      o.gpus_per_replica = layout.gpus_per_replica;
+      o.replicas = layout.replicas;
+      o.layout_note = layout.note;
+    }
     const SpeedEstimate speed =
-        estimate_speed(SpeedRequest{request, o.count, o.split, o.backend, prompt_tokens}, o.device);
+        box_speed(SpeedRequest{request, o.count, o.split, o.backend, prompt_tokens}, o.device,
+                  BoxLayout{o.gpus_per_replica, o.replicas, "", ""});
     if (std::isfinite(speed.aggregate_tokens_per_s) && speed.aggregate_tokens_per_s > 0) {
       o.prefill_tokens_per_s = input_per_output > 0 ? speed.prefill_tokens_per_s : 0.0;
       o.capacity_tokens_per_hour = capacity_tokens_per_hour(
@@ -247,7 +257,13 @@ Plan make_plan(const PlanInputs& given) {
       r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
       r.feasible = r.fit.verdict != Verdict::does_not_fit;
       SpeedRequest speed_request{request, o.count, o.split, o.backend, prompt_tokens};
-      if (r.feasible) r.speed = estimate_speed(speed_request, o.device);
+      r.gpus_per_replica = o.gpus_per_replica > 0 ? o.gpus_per_replica : o.count;
+      r.replicas = std::max(1, o.replicas);
+      r.layout_note = o.layout_note;
+      if (r.feasible) {
+        r.speed =
+            box_speed(speed_request, o.device, BoxLayout{r.gpus_per_replica, r.replicas, "", ""});
+      }
       if (r.feasible && input_per_output > 0 && !(o.prefill_tokens_per_s > 0)) {
         r.warnings.push_back("prefill not counted: FP16 throughput unknown for " + o.device.id +
                              " (its capacity counts decode only, so its load, hours and energy "

@@ -259,6 +259,12 @@ struct OptionInputs {
   /// Prefill rate of one unit, prompt tokens per second (SpeedEstimate::prefill_tokens_per_s
   /// at the workload's prompt length); 0 when unknown (Device::fp16_tflops 0) or not needed.
   double prefill_tokens_per_s = 0;
+  /// How the unit's `count` devices serve (engine/replicas.hpp choose_box_layout): `replicas`
+  /// instances of `gpus_per_replica` devices; capacity_tokens_per_hour and
+  /// prefill_tokens_per_s are the instances' sum. 0 = not derived yet (api options: never).
+  int gpus_per_replica = 0;
+  int replicas = 0;
+  std::string layout_note;            ///< the layout and why, one sentence ("" when not derived)
   double overflow_rate_per_hour = 0;  ///< overflow rental: rate x count / goodput, per hour
   double overflow_capacity_tokens_per_hour = 0;  ///< one overflow rental unit at load
 };

@@ -96,7 +96,14 @@ struct OptionResult {
   std::string id;
   OptionKind kind = OptionKind::buy;
   FitResult fit;
+  /// One unit's speed: its replicas' sum for the aggregate and prefill rates, one replica's
+  /// per-stream decode (engine/replicas.hpp box_speed).
   SpeedEstimate speed;
+  /// How one unit's devices serve (OptionInputs::gpus_per_replica, replicas, layout_note):
+  /// `replicas` instances of `gpus_per_replica` devices; 0 / 1 / "" for api options.
+  int gpus_per_replica = 0;
+  int replicas = 1;
+  std::string layout_note;
   int devices_needed = 0;      ///< smallest count of this device that holds the model (0: none)
   bool feasible = false;       ///< the model fits (fits or tight) on the option's devices
   double power_at_load_w = 0;  ///< devices + host at load (owned options)

@@ -112,6 +112,13 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["devices_needed"] = r.devices_needed;
     o["speed"] = {{"decode_tokens_per_s", device(r.speed.decode_tokens_per_s)},
                   {"aggregate_tokens_per_s", device(r.speed.aggregate_tokens_per_s)}};
+    if (api || r.gpus_per_replica <= 0) {
+      o["layout"] = nullptr;
+    } else {
+      o["layout"] = {{"gpus_per_replica", r.gpus_per_replica},
+                     {"replicas", r.replicas},
+                     {"note", r.layout_note}};
+    }
     o["power_at_load_w"] = device(r.power_at_load_w);
     o["hours_per_month"] = number(r.hours_per_month);
     if (r.billing.empty()) {

@@ -199,9 +199,21 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
            "Decode speed of one unit at load, all streams together", "tokens/s", decode,
            result.feasible
                ? "gputco estimate: decode bound by memory bandwidth (README, Accuracy), " +
-                     std::to_string(in.workload.concurrent_streams) +
-                     " stream(s); replace it with a measured figure"
+                     std::to_string(in.workload.concurrent_streams) + " stream(s)" +
+                     (result.replicas > 1
+                          ? " per instance, x " + std::to_string(result.replicas) + " instances"
+                          : std::string()) +
+                     "; replace it with a measured figure"
                : "the model does not fit: no decode speed"});
+      if (result.feasible && result.gpus_per_replica > 0) {
+        required.push_back({result.id, "replicas",
+                            "Model instances per unit (each on " +
+                                std::to_string(result.gpus_per_replica) + " of its " +
+                                std::to_string(v.count) + " devices)",
+                            "instances", static_cast<double>(result.replicas),
+                            result.layout_note.empty() ? std::string("one device: one instance")
+                                                       : result.layout_note});
+      }
       const double mix = in.workload.tokens_per_day
                              ? in.workload.input_tokens_per_output_token.value_or(0.0)
                              : 0.0;

@@ -1,0 +1,81 @@
+#include "engine/replicas.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/error.hpp"
+#include "engine/model_bytes.hpp"
+#include "engine/serving.hpp"
+#include "engine/serving_profile.hpp"
+
+namespace gputco {
+
+BoxLayout choose_box_layout(const FitRequest& request, const Device& device, int count,
+                            Backend backend, const MemoryPolicy& policy) {
+  BoxLayout whole;
+  whole.gpus_per_replica = count;
+  whole.replicas = 1;
+  if (count <= 1) return whole;
+  ServingRequest serving;
+  serving.model = request.model;
+  serving.quant = request.quant;
+  // The serving model takes one cache type: the larger of K and V (what bounds the batch).
+  serving.kv_cache =
+      kv_cache_element_bytes(request.kv_cache.k) >= kv_cache_element_bytes(request.kv_cache.v)
+          ? request.kv_cache.k
+          : request.kv_cache.v;
+  serving.backend = backend;
+  serving.memory_policy = policy;
+  const int context = std::max(2, request.context_tokens);
+  serving.input_tokens = context / 2;
+  serving.output_tokens = context - context / 2;
+  const bool llama_runs_it =
+      format_support(ServingEngine::llama_cpp, request.quant.id, serving.kv_cache, device)
+          .refusal.empty();
+  serving.engine = llama_runs_it ? ServingEngine::llama_cpp : ServingEngine::vllm;
+  ServingGoal goal;
+  goal.mode = ServingGoal::Mode::batch;
+  goal.batch = std::max(1, request.concurrent_streams);
+  try {
+    const ServingCapacity chosen = serving_capacity(serving, device, count, ServingLayout{}, goal);
+    if (chosen.replicas <= 1) {
+      whole.chosen_by = display_name(serving.engine);
+      whole.note = fmt::format(
+          "one instance on all {} GPUs (by {}'s serving model, no layout of several instances "
+          "holds the model with its streams and serves more)",
+          count, whole.chosen_by);
+      return whole;
+    }
+    if (fit(request, device, chosen.gpus_per_replica, policy).verdict == Verdict::does_not_fit) {
+      whole.note = fmt::format(
+          "one instance on all {} GPUs: {} of them would serve it by {}'s memory model but not by "
+          "the plan's fit",
+          count, chosen.gpus_per_replica, display_name(serving.engine));
+      return whole;
+    }
+    BoxLayout layout;
+    layout.gpus_per_replica = chosen.gpus_per_replica;
+    layout.replicas = chosen.replicas;
+    layout.chosen_by = display_name(serving.engine);
+    layout.note = fmt::format(
+        "{} instances of {} GPU(s) each, {} concurrent stream(s) per instance (layout chosen by "
+        "{}'s serving model for the highest throughput of the box)",
+        layout.replicas, layout.gpus_per_replica, goal.batch, layout.chosen_by);
+    return layout;
+  } catch (const EngineError& e) {
+    whole.note = fmt::format("one instance on all {} GPUs ({} lays out no replicas: {})", count,
+                             display_name(serving.engine), e.what());
+    return whole;
+  }
+}
+
+SpeedEstimate box_speed(SpeedRequest request, const Device& device, const BoxLayout& layout) {
+  request.device_count = layout.gpus_per_replica;
+  SpeedEstimate speed = estimate_speed(request, device);
+  speed.aggregate_tokens_per_s *= layout.replicas;
+  speed.prefill_tokens_per_s *= layout.replicas;
+  return speed;
+}
+
+}  // namespace gputco
