@@ -163,6 +163,7 @@ Listing list_models(const Catalog& c, const ListFilters&) {
   const auto json_of = [](const ModelArch& m) -> ordered {
     return {{"id", m.id},
             {"name", m.name},
+            {"hf_repo", m.hf_repo},
             {"params_b", m.params_b},
             {"active_params_b", m.active_params_b},
             {"layers", m.layers},
@@ -174,17 +175,21 @@ Listing list_models(const Catalog& c, const ListFilters&) {
             {"swa_window", m.swa_window},
             {"swa_layers", m.swa_layers},
             {"mla_kv_lora_rank", m.mla_kv_lora_rank},
-            {"max_context", m.max_context}};
+            {"max_context", m.max_context},
+            {"max_context_scaled", m.max_context_scaled},
+            {"layers_without_kv", m.layers_without_kv},
+            {"recurrent_layers", m.recurrent_layers}};
   };
   Listing l;
   l.keys = keys_of(json_of(ModelArch{}));
-  l.text_header =
-      fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}\n", "id", "name",
-                  "params_b", "active_b", "layers", "heads", "kv_heads", "head_dim", "max_ctx");
+  l.text_header = fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}  {}\n", "id",
+                              "name", "params_b", "active_b", "layers", "heads", "kv_heads",
+                              "head_dim", "max_ctx", "hf_repo (alias)");
   for (const auto& m : c.models()) {
-    l.add(json_of(m), fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}\n", m.id,
-                                  m.name, m.params_b, m.active_params_b, m.layers, m.heads,
-                                  m.kv_heads, m.head_dim, m.max_context));
+    l.add(json_of(m),
+          fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}  {}\n", m.id, m.name,
+                      m.params_b, m.active_params_b, m.layers, m.heads, m.kv_heads, m.head_dim,
+                      m.max_context, m.hf_repo.empty() ? "-" : m.hf_repo));
   }
   return l;
 }

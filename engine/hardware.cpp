@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <sstream>
 #include <utility>
 
 namespace gputco {
@@ -64,6 +66,61 @@ std::optional<Enum> value_of(const std::array<std::pair<Enum, const char*>, N>& 
 }
 
 }  // namespace
+
+namespace {
+
+struct FigureBound {
+  const char* column;
+  double max;
+  const char* unit;
+  const char* beyond;
+};
+constexpr std::array<FigureBound, 16> kFigureBounds{{
+    {"memory_gb", 16384, " GB", "any device"},
+    {"bandwidth_gbps", 100000, " GB/s", "any device"},
+    {"board_power_w", 20000, " W", "any device"},
+    {"fp16_tflops", 100000, " TFLOPS", "any device"},
+    {"nvlink_gbps", 100000, " GB/s", "any link"},
+    {"params_b", 100000, "B parameters", "any model"},
+    {"active_params_b", 100000, "B parameters", "any model"},
+    {"layers", 10000, " layers", "any model"},
+    {"hidden", 1000000, "", "any model"},
+    {"heads", 100000, " heads", "any model"},
+    {"kv_heads", 100000, " heads", "any model"},
+    {"head_dim", 100000, "", "any model"},
+    {"experts", 100000, " experts", "any model"},
+    {"swa_window", 1e9, " tokens", "any model"},
+    {"max_context", 1e9, " tokens", "any model"},
+    {"vocab_size", 1e8, " tokens", "any model"},
+}};
+
+// A figure as written: whole numbers without an exponent.
+std::string figure_text(double value) {
+  std::ostringstream out;
+  if (std::isfinite(value) && std::floor(value) == value && std::fabs(value) < 1e15) {
+    out << static_cast<long long>(value);
+  } else {
+    out << value;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::string figure_problem(std::string_view column, double value) {
+  for (const FigureBound& b : kFigureBounds) {
+    if (column != b.column) continue;
+    if (!std::isfinite(value) || value <= 0) {
+      return "must be greater than 0, got " + figure_text(value);
+    }
+    if (value > b.max) {
+      return "must be at most " + figure_text(b.max) + b.unit + " (beyond " + b.beyond +
+             ": a unit slip?), got " + figure_text(value);
+    }
+    return "";
+  }
+  return "";
+}
 
 bool same_id(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {

@@ -61,6 +61,9 @@ struct FileWeights {
 struct ModelArch {
   std::string id;
   std::string name;
+  /// The model's Hugging Face repository ("meta-llama/Llama-3.1-8B"): in the catalog, an alias
+  /// of its id; "" when none.
+  std::string hf_repo;
   double params_b = 0;         ///< total parameters, billions
   double active_params_b = 0;  ///< parameters read per token, billions (== params_b if dense)
   int layers = 0;
@@ -135,6 +138,18 @@ enum class SplitMode {
   layer,  ///< pipeline: layers divided among devices; one device works at a time
   tensor  ///< tensor parallel: every layer divided; all devices work at once
 };
+
+/// What is wrong with `value` as the figure `column` of a device or model (the catalog's
+/// column names: memory_gb, bandwidth_gbps, board_power_w, fp16_tflops, nvlink_gbps,
+/// params_b, active_params_b, layers, hidden, heads, kv_heads, head_dim, experts, swa_window,
+/// max_context, vocab_size), or "" when it is plausible: not finite, zero or negative
+/// ("must be greater than 0, got 0"), or beyond any real part, a unit slip ("must be at most
+/// 16384 GB (beyond any device: a unit slip?), got 24000"). The bounds are far above today's
+/// largest (a B300 holds 288 GB at 8,000 GB/s and 1,400 W; DeepSeek V3 has 671B parameters):
+/// they catch a figure typed in MB, MB/s or mW, not a new part. Columns it does not know: "".
+/// Used where users write figures: a [device:NAME] or [model] section, an imported
+/// devices.csv or models.csv. Never throws.
+std::string figure_problem(std::string_view column, double value);
 
 /// True when two ids are the same ignoring ASCII case ("Q4_K_M" and "q4_k_m", "H100" and
 /// "h100"): gputco's ids are case-insensitive everywhere. Never throws.

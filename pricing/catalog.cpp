@@ -99,13 +99,20 @@ ModelArch read_model(SQLite::Statement& q) {
   m.max_context = q.getColumn(15).getInt();
   m.vocab_size = int_or_zero(q.getColumn(16));
   m.tied_embeddings = int_or_zero(q.getColumn(17)) == 1;
+  m.hf_repo = q.getColumn(18).getString();
+  m.head_dim_v = int_or_zero(q.getColumn(19));
+  m.max_context_scaled = int_or_zero(q.getColumn(20));
+  m.layers_without_kv = int_or_zero(q.getColumn(21));
+  m.recurrent_layers = int_or_zero(q.getColumn(22));
+  m.recurrent_state_elements = real_or_zero(q.getColumn(23));
   return m;
 }
 
 constexpr const char* kModelColumns =
     "SELECT id, name, params_b, active_params_b, layers, hidden, heads, kv_heads, head_dim, "
     "experts, experts_active, swa_window, swa_layers, mla_kv_lora_rank, mla_rope_dim, "
-    "max_context, vocab_size, tied_embeddings FROM layered_models";
+    "max_context, vocab_size, tied_embeddings, hf_repo, head_dim_v, max_context_scaled, "
+    "layers_without_kv, recurrent_layers, recurrent_state_elements FROM layered_models";
 
 Quant read_quant(SQLite::Statement& q) {
   return Quant{q.getColumn(0).getString(), q.getColumn(1).getDouble(), q.getColumn(2).getString()};
@@ -431,7 +438,9 @@ std::vector<Device> Catalog::devices() const {
 
 std::optional<Device> Catalog::device(const std::string& id) const {
   return guarded("reading a device", [&]() -> std::optional<Device> {
-    SQLite::Statement q(*db_, std::string(kDeviceColumns) + " WHERE id = ?");
+    // Ids ignore case; an exact match first.
+    SQLite::Statement q(*db_, std::string(kDeviceColumns) +
+                                  " WHERE id = ?1 COLLATE NOCASE ORDER BY id = ?1 DESC LIMIT 1");
     q.bind(1, id);
     if (!q.executeStep()) return std::nullopt;
     return read_device(q);
@@ -449,7 +458,12 @@ std::vector<ModelArch> Catalog::models() const {
 
 std::optional<ModelArch> Catalog::model(const std::string& id) const {
   return guarded("reading a model", [&]() -> std::optional<ModelArch> {
-    SQLite::Statement q(*db_, std::string(kModelColumns) + " WHERE id = ?");
+    // The id in any case, or the Hugging Face repository id the model is known by; an exact
+    // id first, then an id ignoring case, then an alias.
+    SQLite::Statement q(*db_, std::string(kModelColumns) +
+                                  " WHERE id = ?1 COLLATE NOCASE OR (hf_repo <> '' AND hf_repo = "
+                                  "?1 COLLATE NOCASE) ORDER BY id = ?1 DESC, id = ?1 COLLATE "
+                                  "NOCASE DESC, id LIMIT 1");
     q.bind(1, id);
     if (!q.executeStep()) return std::nullopt;
     return read_model(q);
@@ -457,29 +471,16 @@ std::optional<ModelArch> Catalog::model(const std::string& id) const {
 }
 
 std::optional<ModelArch> Catalog::model_by_repo(const std::string& repo) const {
-  const auto lower = [](std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return text;
-  };
-  const std::string wanted = lower(repo);
-  const std::string marker = "hugging face ";
+  if (auto exact = model(repo)) return exact;  // an id or an alias (hf_repo), any case
   return guarded("reading a model by repository", [&]() -> std::optional<ModelArch> {
-    SQLite::Statement q(*db_, "SELECT id, source FROM layered_models ORDER BY id");
-    std::optional<std::string> match;
-    while (q.executeStep()) {
-      const std::string source = lower(q.getColumn(1).getString());
-      const auto at = source.find(marker);
-      if (at == std::string::npos) continue;
-      const auto start = at + marker.size();
-      const std::string named = source.substr(start, source.find(' ', start) - start);
-      if (named == wanted) return model(q.getColumn(0).getString());
-      for (const char* tuning : {"-instruct", "-it", "-chat", "-chat-hf"}) {
-        if (wanted == named + tuning) match = q.getColumn(0).getString();
-      }
-    }
-    if (match) return model(*match);
-    return std::nullopt;
+    // The instruction or chat tuning of a catalog model's repository has its architecture.
+    SQLite::Statement q(*db_,
+                        "SELECT id FROM layered_models WHERE hf_repo <> '' AND lower(?1) IN "
+                        "(lower(hf_repo) || '-instruct', lower(hf_repo) || '-it', lower(hf_repo) "
+                        "|| '-chat', lower(hf_repo) || '-chat-hf') ORDER BY id LIMIT 1");
+    q.bind(1, repo);
+    if (!q.executeStep()) return std::nullopt;
+    return model(q.getColumn(0).getString());
   });
 }
 
@@ -494,7 +495,9 @@ std::vector<Quant> Catalog::quants() const {
 
 std::optional<Quant> Catalog::quant(const std::string& id) const {
   return guarded("reading a quant", [&]() -> std::optional<Quant> {
-    SQLite::Statement q(*db_, std::string(kQuantColumns) + " WHERE quant = ?");
+    SQLite::Statement q(*db_, std::string(kQuantColumns) +
+                                  " WHERE quant = ?1 COLLATE NOCASE ORDER BY quant = ?1 DESC "
+                                  "LIMIT 1");
     q.bind(1, id);
     if (!q.executeStep()) return std::nullopt;
     return read_quant(q);
@@ -633,9 +636,10 @@ std::vector<Catalog::MarketPoint> Catalog::purchase_market(const std::string& it
 std::optional<Tariff> Catalog::tariff(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
   return guarded("reading a tariff", [&]() -> std::optional<Tariff> {
-    SQLite::Statement q(*db_, std::string("SELECT ") + kTariffColumns +
-                                  " FROM layered_tariffs WHERE id = ? AND observed_on <= ? "
-                                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+    SQLite::Statement q(
+        *db_, std::string("SELECT ") + kTariffColumns +
+                  " FROM layered_tariffs WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
     q.bind(1, id);
     q.bind(2, as_of);
     if (!q.executeStep()) return std::nullopt;
@@ -660,9 +664,10 @@ std::vector<Tariff> Catalog::tariffs(const std::string& as_of) const {
 std::optional<ApiPrice> Catalog::api_price(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
   return guarded("reading an API price", [&]() -> std::optional<ApiPrice> {
-    SQLite::Statement q(*db_, std::string("SELECT ") + kApiPriceColumns +
-                                  " FROM layered_api_prices WHERE id = ? AND observed_on <= ? "
-                                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+    SQLite::Statement q(
+        *db_, std::string("SELECT ") + kApiPriceColumns +
+                  " FROM layered_api_prices WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
     q.bind(1, id);
     q.bind(2, as_of);
     if (!q.executeStep()) return std::nullopt;
@@ -689,9 +694,10 @@ std::optional<GridCarbon> Catalog::grid_carbon(const std::string& id,
                                                const std::string& as_of) const {
   require_date(as_of);
   return guarded("reading a grid carbon intensity", [&]() -> std::optional<GridCarbon> {
-    SQLite::Statement q(*db_, std::string("SELECT ") + kGridCarbonColumns +
-                                  " FROM layered_grid_carbon WHERE id = ? AND observed_on <= ? "
-                                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+    SQLite::Statement q(
+        *db_, std::string("SELECT ") + kGridCarbonColumns +
+                  " FROM layered_grid_carbon WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
     q.bind(1, id);
     q.bind(2, as_of);
     if (!q.executeStep()) return std::nullopt;
@@ -752,7 +758,8 @@ std::vector<System> Catalog::systems() const {
 
 std::optional<System> Catalog::system(const std::string& id) const {
   return guarded("reading a system", [&]() -> std::optional<System> {
-    SQLite::Statement q(*db_, std::string(kSystemColumns) + " WHERE id = ?");
+    SQLite::Statement q(*db_, std::string(kSystemColumns) +
+                                  " WHERE id = ?1 COLLATE NOCASE ORDER BY id = ?1 DESC LIMIT 1");
     q.bind(1, id);
     if (!q.executeStep()) return std::nullopt;
     return read_system(q);

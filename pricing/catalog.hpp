@@ -192,20 +192,25 @@ class Catalog {
   /// Every device, ordered by id. Empty CSV cells (no board power, unknown FP16 TFLOPS,
   /// no NVLink) come back as 0, as engine/hardware.hpp documents.
   std::vector<Device> devices() const;
-  /// The device with this id (exact, case-sensitive), nullopt when there is none.
+  /// The device with this id, in any case ("H100-SXM" is h100-sxm; an exact match first),
+  /// nullopt when there is none. The device carries the catalog's spelling of its id.
   std::optional<Device> device(const std::string& id) const;
   /// Every model architecture, ordered by id; empty optional columns come back as 0.
   std::vector<ModelArch> models() const;
-  /// The model with this id, nullopt when there is none.
+  /// The model with this id in any case, or whose Hugging Face repository id (hf_repo, any
+  /// case) this is: "Llama-3.3-70B" and "meta-llama/Llama-3.3-70B-Instruct" both name
+  /// llama-3.3-70b. An exact id first, then an id ignoring case, then an alias. nullopt when
+  /// there is none.
   std::optional<ModelArch> model(const std::string& id) const;
-  /// The model whose source names the Hugging Face repository `repo` ("Hugging Face ORG/NAME
-  /// config.json ..."), compared without case: the repository itself, or its instruction or
-  /// chat tuning (ORG/NAME-Instruct, -it, -chat, -chat-hf: the same architecture); nullopt when
-  /// none. Until models.csv carries repository ids (issue #14), the source text is the record.
+  /// The model known by the Hugging Face repository `repo` (models.csv hf_repo), compared
+  /// without case: the repository itself (as model() finds it), or its instruction or chat
+  /// tuning (ORG/NAME-Instruct, -it, -chat, -chat-hf: the same architecture); nullopt when
+  /// none.
   std::optional<ModelArch> model_by_repo(const std::string& repo) const;
   /// Every quantization format, ordered by id (byte order: "F16" before "Q4_K_M").
   std::vector<Quant> quants() const;
-  /// The quantization format with this id ("Q4_K_M"), nullopt when there is none.
+  /// The quantization format with this id in any case ("q4_k_m" is Q4_K_M), nullopt when there
+  /// is none.
   std::optional<Quant> quant(const std::string& id) const;
 
   /// Latest purchase price of `item_id` in `condition` observed on or before `as_of`.
@@ -232,17 +237,18 @@ class Catalog {
                                          const std::string& billing = "",
                                          const std::string& term = "") const;
 
-  /// The tariff `id` as of the date (latest observation on or before it), nullopt when none.
+  /// The tariff `id` (any case) as of the date (latest observation on or before it), nullopt
+  /// when none.
   std::optional<Tariff> tariff(const std::string& id, const std::string& as_of) const;
   /// Every tariff as of the date, latest per id, ordered by id.
   std::vector<Tariff> tariffs(const std::string& as_of) const;
 
-  /// The API price `id` as of the date (latest observation on or before it; on the same date
-  /// the upper layer wins), nullopt when none.
+  /// The API price `id` (any case) as of the date (latest observation on or before it; on the same
+  /// date the upper layer wins), nullopt when none.
   std::optional<ApiPrice> api_price(const std::string& id, const std::string& as_of) const;
   /// Every API price as of the date, latest per id, ordered by id.
   std::vector<ApiPrice> api_prices(const std::string& as_of) const;
-  /// The grid carbon intensity of region `id` (exact, case-sensitive) as of the date (latest
+  /// The grid carbon intensity of region `id` (any case) as of the date (latest
   /// observation on or before it), nullopt when none.
   std::optional<GridCarbon> grid_carbon(const std::string& id, const std::string& as_of) const;
   /// Every region's grid carbon intensity as of the date, latest per id, ordered by id.
@@ -286,7 +292,7 @@ class Catalog {
 
   /// Every system (server, workstation), ordered by id.
   std::vector<System> systems() const;
-  /// The system with this id, nullopt when there is none.
+  /// The system with this id (any case), nullopt when there is none.
   std::optional<System> system(const std::string& id) const;
   /// Latest price of system `id` in `condition` observed on or before `as_of`; a book's row
   /// wins on the same date, then whole-system prices before host-only ones, then the lowest

@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -16,9 +19,11 @@
 #include <utility>
 #include <variant>
 
+#include "engine/hardware.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/catalog_table.hpp"
 #include "pricing/csv_table.hpp"
+#include "pricing/suggest.hpp"
 
 namespace gputco {
 
@@ -54,6 +59,13 @@ Column currency(std::string_view name) {
 Column price_type() {
   return {"price_type", Type::choice, false, Range::any, {"list", "street"}, "street"};
 }
+// A column added by migration 0006 (models read from files): optional, and empty in every row
+// of a file without it.
+Column added(Column column) {
+  column.optional = true;
+  column.when_absent = "";
+  return column;
+}
 
 const std::vector<TableSpec>& table_specs() {
   static const std::vector<TableSpec> specs = {
@@ -67,7 +79,8 @@ const std::vector<TableSpec>& table_specs() {
         decimal("fp16_tflops", Range::positive, true), decimal("fp8_tflops", Range::positive, true),
         decimal("fp4_tflops", Range::positive, true), decimal("nvlink_gbps", Range::positive, true),
         note("note"), text("source"), date("observed_on")},
-       {"id"}},
+       {"id"},
+       true},
       {"models.csv",
        "models",
        true,
@@ -91,15 +104,23 @@ const std::vector<TableSpec>& table_specs() {
         choice("tied_embeddings", {"0", "1"}, true),
         note("note"),
         text("source"),
-        date("observed_on")},
-       {"id"}},
+        date("observed_on"),
+        added(text("hf_repo")),
+        added(integer("head_dim_v", Range::positive)),
+        added(integer("max_context_scaled", Range::positive)),
+        added(integer("layers_without_kv", Range::non_negative)),
+        added(integer("recurrent_layers", Range::non_negative)),
+        added(decimal("recurrent_state_elements", Range::positive))},
+       {"id"},
+       true},
       {"quants.csv",
        "quants",
        true,
        {text("quant"), decimal("bits_per_weight", Range::positive),
         choice("kind", {"float", "block", "mix", "group"}), note("note"), text("source"),
         date("observed_on")},
-       {"quant"}},
+       {"quant"},
+       true},
       {"purchase_prices.csv",
        "price_observations",
        false,
@@ -135,7 +156,8 @@ const std::vector<TableSpec>& table_specs() {
         integer("device_count", Range::positive), text("host"),
         decimal("host_power_w", Range::non_negative), note("note"), text("source"),
         date("observed_on")},
-       {"id"}},
+       {"id"},
+       true},
       {"system_prices.csv",
        "system_prices",
        false,
@@ -194,11 +216,15 @@ void check_duplicates(const Table& table, Problems& problems) {
     bool key_ok = std::all_of(key_columns.begin(), key_columns.end(),
                               [&](std::string_view c) { return row.valid[table.index(c)]; });
     if (!key_ok) continue;
-    auto [it, inserted] = first_line.emplace(key_text(table, row, "\x1f"), row.line);
+    // An id key compares ignoring case: "H100" and "h100" name one device.
+    const std::string key = key_text(table, row, "\x1f");
+    auto [it, inserted] =
+        first_line.emplace(table.spec->key_ignores_case ? ascii_lowercase(key) : key, row.line);
     if (!inserted) {
       problems.add(table.path, row.line, join(key_columns, "+"),
                    "duplicate key (" + key_text(table, row, ", ") + "), first on line " +
-                       std::to_string(it->second));
+                       std::to_string(it->second) +
+                       (table.spec->key_ignores_case ? " (ids ignore case)" : ""));
     }
   }
 }
@@ -230,8 +256,79 @@ void check_models(const Table& models, Problems& problems) {
     if (!models.opt_int(row, "kv_heads") && !models.opt_int(row, "mla_kv_lora_rank")) {
       add("kv_heads", "required, but empty (only MLA models, with mla_kv_lora_rank, omit it)");
     }
+    const auto layers = models.opt_int(row, "layers").value_or(0);
+    if (models.ok(row, {"layers_without_kv"}) && models.opt_int(row, "layers_without_kv") &&
+        *models.opt_int(row, "layers_without_kv") + swa_layers.value_or(0) > layers) {
+      add("layers_without_kv", "with swa_layers must not exceed layers");
+    }
+    if (models.ok(row, {"recurrent_layers", "recurrent_state_elements"})) {
+      const auto recurrent = models.opt_int(row, "recurrent_layers").value_or(0);
+      if (recurrent > layers) add("recurrent_layers", "must not exceed layers");
+      const bool has_state = models.opt_num(row, "recurrent_state_elements").has_value();
+      if (recurrent > 0 && !has_state) {
+        add("recurrent_state_elements", "required with recurrent_layers (the state's size)");
+      }
+      if (recurrent == 0 && has_state) add("recurrent_layers", "required with a recurrent state");
+    }
+    if (models.ok(row, {"max_context", "max_context_scaled"})) {
+      const auto scaled = models.opt_int(row, "max_context_scaled");
+      if (scaled && *scaled <= models.opt_int(row, "max_context").value_or(0)) {
+        add("max_context_scaled", "must exceed max_context (it is the RoPE-scaled maximum)");
+      }
+    }
   }
 }
+
+// Hugging Face repository ids: "owner/name", each a model's alias, unique ignoring case and
+// never another model's id.
+void check_hf_repos(const Table& models, Problems& problems) {
+  static const std::regex kRepoId(R"([A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*)");
+  std::map<std::string, int> ids;
+  for (const Row& row : models.rows) {
+    if (models.ok(row, {"id"})) ids.emplace(ascii_lowercase(models.str(row, "id")), row.line);
+  }
+  std::map<std::string, int> seen;
+  for (const Row& row : models.rows) {
+    if (!models.ok(row, {"hf_repo"})) continue;
+    const std::string& repo = models.str(row, "hf_repo");
+    if (repo.empty()) continue;
+    if (!std::regex_match(repo, kRepoId)) {
+      problems.add(models.path, row.line, "hf_repo",
+                   in_quotes(repo) + " is not a Hugging Face repository id (owner/name)");
+      continue;
+    }
+    if (const auto [it, fresh] = seen.emplace(ascii_lowercase(repo), row.line); !fresh) {
+      problems.add(models.path, row.line, "hf_repo",
+                   in_quotes(repo) + " is the alias of line " + std::to_string(it->second) +
+                       " already (aliases ignore case)");
+    }
+    if (const auto it = ids.find(ascii_lowercase(repo)); it != ids.end()) {
+      problems.add(models.path, row.line, "hf_repo",
+                   in_quotes(repo) + " is the id of line " + std::to_string(it->second));
+    }
+  }
+}
+
+// Figures nobody's part has (engine figure_problem): a unit slip in a row a user wrote.
+void check_figures(const Table& table, const std::vector<std::string_view>& columns,
+                   Problems& problems) {
+  for (const Row& row : table.rows) {
+    for (std::string_view column : columns) {
+      if (!row.valid[table.index(column)]) continue;
+      const auto value = table.opt_num(row, column);
+      if (!value) continue;
+      if (const std::string problem = figure_problem(column, *value); !problem.empty()) {
+        problems.add(table.path, row.line, column, problem);
+      }
+    }
+  }
+}
+
+const std::vector<std::string_view> kDeviceFigures = {
+    "memory_gb", "bandwidth_gbps", "board_power_w", "fp16_tflops", "nvlink_gbps"};
+const std::vector<std::string_view> kModelFigures = {
+    "params_b", "active_params_b", "layers",     "hidden",      "heads",     "kv_heads",
+    "head_dim", "experts",         "swa_window", "max_context", "vocab_size"};
 
 // `what` names the referenced thing ("device"), `where` the list of known ids.
 void check_refs(const Table& table, std::string_view column,
@@ -351,7 +448,7 @@ void check_grid_carbon(const Table& grid, Problems& problems) {
 
 std::set<std::string, std::less<>> known_currencies() {
   SQLite::Database db(":memory:", SQLite::OPEN_READWRITE);
-  create_catalog_schema(db, false);  // the migrations add currencies (0006: all of ISO 4217)
+  create_catalog_schema(db, false);  // the migrations add currencies (0007: all of ISO 4217)
   std::set<std::string, std::less<>> codes;
   SQLite::Statement query(db, "SELECT code FROM currencies ORDER BY code");
   while (query.executeStep()) codes.insert(query.getColumn(0).getString());
@@ -398,6 +495,9 @@ LoadedData load_data(const std::string& data_dir) {
 
   for (const Table& t : data.tables) check_duplicates(t, problems_of(t.spec->file));
   check_models(table("models.csv"), problems_of("models.csv"));
+  check_hf_repos(table("models.csv"), problems_of("models.csv"));
+  check_figures(table("models.csv"), kModelFigures, problems_of("models.csv"));
+  check_figures(table("devices.csv"), kDeviceFigures, problems_of("devices.csv"));
   std::set<std::string, std::less<>> device_ids;
   const Table& devices = table("devices.csv");
   for (const Row& row : devices.rows) {

@@ -41,6 +41,9 @@ struct TableSpec {
   bool required = false;
   std::vector<Column> columns;
   std::vector<std::string_view> key;  // columns that identify a row; each key once
+  // The key is an id compared ignoring case (devices, models, quants, systems): "H100" and
+  // "h100" are the same row.
+  bool key_ignores_case = false;
 };
 
 // ---- Parsed values ---------------------------------------------------------------------------
@@ -79,6 +82,12 @@ struct Table {
       if (!row.valid[index(column)]) return false;
     }
     return true;
+  }
+  std::optional<double> opt_num(const Row& row, std::string_view column) const {
+    const Value& v = row.values[index(column)];
+    if (const auto* d = std::get_if<double>(&v)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+    return std::nullopt;
   }
   std::optional<std::int64_t> opt_int(const Row& row, std::string_view column) const {
     const Value& v = row.values[index(column)];

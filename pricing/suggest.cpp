@@ -6,15 +6,12 @@
 
 namespace gputco {
 
-namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
+std::string ascii_lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : static_cast<char>(c);
+  });
+  return text;
 }
-
-}  // namespace
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   // Three rows of the (|a| + 1) x (|b| + 1) table: the swap looks two rows back.
@@ -36,13 +33,13 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
-  const std::string w = lower(word);
+  const std::string w = ascii_lowercase(word);
   std::string best;
   // (distance with containment counted as 1, true distance): "tarif" is as near to
   // "tariff_per_kwh" (contains it) as to "tariff", and "tariff" wins on the true distance.
   std::pair<std::size_t, std::size_t> best_distance{std::string::npos, std::string::npos};
   for (const auto& candidate : candidates) {
-    const std::string c = lower(candidate);
+    const std::string c = ascii_lowercase(candidate);
     const std::size_t distance = edit_distance(w, c);
     std::size_t counted = distance;
     if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {

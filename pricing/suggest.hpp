@@ -9,6 +9,10 @@
 
 namespace gputco {
 
+/// `text` with ASCII letters in lower case (ids compare ignoring case: "H100" is "h100");
+/// other bytes, UTF-8 included, unchanged. No locale is consulted.
+std::string ascii_lowercase(std::string text);
+
 /// The optimal string alignment distance between `a` and `b` (Damerau-Levenshtein without
 /// editing a substring twice): the fewest insertions, deletions, substitutions and swaps of
 /// two adjacent characters that turn one into the other. A swap counts one, the commonest

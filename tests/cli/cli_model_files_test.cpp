@@ -102,12 +102,34 @@ TEST(CliModelFiles, badFilesExit2NamingFileAndOffset) {
   EXPECT_NE(missing.err.find("absent.gguf: cannot open the file"), std::string::npos);
 }
 
+// Ids ignore case, and a catalog model answers to its Hugging Face repository id.
+TEST(CliModelFiles, idsIgnoreCaseAndRepoIdsAreAliases) {
+  const auto r = fit({"--model", "meta-llama/Llama-3.3-70B-Instruct", "--quant", "q4_k_m", "--gpu",
+                      "H100-SXM", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["model"], "llama-3.3-70b");
+  EXPECT_EQ(j["quant"], "Q4_K_M");
+  EXPECT_EQ(j["results"][0]["gpu"], "h100-sxm");
+  const auto upper =
+      fit({"--model", "Llama-3.3-70B", "--quant", "Q4_K_M", "--gpu", "h100-sxm", "--json"});
+  ASSERT_EQ(upper.exit_code, 0) << upper.err;
+  EXPECT_EQ(json::parse(upper.out)["model"], "llama-3.3-70b");
+  // A near miss is suggested.
+  const auto typo = fit({"--model", "lama-3.3-70b", "--quant", "Q4_K_M"});
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_EQ(typo.err,
+            "gputco: fit: --model: unknown model 'lama-3.3-70b'; did you mean 'llama-3.3-70b'? "
+            "(gputco catalog list models, or the path of a config.json or GGUF file)\n");
+}
+
 // A Hugging Face repo id the catalog does not know is never fetched.
 TEST(CliModelFiles, unknownRepoIdIsNotFetched) {
-  const auto r = fit({"--model", "Qwen/Qwen3-8B", "--quant", "Q4_K_M"});
+  const auto r = fit({"--model", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--quant", "Q4_K_M"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("gputco never downloads: save "
-                       "https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json"),
+  EXPECT_NE(r.err.find(
+                "gputco never downloads: save "
+                "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/resolve/main/config.json"),
             std::string::npos)
       << r.err;
 }

@@ -68,7 +68,7 @@ TEST_F(CatalogTest, devicesMapColumnsToHardwareStructs) {
   EXPECT_EQ(mac->fp16_tflops, 0);
   EXPECT_EQ(mac->fp8_tflops, 0);
   EXPECT_EQ(mac->nvlink_gbps, 0);
-  EXPECT_FALSE(catalog_.device("RTX-3090").has_value());
+  EXPECT_EQ(catalog_.device("RTX-3090")->id, "rtx-3090");  // ids ignore case
 }
 
 TEST_F(CatalogTest, modelsAndQuantsMapColumns) {
@@ -101,7 +101,7 @@ TEST_F(CatalogTest, modelsAndQuantsMapColumns) {
   EXPECT_EQ(quants[1].id, "Q4_K_M");
   EXPECT_EQ(quants[1].bits_per_weight, 4.89);
   EXPECT_EQ(quants[1].kind, "mix");
-  EXPECT_FALSE(catalog_.quant("q4_k_m").has_value());
+  EXPECT_EQ(catalog_.quant("q4_k_m")->id, "Q4_K_M");  // ids ignore case
 }
 
 TEST_F(CatalogTest, latestPriceAsOfObservationBoundaries) {
@@ -247,8 +247,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsSix) {
-  EXPECT_EQ(catalog_.schema_version(), 6);
+TEST_F(CatalogTest, schemaVersionIsSeven) {
+  EXPECT_EQ(catalog_.schema_version(), 7);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -299,14 +299,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 7");
+    db.exec("PRAGMA user_version = 8");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 7 is newer than this program reads (6)");
+              path + ": catalog schema version 8 is newer than this program reads (7)");
   }
 }
 
@@ -374,7 +374,7 @@ TEST(Catalog, builtinIsReadOnly) {
   EXPECT_THROW(db->exec("DELETE FROM devices"), SQLite::Exception);
   EXPECT_THROW(db->exec("INSERT INTO currencies (code, name) VALUES ('XAU', 'gold')"),
                SQLite::Exception);
-  EXPECT_THROW(db->exec("PRAGMA user_version = 8"), SQLite::Exception);
+  EXPECT_THROW(db->exec("PRAGMA user_version = 9"), SQLite::Exception);
   EXPECT_EQ(db->execAndGet("SELECT count(*) FROM currencies WHERE code = 'XAU'").getInt(), 0);
   EXPECT_EQ(db->execAndGet("PRAGMA user_version").getInt(), kCatalogSchemaVersion);
   // The catalog built from it is unchanged.
@@ -382,7 +382,7 @@ TEST(Catalog, builtinIsReadOnly) {
 }
 
 TEST(Catalog, builtinKnowsEveryActiveIso4217CurrencyAndTheEcbRatesOfADay) {
-  // Migration 0006: ISO 4217 List One without funds, metals and test codes, 155 codes.
+  // Migration 0007: ISO 4217 List One without funds, metals and test codes, 155 codes.
   auto db = open_builtin_database();
   EXPECT_EQ(db->execAndGet("SELECT count(*) FROM currencies").getInt(), 155);
   EXPECT_EQ(db->execAndGet("SELECT name FROM currencies WHERE code = 'BRL'").getString(),

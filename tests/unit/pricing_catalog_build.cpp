@@ -95,7 +95,7 @@ TEST(CatalogBuild, headerMustHaveExactlyTheDocumentedColumns) {
 TEST(CatalogBuild, keysAppearOnce) {
   EXPECT_EQ(problems_in(fixture_data("duplicates", "bad/duplicates")),
             (Problems{
-                "quants.csv:4: quant: duplicate key (Q4_K_M), first on line 2",
+                "quants.csv:4: quant: duplicate key (Q4_K_M), first on line 2 (ids ignore case)",
                 "tariffs.csv:4: id+observed_on: duplicate key (nl-business, 2026-01-01), first on "
                 "line 2",
                 "fx_rates.csv:3: base+quote+observed_on: duplicate key (EUR, USD, 2026-01-02), "

@@ -1,8 +1,8 @@
--- gputco catalog schema: migration 5 -> 6.
+-- gputco catalog schema: migration 6 -> 7.
 --
--- Applied after 0005 to every new catalog, and to an older catalog file when it is written to
+-- Applied after 0006 to every new catalog, and to an older catalog file when it is written to
 -- (a user price book) or read (in memory; the file stays untouched). The runner
--- (pricing/catalog_schema.cpp) wraps it in one transaction and sets PRAGMA user_version = 6.
+-- (pricing/catalog_schema.cpp) wraps it in one transaction and sets PRAGMA user_version = 7.
 --
 -- Every active ISO 4217 currency (issue #16: a plan may be priced in any of them, and a price
 -- book may carry amounts and ECB reference rates in them): List One of the maintenance agency
