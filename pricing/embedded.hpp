@@ -35,6 +35,10 @@ extern const std::size_t migration_0005_sql_size;
 extern const unsigned char migration_0006_sql[];
 extern const std::size_t migration_0006_sql_size;
 
+/// pricing/migrations/0007_all_iso_4217_currencies.sql (schema version 6 -> 7).
+extern const unsigned char migration_0007_sql[];
+extern const std::size_t migration_0007_sql_size;
+
 /// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
 extern const unsigned char catalog_sqlite[];
 extern const std::size_t catalog_sqlite_size;

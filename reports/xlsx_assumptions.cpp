@@ -80,6 +80,12 @@ void write_assumptions_sheet(SheetWriter& sheet, const Formats& formats, const P
     section("Tax depreciation");
     write_rows("tax");
   }
+  // The exchange rates the plan converts at (the [fx] section or the catalog's; issue #16).
+  if (std::any_of(scenario.inputs.begin(), scenario.inputs.end(),
+                  [](const InputRow& in) { return in.section == "fx"; })) {
+    section("Exchange rates");
+    write_rows("fx");
+  }
   for (const OptionResult& option : plan.options) {
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     section(option_label(scenario, option.id) + ": " + kind_label(option.kind, inputs) + ", " +

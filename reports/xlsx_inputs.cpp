@@ -1,6 +1,7 @@
 // The Inputs sheet: every input with its provenance, and the workbook names the Cash flow
 // formulas use to read them.
 #include <cmath>
+#include <functional>
 #include <set>
 
 #include "engine/finance.hpp"
@@ -30,7 +31,7 @@ struct DisplayRow {
   /// A figure that follows from other rows (capacity from the speeds, tokens per day from the
   /// requests): its formula over (section, key) pairs, written as a formula with `value` (the
   /// engine's) as its cached result. Empty: a value.
-  std::string (*formula)(const InputNames& names, const std::string& section) = nullptr;
+  std::function<std::string(const InputNames& names, const std::string& section)> formula = nullptr;
   bool not_entered = false;  ///< an empty input cell (InputRow::not_entered)
 };
 
@@ -71,7 +72,7 @@ struct Required {
   std::string unit;
   double engine_value = 0;
   std::string provenance = "not in the scenario's input list: the value the engine used";
-  std::string (*formula)(const InputNames& names, const std::string& section) = nullptr;
+  std::function<std::string(const InputNames& names, const std::string& section)> formula = nullptr;
   bool not_entered = false;  ///< an empty input cell (InputRow::not_entered)
 };
 
@@ -403,6 +404,22 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
         listed("workload", "output_tokens_per_request")) {
       row.formula = token_mix_formula;
     }
+    // A value converted from another currency: the amount as published is the input, the
+    // value its product with the rate (issue #16: the rate is an input the formulas use).
+    if (in.published_amount && in.value && listed("fx", in.published_currency.c_str())) {
+      const std::string published_key = in.key + "_published";
+      const std::string& plan_currency = scenario.plan_inputs.finance.currency;
+      std::string unit = in.unit;
+      if (unit.rfind(plan_currency, 0) == 0)
+        unit.replace(0, plan_currency.size(), in.published_currency);
+      rows.push_back({in.section, published_key, in.label + ", as published", in.published_amount,
+                      "", unit, "as published; the row below is it x fx." + in.published_currency,
+                      RowKind::input});
+      row.formula = [published_key, currency = in.published_currency](const InputNames& names,
+                                                                      const std::string& section) {
+        return "=" + names.at(section, published_key) + "*" + names.at("fx", currency);
+      };
+    }
     rows.push_back(row);
   }
   // Deduplicate: two options may need the same key, but each (section, key) once.
@@ -463,6 +480,8 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   for (const auto& id : option_ids) prefix_of[id] = prefixes.claim("opt_" + id);
   // The tax rules' names say what they are (tax_devices_life_years).
   prefix_of["tax"] = prefixes.claim("tax");
+  // Exchange rates by currency code (fx_USD).
+  prefix_of["fx"] = prefixes.claim("fx");
 
   constexpr lxw_col_t kSection = 0, kLabel = 1, kKey = 2, kValue = 3, kUnit = 4, kProvenance = 5,
                       kName = 6;

@@ -65,7 +65,8 @@ void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overr
   for (const auto& o : overrides) {
     pt::ptree* section = section_of(o.section);
     if (!section) {
-      if (o.section != "scenario" && o.section != "workload" && o.section != "tax") {
+      if (o.section != "scenario" && o.section != "workload" && o.section != "tax" &&
+          o.section != "fx") {
         const std::string file = o.origin ? o.origin->file : scenario.file;
         throw ScenarioError(
             file, o.origin ? o.origin->line : 0, "[" + o.section + "]",
@@ -118,10 +119,10 @@ ScenarioOverride parse_set_option(const std::string& text) {
   o.origin = origin;
   const bool option = o.section.rfind("option:", 0) == 0 && o.section.size() > 7;
   if (!option && o.section != "scenario" && o.section != "workload" && o.section != "site" &&
-      o.section != "tax") {
+      o.section != "tax" && o.section != "fx") {
     throw fail("unknown section '" + o.section + "'" +
-               did_you_mean(o.section, {"scenario", "workload", "site", "tax"}) +
-               "; expected scenario, workload, site, tax or option:ID");
+               did_you_mean(o.section, {"scenario", "workload", "site", "tax", "fx"}) +
+               "; expected scenario, workload, site, tax, fx or option:ID");
   }
   if (!is_scenario_key(o.section, o.key)) {
     throw fail("'" + o.key + "' is not a key of [" + o.section + "]" +

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "engine/units.hpp"
 #include "pricing/suggest.hpp"
@@ -35,6 +36,10 @@ ResolvedScenario Resolver::run() {
   resolve_site();
   for (const auto& o : s_.options) resolve_option(o);
   check_spot_above_on_demand();
+  // [fx] rates no catalog amount needed are listed all the same: the file's values show.
+  for (const auto& [code, rate] : s_.fx) {
+    if (fx_rates_.count(code) == 0) fx_rate_to_plan(code, "fx", code);
+  }
   resolve_baseline();
   resolve_overflow_links();
   resolve_quote(s_, r_);
@@ -58,7 +63,8 @@ void Resolver::unknown(const std::string& section, const std::string& key, const
 }
 
 std::string Resolver::file_section(const std::string& section) {
-  if (section == "scenario" || section == "workload" || section == "site" || section == "tax") {
+  if (section == "scenario" || section == "workload" || section == "site" || section == "tax" ||
+      section == "fx") {
     return section;
   }
   return "option:" + section;
@@ -67,12 +73,20 @@ std::string Resolver::file_section(const std::string& section) {
 void Resolver::number(const std::string& section, const std::string& key, const std::string& label,
                       double value, const std::string& unit, std::string provenance) {
   if (provenance.empty()) provenance = s_.provenance(file_section(section), key);
-  r_.inputs.push_back({section, key, label, value, "", unit, provenance});
+  InputRow row{section, key, label, value, "", unit, provenance};
+  // A converted amount: the row keeps the published amount when it is what was converted.
+  if (const auto c = std::exchange(pending_conversion_, std::nullopt);
+      c && std::abs(c->amount * c->rate - value) <= 1e-12 * std::max(1.0, std::abs(value))) {
+    row.published_amount = c->amount;
+    row.published_currency = c->currency;
+  }
+  r_.inputs.push_back(row);
 }
 
 void Resolver::text(const std::string& section, const std::string& key, const std::string& label,
                     const std::string& value, std::string provenance) {
   if (provenance.empty()) provenance = s_.provenance(file_section(section), key);
+  pending_conversion_.reset();
   r_.inputs.push_back({section, key, label, std::nullopt, value, "", provenance});
 }
 
@@ -81,28 +95,73 @@ std::string Resolver::source(const std::string& what, double amount, const std::
   const int age = days_between(p.observed_on, s_.as_of);
   const bool stale = age > s_.max_price_age_days;
   r_.sources.push_back({what, amount, currency, unit, p.observed_on, p.source, age, stale});
+  return source_provenance(p);
+}
+
+std::string Resolver::source_provenance(const Provenance& p) const {
+  const bool stale = days_between(p.observed_on, s_.as_of) > s_.max_price_age_days;
   const bool from_book = !p.book.empty() && p.book != kBuiltinBook;
   return "catalog: " + p.source + ", observed " + p.observed_on +
          (from_book ? ", price book '" + p.book + "'" : "") + (stale ? " (stale)" : "");
+}
+
+std::optional<Resolver::FxQuote> Resolver::fx_quote(const std::string& from) const {
+  const std::string& to = s_.currency;
+  if (const auto typed = s_.fx.find(from); typed != s_.fx.end()) return FxQuote{typed->second, {}};
+  if (auto fx = catalog_.fx_rate(from, to, s_.as_of)) return FxQuote{fx->rate, {*fx}};
+  // ECB reference rates are quoted against the euro: a cross rate through it.
+  auto leg_in = catalog_.fx_rate(from, "EUR", s_.as_of);
+  auto leg_out = catalog_.fx_rate("EUR", to, s_.as_of);
+  if (!leg_in || !leg_out) return std::nullopt;
+  return FxQuote{leg_in->rate * leg_out->rate, {*leg_in, *leg_out}};
+}
+
+double Resolver::fx_rate_to_plan(const std::string& from, const std::string& section,
+                                 const std::string& key) {
+  const std::string& to = s_.currency;
+  if (const auto known = fx_rates_.find(from); known != fx_rates_.end()) return known->second;
+  const auto quote = fx_quote(from);
+  if (!quote) {
+    fail(section, key,
+         "the catalog has no " + from + "/" + to + " exchange rate as of " + s_.as_of +
+             " (nor one through EUR); give it as [fx] " + from + " = " + to + " per " + from +
+             ", or this value in " + to);
+  }
+  std::string provenance;
+  if (quote->legs.empty()) {
+    provenance = s_.provenance("fx", from);
+  } else if (quote->legs.size() == 1) {
+    provenance = listed_fx_source(quote->legs[0]);
+  } else {
+    const FxRate& in = quote->legs[0];
+    const FxRate& out = quote->legs[1];
+    provenance = "cross rate through EUR: " + fixed(in.rate, 6) + " EUR/" + from + " x " +
+                 fixed(out.rate, 6) + " " + to + "/EUR (" + listed_fx_source(in) + "; " +
+                 listed_fx_source(out) + ")";
+  }
+  fx_rates_[from] = quote->rate;
+  number("fx", from, "Exchange rate: " + to + " per " + from, quote->rate, to + "/" + from,
+         provenance);
+  return quote->rate;
+}
+
+std::string Resolver::listed_fx_source(const FxRate& fx) {
+  const std::string what = "FX " + fx.base + "/" + fx.quote;
+  for (const auto& row : r_.sources) {
+    if (row.what == what) return source_provenance(fx.provenance);
+  }
+  return source(what, fx.rate, fx.quote, "per " + fx.base, fx.provenance);
 }
 
 double Resolver::convert(double amount, const std::string& from, std::string& provenance,
                          const std::string& section, const std::string& key) {
   const std::string& to = s_.currency;
   if (from == to) return amount;
-  const auto fx = catalog_.fx_rate(from, to, s_.as_of);
-  if (!fx) {
-    fail(section, key,
-         "the catalog has no " + from + "/" + to + " exchange rate as of " + s_.as_of +
-             "; give this value in " + to);
-  }
-  const std::string what = "FX " + from + "/" + to;
-  bool listed = false;
-  for (const auto& row : r_.sources) listed = listed || row.what == what;
-  if (!listed) source(what, fx->rate, to, "per " + from, fx->provenance);
-  provenance += "; converted from " + fixed(amount, 4) + " " + from + " at " + fixed(fx->rate, 4) +
-                " " + to + "/" + from;
-  return amount * fx->rate;
+  const double rate = fx_rate_to_plan(from, section, key);
+  provenance += "; converted from " + fixed(amount, 4) + " " + from + " at " + fixed(rate, 4) +
+                " " + to + "/" + from + " (fx." + from + ")";
+  pending_conversion_ = Conversion{amount, from, rate};
+  return amount * rate;
 }
 
 void Resolver::resolve_scenario() {

@@ -26,7 +26,7 @@ PriceBasis Resolver::basis_of(const ScenarioOption& o) const {
 std::optional<double> Resolver::maybe_in_plan_currency(double amount,
                                                        const std::string& currency) const {
   if (currency == s_.currency) return amount;
-  const auto fx = catalog_.fx_rate(currency, s_.currency, s_.as_of);
+  const auto fx = fx_quote(currency);
   if (!fx) return std::nullopt;
   return amount * fx->rate;
 }

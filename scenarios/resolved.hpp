@@ -24,6 +24,10 @@ struct InputRow {
   /// A cost line the scenario did not enter (value empty, counted as 0): the workbook shows
   /// an empty input cell the formulas read as 0, and "not entered" beside it.
   bool not_entered = false;
+  /// A value converted from another currency: the amount as published and its currency. The
+  /// workbook shows the amount as an input and `value` as amount x the rate fx.CURRENCY.
+  std::optional<double> published_amount = std::nullopt;
+  std::string published_currency = {};
 };
 
 /// One catalog price used by the plan, for the Sources sheet.

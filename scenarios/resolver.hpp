@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -94,15 +95,39 @@ class Resolver {
   std::string source(const std::string& what, double amount, const std::string& currency,
                      const std::string& unit, const Provenance& p);
 
-  /// Converts a catalog amount into the plan currency; appends the conversion to `provenance`.
+  /// The provenance text of a catalog value ("catalog: SOURCE, observed DATE...").
+  std::string source_provenance(const Provenance& p) const;
+
+  /// Converts a catalog amount into the plan currency at fx_rate_to_plan; appends the
+  /// conversion to `provenance` and remembers it for the next number() (pending_conversion_).
   double convert(double amount, const std::string& from, std::string& provenance,
                  const std::string& section, const std::string& key);
+
+  /// The plan currency per 1 unit of `from` and the catalog rates it is made of: none for the
+  /// scenario's [fx] rate, one for the catalog's dated rate (direct or inverted), two for a
+  /// cross rate through EUR (FROM/EUR, EUR/plan). nullopt when there is none.
+  struct FxQuote {
+    double rate = 0;
+    std::vector<FxRate> legs;
+  };
+  std::optional<FxQuote> fx_quote(const std::string& from) const;
+
+  /// The plan currency per 1 unit of `from` (fx_quote): the scenario's [fx] rate, else the
+  /// catalog's dated rate (direct or inverted), else a cross rate through EUR (the ECB's reference
+  /// rates are quoted against the euro). Listed once as the input fx.FROM with its provenance (the
+  /// catalog rates also on the Sources sheet). Fails naming `section` and `key` (the value
+  /// being converted) when there is none.
+  double fx_rate_to_plan(const std::string& from, const std::string& section,
+                         const std::string& key);
+
+  /// A catalog exchange rate on the Sources sheet (once); returns its provenance text.
+  std::string listed_fx_source(const FxRate& fx);
 
   /// How this option chooses among catalog prices: its own keys, else the scenario's.
   PriceBasis basis_of(const ScenarioOption& o) const;
 
-  /// An amount in the plan currency at the catalog's rate as of as_of, for comparing prices
-  /// (no Sources row); nullopt without a rate.
+  /// An amount in the plan currency at fx_quote's rate, for comparing prices (no Sources row,
+  /// no input row); nullopt without a rate.
   std::optional<double> maybe_in_plan_currency(double amount, const std::string& currency) const;
 
   /// The same, or the amount as it is without a rate (comparisons only).
@@ -218,6 +243,19 @@ class Resolver {
   std::string tariff_region_;  ///< the catalog tariff's region, for the default grid region
 
   std::string offer_region_;  ///< the current option's catalog offer region ("" if none)
+
+  /// The exchange rates taken so far (fx_rate_to_plan), by currency.
+  std::map<std::string, double> fx_rates_;
+
+  /// The last conversion: an amount in another currency and its rate. The next number() whose
+  /// value is amount x rate keeps both on its row (InputRow::published_amount), so that the
+  /// workbook computes it as a formula of the rate; any number() or text() clears it.
+  struct Conversion {
+    double amount = 0;
+    std::string currency;
+    double rate = 0;
+  };
+  std::optional<Conversion> pending_conversion_;
 };
 
 }  // namespace gputco::resolve_detail

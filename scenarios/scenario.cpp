@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "scenarios/currencies.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/ini_text.hpp"
 #include "scenarios/model_files.hpp"
@@ -270,6 +271,7 @@ const std::vector<std::string>& scenario_keys(const std::string& section) {
 }
 
 bool is_scenario_key(const std::string& section, const std::string& key) {
+  if (section == "fx") return is_iso_4217_currency(key);
   const auto& keys = scenario_keys(section);
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }
@@ -308,7 +310,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
-           name == "tax" || name == "model" || name.rfind("option:", 0) == 0 ||
+           name == "tax" || name == "fx" || name == "model" || name.rfind("option:", 0) == 0 ||
            name.rfind("device:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
@@ -338,7 +340,16 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       has_scenario = true;
       SectionReader r(child, section, s, kScenarioKeys);
       r.text("name", s.name);
-      r.choice("currency", s.currency, {"EUR", "USD"});
+      r.text("currency", s.currency);
+      if (!is_iso_4217_currency(s.currency)) {
+        std::string upper = s.currency;
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        r.fail("currency", "expected an ISO 4217 currency code in capitals (EUR, USD, GBP, CHF, "
+                           "JPY, ...), got '" +
+                               s.currency + "'" +
+                               (is_iso_4217_currency(upper) ? "; did you mean '" + upper + "'?"
+                                                            : ""));
+      }
       r.text("start", s.start);
       r.integer("horizon_months", s.horizon_months, 1, 600);
       r.fraction("discount_rate", s.discount_rate, -0.99, 1.0,
@@ -452,6 +463,22 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
           r.fail(key, "applies to declining_balance only: set devices_method or host_method");
         }
       }
+    } else if (section == "fx") {
+      // [fx] USD = 0.92: the plan currency per 1 USD, over the catalog's rate.
+      std::vector<std::string> codes;
+      for (const auto& entry : child) {
+        if (!is_iso_4217_currency(entry.first)) {
+          throw ScenarioError(file, s.line_of("fx", entry.first), "[fx] " + entry.first,
+                              "expected an ISO 4217 currency code as the key (USD = 0.92: the "
+                              "plan currency per 1 USD)");
+        }
+        codes.push_back(entry.first);
+      }
+      SectionReader r(child, section, s, codes);
+      for (const auto& code : codes) {
+        r.number(code, s.fx[code], 1e-9, 1e9,
+                 "an exchange rate (the plan currency per 1 " + code + ")", 1e-9);
+      }
     } else if (section == "site") {
       SectionReader r(child, section, s, kSiteKeys);
       r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
@@ -500,7 +527,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                             "option ids use letters, digits, '-', '_' or '.' (at most 64)");
       }
       // The Inputs sheet lists an option's rows under its id, beside the global sections.
-      for (const char* reserved : {"scenario", "workload", "site", "tax", "constants"}) {
+      for (const char* reserved : {"scenario", "workload", "site", "tax", "fx", "constants"}) {
         if (o.id == reserved) {
           throw ScenarioError(file, line, "[" + section + "]",
                               "'" + o.id + "' is the name of a section; choose another option id");
@@ -715,11 +742,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
       const std::string hint =
-          nearest(section, {"scenario", "workload", "site", "seller", "tax", "option:" + id});
+          nearest(section, {"scenario", "workload", "site", "seller", "tax", "fx", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
                           "unknown section; expected [scenario], [workload], [site], [seller], "
-                          "[tax] or "
-                          "[option:ID]" +
+                          "[tax], [fx] or [option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }
   }
@@ -729,6 +755,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   if (s.as_of.empty()) {
     throw ScenarioError(file, s.line_of("scenario", ""), "[scenario] as_of",
                         "missing: prices are taken as of this date (YYYY-MM-DD)");
+  }
+  if (s.fx.count(s.currency) > 0) {
+    throw ScenarioError(file, s.line_of("fx", s.currency), "[fx] " + s.currency,
+                        "the plan's own currency needs no exchange rate; remove this key");
   }
   if (s.start.empty()) s.start = s.as_of.substr(0, 7);
   if (s.name.empty()) s.name = file;

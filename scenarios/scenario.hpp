@@ -133,7 +133,7 @@ struct ScenarioModel {
 /// A number key the parser accepts in a section of the file, with its range: what `gputco
 /// sweep` may vary, so a swept value is one the file could have held.
 struct ScenarioNumberKey {
-  std::string section;  ///< "scenario", "workload", "site", "tax" or "option:ID"
+  std::string section;  ///< "scenario", "workload", "site", "tax", "fx" or "option:ID"
   std::string key;
   double min = 0;
   double max = 0;
@@ -176,8 +176,8 @@ struct Scenario {
   std::string file;
   // [scenario]
   std::string name;
-  std::string currency = "EUR";
-  std::string start;  ///< YYYY-MM; default: the month of as_of
+  std::string currency = "EUR";  ///< any ISO 4217 code (is_iso_4217_currency)
+  std::string start;             ///< YYYY-MM; default: the month of as_of
   int horizon_months = 36;
   double discount_rate = 0.08;
   std::string as_of;  ///< YYYY-MM-DD (required: prices are taken as of this date)
@@ -246,6 +246,9 @@ struct Scenario {
   std::optional<int> tax_host_life_years;
   std::optional<double> tax_declining_balance_factor;  ///< 2 = double declining
   std::optional<bool> tax_switch_to_straight_line;
+  /// [fx]: exchange rates over the catalog's, the plan currency per 1 unit of the key's
+  /// currency ("USD" -> 0.92: 1 USD = 0.92 of the plan currency).
+  std::map<std::string, double> fx;
   std::vector<ScenarioOption> options;
   /// [device:ID] sections, in file order.
   std::vector<ScenarioDevice> devices;

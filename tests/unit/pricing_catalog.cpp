@@ -247,8 +247,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsFive) {
-  EXPECT_EQ(catalog_.schema_version(), 6);
+TEST_F(CatalogTest, schemaVersionIsSeven) {
+  EXPECT_EQ(catalog_.schema_version(), 7);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -299,14 +299,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 7");
+    db.exec("PRAGMA user_version = 8");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 7 is newer than this program reads (6)");
+              path + ": catalog schema version 8 is newer than this program reads (7)");
   }
 }
 
@@ -374,11 +374,35 @@ TEST(Catalog, builtinIsReadOnly) {
   EXPECT_THROW(db->exec("DELETE FROM devices"), SQLite::Exception);
   EXPECT_THROW(db->exec("INSERT INTO currencies (code, name) VALUES ('XAU', 'gold')"),
                SQLite::Exception);
-  EXPECT_THROW(db->exec("PRAGMA user_version = 7"), SQLite::Exception);
+  EXPECT_THROW(db->exec("PRAGMA user_version = 9"), SQLite::Exception);
   EXPECT_EQ(db->execAndGet("SELECT count(*) FROM currencies WHERE code = 'XAU'").getInt(), 0);
   EXPECT_EQ(db->execAndGet("PRAGMA user_version").getInt(), kCatalogSchemaVersion);
   // The catalog built from it is unchanged.
   EXPECT_EQ(Catalog::open_builtin().devices().size(), csv_rows("devices.csv"));
+}
+
+TEST(Catalog, builtinKnowsEveryActiveIso4217CurrencyAndTheEcbRatesOfADay) {
+  // Migration 0007: ISO 4217 List One without funds, metals and test codes, 155 codes.
+  auto db = open_builtin_database();
+  EXPECT_EQ(db->execAndGet("SELECT count(*) FROM currencies").getInt(), 155);
+  EXPECT_EQ(db->execAndGet("SELECT name FROM currencies WHERE code = 'BRL'").getString(),
+            "Brazilian Real");
+  EXPECT_EQ(db->execAndGet("SELECT name FROM currencies WHERE code = 'USD'").getString(),
+            "United States dollar");  // kept from schema version 1 (INSERT OR IGNORE)
+  // The ECB's reference rates of 2025-02-28 (eurofxref, reproduced at
+  // https://eurodripusa.net/?p=3470): 1 EUR = 6.0712 BRL, 1 EUR = 156.96 JPY.
+  const Catalog catalog = Catalog::open_builtin();
+  const auto brl = catalog.fx_rate("EUR", "BRL", "2026-05-27");
+  ASSERT_TRUE(brl.has_value());
+  EXPECT_EQ(brl->rate, 6.0712);
+  EXPECT_EQ(brl->provenance.observed_on, "2025-02-28");
+  EXPECT_NE(brl->provenance.source.find("ECB euro foreign exchange reference rates"),
+            std::string::npos);
+  // Inverted: 1 JPY = 1 / 156.96 = 0.006371050... EUR.
+  EXPECT_DOUBLE_EQ(catalog.fx_rate("JPY", "EUR", "2026-05-27")->rate, 1 / 156.96);
+  // The later EUR/USD row wins over the 2025 one: 1.1637 on 2026-05-27.
+  EXPECT_EQ(catalog.fx_rate("EUR", "USD", "2026-05-27")->rate, 1.1637);
+  EXPECT_EQ(catalog.fx_rate("EUR", "USD", "2025-03-01")->rate, 1.0411);
 }
 
 TEST(Catalog, builtinDoesNotNeedTheSourceTree) {

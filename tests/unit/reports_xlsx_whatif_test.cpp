@@ -196,8 +196,18 @@ TEST_F(WhatIf, anApiPriceTimesAHundredMovesTheRecommendationAndTheBreakEvensAsTh
   for (const auto& o : changed.options) {
     if (o.id == api_id) new_price = o.output_price_per_million;
   }
-  const auto [before, after] =
-      change(base, option_input_name(api_id, "output_price_per_million"), new_price);
+  // A price converted from USD is a formula of its published amount and the rate (issue #16):
+  // the input to change is the published amount, x 100 as well.
+  std::string input = option_input_name(api_id, "output_price_per_million");
+  double new_input = new_price;
+  for (const InputRow& row : base.scenario.inputs) {
+    if (row.section != api_id || row.key != "output_price_per_million" || !row.published_amount) {
+      continue;
+    }
+    input += "_published";
+    new_input = *row.published_amount * 100;
+  }
+  const auto [before, after] = change(base, input, new_input);
   const Plan expected = make_plan(changed);
   ASSERT_EQ(base.plan.recommendation, api_id) << "the test starts from the API recommended";
   ASSERT_NE(expected.recommendation, api_id) << "x 100 must move the recommendation";

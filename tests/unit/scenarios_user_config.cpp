@@ -64,7 +64,7 @@ TEST(SetOption, parsesSectionKeyAndValue) {
             "or option:rig.price_per_gpu=700");
   EXPECT_EQ(error_of([] { parse_set_option("worklaod.hours_per_day=3"); }),
             "--set: worklaod.hours_per_day=3: unknown section 'worklaod'; did you mean "
-            "'workload'?; expected scenario, workload, site, tax or option:ID");
+            "'workload'?; expected scenario, workload, site, tax, fx or option:ID");
   EXPECT_EQ(error_of([] { parse_set_option("site.tarif=nl-business"); }),
             "--set: site.tarif=nl-business: 'tarif' is not a key of [site]; did you mean "
             "'tariff'?");
@@ -121,8 +121,9 @@ TEST(ConfigDefaults, applyOnlyWhereTheFileIsSilent) {
   EXPECT_DOUBLE_EQ(u.pue, 1.6);
   EXPECT_EQ(u.provenance("site", "pue"), "--set site.pue=1.6");
   // A bad default is named by its file and line.
-  EXPECT_EQ(error_of([] { parse({config_default("scenario", "currency", "GBP", 7)}); }),
-            "config.ini:7: [scenario] currency: expected one of EUR | USD, got 'GBP'");
+  EXPECT_EQ(error_of([] { parse({config_default("scenario", "currency", "gbp", 7)}); }),
+            "config.ini:7: [scenario] currency: expected an ISO 4217 currency code in capitals "
+            "(EUR, USD, GBP, CHF, JPY, ...), got 'gbp'; did you mean 'GBP'?");
 }
 
 TEST(UserConfig, readsScenarioSiteAndCatalog) {
