@@ -98,6 +98,10 @@ double tensor_parallel_allreduce_s(const Device& device, int count, double messa
   if (count == 1) return 0;
   const bool nvlink = device.nvlink_gbps > 0;
   const double hop_s = nvlink ? kNvlinkHopS : kPcieHopS;
+  // nvlink_gbps is the vendors' sum of both directions (H100 SXM: 900 = 450 each way), while a
+  // ring sends each step's share one way: the rate taken here is twice the physical one. The
+  // serving constants (engine/serving_calibration) were fitted on communication times computed
+  // with it, so halving it means refitting them; until then it stays as fitted.
   const double link_bytes_per_s = (nvlink ? device.nvlink_gbps : kPcieGbps) * 1e9;
   const double hops = 2.0 * (count - 1);
   return hops * (hop_s + message_bytes / count / link_bytes_per_s);

@@ -36,7 +36,7 @@ struct Device {
   /// Dense FP4 tensor throughput (NVFP4 / MXFP4), TFLOPS; 0 = none (before Blackwell) or
   /// unknown.
   double fp4_tflops = 0;
-  /// Device-to-device link for tensor parallel, GB/s per direction; 0 = PCIe only.
+  /// Device-to-device link, GB/s, both directions summed as vendors state it; 0 = PCIe only.
   double nvlink_gbps = 0;
 };
 

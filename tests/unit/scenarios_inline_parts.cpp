@@ -83,10 +83,32 @@ TEST(InlineDevice, optionsUseTheDescribedDevice) {
   EXPECT_EQ(d.board_power_w, 350);
   EXPECT_EQ(d.fp16_tflops, 71);
   EXPECT_EQ(d.nvlink_gbps, 0);  // not given: PCIe only
+  EXPECT_EQ(d.fp8_tflops, 0);   // not given: no FP8 tensor cores (Ampere has none)
   EXPECT_EQ(test::option(r, "rig").backend, Backend::cuda);
   // The same figures as the catalog's rtx-3090: the same count (Llama 3.1 8B at Q4_K_M fits
   // one card of 24 GB).
   EXPECT_EQ(test::option(r, "rig").count, 1);
+}
+
+// A datacenter card with its low-precision peaks, as NVIDIA's H100 SXM sheet gives them (dense:
+// BF16 989, FP8 1,979 TFLOPS; 80 GB HBM3, 3,350 GB/s, 700 W, NVLink 900 GB/s).
+TEST(InlineDevice, lowPrecisionPeaksAreRead) {
+  const ResolvedScenario r = resolve(
+      parse(kHead + kWorkload +
+            "[device:h100-like]\nvendor = nvidia\nkind = datacenter\nmemory_gb = 80\n"
+            "bandwidth_gbps = 3350\nboard_power_w = 700\nfp16_tflops = 989\n"
+            "fp8_tflops = 1979\nnvlink_gbps = 900\n"
+            "[option:dc]\nkind = buy\ngpu = h100-like\nprice_per_gpu = 25000\n"),
+      Catalog::open_builtin());
+  const Device& d = test::option(r, "dc").device;
+  EXPECT_EQ(d.fp16_tflops, 989);
+  EXPECT_EQ(d.fp8_tflops, 1979);
+  EXPECT_EQ(d.fp4_tflops, 0);
+  EXPECT_EQ(d.nvlink_gbps, 900);
+  EXPECT_EQ(error_of(kHead + kWorkload +
+                     "[device:x]\nvendor = nvidia\nmemory_gb = 80\nbandwidth_gbps = 3350\n"
+                     "fp8_tflops = 0\n[option:dc]\nkind = buy\ngpu = x\nprice_per_gpu = 1\n"),
+            "test.ini:12: [device:x] fp8_tflops: must be greater than 0, got 0");
 }
 
 TEST(InlineDevice, backendAndKindDefaults) {
@@ -108,22 +130,25 @@ TEST(InlineDevice, zeroAbsurdOrMissingFiguresAreRefusedByName) {
   const auto device = [](const std::string& figures) {
     return kHead + kWorkload + "[device:card]\nvendor = nvidia\n" + figures + kBuy;
   };
+  // Lines: kHead 1-4, kWorkload 5-7, [device:card] 8, vendor 9, then the figures from 10; a
+  // missing key is placed at its section's header. With kDevice (8 lines, 8-15) the option's
+  // header is line 16 and its gpu line 18.
   EXPECT_EQ(error_of(device("memory_gb = 24000\nbandwidth_gbps = 936\n")),
-            "test.ini:8: [device:card] memory_gb: must be at most 16384 GB (beyond any device: "
+            "test.ini:10: [device:card] memory_gb: must be at most 16384 GB (beyond any device: "
             "a unit slip?), got 24000");
   EXPECT_EQ(error_of(device("memory_gb = 24\nbandwidth_gbps = 0\n")),
-            "test.ini:9: [device:card] bandwidth_gbps: must be greater than 0, got 0");
+            "test.ini:11: [device:card] bandwidth_gbps: must be greater than 0, got 0");
   EXPECT_EQ(error_of(device("memory_gb = 24\n")),
-            "test.ini:6: [device:card] bandwidth_gbps: missing: the peak memory bandwidth in GB/s "
+            "test.ini:8: [device:card] bandwidth_gbps: missing: the peak memory bandwidth in GB/s "
             "(936)");
   EXPECT_EQ(error_of(kHead + kWorkload + "[device:card]\nmemory_gb = 24\nbandwidth_gbps = 936\n"),
-            "test.ini:6: [device:card] vendor: missing: nvidia, amd, intel or apple (it sets the "
+            "test.ini:8: [device:card] vendor: missing: nvidia, amd, intel or apple (it sets the "
             "default backend)");
   EXPECT_EQ(error_of(device("memory_gb = 24\nbandwidth_gbps = 936\nmemory_gbs = 24\n")),
-            "test.ini:10: [device:card] memory_gbs: unknown key; did you mean 'memory_gb'?");
+            "test.ini:12: [device:card] memory_gbs: unknown key; did you mean 'memory_gb'?");
   // An option's unknown device now points to the section too.
   EXPECT_EQ(error_of(kHead + kWorkload + kDevice + "[option:rig]\nkind = buy\ngpu = my-3900\n"),
-            "test.ini:16: [option:rig] gpu: unknown device 'my-3900'; did you mean 'my-3090'? "
+            "test.ini:18: [option:rig] gpu: unknown device 'my-3900'; did you mean 'my-3090'? "
             "(gputco catalog list gpus, or describe it in a [device:ID] section)");
 }
 
