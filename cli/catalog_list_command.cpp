@@ -120,6 +120,12 @@ ordered or_null(const std::optional<double>& x) {
   return x ? ordered(*x) : ordered(nullptr);
 }
 
+/// A figure where 0 stands for "none or not published" (Device's compute peaks and board
+/// power): null in JSON, an empty CSV field, so that no one reads 0 TFLOPS as a measurement.
+ordered positive_or_null(double x) {
+  return x > 0 ? ordered(x) : ordered(nullptr);
+}
+
 std::map<std::string, Device> devices_by_id(const Catalog& c) {
   std::map<std::string, Device> out;
   for (auto& d : c.devices()) out.emplace(d.id, std::move(d));
@@ -135,10 +141,10 @@ Listing list_gpus(const Catalog& c, const ListFilters& f) {
             {"memory_nameplate_gb", d.memory_nameplate_gb},
             {"memory_type", d.memory_type},
             {"bandwidth_gbps", d.bandwidth_gbps},
-            {"board_power_w", d.board_power_w},
-            {"fp16_tflops", d.fp16_tflops},
-            {"fp8_tflops", d.fp8_tflops},
-            {"fp4_tflops", d.fp4_tflops},
+            {"board_power_w", positive_or_null(d.board_power_w)},
+            {"fp16_tflops", positive_or_null(d.fp16_tflops)},
+            {"fp8_tflops", positive_or_null(d.fp8_tflops)},
+            {"fp4_tflops", positive_or_null(d.fp4_tflops)},
             {"nvlink_gbps", d.nvlink_gbps}};
   };
   const auto tflops = [](double x) { return x > 0 ? fmt::format("{}", x) : std::string("-"); };

@@ -7,6 +7,7 @@
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "cli/model_argument.hpp"
 #include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
@@ -34,33 +35,6 @@ Device find_device(const Catalog& catalog, const std::string& option, const std:
         "gputco catalog list gpus");
   }
   return *device;
-}
-
-Quant find_quant(const Catalog& catalog, const std::string& id) {
-  const auto quant = catalog.quant(id);
-  if (!quant) {
-    unknown_id(
-        "fit", "quant", id, catalog.quants(), [](const Quant& q) { return q.id; },
-        "gputco catalog list quants");
-  }
-  return *quant;
-}
-
-/// --model: a catalog id, a Hugging Face repo id or a model file (resolve_model_argument).
-ResolvedModel resolve_model(const Catalog& catalog, const std::string& argument) {
-  try {
-    return resolve_model_argument(argument, catalog);
-  } catch (const UnknownModelError& e) {
-    throw UsageError("fit: --model: " + std::string(e.what()));
-  }
-}
-
-/// --quant: the model file's own format when not given or named, else a catalog quant.
-Quant quant_for(const Catalog& catalog, const ResolvedModel& model, const std::string& id) {
-  if (model.native_quant && (id.empty() || same_id(id, model.native_quant->id))) {
-    return *model.native_quant;
-  }
-  return find_quant(catalog, id);
 }
 
 DeviceOffer offer_of(const Catalog& catalog, const Device& device, const std::string& as_of) {
@@ -166,8 +140,8 @@ int run_finetune(const Options& o, FinetuneMethod method, const Catalog& catalog
   const std::string baseline = !o.quant_id.empty()               ? o.quant_id
                                : method == FinetuneMethod::qlora ? "Q4_0"
                                                                  : "F16";
-  in.inference_request = FitRequest{model, find_quant(catalog, baseline), request.sequence_tokens,
-                                    1, KvCacheType::f16};
+  in.inference_request = FitRequest{model, quant_argument(catalog, "fit", baseline),
+                                    request.sequence_tokens, 1, KvCacheType::f16};
   in.inference_memory = estimate_memory(in.inference_request, 1);
   in.ratio_to_inference = training_to_inference_ratio(in.memory, in.inference_memory);
   std::vector<Device> devices;
@@ -349,7 +323,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
 
   const Catalog catalog = open_catalog(o.catalog_path);
-  const ResolvedModel resolved = resolve_model(catalog, o.model_id);
+  const ResolvedModel resolved = model_argument(catalog, "fit", o.model_id);
   for (const std::string& note : resolved.notes)
     err << "note: " << resolved.source << ": " << note << "\n";
   const ModelArch* model = &resolved.model;
@@ -383,13 +357,13 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   };
   if (finetune) return run_finetune(o, *method, catalog, *model, out);
   if (!o.engine.empty()) {
-    return run_serving_finder(o, vm, catalog, *model, quant_for(catalog, resolved, o.quant_id), kv,
-                              out);
+    return run_serving_finder(o, vm, catalog, *model,
+                              quant_argument(catalog, "fit", resolved, o.quant_id), kv, out);
   }
 
   FinderRequest finder;
-  finder.request =
-      FitRequest{*model, quant_for(catalog, resolved, o.quant_id), o.context, o.streams, kv};
+  finder.request = FitRequest{*model, quant_argument(catalog, "fit", resolved, o.quant_id),
+                              o.context, o.streams, kv};
   finder.options.split = *split;
   finder.options.backend = backend;
   finder.options.prompt_tokens = o.prompt_tokens;

@@ -8,6 +8,7 @@
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
+#include "cli/model_argument.hpp"
 #include "cli/serving_options.hpp"
 #include "engine/serving.hpp"
 #include "reports/throughput_report.hpp"
@@ -36,9 +37,9 @@ void check_range(const char* option, int value, int lo, int hi) {
 
 }  // namespace
 
-int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description visible(
-      "usage: gputco throughput --model ID --quant Q --gpu ID [--count N]\n"
+      "usage: gputco throughput --model ID|FILE [--quant Q] --gpu ID [--count N]\n"
       "         --engine llama.cpp|vllm|sglang|tensorrt-llm [--tp N] [--pp N]\n"
       "         --input-tokens N --output-tokens N [--kv-cache f16|fp8|q8_0|q4_0]\n"
       "         (--batch N | --max-batch | --tpot-ms MS [--ttft-ms MS] | --user-tokens-per-s R)\n"
@@ -48,11 +49,14 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
       "and per GPU, per-user speed, time per output token and to first token, the layout\n"
       "(tensor x pipeline parallel x replicas) and what bounds it.\n\noptions");
   Options o;
-  visible.add_options()("help,h", "this text")("model", po::value(&o.model_id)->value_name("ID"),
-                                               "catalog model id (required)")(
+  visible.add_options()("help,h", "this text")("model",
+                                               po::value(&o.model_id)->value_name("ID|FILE"),
+                                               "catalog model id, Hugging Face repository id, or "
+                                               "a config.json or GGUF file (required)")(
       "quant", po::value(&o.quant_id)->value_name("Q"),
       "weight format: BF16, FP8, NVFP4, MXFP4, INT4-AWQ, or a GGUF quant for llama.cpp "
-      "(required)")("gpu", po::value(&o.gpu_id)->value_name("ID"), "catalog device id (required)")(
+      "(required for a catalog model; a model file's own format by default)")(
+      "gpu", po::value(&o.gpu_id)->value_name("ID"), "catalog device id (required)")(
       "count", po::value(&o.count)->value_name("N"), "GPUs in the box (default 1)")(
       "engine", po::value(&o.engine)->value_name("E"),
       "llama.cpp | vllm | sglang | tensorrt-llm (required)")(
@@ -77,10 +81,9 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
     return 0;
   }
   if (o.model_id.empty()) {
-    throw UsageError("throughput: --model is required (gputco catalog list models)");
-  }
-  if (o.quant_id.empty()) {
-    throw UsageError("throughput: --quant is required (gputco catalog list quants)");
+    throw UsageError(
+        "throughput: --model is required (gputco catalog list models, or the path of a "
+        "config.json or GGUF file)");
   }
   if (o.gpu_id.empty())
     throw UsageError("throughput: --gpu is required (gputco catalog list gpus)");
@@ -105,29 +108,18 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
 
   const Catalog catalog = open_catalog(o.catalog_path);
   ThroughputQuery q;
-  // A catalog id, or a Hugging Face repository id (ORG/NAME) a catalog model names.
-  auto model = catalog.model(o.model_id);
-  if (!model && o.model_id.find('/') != std::string::npos)
-    model = catalog.model_by_repo(o.model_id);
-  if (!model) {
-    unknown_id(
-        "throughput", "model", o.model_id, catalog.models(),
-        [](const ModelArch& m) { return m.id; }, "gputco catalog list models");
-  }
-  const auto quant = catalog.quant(o.quant_id);
-  if (!quant) {
-    unknown_id(
-        "throughput", "quant", o.quant_id, catalog.quants(), [](const Quant& x) { return x.id; },
-        "gputco catalog list quants");
-  }
+  // A catalog id, a Hugging Face repository id a catalog model names, or a model file.
+  const ResolvedModel model = model_argument(catalog, "throughput", o.model_id);
+  const Quant quant = quant_argument(catalog, "throughput", model, o.quant_id);
+  for (const auto& note : model.notes) err << "throughput: " << note << "\n";
   const auto device = catalog.device(o.gpu_id);
   if (!device) {
     unknown_id(
         "throughput", "gpu", o.gpu_id, catalog.devices(), [](const Device& d) { return d.id; },
         "gputco catalog list gpus");
   }
-  q.request.model = *model;
-  q.request.quant = *quant;
+  q.request.model = model.model;
+  q.request.quant = quant;
   q.request.kv_cache = *kv;
   q.request.engine = engine;
   q.request.backend = default_backend(*device);

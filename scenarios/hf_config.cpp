@@ -279,6 +279,14 @@ void read_experts(const Fields& f, const std::string& type, ModelShape& s) {
   }
   for (int l = 0; l < s.dense_layers; ++l) moe[static_cast<std::size_t>(l)] = false;
   if (pattern || s.dense_layers > 0) s.moe_layers = moe;
+  if (starts_with(type, "llama4")) {
+    // transformers' Llama4TextMoe: the routed experts and one shared expert are MLPs of
+    // intermediate_size; the dense layers between MoE layers (Maverick) are MLPs of
+    // intermediate_size_mlp (modeling_llama4.py, Llama4TextDecoderLayer).
+    s.moe_intermediate_size = s.intermediate_size;
+    s.shared_experts = 1;
+    s.intermediate_size = f.count({"intermediate_size_mlp"}).value_or(s.intermediate_size);
+  }
   if (type == "gpt_oss") s.expert_bias = true;
   s.router_bias = type == "deepseek_v3" || type == "kimi_k2" || type == "glm4_moe";
 }

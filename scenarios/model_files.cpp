@@ -105,7 +105,7 @@ ResolvedModel resolve_model_argument(const std::string& argument, const Catalog&
     return ResolvedModel{std::move(file.model), std::move(file.native_quant),
                          file.kind + " " + file.files.front(), std::move(file.notes)};
   }
-  if (auto model = catalog.model(argument))
+  if (auto model = catalog.model_by_repo(argument))
     return ResolvedModel{*model, std::nullopt, "catalog", {}};
   std::vector<std::string> ids;
   for (const ModelArch& m : catalog.models()) ids.push_back(m.id);

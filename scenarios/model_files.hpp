@@ -75,7 +75,8 @@ class UnknownModelError : public std::runtime_error {
 /// The model an argument names, for every command (`plan`'s `model =`, `fit --model`,
 /// `throughput --model`): a path (is_model_path; relative to `base_dir` when not absolute,
 /// a scenario file's folder) is read with read_model_file; otherwise a catalog id, any case,
-/// or a catalog model's Hugging Face repository id (Catalog::model). Nothing is fetched: a
+/// or a catalog model's Hugging Face repository id, also with the -Instruct, -it, -chat or
+/// -chat-hf suffix of its tuned release (Catalog::model_by_repo). Nothing is fetched: a
 /// Hugging Face repo id the catalog lacks is refused with the advice to save its config.json.
 /// Throws UnknownModelError (nothing found; the nearest catalog id suggested), ModelFileError
 /// (a file that cannot be read), CatalogError.

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
+#include "tests/support/hf_configs.hpp"
 #include "tests/support/process.hpp"
 
 namespace gputco {
@@ -73,6 +76,38 @@ TEST(CliThroughput, aHuggingFaceRepositoryIdNamesTheCatalogModel) {
                              "--output-tokens", "1000", "--max-batch", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["model"], "llama-3.1-8b");
+}
+
+// Issue #14: --model takes a config.json (here a folder holding Llama 3.1 8B's), run in the
+// file's own format (BF16) unless --quant says otherwise. Its shape is the catalog row's, so
+// the throughput matches the catalog model's within the parameter count's rounding (the
+// catalog says 8.03 B; the config counts 8,030,261,248).
+TEST(CliThroughput, aConfigJsonIsReadAsTheModel) {
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.file("Llama-3.1-8B"));
+  test::write_file(dir.file("Llama-3.1-8B/config.json"), test::kLlama31_8bConfig);
+  const std::vector<std::string> rest = {"--gpu",          "h100-sxm", "--engine",        "vllm",
+                                         "--input-tokens", "1000",     "--output-tokens", "1000",
+                                         "--max-batch",    "--json"};
+  const auto file = throughput(with({"--model", dir.file("Llama-3.1-8B")}, rest));
+  ASSERT_EQ(file.exit_code, 0) << file.err;
+  const json from_file = json::parse(file.out);
+  EXPECT_EQ(from_file["model"], "Llama-3.1-8B");
+  EXPECT_EQ(from_file["quant"], "BF16");
+  const auto catalog = throughput(with({"--model", "llama-3.1-8b", "--quant", "BF16"}, rest));
+  ASSERT_EQ(catalog.exit_code, 0) << catalog.err;
+  const double expected = json::parse(catalog.out)["output_tokens_per_s"].get<double>();
+  EXPECT_NEAR(from_file["output_tokens_per_s"].get<double>(), expected, 0.01 * expected);
+  // Another format is estimated over the file's parameters.
+  const auto fp8 = throughput(with({"--model", dir.file("Llama-3.1-8B"), "--quant", "FP8"}, rest));
+  ASSERT_EQ(fp8.exit_code, 0) << fp8.err;
+  EXPECT_EQ(json::parse(fp8.out)["quant"], "FP8");
+  // A catalog model still needs --quant.
+  const auto none = throughput(with({"--model", "llama-3.1-8b"}, rest));
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("throughput: --quant is required (gputco catalog list quants)"),
+            std::string::npos)
+      << none.err;
 }
 
 TEST(CliThroughput, aFixedBatchAndLayoutAreKept) {

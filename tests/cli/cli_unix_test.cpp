@@ -269,6 +269,19 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
             0u)
       << csv.out;
   EXPECT_EQ(static_cast<size_t>(std::count(csv.out.begin(), csv.out.end(), '\n')), expected + 1);
+  // A compute peak a device lacks is empty, not 0: the A100 has no FP8 or FP4 tensor cores
+  // (NVIDIA A100 datasheet), the H100 no FP4 ones (H100 datasheet: 1,979 dense FP8 TFLOPS).
+  const auto a100 = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "json"});
+  ASSERT_EQ(a100.exit_code, 0) << a100.err;
+  for (const auto& d : json::parse(a100.out).at("rows")) {
+    if (d.at("id") == "a100-80gb-sxm") {
+      EXPECT_TRUE(d.at("fp8_tflops").is_null()) << d.dump();
+      EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
+      EXPECT_GT(d.at("fp16_tflops").get<double>(), 0);
+    }
+    if (d.at("id") == "h100-sxm") EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
+  }
+  EXPECT_EQ(csv.out.find(",0,"), std::string::npos) << "a 0 peak in " << csv.out;
   const auto ids = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "ids"});
   EXPECT_EQ(static_cast<size_t>(std::count(ids.out.begin(), ids.out.end(), '\n')),
             everything.size());
