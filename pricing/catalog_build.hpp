@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -73,22 +75,36 @@ struct CheckedRow {
   bool ok = false;                ///< false when a field of the row had a problem
 };
 
-/// The rows of one checked price file, in file order.
-struct CheckedTable {
-  std::vector<std::string> columns;  ///< the documented columns of the file kind, in order
-  std::vector<CheckedRow> rows;
-};
+/// A price file ("purchase_prices.csv" or "rental_offers.csv", see pricing/data/README.md) read
+/// row by row from a CsvReader, one row in memory at a time: each row checked by the rules of
+/// check_catalog_data that concern the row alone (fields, ranges, enumerations, currencies,
+/// device references against `device_ids`, spot offers billed hourly). The rules that compare
+/// rows (duplicate keys, spot above on-demand) are the import's, made in SQL on the rows it
+/// has written (pricing/catalog_import.cpp).
+class PriceFileReader {
+ public:
+  /// `header` is the file's first record (CsvReader::next); `device_list` says where the ids
+  /// come from, for messages. Problems of the header are appended to `problems` (line, "PATH:
+  /// LINE: column: problem"); header_ok() is false then and next() reads nothing. Throws
+  /// std::invalid_argument for another `file_name`.
+  PriceFileReader(std::string_view file_name, CsvReader& csv, const CsvRow& header,
+                  const std::set<std::string, std::less<>>& device_ids, std::string device_list,
+                  std::vector<std::pair<int, std::string>>& problems);
+  PriceFileReader(const PriceFileReader&) = delete;
+  PriceFileReader& operator=(const PriceFileReader&) = delete;
+  ~PriceFileReader();
+  bool header_ok() const;
+  /// The documented columns of the file kind, in order: the order of CheckedRow::values.
+  const std::vector<std::string>& columns() const;
+  /// The next row (a record with the wrong number of fields is a problem, not a row); false at
+  /// the end of the file. Every problem of the row is appended to `problems`, and the row
+  /// comes with ok = false. Throws CatalogError from the CsvReader (malformed CSV, not UTF-8).
+  bool next(CheckedRow& row);
 
-/// Reads `csv` (a parsed file, named csv.path in messages; its rows' fields are freed as they
-/// are converted) as a file of kind `file_name` ("purchase_prices.csv" or "rental_offers.csv",
-/// see pricing/data/README.md) and checks it by the rules of check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
-/// duplicate keys, spot above on-demand, and device references against `device_ids`
-/// (`device_list` says where those ids come from, for messages). Appends every problem
-/// ("PATH:LINE: column: problem", by line) to `problems` and returns the rows read.
-/// Throws std::invalid_argument for another `file_name`.
-CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,
-                             const std::set<std::string, std::less<>>& device_ids,
-                             const std::string& device_list, std::vector<std::string>& problems);
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// The documented columns of a data file kind ("rental_offers.csv"), in order. Throws
 /// std::invalid_argument for an unknown kind.

@@ -212,6 +212,57 @@ TEST(Import, anObservationIsNeverOverwritten) {
   EXPECT_EQ(count_rows(db, "price_observations"), 1);
 }
 
+// Rows are written as they are read (issue 20: flat memory), so a key given twice is found
+// in the book: twice in the file is still a duplicate when its first line matched a row that
+// was already there, not two unchanged rows; and the book's conflicts are only reported for a
+// file without problems of its own, as when every row was checked before the first was written.
+TEST(Import, keyTwiceInTheFileIsADuplicateEvenWhenTheBookHasIt) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db,
+                    write(dir / "a.csv", std::string(kPriceHeader) +
+                                             "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"),
+                    options());
+  const std::string twice =
+      write(dir / "b.csv", std::string(kPriceHeader) +
+                               "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-4090,new,1700,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-4090,new,1650,USD,us,acme,2026-03-10,quote,\n");
+  EXPECT_EQ(import_problems(db, twice, options()),
+            (Problems{"b.csv:4: item_id+condition+seller+region+observed_on: duplicate key "
+                      "(rtx-3090, used, acme, us, 2026-03-10), first on line 2",
+                      "b.csv:5: item_id+condition+seller+region+observed_on: duplicate key "
+                      "(rtx-4090, new, acme, us, 2026-03-10), first on line 3"}));
+  // Line 2 conflicts with the book (600, not 640), line 3 has a bad date: the file's own
+  // problem alone is reported.
+  const std::string both =
+      write(dir / "c.csv", std::string(kPriceHeader) +
+                               "rtx-3090,used,600,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-4090,new,1700,USD,us,acme,2026-13-10,quote,\n");
+  EXPECT_EQ(import_problems(db, both, options()),
+            (Problems{"c.csv:3: observed_on: '2026-13-10' is not a date YYYY-MM-DD"}));
+  EXPECT_EQ(count_rows(db, "price_observations"), 1);
+}
+
+// A bad file is bad input (exit 2, every problem listed) even where the catalog cannot be
+// created: the rows are still all checked.
+TEST(Import, badRowsAreReportedWhereTheCatalogCannotBeWritten) {
+  const fs::path dir = test_dir();
+  write(dir / "not-a-folder", "a file\n");
+  const std::string db = (dir / "not-a-folder" / "catalog.sqlite").string();
+  const std::string file =
+      write(dir / "b.csv", std::string(kPriceHeader) +
+                               "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-3090,used,-1,USD,us,acme,2026-03-11,quote,\n");
+  EXPECT_EQ(import_problems(db, file, options()),
+            (Problems{"b.csv:3: amount: must be greater than 0, got -1"}));
+  const std::string good = write(dir / "g.csv", std::string(kPriceHeader) +
+                                                    "rtx-3090,used,640,USD,us,acme,2026-03-10,"
+                                                    "quote,\n");
+  EXPECT_THROW(import_price_book(db, good, options()), CatalogError);
+}
+
 TEST(Import, badOptionsAreInput) {
   const fs::path dir = test_dir();
   const std::string db = (dir / "catalog.sqlite").string();
