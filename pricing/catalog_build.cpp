@@ -326,7 +326,8 @@ void check_figures(const Table& table, const std::vector<std::string_view>& colu
 }
 
 const std::vector<std::string_view> kDeviceFigures = {
-    "memory_gb", "bandwidth_gbps", "board_power_w", "fp16_tflops", "nvlink_gbps"};
+    "memory_gb",  "bandwidth_gbps", "board_power_w", "fp16_tflops",
+    "fp8_tflops", "fp4_tflops",     "nvlink_gbps"};
 const std::vector<std::string_view> kModelFigures = {
     "params_b", "active_params_b", "layers",     "hidden",      "heads",     "kv_heads",
     "head_dim", "experts",         "swa_window", "max_context", "vocab_size"};
@@ -743,6 +744,35 @@ bool PriceFileReader::next(CheckedRow& out) {
     for (auto& item : found.items) in.problems->push_back(std::move(item));
     if (row) return true;
   }
+}
+
+CheckedTable check_reference_file(std::string_view file_name, CsvTable& csv,
+                                  std::vector<std::pair<int, std::string>>& problems) {
+  const auto& specs = table_specs();
+  const auto spec = std::find_if(specs.begin(), specs.end(),
+                                 [&](const TableSpec& s) { return s.file == file_name; });
+  if (spec == specs.end() || (file_name != "devices.csv" && file_name != "models.csv")) {
+    throw std::invalid_argument("check_reference_file: not devices.csv or models.csv: " +
+                                std::string(file_name));
+  }
+  Problems found;
+  Table table = load_table(*spec, csv, csv.path, known_currencies(), found);
+  check_duplicates(table, found);
+  if (file_name == "devices.csv") {
+    check_figures(table, kDeviceFigures, found);
+  } else {
+    check_models(table, found);
+    check_hf_repos(table, found);
+    check_figures(table, kModelFigures, found);
+  }
+  for (auto& item : found.items) problems.push_back(std::move(item));
+  CheckedTable out;
+  for (const Column& column : spec->columns) out.columns.emplace_back(column.name);
+  for (Row& row : table.rows) {
+    const bool ok = std::all_of(row.valid.begin(), row.valid.end(), [](bool v) { return v; });
+    out.rows.push_back({row.line, std::move(row.values), ok});
+  }
+  return out;
 }
 
 std::vector<std::string> data_file_columns(std::string_view file_name) {

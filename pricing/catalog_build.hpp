@@ -106,6 +106,23 @@ class PriceFileReader {
   std::unique_ptr<Impl> impl_;
 };
 
+/// The rows of a checked file, in file order.
+struct CheckedTable {
+  std::vector<std::string> columns;  ///< the documented columns of the file kind, in order
+  std::vector<CheckedRow> rows;
+};
+
+/// A devices.csv or models.csv (`file_name`; pricing/data/README.md) a user imports, read whole
+/// from `csv` (small files: a row per part) and checked by the rules of check_catalog_data for
+/// that file: header, fields (source and observed_on required in every row), ids given twice
+/// (ignoring case), figures beyond any part (engine figure_problem: memory above 16384 GB, a
+/// unit slip), and for models the consistency of the architecture (active_params_b <=
+/// params_b, experts_active <= experts, ...) and the Hugging Face aliases. Every problem is
+/// appended to `problems` (line, "PATH:LINE: column: problem"); a row with one has ok = false.
+/// Throws std::invalid_argument for another `file_name`.
+CheckedTable check_reference_file(std::string_view file_name, CsvTable& csv,
+                                  std::vector<std::pair<int, std::string>>& problems);
+
 /// The documented columns of a data file kind ("rental_offers.csv"), in order. Throws
 /// std::invalid_argument for an unknown kind.
 std::vector<std::string> data_file_columns(std::string_view file_name);

@@ -148,6 +148,8 @@ bool has(const std::vector<std::string>& header, std::string_view column) {
 }
 
 std::optional<ImportFormat> detect_format(const std::vector<std::string>& csv) {
+  if (has(csv, "memory_gb") || has(csv, "bandwidth_gbps")) return ImportFormat::devices;
+  if (has(csv, "params_b") || has(csv, "layers")) return ImportFormat::models;
   if (has(csv, "InstanceType") || has(csv, "AcceleratorName")) return ImportFormat::skypilot_vms;
   if (has(csv, "instance_name") || has(csv, "gpu_name")) return ImportFormat::gpuhunt;
   if (has(csv, "item_id")) return ImportFormat::purchase_prices;
@@ -336,6 +338,45 @@ void fault_injection_pause() {
   std::this_thread::sleep_for(std::chrono::milliseconds(std::atol(sleep_ms)));
 }
 
+// Opens (creating) the user database at `db_path` to import into, its schema created or
+// migrated inside `transaction` (begun here, IMMEDIATE). Throws CatalogError.
+std::unique_ptr<SQLite::Database> open_for_import(const std::string& db_path,
+                                                  std::optional<SQLite::Transaction>& transaction) {
+  std::unique_ptr<SQLite::Database> db;
+  try {
+    db = open_user_database(db_path);
+    // The plausibility checks read every layer. Every statement below names `main.` tables:
+    // the attached copy holds tables of the same names, and an unqualified name that this
+    // connection's cached schema of main lacks (another import created it meanwhile) would
+    // resolve to the copy instead of failing and reloading the schema.
+    attach_builtin_catalog(*db, true);
+    // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay
+    // in memory instead of re-reading pages; bounded whatever the file's size. The temporary
+    // table of lines lives in a file (temp_store), with SQLite's default cache.
+    db->exec("PRAGMA main.cache_size = -65536");
+    db->exec("PRAGMA temp_store = FILE");
+    transaction.emplace(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    db->execAndGet("SELECT count(*) FROM main.sqlite_master");  // reload main's schema now
+    const int version = db->execAndGet("PRAGMA user_version").getInt();
+    if (version == 0) {
+      create_catalog_schema(*db, true);
+    } else if (version > kCatalogSchemaVersion) {
+      throw CatalogError(db_path + ": catalog schema version " + std::to_string(version) +
+                         " is newer than this program reads (" +
+                         std::to_string(kCatalogSchemaVersion) + ")");
+    } else {
+      migrate_catalog(*db, true);
+    }
+  } catch (const SQLite::Exception& e) {
+    transaction.reset();  // before the connection it rolls back on
+    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
+  } catch (...) {
+    transaction.reset();
+    throw;
+  }
+  return db;
+}
+
 // Writes the records of `next` into the book, in one transaction, as they are read: at most
 // one record in memory. Problems of the file (a row's own, a key twice in the file, spot above
 // on-demand) go to `problems`; problems with the book (a key already there with other values,
@@ -368,33 +409,7 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
   std::unique_ptr<SQLite::Database> db;
   std::optional<SQLite::Transaction> transaction;
   try {
-    try {
-      db = open_user_database(db_path);
-      // The plausibility checks read every layer. Every statement below names `main.` tables:
-      // the attached copy holds tables of the same names, and an unqualified name that this
-      // connection's cached schema of main lacks (another import created it meanwhile) would
-      // resolve to the copy instead of failing and reloading the schema.
-      attach_builtin_catalog(*db, true);
-      // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay
-      // in memory instead of re-reading pages; bounded whatever the file's size. The temporary
-      // table of lines lives in a file (temp_store), with SQLite's default cache.
-      db->exec("PRAGMA main.cache_size = -65536");
-      db->exec("PRAGMA temp_store = FILE");
-      transaction.emplace(*db, SQLite::TransactionBehavior::IMMEDIATE);
-      db->execAndGet("SELECT count(*) FROM main.sqlite_master");  // reload main's schema now
-      const int version = db->execAndGet("PRAGMA user_version").getInt();
-      if (version == 0) {
-        create_catalog_schema(*db, true);
-      } else if (version > kCatalogSchemaVersion) {
-        throw CatalogError(db_path + ": catalog schema version " + std::to_string(version) +
-                           " is newer than this program reads (" +
-                           std::to_string(kCatalogSchemaVersion) + ")");
-      } else {
-        migrate_catalog(*db, true);
-      }
-    } catch (const SQLite::Exception& e) {
-      throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
-    }
+    db = open_for_import(db_path, transaction);
   } catch (const CatalogError&) {
     // The database cannot be written: a file with problems is still bad input (exit 2), as
     // when every row was checked before the database was opened.
@@ -417,7 +432,6 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
     // Each row of the book that a line of the file inserted or matched, and the first such
     // line: the line of a finding, and the first line of a key given twice. On disk, not in
     // memory (temp_store = FILE): flat memory whatever the file's size (gputco issue 20).
-    db->exec("DROP TABLE IF EXISTS temp.import_lines");
     db->exec("CREATE TABLE temp.import_lines (id INTEGER PRIMARY KEY, line INTEGER NOT NULL)");
     SQLite::Statement note_line(*db, "INSERT INTO temp.import_lines (id, line) VALUES (?1, ?2)");
     SQLite::Statement first_line(*db, "SELECT line FROM temp.import_lines WHERE id = ?1");
@@ -498,10 +512,138 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
     if (!problems.items.empty() || !book_problems.items.empty()) return;  // rolls back
     check_plausibility(*db, kind, last_old_id, options, book_problems, report);
     if (!book_problems.items.empty()) return;
-    db->exec("DROP TABLE temp.import_lines");
+    fault_injection_pause();  // temp.import_lines goes with the connection
+    transaction->commit();
+  } catch (const SQLite::Exception& e) {
+    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
+  }
+}
+
+// ---- Devices and models ---------------------------------------------------------------------
+
+// Devices and models of the user's own: checked as the built-in devices.csv and models.csv are,
+// never a built-in id or alias (the built-in layer would win: README "catalog"), never
+// replacing a row of the database with other figures. A small file, read whole.
+void import_reference_rows(const std::string& db_path, ImportFormat format, CsvTable& csv,
+                           SQLite::Database& builtin, Problems& problems, ImportReport& report) {
+  const bool devices = format == ImportFormat::devices;
+  const std::string file_name = devices ? "devices.csv" : "models.csv";
+  const std::string table = devices ? "devices" : "models";  // constants, never data
+  const std::string noun = devices ? "device" : "model";
+  const CheckedTable checked = check_reference_file(file_name, csv, problems.items);
+  report.rows_read = static_cast<int>(checked.rows.size());
+  const auto id_column = static_cast<std::size_t>(column_index(checked.columns, "id"));
+  const int repo_column = devices ? -1 : column_index(checked.columns, "hf_repo");
+  const auto text_of = [](const CheckedRow& row, std::size_t column) -> std::string {
+    const auto* text = std::get_if<std::string>(&row.values[column]);
+    return text != nullptr ? *text : std::string();
+  };
+  SQLite::Statement builtin_id(builtin, "SELECT id FROM " + table +
+                                            " WHERE id = ?1 COLLATE NOCASE" +
+                                            (devices ? std::string()
+                                                     : " OR (hf_repo <> '' AND hf_repo = ?1 "
+                                                       "COLLATE NOCASE)"));
+  for (const CheckedRow& row : checked.rows) {
+    const std::string id = text_of(row, id_column);
+    if (id.empty()) continue;  // its problem is reported
+    builtin_id.reset();
+    builtin_id.bind(1, id);
+    if (builtin_id.executeStep()) {
+      problems.add(row.line, "id",
+                   in_quotes(id) + " is the " + noun + " " +
+                       in_quotes(builtin_id.getColumn(0).getString()) +
+                       " of the built-in catalog (ids and aliases ignore case), which a plan "
+                       "would take: give yours another id");
+    }
+    if (repo_column < 0) continue;
+    const std::string repo = text_of(row, static_cast<std::size_t>(repo_column));
+    if (repo.empty()) continue;
+    builtin_id.reset();
+    builtin_id.bind(1, repo);
+    if (builtin_id.executeStep()) {
+      problems.add(row.line, "hf_repo",
+                   in_quotes(repo) + " is already the built-in model " +
+                       in_quotes(builtin_id.getColumn(0).getString()) +
+                       " (or its alias; ids and aliases ignore case)");
+    }
+  }
+  if (!problems.items.empty()) return;
+
+  std::optional<SQLite::Transaction> transaction;
+  auto db = open_for_import(db_path, transaction);
+  try {
+    std::string column_list;
+    std::string params;
+    for (std::size_t i = 0; i < checked.columns.size(); ++i) {
+      column_list += (i ? ", " : "") + checked.columns[i];
+      params += (i ? ", ?" : "?") + std::to_string(i + 1);
+    }
+    SQLite::Statement existing(
+        *db, "SELECT " + column_list + " FROM main." + table + " WHERE id = ?1 COLLATE NOCASE");
+    SQLite::Statement insert(
+        *db, "INSERT INTO main." + table + " (" + column_list + ") VALUES (" + params + ")");
+    // A Hugging Face id that another model of the database holds (the index ignores case).
+    std::optional<SQLite::Statement> alias;
+    if (!devices) {
+      alias.emplace(*db,
+                    "SELECT id FROM main.models WHERE hf_repo <> '' AND lower(hf_repo) = "
+                    "lower(?1) AND id <> ?2 COLLATE NOCASE");
+    }
+    for (const CheckedRow& row : checked.rows) {
+      const std::string id = text_of(row, id_column);
+      existing.reset();
+      existing.bind(1, id);
+      if (existing.executeStep()) {
+        const std::string stored_id = existing.getColumn(0).getString();
+        if (stored_id != id) {
+          problems.add(row.line, "id",
+                       in_quotes(id) + " is the " + noun + " " + in_quotes(stored_id) +
+                           " of this catalog already (ids ignore case)");
+          continue;
+        }
+        bool same = true;
+        for (std::size_t i = 0; i < checked.columns.size() && same; ++i) {
+          const CellValue stored = column_value(existing.getColumn(static_cast<int>(i)));
+          if (!same_value(stored, row.values[i])) {
+            same = false;
+            problems.add(row.line, checked.columns[i],
+                         "the catalog already holds " + noun + " " + in_quotes(id) + " with " +
+                             checked.columns[i] + " " + in_quotes(visible_text(cell_text(stored))) +
+                             ", not " + in_quotes(visible_text(cell_text(row.values[i]))) + " (a " +
+                             noun + " is never replaced: give the changed one another id)");
+          }
+        }
+        if (same) ++report.unchanged;
+        continue;
+      }
+      if (alias && repo_column >= 0) {
+        const std::string repo = text_of(row, static_cast<std::size_t>(repo_column));
+        if (!repo.empty()) {
+          alias->reset();
+          alias->bind(1, repo);
+          alias->bind(2, id);
+          if (alias->executeStep()) {
+            problems.add(row.line, "hf_repo",
+                         in_quotes(repo) + " is already the alias of model " +
+                             in_quotes(alias->getColumn(0).getString()) +
+                             " of this catalog (aliases ignore case)");
+            continue;
+          }
+        }
+      }
+      insert.reset();
+      insert.clearBindings();
+      for (std::size_t i = 0; i < checked.columns.size(); ++i) {
+        bind_value(insert, static_cast<int>(i) + 1, row.values[i]);
+      }
+      insert.exec();
+      ++report.inserted;
+    }
+    if (!problems.items.empty()) return;  // rolls back
     fault_injection_pause();
     transaction->commit();
   } catch (const SQLite::Exception& e) {
+    transaction.reset();
     throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
   }
 }
@@ -528,6 +670,10 @@ std::string to_string(ImportFormat format) {
       return "skypilot_vms";
     case ImportFormat::gpuhunt:
       return "gpuhunt";
+    case ImportFormat::devices:
+      return "devices";
+    case ImportFormat::models:
+      return "models";
   }
   return "?";
 }
@@ -571,11 +717,12 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   const auto format = detect_format(header.fields);
   if (!format) {
     throw ImportError({file + ":" + std::to_string(header.line) +
-                       ": header: not a price file this program reads: expected the columns of "
-                       "purchase_prices.csv or rental_offers.csv (pricing/data/README.md), a "
-                       "SkyPilot vms.csv (InstanceType, AcceleratorName, AcceleratorCount, "
-                       "Region, Price, SpotPrice) or a gpuhunt CSV (instance_name, location, "
-                       "price, gpu_count, gpu_name, spot)"});
+                       ": header: not a file this program imports: expected the columns of "
+                       "purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
+                       "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
+                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a "
+                       "gpuhunt CSV (instance_name, location, price, gpu_count, gpu_name, "
+                       "spot)"});
   }
   report.format = *format;
 
@@ -605,6 +752,29 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     PriceFileReader reader(kind.data_file, *csv, header, device_ids, kDeviceList, problems.items);
     if (!reader.header_ok()) throw ImportError(problems.sorted());
     write(kind, own_format_source(reader, kind, options, problems, report));
+    return report;
+  }
+
+  if (*format == ImportFormat::devices || *format == ImportFormat::models) {
+    CsvTable table;
+    table.path = file;
+    table.header_line = header.line;
+    table.header = std::move(header.fields);
+    try {
+      for (CsvRow row; csv->next(row);) table.rows.push_back(std::move(row));
+    } catch (const CatalogError& e) {
+      throw ImportError({e.what()});
+    }
+    try {
+      import_reference_rows(db_path, *format, table, *builtin, problems, report);
+    } catch (const ImportError&) {
+      if (!existed) remove_empty_database(db_path);
+      throw;
+    }
+    if (!problems.items.empty()) {
+      if (!existed) remove_empty_database(db_path);
+      throw ImportError(problems.sorted());
+    }
     return report;
   }
 

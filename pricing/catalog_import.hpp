@@ -29,9 +29,11 @@ enum class ImportFormat {
   rental_offers,    ///< our rental_offers.csv
   skypilot_vms,  ///< SkyPilot catalog vms.csv: InstanceType, AcceleratorName, ... Price, SpotPrice
   gpuhunt,       ///< gpuhunt catalog CSV: instance_name, location, price, ... gpu_name, spot
+  devices,       ///< our devices.csv: devices of the user's own (memory_gb, bandwidth_gbps, ...)
+  models,        ///< our models.csv: models of the user's own (params_b, layers, ...)
 };
 
-/// "purchase_prices", "rental_offers", "skypilot_vms" or "gpuhunt".
+/// "purchase_prices", "rental_offers", "skypilot_vms", "gpuhunt", "devices" or "models".
 std::string to_string(ImportFormat format);
 
 /// What an import is told besides the file.
