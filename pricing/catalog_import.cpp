@@ -569,8 +569,9 @@ void import_reference_rows(const std::string& db_path, ImportFormat format, CsvT
   }
   if (!problems.items.empty()) return;
 
+  std::unique_ptr<SQLite::Database> db;  // outlives the transaction, which rolls back on it
   std::optional<SQLite::Transaction> transaction;
-  auto db = open_for_import(db_path, transaction);
+  db = open_for_import(db_path, transaction);
   try {
     std::string column_list;
     std::string params;
