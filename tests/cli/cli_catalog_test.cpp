@@ -397,7 +397,8 @@ TEST_F(CatalogCli, importedDeviceAndModelAreUsedByIdInPlanFitAndThroughput) {
   ASSERT_EQ(fit.exit_code, 0) << fit.err;
   EXPECT_NE(fit.out.find("lab-2080ti-22g"), std::string::npos) << fit.out;
   const auto served = gputco({"throughput", "--model", "acme/llama-8b-support", "--quant", "Q4_K_M",
-                              "--gpu", "LAB-2080TI-22G", "--engine", "llama.cpp", "--json"});
+                              "--gpu", "LAB-2080TI-22G", "--engine", "llama.cpp", "--input-tokens",
+                              "1000", "--output-tokens", "200", "--batch", "1", "--json"});
   ASSERT_EQ(served.exit_code, 0) << served.err;
   test::write_file(work_.file("own.ini"),
                    "[scenario]\nname = own\ncurrency = USD\nstart = 2027-01\nhorizon_months = 12\n"
