@@ -34,6 +34,7 @@ ResolvedScenario Resolver::run() {
   resolve_tax();
   resolve_workload();
   resolve_site();
+  resolve_scenario_constraints();
   for (const auto& o : s_.options) resolve_option(o);
   check_spot_above_on_demand();
   // [fx] rates no catalog amount needed are listed all the same: the file's values show.
@@ -64,7 +65,7 @@ void Resolver::unknown(const std::string& section, const std::string& key, const
 
 std::string Resolver::file_section(const std::string& section) {
   if (section == "scenario" || section == "workload" || section == "site" || section == "tax" ||
-      section == "fx") {
+      section == "fx" || section == "constraints") {
     return section;
   }
   return "option:" + section;
@@ -490,6 +491,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
     text(o.id, "kind", "Kind", o.kind);
     resolve_api(o, oi, section);
     resolve_cost_lines(o, oi);
+    resolve_option_constraints(o, oi);
     r_.plan_inputs.options.push_back(std::move(oi));
     return;
   }
@@ -538,6 +540,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   }
   resolve_option_energy(o, oi, section);
   resolve_cost_lines(o, oi);
+  resolve_option_constraints(o, oi);
   r_.plan_inputs.options.push_back(std::move(oi));
 }
 
@@ -688,6 +691,15 @@ void Resolver::resolve_api(const ScenarioOption& o, OptionInputs& oi, const std:
            price->comparable_model_id == model
                ? "catalog: the workload's model"
                : "catalog: not the workload's model (" + model + "); compare with care");
+    }
+    // Another model answers differently (quality, length): compared, but never silently.
+    if (price->comparable_model_id != model) {
+      oi.input_warnings.push_back(
+          "serves " + price->api_model + " (" + price->provider + ", catalog API " + price->id +
+          (price->comparable_model_id.empty() ? ", no open model published as comparable"
+                                              : ", comparable to " + price->comparable_model_id) +
+          "), not the plan's model " + model +
+          ": its cost is compared as if it answered alike; judge the quality apart");
     }
   } else {
     oi.api_model = o.id;

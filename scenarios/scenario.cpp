@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "scenarios/constraints.hpp"
 #include "scenarios/cost_line_keys.hpp"
 #include "scenarios/currencies.hpp"
 #include "scenarios/dates.hpp"
@@ -191,7 +192,12 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "insurance_per_year",
                                               "colo_extras_per_month",
                                               "price_basis",
-                                              "prefer_fresh_prices"};
+                                              "prefer_fresh_prices",
+                                              "allowed",
+                                              "reason",
+                                              "requires",
+                                              "offers",
+                                              "region"};
 const std::vector<std::string> kOptionKinds = {
     "buy", "rent_hourly", "rent_monthly", "rent_spot", "colocation", "blend", "api"};
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
@@ -213,6 +219,7 @@ const std::vector<std::string>& scenario_keys(const std::string& section) {
          : section == "site"                ? kSiteKeys
          : section == "seller"              ? kSellerKeys
          : section == "tax"                 ? kTaxKeys
+         : section == "constraints"         ? scenario_detail::constraints_keys()
          : section.rfind("option:", 0) == 0 ? kOptionKeys
                                             : none;
 }
@@ -257,8 +264,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
-           name == "tax" || name == "fx" || name == "model" || name.rfind("option:", 0) == 0 ||
-           name.rfind("device:", 0) == 0 ||
+           name == "tax" || name == "fx" || name == "model" || name == "constraints" ||
+           name.rfind("option:", 0) == 0 || name.rfind("device:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
 
@@ -451,6 +458,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("contact", s.seller_contact);
       r.text("logo", s.seller_logo);
       r.text("terms", s.seller_terms);
+    } else if (section == "constraints") {
+      scenario_detail::read_constraints_section(child, s);
     } else if (section == "model") {
       s.inline_model = scenario_detail::read_model_section(child, s);
     } else if (section.rfind("device:", 0) == 0) {
@@ -474,7 +483,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                             "option ids use letters, digits, '-', '_' or '.' (at most 64)");
       }
       // The Inputs sheet lists an option's rows under its id, beside the global sections.
-      for (const char* reserved : {"scenario", "workload", "site", "tax", "fx", "constants"}) {
+      for (const char* reserved :
+           {"scenario", "workload", "site", "tax", "fx", "constraints", "constants"}) {
         if (o.id == reserved) {
           throw ScenarioError(file, line, "[" + section + "]",
                               "'" + o.id + "' is the name of a section; choose another option id");
@@ -567,6 +577,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       scenario_detail::read_cost_lines(r, o);
       r.choice("price_basis", o.price_basis, kPriceBases);
       if (auto v = r.boolean("prefer_fresh_prices")) o.prefer_fresh_prices = *v;
+      scenario_detail::read_option_constraints(r, o);
       // Not `section` itself: clang before 16 cannot capture a structured binding.
       const std::string given_prefix = section + ".";
       const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };
@@ -688,11 +699,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       // "[Option:a]" or "[options:a]": suggest [option:a], not [option:Option:a].
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
-      const std::string hint =
-          nearest(section, {"scenario", "workload", "site", "seller", "tax", "fx", "option:" + id});
+      const std::string hint = nearest(section, {"scenario", "workload", "site", "seller", "tax",
+                                                 "fx", "constraints", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
                           "unknown section; expected [scenario], [workload], [site], [seller], "
-                          "[tax], [fx] or [option:ID]" +
+                          "[tax], [fx], [constraints] or [option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }
   }
