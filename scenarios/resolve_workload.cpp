@@ -65,7 +65,11 @@ void Resolver::resolve_workload() {
        s_.quant.empty() ? "the model file's own format" + from_file : "");
   number("workload", "context_tokens", "Context per stream", context_tokens, "tokens");
   number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams, "streams");
-  number("workload", "hours_per_day", "Hours of use per day", s_.hours_per_day, "h/day");
+  number("workload", "hours_per_day", "Hours of use per day", s_.hours_per_day, "h/day",
+         s_.hourly_profile.empty() || given("workload", "hours_per_day")
+             ? ""
+             : "derived: the hours of hourly_profile with a share > 0");
+  resolve_peak();
   p.workload.availability =
       s_.availability == "24x7" ? Availability::around_the_clock : Availability::hours_of_use;
   text("workload", "availability", "Hours the service must be reachable",
@@ -95,6 +99,25 @@ void Resolver::resolve_workload() {
        given("workload", "cache_type_k") || given("workload", "cache_type_v")
            ? "scenario file (cache_type_k, cache_type_v)"
            : "");
+}
+
+void Resolver::resolve_peak() {
+  auto& w = r_.plan_inputs.workload;
+  w.peak_factor = s_.peak_factor.value_or(1.0);
+  w.hourly_profile = s_.hourly_profile;
+  if (!w.hourly_profile.empty()) {
+    std::string shares;
+    for (double share : w.hourly_profile) {
+      shares += (shares.empty() ? "" : ",") + fmt::format("{:g}", share);
+    }
+    text("workload", "hourly_profile", "Share of the day's demand by clock hour 0-23", shares);
+    return;
+  }
+  number("workload", "peak_factor", "Peak hour's demand over the mean hour of use", w.peak_factor,
+         "ratio",
+         s_.peak_factor ? ""
+                        : "default: 1 (the demand spread evenly over the hours of use; give "
+                          "peak_factor or hourly_profile to size for a peak)");
 }
 
 void Resolver::resolve_token_mix() {
