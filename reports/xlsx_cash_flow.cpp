@@ -216,8 +216,11 @@ class BlockFormulas {
     col_ = col;
     const std::string vat_factor = "(1+(1-" + global("scenario", "vat_reclaimable") + ")*" +
                                    global("scenario", "vat_rate") + ")";
+    // An uneven day (issue #21): the engine's 2 x (total - total at half the hours) is not
+    // the rows' sum when the peak is capped at the hours (a peak factor above half of them):
+    // its figures.
+    if (!shape_.flat && option_.kind != OptionKind::api) return "";
     if (option_.kind == OptionKind::rent_hourly && !reserved()) {
-      if (!shape_.flat && inputs_.hourly_billing.billing == Billing::autoscaled) return "";
       // The rent at h hours a day less the rent at h / 2, twice (engine hours_scaled_costs):
       // the whole rent when it is linear in the hours (always on for the hours of use).
       if (inputs_.hourly_billing.billing == Billing::always_on &&
@@ -231,7 +234,7 @@ class BlockFormulas {
     if (option_.kind == OptionKind::api) {
       return "=" + here(block_.rent) + "*" + vat_factor;
     }
-    if (!owned() || shape_bites()) return "";
+    if (!owned()) return "";
     std::string idle_fixed = "0";
     if (names_.has(option_.id, "powered_off_when_idle") && names_.has(option_.id, "idle_power_w")) {
       idle_fixed = flag(layout_.is_running_row) + "*(1-" + in("powered_off_when_idle") + ")*" +
