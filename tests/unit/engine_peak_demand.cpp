@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "engine/billing.hpp"
@@ -176,15 +177,32 @@ TEST(PeakDemand, statingAPeakNeverMakesARentalCheaper) {
 }
 
 TEST(PeakDemand, aProfileThatDoesNotSumToOneOrAPeakBelowOneIsRefused) {
+  // The workload is checked before the options: the message names the key at fault, and a
+  // valid profile and peak pass the workload's checks (the next complaint is another).
+  const auto problem = [](const PlanInputs& in) -> std::string {
+    try {
+      validate_plan_inputs(in);
+      return "";
+    } catch (const EngineError& e) {
+      return e.what();
+    }
+  };
   PlanInputs in;
   in.workload = workload(4, 100'000);
   in.workload.hourly_profile = four_hours(0.1, 0.2, 0.3, 0.4);
-  EXPECT_NO_THROW(validate_plan_inputs(in));
+  in.workload.peak_factor = 3;
+  const std::string valid = problem(in);
+  EXPECT_EQ(valid.find("hourly_profile"), std::string::npos) << valid;
+  EXPECT_EQ(valid.find("peak_factor"), std::string::npos) << valid;
   in.workload.hourly_profile = four_hours(0.1, 0.2, 0.3, 0.3);  // sums to 0.9
-  EXPECT_THROW(validate_plan_inputs(in), EngineError);
+  EXPECT_NE(problem(in).find("hourly_profile must hold 24 shares summing to 1, got 24 summing to "
+                             "0.9"),
+            std::string::npos)
+      << problem(in);
   in.workload.hourly_profile = four_hours(0.1, 0.2, 0.3, 0.4);
   in.workload.peak_factor = 0.5;
-  EXPECT_THROW(validate_plan_inputs(in), EngineError);
+  EXPECT_NE(problem(in).find("peak_factor must be between 1 and 24"), std::string::npos)
+      << problem(in);
 }
 
 }  // namespace
