@@ -34,7 +34,9 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "Imports a price file into a price book of the user catalog (created on first import),\n"
       "layered over the built-in catalog by plan, fit and catalog list/show. The format is told\n"
       "by the header: purchase_prices.csv or rental_offers.csv as in pricing/data/README.md,\n"
-      "a SkyPilot catalog vms.csv, or a gpuhunt catalog CSV. Every row is checked first; a file\n"
+      "a SkyPilot catalog vms.csv, or a gpuhunt catalog CSV; or devices.csv or models.csv:\n"
+      "devices and models of your own, then usable by id in plan, fit and throughput (not a\n"
+      "built-in id; a source and date in every row). Every row is checked; a file\n"
       "with any problem is rejected whole (each problem printed as FILE:LINE: column: problem,\n"
       "exit code 2) and nothing changes. Importing the same file again changes nothing.\n\n"
       "options");
@@ -84,6 +86,13 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
   // Skipped rows, then the book's plausibility findings (catalog check reports the same as
   // problems): imported, but worth a look.
   for (const auto& warning : report.warnings) err << "warning: " << visible_text(warning) << "\n";
+  if (report.format == ImportFormat::devices || report.format == ImportFormat::models) {
+    // Devices and models are the database's, shared by its books.
+    out << "imported " << file << " (" << to_string(report.format) << ") into " << db << ": "
+        << report.rows_read << " rows read, " << report.inserted << " added, " << report.unchanged
+        << " unchanged\n";
+    return 0;
+  }
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
       << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";

@@ -257,7 +257,12 @@ Plan make_plan(const PlanInputs& given) {
     OptionResult r;
     r.id = o.id;
     r.kind = o.kind;
-    r.warnings = o.input_warnings;  // what resolution said about its inputs, first
+    r.excluded_reason = o.excluded_reason;
+    if (!o.excluded_reason.empty()) {
+      r.warnings.push_back("excluded, never recommended: " + o.excluded_reason);
+    }
+    // What resolution said about its inputs, first after an exclusion.
+    r.warnings.insert(r.warnings.end(), o.input_warnings.begin(), o.input_warnings.end());
     const bool api = o.kind == OptionKind::api;
     if (api) {
       // The provider serves the model: nothing to fit, no devices, no decode speed of ours.
@@ -351,6 +356,7 @@ Plan make_plan(const PlanInputs& given) {
       if (o.id == in.baseline_option_id) baseline = i;
       continue;
     }
+    if (!plan.options[i].excluded_reason.empty()) continue;  // not an alternative to compare with
     if (o.term != RentTerm::on_demand) continue;
     const double per_hour = o.rate_per_gpu_hour * o.count;
     if (!baseline ||
@@ -415,7 +421,7 @@ Plan make_plan(const PlanInputs& given) {
   // Break-even volume against the cheapest feasible api option (by total cost).
   std::optional<size_t> api_reference;
   for (size_t i = 0; i < in.options.size(); ++i) {
-    if (in.options[i].kind != OptionKind::api || !plan.options[i].feasible) continue;
+    if (in.options[i].kind != OptionKind::api || !is_candidate(plan.options[i])) continue;
     if (!api_reference || plan.options[i].total_cost < plan.options[*api_reference].total_cost) {
       api_reference = i;
     }
@@ -429,10 +435,15 @@ Plan make_plan(const PlanInputs& given) {
     }
   }
 
-  // Recommendation: the feasible option with the lowest NPV of cost; ties keep file order.
+  // Recommendation: the candidate option (feasible, not excluded) with the lowest NPV of cost;
+  // ties keep file order.
   std::optional<size_t> best;
+  std::string excluded;  // the feasible options a constraint excludes, for the reason
   for (size_t i = 0; i < plan.options.size(); ++i) {
-    if (!plan.options[i].feasible) continue;
+    if (plan.options[i].feasible && !is_candidate(plan.options[i])) {
+      excluded += (excluded.empty() ? "" : ", ") + plan.options[i].id;
+    }
+    if (!is_candidate(plan.options[i])) continue;
     if (!best || plan.options[i].npv < plan.options[*best].npv) best = i;
   }
   if (best) {
@@ -444,8 +455,10 @@ Plan make_plan(const PlanInputs& given) {
                                     in.options[*best].device.id + " is unknown";
     }
   } else {
-    plan.recommendation_reason = "no option holds the model";
+    plan.recommendation_reason =
+        excluded.empty() ? "no option holds the model" : "no allowed option holds the model";
   }
+  if (!excluded.empty()) plan.recommendation_reason += "; excluded by constraints: " + excluded;
   check_finite_figures(plan);
   return plan;
 }

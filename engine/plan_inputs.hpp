@@ -191,6 +191,11 @@ struct OptionInputs {
   /// fresh one, ...), one sentence each; make_plan copies them first into
   /// OptionResult::warnings, so every report shows them.
   std::vector<std::string> input_warnings;
+  /// Why the option may not be chosen ("not allowed: data must stay in the EU", "requires
+  /// eu-data-residency, but it runs in region 'global' ..."); "" = allowed. An excluded option
+  /// is planned and shown like any other, with this reason, but never recommended and never
+  /// taken as the automatic baseline or API reference (make_plan).
+  std::string excluded_reason;
   Device device;
   int count = 1;  ///< devices in the option (for rent_monthly: devices in the server)
   SplitMode split = SplitMode::layer;

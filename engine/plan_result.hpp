@@ -104,8 +104,11 @@ struct OptionResult {
   int gpus_per_replica = 0;
   int replicas = 1;
   std::string layout_note;
-  int devices_needed = 0;      ///< smallest count of this device that holds the model (0: none)
-  bool feasible = false;       ///< the model fits (fits or tight) on the option's devices
+  int devices_needed = 0;  ///< smallest count of this device that holds the model (0: none)
+  bool feasible = false;   ///< the model fits (fits or tight) on the option's devices
+  /// OptionInputs::excluded_reason: why the option may not be chosen ("" = allowed). Its
+  /// figures are computed and shown; it is never recommended (see is_candidate).
+  std::string excluded_reason;
   double power_at_load_w = 0;  ///< devices + host at load (owned options)
   double hours_per_month = 0;  ///< hours of use per month
   /// Owned options: kWh at the wall in a month of full load during the hours of use (power at
@@ -227,6 +230,12 @@ struct OptionResult {
   std::vector<Event> events;
 };
 
+/// Whether an option may be recommended, or taken as the automatic rental baseline or API
+/// reference: it holds the model and no constraint excludes it.
+inline bool is_candidate(const OptionResult& option) {
+  return option.feasible && option.excluded_reason.empty();
+}
+
 /// The plan's calendar month by month (index 0..horizon, as CashFlow), shared by every
 /// option's flows; the workbook's timeline rows show it.
 struct Timeline {
@@ -245,7 +254,8 @@ struct Plan {
   int horizon_months = 0;
   std::string baseline_option_id;  ///< the rental baseline actually used ("" if none)
   std::vector<OptionResult> options;
-  std::optional<std::string> recommendation;  ///< the feasible option with the lowest NPV
+  /// The candidate option (is_candidate) with the lowest NPV.
+  std::optional<std::string> recommendation;
   std::string recommendation_reason;
   /// The api option the others' break_even_tokens_per_day is against: the feasible api
   /// option with the lowest total cost ("" when the plan has none).

@@ -60,7 +60,7 @@ std::optional<Comparison> comparison(const PlanInputs& in, const Plan& plan) {
   std::optional<size_t> owned, rented, baseline, api;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];
-    if (!r.feasible) continue;
+    if (!is_candidate(r)) continue;  // an excluded option is no alternative
     if (r.kind == OptionKind::buy) {
       if (!owned || r.npv < plan.options[*owned].npv) owned = i;
     } else if (r.kind == OptionKind::api) {

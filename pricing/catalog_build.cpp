@@ -14,6 +14,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <system_error>
 #include <tuple>
 #include <utility>
@@ -325,7 +326,8 @@ void check_figures(const Table& table, const std::vector<std::string_view>& colu
 }
 
 const std::vector<std::string_view> kDeviceFigures = {
-    "memory_gb", "bandwidth_gbps", "board_power_w", "fp16_tflops", "nvlink_gbps"};
+    "memory_gb",  "bandwidth_gbps", "board_power_w", "fp16_tflops",
+    "fp8_tflops", "fp4_tflops",     "nvlink_gbps"};
 const std::vector<std::string_view> kModelFigures = {
     "params_b", "active_params_b", "layers",     "hidden",      "heads",     "kv_heads",
     "head_dim", "experts",         "swa_window", "max_context", "vocab_size"};
@@ -659,29 +661,111 @@ void bind_value(SQLite::Statement& q, int index, const CellValue& value) {
       value);
 }
 
-CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,
-                             const std::set<std::string, std::less<>>& device_ids,
-                             const std::string& device_list, std::vector<std::string>& problems) {
+struct PriceFileReader::Impl {
+  const TableSpec* spec = nullptr;
+  CsvReader* csv = nullptr;
+  std::set<std::string, std::less<>> currencies;
+  const std::set<std::string, std::less<>>* device_ids = nullptr;
+  std::string device_list;
+  std::vector<std::pair<int, std::string>>* problems = nullptr;
+  std::optional<std::vector<std::size_t>> positions;
+  std::size_t header_size = 0;
+  std::vector<std::string> columns;
+  CsvRow record;  // reused: its fields' buffers are not given back between rows
+};
+
+PriceFileReader::PriceFileReader(std::string_view file_name, CsvReader& csv, const CsvRow& header,
+                                 const std::set<std::string, std::less<>>& device_ids,
+                                 std::string device_list,
+                                 std::vector<std::pair<int, std::string>>& problems)
+    : impl_(std::make_unique<Impl>()) {
   const auto& specs = table_specs();
   const auto spec = std::find_if(specs.begin(), specs.end(),
                                  [&](const TableSpec& s) { return s.file == file_name; });
   if (spec == specs.end() ||
       (file_name != "purchase_prices.csv" && file_name != "rental_offers.csv")) {
-    throw std::invalid_argument("check_data_file: not a price file: " + std::string(file_name));
+    throw std::invalid_argument("PriceFileReader: not a price file: " + std::string(file_name));
+  }
+  impl_->spec = &*spec;
+  impl_->csv = &csv;
+  impl_->currencies = known_currencies();
+  impl_->device_ids = &device_ids;
+  impl_->device_list = std::move(device_list);
+  impl_->problems = &problems;
+  impl_->header_size = header.fields.size();
+  for (const Column& column : spec->columns) impl_->columns.emplace_back(column.name);
+  Problems found;
+  impl_->positions = header_positions(*spec, header.fields, header.line, csv.path(), found);
+  for (auto& item : found.items) problems.push_back(std::move(item));
+}
+
+PriceFileReader::~PriceFileReader() = default;
+
+bool PriceFileReader::header_ok() const {
+  return impl_->positions.has_value();
+}
+
+const std::vector<std::string>& PriceFileReader::columns() const {
+  return impl_->columns;
+}
+
+bool PriceFileReader::next(CheckedRow& out) {
+  Impl& in = *impl_;
+  if (!in.positions) return false;
+  const std::string& path = in.csv->path();
+  for (;;) {
+    if (!in.csv->next(in.record)) return false;
+    Problems found;
+    auto row =
+        convert_row(*in.spec, *in.positions, in.header_size, in.record, in.currencies, path, found);
+    if (row) {
+      Table table;  // one row: the accessors of Table
+      table.spec = in.spec;
+      table.path = path;
+      const bool rental = in.spec->file == "rental_offers.csv";
+      const std::string_view device_column = rental ? "device_id" : "item_id";
+      if (table.ok(*row, {device_column})) {
+        const std::string& id = table.str(*row, device_column);
+        if (in.device_ids->find(id) == in.device_ids->end()) {
+          found.add(path, row->line, device_column,
+                    "unknown device " + in_quotes(id) + " (" + in.device_list + ")");
+          row->valid[table.index(device_column)] = false;
+        }
+      }
+      if (rental && table.ok(*row, {"term", "billing"}) && table.str(*row, "term") == "spot" &&
+          table.str(*row, "billing") != "hourly") {
+        found.add(path, row->line, "billing", "spot offers are billed hourly");
+        row->valid[table.index("billing")] = false;
+      }
+      out.line = row->line;
+      out.values = std::move(row->values);
+      out.ok = std::all_of(row->valid.begin(), row->valid.end(), [](bool v) { return v; });
+    }
+    for (auto& item : found.items) in.problems->push_back(std::move(item));
+    if (row) return true;
+  }
+}
+
+CheckedTable check_reference_file(std::string_view file_name, CsvTable& csv,
+                                  std::vector<std::pair<int, std::string>>& problems) {
+  const auto& specs = table_specs();
+  const auto spec = std::find_if(specs.begin(), specs.end(),
+                                 [&](const TableSpec& s) { return s.file == file_name; });
+  if (spec == specs.end() || (file_name != "devices.csv" && file_name != "models.csv")) {
+    throw std::invalid_argument("check_reference_file: not devices.csv or models.csv: " +
+                                std::string(file_name));
   }
   Problems found;
   Table table = load_table(*spec, csv, csv.path, known_currencies(), found);
   check_duplicates(table, found);
-  if (file_name == "purchase_prices.csv") {
-    check_refs(table, "item_id", device_ids, "device", device_list, found);
+  if (file_name == "devices.csv") {
+    check_figures(table, kDeviceFigures, found);
   } else {
-    check_refs(table, "device_id", device_ids, "device", device_list, found);
-    check_rentals(table, found);
+    check_models(table, found);
+    check_hf_repos(table, found);
+    check_figures(table, kModelFigures, found);
   }
-  std::stable_sort(found.items.begin(), found.items.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& item : found.items) problems.push_back(std::move(item.second));
-
+  for (auto& item : found.items) problems.push_back(std::move(item));
   CheckedTable out;
   for (const Column& column : spec->columns) out.columns.emplace_back(column.name);
   for (Row& row : table.rows) {

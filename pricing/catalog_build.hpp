@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -73,22 +75,53 @@ struct CheckedRow {
   bool ok = false;                ///< false when a field of the row had a problem
 };
 
-/// The rows of one checked price file, in file order.
+/// A price file ("purchase_prices.csv" or "rental_offers.csv", see pricing/data/README.md) read
+/// row by row from a CsvReader, one row in memory at a time: each row checked by the rules of
+/// check_catalog_data that concern the row alone (fields, ranges, enumerations, currencies,
+/// device references against `device_ids`, spot offers billed hourly). The rules that compare
+/// rows (duplicate keys, spot above on-demand) are the import's, made in SQL on the rows it
+/// has written (pricing/catalog_import.cpp).
+class PriceFileReader {
+ public:
+  /// `header` is the file's first record (CsvReader::next); `device_list` says where the ids
+  /// come from, for messages. Problems of the header are appended to `problems` (line, "PATH:
+  /// LINE: column: problem"); header_ok() is false then and next() reads nothing. Throws
+  /// std::invalid_argument for another `file_name`.
+  PriceFileReader(std::string_view file_name, CsvReader& csv, const CsvRow& header,
+                  const std::set<std::string, std::less<>>& device_ids, std::string device_list,
+                  std::vector<std::pair<int, std::string>>& problems);
+  PriceFileReader(const PriceFileReader&) = delete;
+  PriceFileReader& operator=(const PriceFileReader&) = delete;
+  ~PriceFileReader();
+  bool header_ok() const;
+  /// The documented columns of the file kind, in order: the order of CheckedRow::values.
+  const std::vector<std::string>& columns() const;
+  /// The next row (a record with the wrong number of fields is a problem, not a row); false at
+  /// the end of the file. Every problem of the row is appended to `problems`, and the row
+  /// comes with ok = false. Throws CatalogError from the CsvReader (malformed CSV, not UTF-8).
+  bool next(CheckedRow& row);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The rows of a checked file, in file order.
 struct CheckedTable {
   std::vector<std::string> columns;  ///< the documented columns of the file kind, in order
   std::vector<CheckedRow> rows;
 };
 
-/// Reads `csv` (a parsed file, named csv.path in messages; its rows' fields are freed as they
-/// are converted) as a file of kind `file_name` ("purchase_prices.csv" or "rental_offers.csv",
-/// see pricing/data/README.md) and checks it by the rules of check_catalog_data that concern one file: header, fields, ranges, enumerations, currencies,
-/// duplicate keys, spot above on-demand, and device references against `device_ids`
-/// (`device_list` says where those ids come from, for messages). Appends every problem
-/// ("PATH:LINE: column: problem", by line) to `problems` and returns the rows read.
+/// A devices.csv or models.csv (`file_name`; pricing/data/README.md) a user imports, read whole
+/// from `csv` (small files: a row per part) and checked by the rules of check_catalog_data for
+/// that file: header, fields (source and observed_on required in every row), ids given twice
+/// (ignoring case), figures beyond any part (engine figure_problem: memory above 16384 GB, a
+/// unit slip), and for models the consistency of the architecture (active_params_b <=
+/// params_b, experts_active <= experts, ...) and the Hugging Face aliases. Every problem is
+/// appended to `problems` (line, "PATH:LINE: column: problem"); a row with one has ok = false.
 /// Throws std::invalid_argument for another `file_name`.
-CheckedTable check_data_file(std::string_view file_name, CsvTable& csv,
-                             const std::set<std::string, std::less<>>& device_ids,
-                             const std::string& device_list, std::vector<std::string>& problems);
+CheckedTable check_reference_file(std::string_view file_name, CsvTable& csv,
+                                  std::vector<std::pair<int, std::string>>& problems);
 
 /// The documented columns of a data file kind ("rental_offers.csv"), in order. Throws
 /// std::invalid_argument for an unknown kind.

@@ -12,7 +12,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -67,55 +70,61 @@ constexpr const char* kDeviceList =
 
 // ---- Our own formats ------------------------------------------------------------------------
 
-std::vector<Record> read_own_format(const FileKind& kind, CsvTable& csv,
-                                    const std::set<std::string, std::less<>>& device_ids,
-                                    const ImportOptions& options, Problems& problems,
-                                    ImportReport& report) {
-  const std::string& path = csv.path;
-  std::vector<std::string> found;
-  CheckedTable table = check_data_file(kind.data_file, csv, device_ids, kDeviceList, found);
-  for (std::string& problem : found) {
-    // "PATH:LINE: ..." -> LINE, to merge with the problems below in line order.
-    int line = 0;
-    const std::size_t at = path.size() + 1;
-    if (problem.size() > at)
-      std::from_chars(problem.data() + at, problem.data() + problem.size(), line);
-    problems.items.emplace_back(line, std::move(problem));
-  }
-  report.rows_read = static_cast<int>(table.rows.size());
-  const int observed = column_index(table.columns, "observed_on");
-  const int amount = column_index(table.columns, "amount");
+// Gives the next record to write, false at the end; a row with a problem is not given (its
+// problems are recorded).
+using RecordSource = std::function<bool(Record&)>;
+
+// Our own formats, read row by row (one row in memory at a time): every check of a row alone,
+// then the import's own (not in the future, not below the price floor).
+RecordSource own_format_source(PriceFileReader& reader, const FileKind& kind,
+                               const ImportOptions& options, Problems& problems,
+                               ImportReport& report) {
+  const std::vector<std::string>& columns = reader.columns();
+  const auto observed = static_cast<std::size_t>(column_index(columns, "observed_on"));
+  const auto amount = static_cast<std::size_t>(column_index(columns, "amount"));
   const int per = kind.format == ImportFormat::rental_offers
-                      ? column_index(table.columns, "devices_per_instance")
+                      ? column_index(columns, "devices_per_instance")
                       : -1;
-  std::vector<Record> records;
-  for (CheckedRow& row : table.rows) {
-    const auto* date = std::get_if<std::string>(&row.values[static_cast<std::size_t>(observed)]);
-    if (date != nullptr && *date > options.as_of) {
-      problems.add(row.line, "observed_on",
-                   *date + " is after the import date " + options.as_of +
-                       " (--as-of, default today): a price cannot be observed in the future");
-      row.ok = false;
-    }
-    const auto* value = std::get_if<double>(&row.values[static_cast<std::size_t>(amount)]);
-    if (value != nullptr && *value > 0) {
-      double per_device = *value;
-      if (per >= 0) {
-        if (const auto* n = std::get_if<std::int64_t>(&row.values[static_cast<std::size_t>(per)]);
-            n != nullptr && *n > 0) {
-          per_device /= static_cast<double>(*n);
-        }
+  return [&reader, &options, &problems, &report, observed, amount, per,
+          row = CheckedRow{}](Record& out) mutable {
+    for (;;) {
+      try {
+        if (!reader.next(row)) return false;
+      } catch (const ImportError&) {
+        throw;
+      } catch (const CatalogError& e) {
+        throw ImportError({e.what()});  // malformed CSV, not UTF-8: the one problem named
       }
-      if (per_device <= kPriceFloor) {
-        problems.add(row.line, "amount",
-                     format_number(per_device) + " per device is at or below the floor " +
-                         format_number(kPriceFloor) + " (the typical value of a parsing bug)");
+      ++report.rows_read;
+      const auto* date = std::get_if<std::string>(&row.values[observed]);
+      if (date != nullptr && *date > options.as_of) {
+        problems.add(row.line, "observed_on",
+                     *date + " is after the import date " + options.as_of +
+                         " (--as-of, default today): a price cannot be observed in the future");
         row.ok = false;
       }
+      const auto* value = std::get_if<double>(&row.values[amount]);
+      if (value != nullptr && *value > 0) {
+        double per_device = *value;
+        if (per >= 0) {
+          if (const auto* n = std::get_if<std::int64_t>(&row.values[static_cast<std::size_t>(per)]);
+              n != nullptr && *n > 0) {
+            per_device /= static_cast<double>(*n);
+          }
+        }
+        if (per_device <= kPriceFloor) {
+          problems.add(row.line, "amount",
+                       format_number(per_device) + " per device is at or below the floor " +
+                           format_number(kPriceFloor) + " (the typical value of a parsing bug)");
+          row.ok = false;
+        }
+      }
+      if (!row.ok) continue;
+      out.line = row.line;
+      out.values = std::move(row.values);
+      return true;
     }
-    records.push_back({row.line, std::move(row.values)});
-  }
-  return records;
+  };
 }
 
 std::vector<Record> offers_to_records(const std::vector<Offer>& offers, const std::string& provider,
@@ -134,11 +143,13 @@ std::vector<Record> offers_to_records(const std::vector<Offer>& offers, const st
 
 // ---- Format detection -----------------------------------------------------------------------
 
-bool has(const CsvTable& csv, std::string_view column) {
-  return csv.column(column).has_value();
+bool has(const std::vector<std::string>& header, std::string_view column) {
+  return std::find(header.begin(), header.end(), column) != header.end();
 }
 
-std::optional<ImportFormat> detect_format(const CsvTable& csv) {
+std::optional<ImportFormat> detect_format(const std::vector<std::string>& csv) {
+  if (has(csv, "memory_gb") || has(csv, "bandwidth_gbps")) return ImportFormat::devices;
+  if (has(csv, "params_b") || has(csv, "layers")) return ImportFormat::models;
   if (has(csv, "InstanceType") || has(csv, "AcceleratorName")) return ImportFormat::skypilot_vms;
   if (has(csv, "instance_name") || has(csv, "gpu_name")) return ImportFormat::gpuhunt;
   if (has(csv, "item_id")) return ImportFormat::purchase_prices;
@@ -206,48 +217,99 @@ std::unique_ptr<SQLite::Database> open_user_database(const std::string& db_path)
   return db;
 }
 
-void copy_devices(SQLite::Database& db, SQLite::Database& builtin,
-                  const std::set<std::string, std::less<>>& ids) {
-  for (const std::string& id : ids) {
-    SQLite::Statement select(builtin, "SELECT * FROM devices WHERE id = ?");
-    select.bind(1, id);
-    if (!select.executeStep()) continue;
-    std::string columns;
-    std::string params;
-    for (int i = 0; i < select.getColumnCount(); ++i) {
-      columns += std::string(i ? ", " : "") + select.getColumnName(i);  // schema names, not data
-      params += i ? ", ?" : "?";
-    }
-    SQLite::Statement insert(
-        db, "INSERT OR IGNORE INTO main.devices (" + columns + ") VALUES (" + params + ")");
-    for (int i = 0; i < select.getColumnCount(); ++i) {
-      bind_value(insert, i + 1, column_value(select.getColumn(i)));
-    }
-    insert.exec();
+// Copies the built-in catalog's row of device `id` into the user database, if it has none.
+void copy_device(SQLite::Database& db, SQLite::Database& builtin, const std::string& id) {
+  SQLite::Statement select(builtin, "SELECT * FROM devices WHERE id = ?");
+  select.bind(1, id);
+  if (!select.executeStep()) return;
+  std::string columns;
+  std::string params;
+  for (int i = 0; i < select.getColumnCount(); ++i) {
+    columns += std::string(i ? ", " : "") + select.getColumnName(i);  // schema names, not data
+    params += i ? ", ?" : "?";
   }
+  SQLite::Statement insert(
+      db, "INSERT OR IGNORE INTO main.devices (" + columns + ") VALUES (" + params + ")");
+  for (int i = 0; i < select.getColumnCount(); ++i) {
+    bind_value(insert, i + 1, column_value(select.getColumn(i)));
+  }
+  insert.exec();
 }
 
 // The plausibility of the book after the inserts (inside the transaction): a new row that fails
 // is a problem of its line unless outliers are accepted; every other finding is a warning.
-void check_plausibility(SQLite::Database& db, const FileKind& kind,
-                        const std::vector<std::pair<std::int64_t, int>>& inserted,
+void check_plausibility(SQLite::Database& db, const FileKind& kind, std::int64_t last_old_id,
                         const ImportOptions& options, Problems& problems, ImportReport& report) {
   create_layered_views(db);
   const std::vector<Catalog::PriceFinding> findings = kind.format == ImportFormat::purchase_prices
                                                           ? purchase_plausibility(db, options.book)
                                                           : rental_plausibility(db, options.book);
   constexpr int kUserLayer = 1;  // create_layered_views: builtin = 0, main = 1
+  SQLite::Statement line_of(db, "SELECT line FROM temp.import_lines WHERE id = ?1");
   for (const Catalog::PriceFinding& f : findings) {
-    const auto it = std::lower_bound(inserted.begin(), inserted.end(), std::make_pair(f.row_id, 0));
-    const bool new_row = f.layer == kUserLayer && it != inserted.end() && it->first == f.row_id;
-    if (new_row && !f.reviewed && !options.accept_outliers && f.kind != "conflict") {
-      problems.add(it->second, "amount",
+    int line = 0;
+    if (f.layer == kUserLayer && f.row_id > last_old_id) {  // a row of this file
+      line_of.reset();
+      line_of.bind(1, f.row_id);
+      if (line_of.executeStep()) line = line_of.getColumn(0).getInt();
+    }
+    if (line > 0 && !f.reviewed && !options.accept_outliers && f.kind != "conflict") {
+      problems.add(line, "amount",
                    f.text +
                        "; refused: check the figure, or import with --accept-outliers to "
                        "keep it (a plan that uses it says so)");
       continue;
     }
     report.warnings.push_back((f.reviewed ? "reviewed: " : "implausible: ") + f.text);
+  }
+}
+
+// Rental offers of the file: a spot rate above the on-demand rate of the same provider,
+// device, region, date, billing and currency (the same sku's when the file has it, else the
+// dearest, the first in the file of equal ones) is a problem of the spot row's line. One sorted
+// query over the rows of this file; one group of on-demand rates in memory at a time.
+void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& problems) {
+  SQLite::Statement rows(
+      db,
+      "SELECT o.provider, o.device_id, o.region, o.observed_on, o.billing, o.currency, o.term, "
+      "o.sku, o.amount * 1.0 / o.devices_per_instance, l.line FROM temp.import_lines l "
+      "JOIN main.rental_offers o ON o.id = l.id WHERE o.book = ?1 AND o.term IN ('on_demand', "
+      "'spot') ORDER BY o.provider, o.device_id, o.region, o.observed_on, o.billing, "
+      "o.currency, o.term, l.line");
+  rows.bind(1, book);
+  struct Rate {
+    double per_device = 0;
+    int line = 0;
+  };
+  std::vector<std::string> key(6);
+  std::vector<std::string> next(6);
+  std::map<std::string, Rate, std::less<>> by_sku;
+  std::optional<Rate> dearest;
+  while (rows.executeStep()) {
+    for (int k = 0; k < 6; ++k) next[static_cast<std::size_t>(k)] = rows.getColumn(k).getString();
+    if (next != key) {
+      key = next;
+      by_sku.clear();
+      dearest.reset();
+    }
+    const std::string term = rows.getColumn(6).getString();
+    const std::string sku = rows.getColumn(7).getString();
+    const Rate rate{rows.getColumn(8).getDouble(), rows.getColumn(9).getInt()};
+    if (term == "on_demand") {  // "on_demand" sorts before "spot": every one is seen first
+      by_sku.emplace(sku, rate);
+      if (!dearest || rate.per_device > dearest->per_device) dearest = rate;
+      continue;
+    }
+    if (!dearest) continue;
+    const auto same_sku = by_sku.find(sku);
+    const Rate& reference = same_sku != by_sku.end() ? same_sku->second : *dearest;
+    if (rate.per_device > reference.per_device) {
+      problems.add(rate.line, "amount",
+                   "spot rate " + format_number(rate.per_device) + " " + key[5] +
+                       " per device-hour is above the on-demand rate " +
+                       format_number(reference.per_device) + " of line " +
+                       std::to_string(reference.line) + " (same provider, device, region, date)");
+    }
   }
 }
 
@@ -276,39 +338,24 @@ void fault_injection_pause() {
   std::this_thread::sleep_for(std::chrono::milliseconds(std::atol(sleep_ms)));
 }
 
-void write_records(const std::string& db_path, const FileKind& kind,
-                   const std::vector<Record>& records, SQLite::Database& builtin,
-                   const ImportOptions& options, Problems& problems, ImportReport& report) {
-  const std::vector<std::string> columns = data_file_columns(kind.data_file);
-  std::string column_list;
-  std::string params;
-  std::string key_match = "book = ?1";
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    column_list += (i ? ", " : "") + columns[i];
-    params += ", ?" + std::to_string(i + 2);
-  }
-  for (const std::string& key : kind.key) {
-    key_match += " AND " + key + " = ?" + std::to_string(column_index(columns, key) + 2);
-  }
-  const std::string device_column =
-      kind.format == ImportFormat::purchase_prices ? "item_id" : "device_id";
-  std::set<std::string, std::less<>> devices;
-  for (const Record& r : records) {
-    devices.insert(std::get<std::string>(
-        r.values[static_cast<std::size_t>(column_index(columns, device_column))]));
-  }
-
+// Opens (creating) the user database at `db_path` to import into, its schema created or
+// migrated inside `transaction` (begun here, IMMEDIATE). Throws CatalogError.
+std::unique_ptr<SQLite::Database> open_for_import(const std::string& db_path,
+                                                  std::optional<SQLite::Transaction>& transaction) {
+  std::unique_ptr<SQLite::Database> db;
   try {
-    auto db = open_user_database(db_path);
+    db = open_user_database(db_path);
     // The plausibility checks read every layer. Every statement below names `main.` tables:
     // the attached copy holds tables of the same names, and an unqualified name that this
     // connection's cached schema of main lacks (another import created it meanwhile) would
     // resolve to the copy instead of failing and reloading the schema.
     attach_builtin_catalog(*db, true);
-    // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay in
-    // memory instead of re-reading pages; bounded whatever the file's size.
+    // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay
+    // in memory instead of re-reading pages; bounded whatever the file's size. The temporary
+    // table of lines lives in a file (temp_store), with SQLite's default cache.
     db->exec("PRAGMA main.cache_size = -65536");
-    SQLite::Transaction transaction(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    db->exec("PRAGMA temp_store = FILE");
+    transaction.emplace(*db, SQLite::TransactionBehavior::IMMEDIATE);
     db->execAndGet("SELECT count(*) FROM main.sqlite_master");  // reload main's schema now
     const int version = db->execAndGet("PRAGMA user_version").getInt();
     if (version == 0) {
@@ -320,19 +367,91 @@ void write_records(const std::string& db_path, const FileKind& kind,
     } else {
       migrate_catalog(*db, true);
     }
+  } catch (const SQLite::Exception& e) {
+    transaction.reset();  // before the connection it rolls back on
+    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
+  } catch (...) {
+    transaction.reset();
+    throw;
+  }
+  return db;
+}
+
+// Writes the records of `next` into the book, in one transaction, as they are read: at most
+// one record in memory. Problems of the file (a row's own, a key twice in the file, spot above
+// on-demand) go to `problems`; problems with the book (a key already there with other values,
+// a row refused as implausible) to `book_problems`, reported only when the file has none (as
+// when every row was checked before the first was written). Either rolls back.
+void write_records(const std::string& db_path, const FileKind& kind, const RecordSource& next,
+                   SQLite::Database& builtin, const ImportOptions& options, Problems& problems,
+                   Problems& book_problems, ImportReport& report) {
+  const std::vector<std::string> columns = data_file_columns(kind.data_file);
+  std::string column_list;
+  std::string params;
+  std::string key_match = "book = ?1";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    column_list += (i ? ", " : "") + columns[i];
+    params += ", ?" + std::to_string(i + 2);
+  }
+  std::vector<std::size_t> key_columns;
+  std::string key_names;
+  for (const std::string& key : kind.key) {
+    const int i = column_index(columns, key);
+    key_columns.push_back(static_cast<std::size_t>(i));
+    key_match += " AND " + key + " = ?" + std::to_string(i + 2);
+    key_names += (key_names.empty() ? "" : "+") + key;
+  }
+  const auto device_column = static_cast<std::size_t>(column_index(
+      columns, kind.format == ImportFormat::purchase_prices ? "item_id" : "device_id"));
+  const auto term_column =
+      kind.format == ImportFormat::rental_offers ? column_index(columns, "term") : -1;
+
+  std::unique_ptr<SQLite::Database> db;
+  std::optional<SQLite::Transaction> transaction;
+  try {
+    db = open_for_import(db_path, transaction);
+  } catch (const CatalogError&) {
+    // The database cannot be written: a file with problems is still bad input (exit 2), as
+    // when every row was checked before the database was opened.
+    Record r;
+    while (next(r)) {
+    }
+    if (!problems.items.empty()) return;
+    throw;
+  }
+
+  try {
     SQLite::Statement add_book(*db, "INSERT OR IGNORE INTO main.books (name) VALUES (?)");
     add_book.bind(1, options.book);
     add_book.exec();
-    copy_devices(*db, builtin, devices);
+    // Rows of the book before this file have ids up to this one; the file's rows get larger
+    // ones (SQLite gives a new row the largest id plus one).
+    const std::int64_t last_old_id =
+        db->execAndGet("SELECT coalesce(max(id), 0) FROM main." + std::string(kind.table))
+            .getInt64();
+    // Each row of the book that a line of the file inserted or matched, and the first such
+    // line: the line of a finding, and the first line of a key given twice. On disk, not in
+    // memory (temp_store = FILE): flat memory whatever the file's size (gputco issue 20).
+    db->exec("CREATE TABLE temp.import_lines (id INTEGER PRIMARY KEY, line INTEGER NOT NULL)");
+    SQLite::Statement note_line(*db, "INSERT INTO temp.import_lines (id, line) VALUES (?1, ?2)");
+    SQLite::Statement first_line(*db, "SELECT line FROM temp.import_lines WHERE id = ?1");
 
     // Table and column names are the constants of pricing/catalog_build.cpp, never data.
     SQLite::Statement existing(
-        *db, "SELECT " + column_list + " FROM main." + kind.table + " WHERE " + key_match);
+        *db, "SELECT id, " + column_list + " FROM main." + kind.table + " WHERE " + key_match);
     SQLite::Statement insert(*db, "INSERT INTO main." + std::string(kind.table) + " (book, " +
                                       column_list + ") VALUES (?1" + params +
                                       ") ON CONFLICT DO NOTHING");
-    std::vector<std::pair<std::int64_t, int>> inserted;  // row id, file line; ids increase
-    for (const Record& r : records) {
+    std::set<std::string, std::less<>> devices;  // copied: at most the catalog's devices
+    bool spot_rows = false;
+    Record r;
+    while (next(r)) {
+      const auto& device = std::get<std::string>(r.values[device_column]);
+      if (devices.insert(device).second) copy_device(*db, builtin, device);
+      if (term_column >= 0 &&
+          std::get<std::string>(r.values[static_cast<std::size_t>(term_column)]) == "spot") {
+        spot_rows = true;
+      }
       insert.reset();
       insert.clearBindings();
       insert.bind(1, options.book);
@@ -341,42 +460,191 @@ void write_records(const std::string& db_path, const FileKind& kind,
       }
       // One index lookup per row: the key is looked up again only when it is already there.
       if (insert.exec() == 1) {
-        inserted.emplace_back(db->getLastInsertRowid(), r.line);
+        note_line.reset();
+        note_line.bind(1, db->getLastInsertRowid());
+        note_line.bind(2, r.line);
+        note_line.exec();
         ++report.inserted;
         continue;
       }
       existing.reset();
       existing.clearBindings();
       existing.bind(1, options.book);
-      for (const std::string& key : kind.key) {
-        const int i = column_index(columns, key);
-        bind_value(existing, i + 2, r.values[static_cast<std::size_t>(i)]);
+      for (const std::size_t i : key_columns) {
+        bind_value(existing, static_cast<int>(i) + 2, r.values[i]);
       }
+      if (!existing.executeStep()) continue;
+      const std::int64_t id = existing.getColumn(0).getInt64();
+      first_line.reset();
+      first_line.bind(1, id);
+      if (first_line.executeStep()) {
+        std::string key_text;
+        for (const std::size_t i : key_columns) {
+          key_text += (key_text.empty() ? "" : ", ") + cell_text(r.values[i]);
+        }
+        problems.add(r.line, key_names,
+                     "duplicate key (" + key_text + "), first on line " +
+                         std::to_string(first_line.getColumn(0).getInt()));
+        continue;
+      }
+      note_line.reset();
+      note_line.bind(1, id);
+      note_line.bind(2, r.line);
+      note_line.exec();
+      bool same = true;
+      for (std::size_t i = 0; i < columns.size() && same; ++i) {
+        const CellValue stored = column_value(existing.getColumn(static_cast<int>(i) + 1));
+        if (!same_value(stored, r.values[i])) {
+          same = false;
+          book_problems.add(r.line, columns[i],
+                            "the book " + in_quotes(options.book) + " already holds this " +
+                                (kind.format == ImportFormat::purchase_prices ? "price" : "offer") +
+                                " with " + columns[i] + " " +
+                                in_quotes(visible_text(cell_text(stored))) + ", not " +
+                                in_quotes(visible_text(cell_text(r.values[i]))) +
+                                " (an observation is never overwritten: give the new figure "
+                                "its own date)");
+        }
+      }
+      if (same) ++report.unchanged;
+    }
+    if (spot_rows) check_spot_rates(*db, options.book, problems);
+    if (!problems.items.empty() || !book_problems.items.empty()) return;  // rolls back
+    check_plausibility(*db, kind, last_old_id, options, book_problems, report);
+    if (!book_problems.items.empty()) return;
+    fault_injection_pause();  // temp.import_lines goes with the connection
+    transaction->commit();
+  } catch (const SQLite::Exception& e) {
+    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
+  }
+}
+
+// ---- Devices and models ---------------------------------------------------------------------
+
+// Devices and models of the user's own: checked as the built-in devices.csv and models.csv are,
+// never a built-in id or alias (the built-in layer would win: README "catalog"), never
+// replacing a row of the database with other figures. A small file, read whole.
+void import_reference_rows(const std::string& db_path, ImportFormat format, CsvTable& csv,
+                           SQLite::Database& builtin, Problems& problems, ImportReport& report) {
+  const bool devices = format == ImportFormat::devices;
+  const std::string file_name = devices ? "devices.csv" : "models.csv";
+  const std::string table = devices ? "devices" : "models";  // constants, never data
+  const std::string noun = devices ? "device" : "model";
+  const CheckedTable checked = check_reference_file(file_name, csv, problems.items);
+  report.rows_read = static_cast<int>(checked.rows.size());
+  const auto id_column = static_cast<std::size_t>(column_index(checked.columns, "id"));
+  const int repo_column = devices ? -1 : column_index(checked.columns, "hf_repo");
+  const auto text_of = [](const CheckedRow& row, std::size_t column) -> std::string {
+    const auto* text = std::get_if<std::string>(&row.values[column]);
+    return text != nullptr ? *text : std::string();
+  };
+  SQLite::Statement builtin_id(builtin, "SELECT id FROM " + table +
+                                            " WHERE id = ?1 COLLATE NOCASE" +
+                                            (devices ? std::string()
+                                                     : " OR (hf_repo <> '' AND hf_repo = ?1 "
+                                                       "COLLATE NOCASE)"));
+  for (const CheckedRow& row : checked.rows) {
+    const std::string id = text_of(row, id_column);
+    if (id.empty()) continue;  // its problem is reported
+    builtin_id.reset();
+    builtin_id.bind(1, id);
+    if (builtin_id.executeStep()) {
+      problems.add(row.line, "id",
+                   in_quotes(id) + " is the " + noun + " " +
+                       in_quotes(builtin_id.getColumn(0).getString()) +
+                       " of the built-in catalog (ids and aliases ignore case), which a plan "
+                       "would take: give yours another id");
+    }
+    if (repo_column < 0) continue;
+    const std::string repo = text_of(row, static_cast<std::size_t>(repo_column));
+    if (repo.empty()) continue;
+    builtin_id.reset();
+    builtin_id.bind(1, repo);
+    if (builtin_id.executeStep()) {
+      problems.add(row.line, "hf_repo",
+                   in_quotes(repo) + " is already the built-in model " +
+                       in_quotes(builtin_id.getColumn(0).getString()) +
+                       " (or its alias; ids and aliases ignore case)");
+    }
+  }
+  if (!problems.items.empty()) return;
+
+  std::unique_ptr<SQLite::Database> db;  // outlives the transaction, which rolls back on it
+  std::optional<SQLite::Transaction> transaction;
+  db = open_for_import(db_path, transaction);
+  try {
+    std::string column_list;
+    std::string params;
+    for (std::size_t i = 0; i < checked.columns.size(); ++i) {
+      column_list += (i ? ", " : "") + checked.columns[i];
+      params += (i ? ", ?" : "?") + std::to_string(i + 1);
+    }
+    SQLite::Statement existing(
+        *db, "SELECT " + column_list + " FROM main." + table + " WHERE id = ?1 COLLATE NOCASE");
+    SQLite::Statement insert(
+        *db, "INSERT INTO main." + table + " (" + column_list + ") VALUES (" + params + ")");
+    // A Hugging Face id that another model of the database holds (the index ignores case).
+    std::optional<SQLite::Statement> alias;
+    if (!devices) {
+      alias.emplace(*db,
+                    "SELECT id FROM main.models WHERE hf_repo <> '' AND lower(hf_repo) = "
+                    "lower(?1) AND id <> ?2 COLLATE NOCASE");
+    }
+    for (const CheckedRow& row : checked.rows) {
+      const std::string id = text_of(row, id_column);
+      existing.reset();
+      existing.bind(1, id);
       if (existing.executeStep()) {
+        const std::string stored_id = existing.getColumn(0).getString();
+        if (stored_id != id) {
+          problems.add(row.line, "id",
+                       in_quotes(id) + " is the " + noun + " " + in_quotes(stored_id) +
+                           " of this catalog already (ids ignore case)");
+          continue;
+        }
         bool same = true;
-        for (std::size_t i = 0; i < columns.size() && same; ++i) {
+        for (std::size_t i = 0; i < checked.columns.size() && same; ++i) {
           const CellValue stored = column_value(existing.getColumn(static_cast<int>(i)));
-          if (!same_value(stored, r.values[i])) {
+          if (!same_value(stored, row.values[i])) {
             same = false;
-            problems.add(r.line, columns[i],
-                         "the book " + in_quotes(options.book) + " already holds this " +
-                             (kind.format == ImportFormat::purchase_prices ? "price" : "offer") +
-                             " with " + columns[i] + " " +
-                             in_quotes(visible_text(cell_text(stored))) + ", not " +
-                             in_quotes(visible_text(cell_text(r.values[i]))) +
-                             " (an observation is never overwritten: give the new figure its "
-                             "own date)");
+            problems.add(row.line, checked.columns[i],
+                         "the catalog already holds " + noun + " " + in_quotes(id) + " with " +
+                             checked.columns[i] + " " + in_quotes(visible_text(cell_text(stored))) +
+                             ", not " + in_quotes(visible_text(cell_text(row.values[i]))) + " (a " +
+                             noun + " is never replaced: give the changed one another id)");
           }
         }
         if (same) ++report.unchanged;
+        continue;
       }
+      if (alias && repo_column >= 0) {
+        const std::string repo = text_of(row, static_cast<std::size_t>(repo_column));
+        if (!repo.empty()) {
+          alias->reset();
+          alias->bind(1, repo);
+          alias->bind(2, id);
+          if (alias->executeStep()) {
+            problems.add(row.line, "hf_repo",
+                         in_quotes(repo) + " is already the alias of model " +
+                             in_quotes(alias->getColumn(0).getString()) +
+                             " of this catalog (aliases ignore case)");
+            continue;
+          }
+        }
+      }
+      insert.reset();
+      insert.clearBindings();
+      for (std::size_t i = 0; i < checked.columns.size(); ++i) {
+        bind_value(insert, static_cast<int>(i) + 1, row.values[i]);
+      }
+      insert.exec();
+      ++report.inserted;
     }
-    if (!problems.items.empty()) return;  // the transaction rolls back
-    check_plausibility(*db, kind, inserted, options, problems, report);
-    if (!problems.items.empty()) return;
+    if (!problems.items.empty()) return;  // rolls back
     fault_injection_pause();
-    transaction.commit();
+    transaction->commit();
   } catch (const SQLite::Exception& e) {
+    transaction.reset();
     throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
   }
 }
@@ -403,6 +671,10 @@ std::string to_string(ImportFormat format) {
       return "skypilot_vms";
     case ImportFormat::gpuhunt:
       return "gpuhunt";
+    case ImportFormat::devices:
+      return "devices";
+    case ImportFormat::models:
+      return "models";
   }
   return "?";
 }
@@ -432,74 +704,132 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     throw ImportError({"--as-of: " + in_quotes(options.as_of) + " is not a date YYYY-MM-DD"});
   }
 
-  CsvTable csv;
+  // Read record by record: the header now, the rows as they are written (one in memory).
+  std::optional<CsvReader> csv;
+  CsvRow header;
   try {
-    csv = read_csv_file(csv_path);
+    csv.emplace(open_csv_file(csv_path));
+    if (!csv->next(header)) throw ImportError({file + ":1: header: file is empty"});
+  } catch (const ImportError&) {
+    throw;
   } catch (const CatalogError& e) {
     throw ImportError({e.what()});
   }
-  if (csv.header_line == 0) throw ImportError({file + ":1: header: file is empty"});
-  const auto format = detect_format(csv);
+  const auto format = detect_format(header.fields);
   if (!format) {
-    throw ImportError({file + ":" + std::to_string(csv.header_line) +
-                       ": header: not a price file this program reads: expected the columns of "
-                       "purchase_prices.csv or rental_offers.csv (pricing/data/README.md), a "
-                       "SkyPilot vms.csv (InstanceType, AcceleratorName, AcceleratorCount, "
-                       "Region, Price, SpotPrice) or a gpuhunt CSV (instance_name, location, "
-                       "price, gpu_count, gpu_name, spot)"});
+    throw ImportError({file + ":" + std::to_string(header.line) +
+                       ": header: not a file this program imports: expected the columns of "
+                       "purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
+                       "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
+                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a "
+                       "gpuhunt CSV (instance_name, location, price, gpu_count, gpu_name, "
+                       "spot)"});
   }
   report.format = *format;
 
   auto builtin = open_builtin_database();
   const auto device_ids = builtin_device_ids(*builtin);
-  std::vector<Record> records;
-  const FileKind* kind = &rental_kind();
-  if (*format == ImportFormat::purchase_prices || *format == ImportFormat::rental_offers) {
-    kind = *format == ImportFormat::purchase_prices ? &purchase_kind() : &rental_kind();
-    records = read_own_format(*kind, csv, device_ids, options, problems, report);
-  } else {
-    const std::string provider =
-        options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
-    std::vector<std::string> option_problems;
-    if (provider.empty()) option_problems.push_back("--provider: required (not in the file name)");
-    if (options.observed_on.empty()) {
-      option_problems.push_back("--observed-on: required for " + to_string(*format) +
-                                " files, which carry no dates (the date their prices were read)");
-    } else if (!is_iso_date(options.observed_on)) {
-      option_problems.push_back("--observed-on: " + in_quotes(options.observed_on) +
-                                " is not a date YYYY-MM-DD");
-    } else if (options.observed_on > options.as_of) {
-      option_problems.push_back("--observed-on: " + options.observed_on +
-                                " is after the import date " + options.as_of +
-                                " (--as-of, default today): a price cannot be observed in the "
-                                "future");
-    }
-    if (!option_problems.empty()) throw ImportError(option_problems);
-    const std::string file_name = fs::path(csv_path).filename().string();
-    const std::string source = !options.source.empty() ? options.source
-                                                       : (*format == ImportFormat::skypilot_vms
-                                                              ? "SkyPilot catalog vms.csv "
-                                                              : "gpuhunt catalog ") +
-                                                             provider + "/" + file_name;
-    std::vector<Offer> offers =
-        *format == ImportFormat::skypilot_vms
-            ? import_detail::read_skypilot_offers(csv, provider, problems, report)
-            : import_detail::read_gpuhunt_offers(csv, provider, problems, report);
-    offers = import_detail::merge_zones(
-        std::move(offers),
-        *format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
-        problems);
-    records = offers_to_records(offers, provider, options, source);
-  }
-  if (!problems.items.empty()) throw ImportError(problems.sorted());
-
+  Problems book_problems{file, {}};
   std::error_code ec;
   const bool existed = fs::exists(db_path, ec);
-  write_records(db_path, *kind, records, *builtin, options, problems, report);
-  if (!problems.items.empty()) {
-    if (!existed) remove_empty_database(db_path);  // refused in the transaction: not created
-    throw ImportError(problems.sorted());
+  // Whatever is thrown once the database may have been created: not left behind empty.
+  const auto write = [&](const FileKind& kind, const RecordSource& next) {
+    try {
+      write_records(db_path, kind, next, *builtin, options, problems, book_problems, report);
+    } catch (const ImportError&) {
+      if (!existed) remove_empty_database(db_path);
+      throw;
+    }
+    Problems& refused = problems.items.empty() ? book_problems : problems;
+    if (!refused.items.empty()) {
+      if (!existed) remove_empty_database(db_path);  // refused in the transaction: not created
+      throw ImportError(refused.sorted());
+    }
+  };
+
+  if (*format == ImportFormat::purchase_prices || *format == ImportFormat::rental_offers) {
+    const FileKind& kind =
+        *format == ImportFormat::purchase_prices ? purchase_kind() : rental_kind();
+    PriceFileReader reader(kind.data_file, *csv, header, device_ids, kDeviceList, problems.items);
+    if (!reader.header_ok()) throw ImportError(problems.sorted());
+    write(kind, own_format_source(reader, kind, options, problems, report));
+    return report;
   }
+
+  if (*format == ImportFormat::devices || *format == ImportFormat::models) {
+    CsvTable table;
+    table.path = file;
+    table.header_line = header.line;
+    table.header = std::move(header.fields);
+    try {
+      for (CsvRow row; csv->next(row);) table.rows.push_back(std::move(row));
+    } catch (const CatalogError& e) {
+      throw ImportError({e.what()});
+    }
+    try {
+      import_reference_rows(db_path, *format, table, *builtin, problems, report);
+    } catch (const ImportError&) {
+      if (!existed) remove_empty_database(db_path);
+      throw;
+    }
+    if (!problems.items.empty()) {
+      if (!existed) remove_empty_database(db_path);
+      throw ImportError(problems.sorted());
+    }
+    return report;
+  }
+
+  // SkyPilot and gpuhunt files are read whole: their zones are merged and GCP's GPU rows joined
+  // to their hosts across the file (pricing/public_catalogs.hpp).
+  CsvTable table;
+  table.path = file;
+  table.header_line = header.line;
+  table.header = std::move(header.fields);
+  try {
+    for (CsvRow row; csv->next(row);) table.rows.push_back(std::move(row));
+  } catch (const CatalogError& e) {
+    throw ImportError({e.what()});
+  }
+  csv.reset();
+  const std::string provider =
+      options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
+  std::vector<std::string> option_problems;
+  if (provider.empty()) option_problems.push_back("--provider: required (not in the file name)");
+  if (options.observed_on.empty()) {
+    option_problems.push_back("--observed-on: required for " + to_string(*format) +
+                              " files, which carry no dates (the date their prices were read)");
+  } else if (!is_iso_date(options.observed_on)) {
+    option_problems.push_back("--observed-on: " + in_quotes(options.observed_on) +
+                              " is not a date YYYY-MM-DD");
+  } else if (options.observed_on > options.as_of) {
+    option_problems.push_back("--observed-on: " + options.observed_on +
+                              " is after the import date " + options.as_of +
+                              " (--as-of, default today): a price cannot be observed in the "
+                              "future");
+  }
+  if (!option_problems.empty()) throw ImportError(option_problems);
+  const std::string file_name = fs::path(csv_path).filename().string();
+  const std::string source =
+      !options.source.empty() ? options.source
+                              : (*format == ImportFormat::skypilot_vms ? "SkyPilot catalog vms.csv "
+                                                                       : "gpuhunt catalog ") +
+                                    provider + "/" + file_name;
+  std::vector<Offer> offers =
+      *format == ImportFormat::skypilot_vms
+          ? import_detail::read_skypilot_offers(table, provider, problems, report)
+          : import_detail::read_gpuhunt_offers(table, provider, problems, report);
+  offers = import_detail::merge_zones(
+      std::move(offers),
+      *format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
+      problems);
+  if (!problems.items.empty()) throw ImportError(problems.sorted());
+  const std::vector<Record> records = offers_to_records(offers, provider, options, source);
+  std::size_t at = 0;
+  write(rental_kind(), [&](Record& out) {
+    if (at == records.size()) return false;
+    out = records[at++];
+    return true;
+  });
   return report;
 }
 

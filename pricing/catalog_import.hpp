@@ -1,6 +1,7 @@
 // Importing a price file into a user database of price books, layered over the built-in
-// catalog by Catalog::open_layered. Every row is checked first; a file with any problem is
-// rejected whole (nothing written), and a good file is written in one transaction.
+// catalog by Catalog::open_layered. Our own files are read and written row by row in one
+// transaction (one row in memory at a time: gputco issue 20); a file with any problem is
+// rejected whole (the transaction rolled back, nothing written).
 #pragma once
 
 #include <string>
@@ -28,9 +29,11 @@ enum class ImportFormat {
   rental_offers,    ///< our rental_offers.csv
   skypilot_vms,  ///< SkyPilot catalog vms.csv: InstanceType, AcceleratorName, ... Price, SpotPrice
   gpuhunt,       ///< gpuhunt catalog CSV: instance_name, location, price, ... gpu_name, spot
+  devices,       ///< our devices.csv: devices of the user's own (memory_gb, bandwidth_gbps, ...)
+  models,        ///< our models.csv: models of the user's own (params_b, layers, ...)
 };
 
-/// "purchase_prices", "rental_offers", "skypilot_vms" or "gpuhunt".
+/// "purchase_prices", "rental_offers", "skypilot_vms", "gpuhunt", "devices" or "models".
 std::string to_string(ImportFormat format);
 
 /// What an import is told besides the file.
@@ -80,16 +83,26 @@ inline constexpr double kPriceFloor = 0.01;
 /// `db_path`, creating the database (and its folder) with the current schema when it does not
 /// exist, migrating it when it is older.
 ///
-/// Checks, all before anything is written, each problem reported "FILE:LINE: column: problem":
-/// the header (a missing column; for our formats the exact documented columns), every field
-/// (numbers, dates, enumerations, currencies of the schema), zero or negative amounts,
-/// per-device amounts at or below kPriceFloor, dates after `options.as_of`, devices unknown to
-/// the built-in catalog, spot above on-demand for the same offer, keys appearing twice in the
-/// file, keys already in the book with other values (an observation is never overwritten:
-/// give the new figure its own date), and, inside the write transaction before the commit, the
-/// plausibility of the new rows against every layer (Catalog::price_plausibility outliers and
-/// used above new, Catalog::rental_plausibility; unless `options.accept_outliers`). Any problem
-/// rejects the whole file: throws ImportError and the database is as it was (not even created).
+/// Checks, each problem reported "FILE:LINE: column: problem": the header (a missing column;
+/// for our formats the exact documented columns), every field (numbers, dates, enumerations,
+/// currencies of the schema), zero or negative amounts, per-device amounts at or below
+/// kPriceFloor, dates after `options.as_of`, devices unknown to the built-in catalog, spot
+/// above on-demand for the same offer, keys appearing twice in the file; then, only for a file
+/// without any of those, keys already in the book with other values (an observation is never
+/// overwritten: give the new figure its own date) and the plausibility of the new rows against
+/// every layer (Catalog::price_plausibility outliers and used above new,
+/// Catalog::rental_plausibility; unless `options.accept_outliers`). Any problem rejects the
+/// whole file: throws ImportError and the database is as it was (not even created). Where the
+/// database cannot be opened for writing, the rows are still all checked: a file with problems
+/// is ImportError, a good one CatalogError.
+///
+/// Memory (gputco issue 20): our own formats are read by a CsvReader (one 64 KiB chunk and one
+/// row at a time) and each row is inserted as it is read; the checks across rows are made by
+/// SQLite on what the transaction holds (a key twice: the conflict of the insert, its first
+/// line from a temporary table of row ids and lines, on disk; spot above on-demand: one sorted
+/// query), the plausibility checks group by group (pricing/price_plausibility.hpp). What is
+/// held grows with the largest group of peers (one device and term), never with the file.
+/// SkyPilot and gpuhunt files are read whole (their zones are merged across the file).
 ///
 /// SkyPilot and gpuhunt rows: prices are USD per instance-hour, stored per instance with
 /// devices_per_instance = the accelerator count (so the per-device rate is price / count);

@@ -143,6 +143,68 @@ std::optional<Value> convert(const Column& column, const std::string& field,
   return problem("unsupported column type");
 }
 
+std::optional<std::vector<std::size_t>> header_positions(const TableSpec& spec,
+                                                         const std::vector<std::string>& header,
+                                                         int header_line, const std::string& path,
+                                                         Problems& problems) {
+  bool header_ok = true;
+  std::vector<std::size_t> position;  // spec column -> field index (kAbsentColumn: its default)
+  const auto index_of = [&](std::string_view name) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      if (header[i] == name) return i;
+    }
+    return std::nullopt;
+  };
+  for (const Column& column : spec.columns) {
+    if (auto index = index_of(column.name)) {
+      position.push_back(*index);
+    } else if (column.when_absent) {
+      position.push_back(kAbsentColumn);
+    } else {
+      problems.add(path, header_line, column.name, "missing column");
+      header_ok = false;
+    }
+  }
+  std::set<std::string, std::less<>> seen;
+  for (const std::string& name : header) {
+    bool known = std::any_of(spec.columns.begin(), spec.columns.end(),
+                             [&](const Column& c) { return c.name == name; });
+    if (!known) {
+      problems.add(path, header_line, name.empty() ? "header" : name, "unknown column");
+      header_ok = false;
+    } else if (!seen.insert(name).second) {
+      problems.add(path, header_line, name, "column appears twice");
+      header_ok = false;
+    }
+  }
+  if (!header_ok) return std::nullopt;
+  return position;
+}
+
+std::optional<Row> convert_row(const TableSpec& spec, const std::vector<std::size_t>& positions,
+                               std::size_t header_size, const CsvRow& record,
+                               const std::set<std::string, std::less<>>& currencies,
+                               const std::string& path, Problems& problems) {
+  if (record.fields.size() != header_size) {
+    problems.add(path, record.line, "row",
+                 std::to_string(record.fields.size()) + " fields, but the header has " +
+                     std::to_string(header_size));
+    return std::nullopt;
+  }
+  Row row{record.line, {}, {}};
+  row.values.reserve(spec.columns.size());
+  row.valid.reserve(spec.columns.size());
+  for (std::size_t i = 0; i < spec.columns.size(); ++i) {
+    const std::string field = positions[i] == kAbsentColumn
+                                  ? std::string(*spec.columns[i].when_absent)
+                                  : record.fields[positions[i]];
+    auto value = convert(spec.columns[i], field, currencies, path, record.line, problems);
+    row.valid.push_back(value.has_value());
+    row.values.push_back(value ? std::move(*value) : Value{});
+  }
+  return row;
+}
+
 Table load_table(const TableSpec& spec, CsvTable& csv, const std::string& path,
                  const std::set<std::string, std::less<>>& currencies, Problems& problems) {
   Table table;
@@ -152,50 +214,13 @@ Table load_table(const TableSpec& spec, CsvTable& csv, const std::string& path,
     problems.add(path, 1, "header", "file is empty; expected the header line");
     return table;
   }
-  bool header_ok = true;
-  constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);
-  std::vector<std::size_t> position;  // spec column -> field index (kAbsent: its default)
-  for (const Column& column : spec.columns) {
-    auto index = csv.column(column.name);
-    if (index) {
-      position.push_back(*index);
-    } else if (column.when_absent) {
-      position.push_back(kAbsent);
-    } else {
-      problems.add(path, csv.header_line, column.name, "missing column");
-      header_ok = false;
-    }
-  }
-  std::set<std::string, std::less<>> seen;
-  for (const std::string& name : csv.header) {
-    bool known = std::any_of(spec.columns.begin(), spec.columns.end(),
-                             [&](const Column& c) { return c.name == name; });
-    if (!known) {
-      problems.add(path, csv.header_line, name.empty() ? "header" : name, "unknown column");
-      header_ok = false;
-    } else if (!seen.insert(name).second) {
-      problems.add(path, csv.header_line, name, "column appears twice");
-      header_ok = false;
-    }
-  }
-  if (!header_ok) return table;
-
+  const auto positions = header_positions(spec, csv.header, csv.header_line, path, problems);
+  if (!positions) return table;
   for (CsvRow& csv_row : csv.rows) {
-    if (csv_row.fields.size() != csv.header.size()) {
-      problems.add(path, csv_row.line, "row",
-                   std::to_string(csv_row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
-      continue;
+    if (auto row =
+            convert_row(spec, *positions, csv.header.size(), csv_row, currencies, path, problems)) {
+      table.rows.push_back(std::move(*row));
     }
-    Row row{csv_row.line, {}, {}};
-    for (std::size_t i = 0; i < spec.columns.size(); ++i) {
-      const std::string field = position[i] == kAbsent ? std::string(*spec.columns[i].when_absent)
-                                                       : csv_row.fields[position[i]];
-      auto value = convert(spec.columns[i], field, currencies, path, csv_row.line, problems);
-      row.valid.push_back(value.has_value());
-      row.values.push_back(value ? std::move(*value) : Value{});
-    }
-    table.rows.push_back(std::move(row));
     // The text is converted: free it now, so that a large file is not held twice.
     std::vector<std::string>().swap(csv_row.fields);
   }

@@ -130,6 +130,24 @@ std::optional<Value> convert(const Column& column, const std::string& field,
                              const std::set<std::string, std::less<>>& currencies,
                              const std::string& path, int line, Problems& problems);
 
+/// For a header that has no problem: each column of `spec`, its field's index in `header`
+/// (kAbsentColumn: a column absent that has Column::when_absent). nullopt when a column is
+/// missing, unknown or repeated (each recorded in `problems` at `header_line`).
+inline constexpr std::size_t kAbsentColumn = static_cast<std::size_t>(-1);
+std::optional<std::vector<std::size_t>> header_positions(const TableSpec& spec,
+                                                         const std::vector<std::string>& header,
+                                                         int header_line, const std::string& path,
+                                                         Problems& problems);
+
+/// One record of a file of kind `spec` converted (see convert), `positions` from
+/// header_positions, `header_size` the header's field count. nullopt (recorded in `problems`)
+/// when the record does not have as many fields as the header; a row whose fields have
+/// problems is returned with valid = false for them.
+std::optional<Row> convert_row(const TableSpec& spec, const std::vector<std::size_t>& positions,
+                               std::size_t header_size, const CsvRow& record,
+                               const std::set<std::string, std::less<>>& currencies,
+                               const std::string& path, Problems& problems);
+
 /// The rows of `csv` (a file of kind `spec`, named `path` in messages): the header checked
 /// (missing, unknown and repeated columns), then every row converted. Rows with a problem are
 /// kept with valid = false for the fields concerned; a row with the wrong number of fields is

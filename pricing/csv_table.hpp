@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -74,5 +76,38 @@ inline constexpr std::size_t kMaxCsvFileBytes = std::size_t{256} * 1024 * 1024;
 /// CatalogError when the file cannot be read, is not a regular file, is too large or is
 /// malformed.
 CsvTable read_csv_file(const std::string& path);
+
+/// Bytes a CsvReader reads from its file at a time: what it holds besides the record it
+/// returns, whatever the file's size.
+inline constexpr std::size_t kCsvChunkBytes = 64 * 1024;
+
+/// A CSV text read record by record, as parse_csv reads it (the same rules and messages), from
+/// a file (open_csv_file) or a text: one chunk of kCsvChunkBytes and one record in memory at a
+/// time, so that an import of a million rows holds no more than one of a hundred (gputco issue
+/// 20). The checks that parse_csv makes on the whole text (UTF-16, NUL bytes, UTF-8) are made
+/// chunk by chunk, before the chunk is parsed, with the same line numbers.
+class CsvReader {
+ public:
+  /// `source` fills a buffer and returns how many bytes it wrote, 0 at the end (it may throw
+  /// CatalogError). `path` only labels messages.
+  CsvReader(std::string path, std::function<std::size_t(char*, std::size_t)> source);
+  CsvReader(CsvReader&&) noexcept;
+  CsvReader& operator=(CsvReader&&) noexcept;
+  ~CsvReader();
+  /// As given: the name in messages.
+  const std::string& path() const;
+  /// The next record (the header is the first), false at the end of the text. Throws
+  /// CatalogError "PATH:LINE: csv: ..." for malformed CSV or text that is not UTF-8.
+  bool next(CsvRow& row);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// A CsvReader over the file at `path` ("-": standard input, named <stdin>), opened as
+/// read_csv_file opens it (a regular file of at most kMaxCsvFileBytes). Throws CatalogError
+/// "PATH: ..." when it cannot be opened.
+CsvReader open_csv_file(const std::string& path);
 
 }  // namespace gputco

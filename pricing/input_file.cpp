@@ -34,6 +34,12 @@ class Descriptor {
     if (fd_ > 2) ::close(fd_);
   }
   int get() const { return fd_; }
+  /// Gives the descriptor up: no longer closed here.
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
 
  private:
   int fd_;
@@ -74,9 +80,11 @@ std::string byte_size_text(std::size_t bytes) {
   return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");
 }
 
-std::string read_input_file(const std::string& path, std::size_t max_bytes,
-                            const std::string& noun) {
-  if (is_standard_input(path)) return read_all(STDIN_FILENO, max_bytes, 0);
+namespace {
+
+/// Opens `path` for reading as read_input_file documents, the size checked; -1 never returned.
+int open_checked(const std::string& path, std::size_t max_bytes, const std::string& noun) {
+  if (is_standard_input(path)) return STDIN_FILENO;
   // O_NONBLOCK: opening a FIFO without a writer returns at once (and fstat then refuses it);
   // a regular file ignores the flag.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
@@ -101,7 +109,42 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes,
   }
   const int flags = ::fcntl(fd, F_GETFL);
   if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  return read_all(fd, max_bytes, static_cast<std::size_t>(info.st_size));
+  return file.release();
+}
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::size_t max_bytes,
+                            const std::string& noun) {
+  Descriptor file(open_checked(path, max_bytes, noun));
+  std::size_t expected = 0;
+  struct stat info {};
+  if (file.get() != STDIN_FILENO && ::fstat(file.get(), &info) == 0) {
+    expected = static_cast<std::size_t>(info.st_size);
+  }
+  return read_all(file.get(), max_bytes, expected);
+}
+
+InputStream::InputStream(const std::string& path, std::size_t max_bytes, const std::string& noun)
+    : fd_(open_checked(path, max_bytes, noun)), max_bytes_(max_bytes) {}
+
+InputStream::~InputStream() {
+  if (fd_ > 2) ::close(fd_);
+}
+
+std::size_t InputStream::read(char* buffer, std::size_t size) {
+  for (;;) {
+    const ssize_t got = ::read(fd_, buffer, size);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+    }
+    read_bytes_ += static_cast<std::size_t>(got);
+    if (read_bytes_ > max_bytes_) {
+      throw InputFileError(too_large(max_bytes_, "more than that was read"));
+    }
+    return static_cast<std::size_t>(got);
+  }
 }
 
 }  // namespace gputco

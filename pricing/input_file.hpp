@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace gputco {
 
@@ -40,5 +41,24 @@ std::string byte_size_text(std::size_t bytes);
 /// (permission denied, an I/O error).
 std::string read_input_file(const std::string& path, std::size_t max_bytes,
                             const std::string& noun);
+
+/// The same file read piece by piece, for a reader that keeps only what it works on (the CSV
+/// reader of an import: pricing/csv_table.hpp). Opening checks what read_input_file checks
+/// (a regular file or "-", not larger than `max_bytes`), each read refuses what passes
+/// `max_bytes`. Throws InputFileError with read_input_file's messages.
+class InputStream {
+ public:
+  InputStream(const std::string& path, std::size_t max_bytes, const std::string& noun);
+  InputStream(const InputStream&) = delete;
+  InputStream& operator=(const InputStream&) = delete;
+  ~InputStream();
+  /// Up to `size` bytes into `buffer`; 0 at the end of the file.
+  std::size_t read(char* buffer, std::size_t size);
+
+ private:
+  int fd_ = -1;
+  std::size_t max_bytes_ = 0;
+  std::size_t read_bytes_ = 0;
+};
 
 }  // namespace gputco

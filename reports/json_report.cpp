@@ -108,6 +108,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["variant"] = variant(in);
     o["gpu"] = in.device.id;
     o["count"] = in.count;
+    // Why a constraint excludes it (never recommended; its figures still shown); null: allowed.
+    o["excluded_reason"] = reason(r.excluded_reason);
     const bool api = r.kind == OptionKind::api;
     // An API has no devices: its memory, speed and power are not 0 but not applicable
     // (null), and its energy is unknown (null, as energy_kwh below).

@@ -237,7 +237,7 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
                             lowest),
          true,
          "Summary: the recommended option's NPV (Metrics) equals the lowest NPV among the "
-         "options whose fit is not \"does not fit\"."});
+         "options whose fit is not \"does not fit\" and that no constraint excludes."});
     checks.push_back(
         {"The recommendation is the one gputco wrote (warning)", "workbook",
          "=" + sheet_cell_ref(kMetricsSheet, m.recommendation_row, m.value_col) + "=" +

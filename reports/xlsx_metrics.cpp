@@ -72,8 +72,8 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
              "carries it).",
              formats.note);
 
-  // The recommendation: the lowest NPV among the options that hold the model (first in the
-  // plan on a tie, as the engine).
+  // The recommendation: the lowest NPV among the options that hold the model and that no
+  // constraint excludes (first in the plan on a tie, as the engine).
   out.recommendation_row = 3;
   out.first_option_row = 7;
   const lxw_row_t header = out.first_option_row - 1;
@@ -91,7 +91,8 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                      recommended, formats.highlight);
   sheet.text(out.recommendation_row, out.written_col, recommended, formats.indented);
   sheet.text(out.recommendation_row + 1, 0,
-             "The lowest NPV of cost among the options that hold the model (column E); beside "
+             "The lowest NPV of cost among the options that hold the model and are allowed "
+             "(column E); beside "
              "it, gputco's recommendation when it wrote the workbook (a value: the Checks sheet "
              "flags a difference).",
              formats.note);
@@ -117,7 +118,8 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                            "IRR per year",
                            "Break-even tokens/day vs API",
                            "Most units in service",
-                           "Cost per year"};
+                           "Cost per year",
+                           "Allowed (1 = yes; 0: excluded, the reason in the Summary's notes)"};
   for (lxw_col_t c = 0; c < std::size(headers); ++c) {
     sheet.text(header, c, headers[c], c == 0 ? formats.header : formats.header_number);
   }
@@ -150,13 +152,15 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
     const auto ref = [&](lxw_col_t col) { return cell_ref(r, col); };
     sheet.text(r, out.label_col, option_label(scenario, option.id), formats.bold);
     sheet.number(r, out.holds_col, option.feasible ? 1 : 0, formats.flag);
+    sheet.number(r, out.allowed_col, option.excluded_reason.empty() ? 1 : 0, formats.flag);
     sheet.formula(r, out.total_col, "=" + cash(block.total, layout.sum_col), option.total_cost,
                   formats.money_whole);
     sheet.formula(r, out.npv_col, "=" + cash(block.discounted, layout.sum_col), option.npv,
                   formats.money_whole);
     write_either(sheet, r, out.ranked_npv_col,
-                 "=IF(" + ref(out.holds_col) + "=1," + ref(out.npv_col) + ",\"\")",
-                 option.feasible ? std::optional<double>(option.npv) : std::nullopt, "",
+                 "=IF(AND(" + ref(out.holds_col) + "=1," + ref(out.allowed_col) + "=1)," +
+                     ref(out.npv_col) + ",\"\")",
+                 is_candidate(option) ? std::optional<double>(option.npv) : std::nullopt, "",
                  formats.money_whole);
     double tokens = 0, scaled = 0;
     for (double x : option.tokens_served) tokens += x;

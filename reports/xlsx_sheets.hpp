@@ -384,7 +384,8 @@ struct MetricsLayout {
   lxw_col_t holds_col = 1;  ///< 1: the option holds the model (the engine's fit), else 0
   lxw_col_t total_col = 2;
   lxw_col_t npv_col = 3;
-  lxw_col_t ranked_npv_col = 4;  ///< NPV if the option holds the model, else ""
+  /// NPV if the option holds the model and is allowed (allowed_col), else ""
+  lxw_col_t ranked_npv_col = 4;
   lxw_col_t tokens_col = 5;
   lxw_col_t per_million_col = 6;
   lxw_col_t per_user_col = 7;
@@ -402,6 +403,9 @@ struct MetricsLayout {
   lxw_col_t be_tokens_col = 19;
   lxw_col_t units_col = 20;
   lxw_col_t cost_per_year_col = 21;
+  /// 1: no constraint excludes the option (OptionResult::excluded_reason empty), else 0: it is
+  /// never recommended (the reason in the Summary's notes and on the Inputs sheet)
+  lxw_col_t allowed_col = 22;
 };
 
 /// Writes the Metrics sheet (the full workbook): per option, the figures of the Summary as

@@ -34,6 +34,7 @@ ResolvedScenario Resolver::run() {
   resolve_tax();
   resolve_workload();
   resolve_site();
+  resolve_scenario_constraints();
   for (const auto& o : s_.options) resolve_option(o);
   check_spot_above_on_demand();
   // [fx] rates no catalog amount needed are listed all the same: the file's values show.
@@ -64,7 +65,7 @@ void Resolver::unknown(const std::string& section, const std::string& key, const
 
 std::string Resolver::file_section(const std::string& section) {
   if (section == "scenario" || section == "workload" || section == "site" || section == "tax" ||
-      section == "fx") {
+      section == "fx" || section == "constraints") {
     return section;
   }
   return "option:" + section;
@@ -103,65 +104,6 @@ std::string Resolver::source_provenance(const Provenance& p) const {
   const bool from_book = !p.book.empty() && p.book != kBuiltinBook;
   return "catalog: " + p.source + ", observed " + p.observed_on +
          (from_book ? ", price book '" + p.book + "'" : "") + (stale ? " (stale)" : "");
-}
-
-std::optional<Resolver::FxQuote> Resolver::fx_quote(const std::string& from) const {
-  const std::string& to = s_.currency;
-  if (const auto typed = s_.fx.find(from); typed != s_.fx.end()) return FxQuote{typed->second, {}};
-  if (auto fx = catalog_.fx_rate(from, to, s_.as_of)) return FxQuote{fx->rate, {*fx}};
-  // ECB reference rates are quoted against the euro: a cross rate through it.
-  auto leg_in = catalog_.fx_rate(from, "EUR", s_.as_of);
-  auto leg_out = catalog_.fx_rate("EUR", to, s_.as_of);
-  if (!leg_in || !leg_out) return std::nullopt;
-  return FxQuote{leg_in->rate * leg_out->rate, {*leg_in, *leg_out}};
-}
-
-double Resolver::fx_rate_to_plan(const std::string& from, const std::string& section,
-                                 const std::string& key) {
-  const std::string& to = s_.currency;
-  if (const auto known = fx_rates_.find(from); known != fx_rates_.end()) return known->second;
-  const auto quote = fx_quote(from);
-  if (!quote) {
-    fail(section, key,
-         "the catalog has no " + from + "/" + to + " exchange rate as of " + s_.as_of +
-             " (nor one through EUR); give it as [fx] " + from + " = " + to + " per " + from +
-             ", or this value in " + to);
-  }
-  std::string provenance;
-  if (quote->legs.empty()) {
-    provenance = s_.provenance("fx", from);
-  } else if (quote->legs.size() == 1) {
-    provenance = listed_fx_source(quote->legs[0]);
-  } else {
-    const FxRate& in = quote->legs[0];
-    const FxRate& out = quote->legs[1];
-    provenance = "cross rate through EUR: " + fixed(in.rate, 6) + " EUR/" + from + " x " +
-                 fixed(out.rate, 6) + " " + to + "/EUR (" + listed_fx_source(in) + "; " +
-                 listed_fx_source(out) + ")";
-  }
-  fx_rates_[from] = quote->rate;
-  number("fx", from, "Exchange rate: " + to + " per " + from, quote->rate, to + "/" + from,
-         provenance);
-  return quote->rate;
-}
-
-std::string Resolver::listed_fx_source(const FxRate& fx) {
-  const std::string what = "FX " + fx.base + "/" + fx.quote;
-  for (const auto& row : r_.sources) {
-    if (row.what == what) return source_provenance(fx.provenance);
-  }
-  return source(what, fx.rate, fx.quote, "per " + fx.base, fx.provenance);
-}
-
-double Resolver::convert(double amount, const std::string& from, std::string& provenance,
-                         const std::string& section, const std::string& key) {
-  const std::string& to = s_.currency;
-  if (from == to) return amount;
-  const double rate = fx_rate_to_plan(from, section, key);
-  provenance += "; converted from " + fixed(amount, 4) + " " + from + " at " + fixed(rate, 4) +
-                " " + to + "/" + from + " (fx." + from + ")";
-  pending_conversion_ = Conversion{amount, from, rate};
-  return amount * rate;
 }
 
 void Resolver::resolve_scenario() {
@@ -404,6 +346,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
     text(o.id, "kind", "Kind", o.kind);
     resolve_api(o, oi, section);
     resolve_cost_lines(o, oi);
+    resolve_option_constraints(o, oi);
     r_.plan_inputs.options.push_back(std::move(oi));
     return;
   }
@@ -452,6 +395,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   }
   resolve_option_energy(o, oi, section);
   resolve_cost_lines(o, oi);
+  resolve_option_constraints(o, oi);
   r_.plan_inputs.options.push_back(std::move(oi));
 }
 
@@ -602,6 +546,15 @@ void Resolver::resolve_api(const ScenarioOption& o, OptionInputs& oi, const std:
            price->comparable_model_id == model
                ? "catalog: the workload's model"
                : "catalog: not the workload's model (" + model + "); compare with care");
+    }
+    // Another model answers differently (quality, length): compared, but never silently.
+    if (price->comparable_model_id != model) {
+      oi.input_warnings.push_back(
+          "serves " + price->api_model + " (" + price->provider + ", catalog API " + price->id +
+          (price->comparable_model_id.empty() ? ", no open model published as comparable"
+                                              : ", comparable to " + price->comparable_model_id) +
+          "), not the plan's model " + model +
+          ": its cost is compared as if it answered alike; judge the quality apart");
     }
   } else {
     oi.api_model = o.id;

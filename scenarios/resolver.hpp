@@ -199,6 +199,13 @@ class Resolver {
   /// The cost lines (engine/cost_lines.hpp) that apply to the option's kind, each entered one
   /// as an input, each other one as "not entered" (counted as 0; an empty input cell).
   void resolve_cost_lines(const ScenarioOption& o, OptionInputs& oi);
+  /// [constraints]: the requirements every option must meet and the site's region, as inputs.
+  void resolve_scenario_constraints();
+  /// Whether the option may be chosen (scenarios/constraints.hpp): allowed = no, or a
+  /// requirement ([constraints] requires and the option's) its region or kind does not meet,
+  /// sets oi.excluded_reason; the option's constraint keys become inputs. Call after the
+  /// option's kind, hosting and catalog offer (offer_region_) are resolved.
+  void resolve_option_constraints(const ScenarioOption& o, OptionInputs& oi);
   /// Idle power, PUE of rented capacity, and the carbon intensity where the option runs.
   void resolve_option_energy(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
 

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "scenarios/constraints.hpp"
+#include "scenarios/cost_line_keys.hpp"
 #include "scenarios/currencies.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/ini_text.hpp"
@@ -172,7 +174,12 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "insurance_per_year",
                                               "colo_extras_per_month",
                                               "price_basis",
-                                              "prefer_fresh_prices"};
+                                              "prefer_fresh_prices",
+                                              "allowed",
+                                              "reason",
+                                              "requires",
+                                              "offers",
+                                              "region"};
 const std::vector<std::string> kOptionKinds = {
     "buy", "rent_hourly", "rent_monthly", "rent_spot", "colocation", "blend", "api"};
 const std::vector<std::string> kOwnedKinds = {"buy", "colocation", "blend"};
@@ -185,60 +192,6 @@ bool valid_option_id(const std::string& id) {
   });
 }
 
-/// The cost lines of an option (engine/cost_lines.hpp): amounts in the plan currency.
-void read_cost_lines(const SectionReader& r, ScenarioOption& o) {
-  constexpr double kMaxMoney = 1e9;
-  r.number("staff_hours_per_month", o.staff_hours_per_month, 0, 1e6, "hours of staff time a month");
-  r.number("staff_rate_per_hour", o.staff_rate_per_hour, 0, kMaxMoney, "a price per hour");
-  r.number("staff_fte", o.staff_fte, 0, 1e4, "a share of full-time employees (0.25 for a quarter)");
-  r.number("staff_salary_per_year", o.staff_salary_per_year, 0, kMaxMoney,
-           "a yearly cost per full-time employee");
-  r.number("licence_per_month", o.licence_per_month, 0, kMaxMoney, "a price per month");
-  r.number("licence_per_year", o.licence_per_year, 0, kMaxMoney, "a price per year");
-  r.number("licence_per_gpu_per_year", o.licence_per_gpu_per_year, 0, kMaxMoney,
-           "a price per device per year");
-  r.number("support_per_month", o.support_per_month, 0, kMaxMoney, "a price per month");
-  r.number("support_per_year", o.support_per_year, 0, kMaxMoney, "a price per year");
-  r.number("support_per_gpu_per_year", o.support_per_gpu_per_year, 0, kMaxMoney,
-           "a price per device per year");
-  r.number("insurance_per_year", o.insurance_per_year, 0, 1,
-           "a fraction of the hardware's purchase value per year (0.01 for 1 %)");
-  r.number("colo_extras_per_month", o.colo_extras_per_month, 0, kMaxMoney,
-           "a price per unit per month");
-}
-
-/// Which kinds each cost line applies to, and the staff pairs entered whole.
-template <typename Given>
-void check_cost_line_kinds(const SectionReader& r, const ScenarioOption& o,
-                           const std::string& base_kind, const Given& given) {
-  if (given("insurance_per_year") && base_kind != "buy") {
-    r.fail("insurance_per_year",
-           "applies to owned hardware only (kind = buy, colocation or blend; this option is " +
-               o.kind + ")");
-  }
-  if (given("colo_extras_per_month") && o.kind != "colocation" && o.hosting != "colocation") {
-    r.fail("colo_extras_per_month",
-           "applies to colocated hardware only: set kind = colocation (or hosting = colocation "
-           "on a buy option)");
-  }
-  for (const char* key : {"licence_per_gpu_per_year", "support_per_gpu_per_year"}) {
-    if (given(key) && o.kind == "api") {
-      r.fail(key, "does not apply to kind = api (no devices of its own); use " +
-                      std::string(key).substr(0, std::string(key).find("_per_gpu")) +
-                      "_per_month or _per_year");
-    }
-  }
-  if (o.staff_hours_per_month.has_value() != o.staff_rate_per_hour.has_value()) {
-    r.fail(o.staff_hours_per_month ? "staff_rate_per_hour" : "staff_hours_per_month",
-           "missing: staff time is staff_hours_per_month x staff_rate_per_hour; give both");
-  }
-  if (o.staff_fte.has_value() != o.staff_salary_per_year.has_value()) {
-    r.fail(o.staff_fte ? "staff_salary_per_year" : "staff_fte",
-           "missing: staff as a share of employees is staff_fte x staff_salary_per_year; give "
-           "both");
-  }
-}
-
 }  // namespace
 
 const std::vector<std::string>& scenario_keys(const std::string& section) {
@@ -248,6 +201,7 @@ const std::vector<std::string>& scenario_keys(const std::string& section) {
          : section == "site"                ? kSiteKeys
          : section == "seller"              ? kSellerKeys
          : section == "tax"                 ? kTaxKeys
+         : section == "constraints"         ? scenario_detail::constraints_keys()
          : section.rfind("option:", 0) == 0 ? kOptionKeys
                                             : none;
 }
@@ -292,8 +246,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
-           name == "tax" || name == "fx" || name == "model" || name.rfind("option:", 0) == 0 ||
-           name.rfind("device:", 0) == 0 ||
+           name == "tax" || name == "fx" || name == "model" || name == "constraints" ||
+           name.rfind("option:", 0) == 0 || name.rfind("device:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
 
@@ -424,6 +378,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("contact", s.seller_contact);
       r.text("logo", s.seller_logo);
       r.text("terms", s.seller_terms);
+    } else if (section == "constraints") {
+      scenario_detail::read_constraints_section(child, s);
     } else if (section == "model") {
       s.inline_model = scenario_detail::read_model_section(child, s);
     } else if (section.rfind("device:", 0) == 0) {
@@ -447,7 +403,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                             "option ids use letters, digits, '-', '_' or '.' (at most 64)");
       }
       // The Inputs sheet lists an option's rows under its id, beside the global sections.
-      for (const char* reserved : {"scenario", "workload", "site", "tax", "fx", "constants"}) {
+      for (const char* reserved :
+           {"scenario", "workload", "site", "tax", "fx", "constraints", "constants"}) {
         if (o.id == reserved) {
           throw ScenarioError(file, line, "[" + section + "]",
                               "'" + o.id + "' is the name of a section; choose another option id");
@@ -537,9 +494,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("grid_region", o.grid_region);
       r.number("grid_g_co2e_per_kwh", o.grid_g_co2e_per_kwh, 0, 5000,
                "a carbon intensity in g CO2e per kWh");
-      read_cost_lines(r, o);
+      scenario_detail::read_cost_lines(r, o);
       r.choice("price_basis", o.price_basis, kPriceBases);
       if (auto v = r.boolean("prefer_fresh_prices")) o.prefer_fresh_prices = *v;
+      scenario_detail::read_option_constraints(r, o);
       // Not `section` itself: clang before 16 cannot capture a structured binding.
       const std::string given_prefix = section + ".";
       const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };
@@ -652,7 +610,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                "a lease needs lease_rate_per_month (the monthly fee as a fraction "
                "of the hardware price)");
       }
-      check_cost_line_kinds(r, o, base_kind, given);
+      scenario_detail::check_cost_line_kinds(r, o, base_kind, given);
       if (o.kind == "blend" && o.overflow == "buy") {
         r.fail("overflow", "a blend rents its overflow (own the base load, rent the peaks)");
       }
@@ -661,11 +619,11 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       // "[Option:a]" or "[options:a]": suggest [option:a], not [option:Option:a].
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
-      const std::string hint =
-          nearest(section, {"scenario", "workload", "site", "seller", "tax", "fx", "option:" + id});
+      const std::string hint = nearest(section, {"scenario", "workload", "site", "seller", "tax",
+                                                 "fx", "constraints", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
                           "unknown section; expected [scenario], [workload], [site], [seller], "
-                          "[tax], [fx] or [option:ID]" +
+                          "[tax], [fx], [constraints] or [option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }
   }

@@ -110,6 +110,12 @@ struct ScenarioOption {
   /// false: a catalog price older than max_price_age_days may be chosen over a fresh one;
   /// nullopt = the scenario's.
   std::optional<bool> prefer_fresh_prices;
+  // constraints (scenarios/constraints.hpp, README "Constraints")
+  bool allowed = true;  ///< allowed = no: excluded from the recommendation, shown with `reason`
+  std::string reason;   ///< why it is not allowed (required with allowed = no)
+  std::vector<std::string> required_tags;  ///< requires: tags it must meet beside [constraints]'s
+  std::vector<std::string> offered_tags;   ///< offers: tags it meets as stated (a contract)
+  std::string region;  ///< where it runs and keeps data ("" = the catalog offer's, the site's)
 };
 
 /// A `[device:ID]` section: a device described in the file, used by the options whose `gpu` is
@@ -255,6 +261,10 @@ struct Scenario {
   /// [fx]: exchange rates over the catalog's, the plan currency per 1 unit of the key's
   /// currency ("USD" -> 0.92: 1 USD = 0.92 of the plan currency).
   std::map<std::string, double> fx;
+  /// [constraints] requires: requirement tags every option must meet (scenarios/constraints.hpp).
+  std::vector<std::string> required_tags;
+  /// [constraints] site_region: where the plan's site is (the region of owned hardware on it).
+  std::string site_region;
   std::vector<ScenarioOption> options;
   /// [device:ID] sections, in file order.
   std::vector<ScenarioDevice> devices;

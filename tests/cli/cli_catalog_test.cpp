@@ -370,6 +370,61 @@ TEST_F(CatalogCli, planUsesTheBookAndNeverWritesTheCatalog) {
       << missing.err;
 }
 
+// Issue 14 item 2: a device and a model of one's own, imported, are used by id in plan, fit and
+// throughput like the built-in ones; a bad row exits 2 naming the file, line and column.
+TEST_F(CatalogCli, importedDeviceAndModelAreUsedByIdInPlanFitAndThroughput) {
+  const std::string devices =
+      file("devices.csv",
+           "id,name,vendor,kind,memory_gb,memory_type,bandwidth_gbps,board_power_w,fp16_tflops,"
+           "fp8_tflops,fp4_tflops,nvlink_gbps,note,source,observed_on\n"
+           "lab-2080ti-22g,RTX 2080 Ti 22GB (modded),nvidia,consumer,22,GDDR6,616,250,53.8,,,,,"
+           "our lab's card (rtx-2080-ti figures of devices.csv),2026-11-01\n");
+  const std::string models =
+      file("models.csv",
+           "id,name,hf_repo,params_b,active_params_b,layers,hidden,heads,kv_heads,head_dim,experts,"
+           "experts_active,swa_window,swa_layers,mla_kv_lora_rank,mla_rope_dim,max_context,"
+           "vocab_size,tied_embeddings,note,source,observed_on\n"
+           "acme-llama-8b,Acme Llama 8B,acme/llama-8b-support,8.03,8.03,32,4096,32,8,128,,,,,,,"
+           "131072,128256,0,fine-tune of Llama 3.1 8B,config.json of our checkpoint,2026-11-01\n");
+  const auto imported = gputco({"catalog", "import", devices, "--as-of", "2026-12-01"});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_EQ(imported.out, "imported " + devices + " (devices) into " + db() +
+                              ": 1 rows read, 1 added, 0 unchanged\n");
+  ASSERT_EQ(gputco({"catalog", "import", models, "--as-of", "2026-12-01"}).exit_code, 0);
+
+  const auto fit = gputco({"fit", "--model", "acme-llama-8b", "--quant", "Q4_K_M", "--gpu",
+                           "lab-2080ti-22g", "--json"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.err;
+  EXPECT_NE(fit.out.find("lab-2080ti-22g"), std::string::npos) << fit.out;
+  const auto served = gputco({"throughput", "--model", "acme/llama-8b-support", "--quant", "Q4_K_M",
+                              "--gpu", "LAB-2080TI-22G", "--engine", "llama.cpp", "--input-tokens",
+                              "1000", "--output-tokens", "200", "--batch", "1", "--json"});
+  ASSERT_EQ(served.exit_code, 0) << served.err;
+  test::write_file(work_.file("own.ini"),
+                   "[scenario]\nname = own\ncurrency = USD\nstart = 2027-01\nhorizon_months = 12\n"
+                   "discount_rate = 0.08\nas_of = 2026-11-27\n[workload]\nmodel = acme-llama-8b\n"
+                   "quant = Q4_K_M\ncontext_tokens = 8192\nconcurrent_streams = 1\n"
+                   "hours_per_day = 8\ndays_per_month = 21\n[site]\ntariff = us-tx-commercial\n"
+                   "pue = 1.0\n[option:lab]\nkind = buy\ngpu = lab-2080ti-22g\ncondition = used\n"
+                   "count = 1\nprice_per_gpu = 450\n");
+  const auto plan = gputco({"plan", work_.file("own.ini"), "-o", "own.xlsx", "--json"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("lab-2080ti-22g"), std::string::npos);
+
+  const std::string bad =
+      file("bad-devices.csv",
+           "id,name,vendor,kind,memory_gb,memory_type,bandwidth_gbps,board_power_w,fp16_tflops,"
+           "fp8_tflops,fp4_tflops,nvlink_gbps,note,source,observed_on\n"
+           "tiny,Tiny,nvidia,consumer,24,GDDR6,936000000,350,,,,,,spec sheet,2026-11-01\n");
+  const auto refused = gputco({"catalog", "import", bad, "--as-of", "2026-12-01"});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.err, bad +
+                             ":2: bandwidth_gbps: must be at most 100000 GB/s (beyond any device: "
+                             "a unit slip?), got 936000000\n"
+                             "gputco: 1 problem in " +
+                             bad + "; nothing imported\n");
+}
+
 TEST_F(CatalogCli, twoImportsAtOnceBothLand) {
   std::string a = kPriceHeader;
   std::string b = kPriceHeader;

@@ -138,11 +138,11 @@ INSTANTIATE_TEST_SUITE_P(
                    {"book.csv:1: currency: missing column"}},
         RejectCase{"unknownHeader",
                    "a,b\n1,2\n",
-                   {"book.csv:1: header: not a price file this program reads: expected the "
-                    "columns of purchase_prices.csv or rental_offers.csv (pricing/data/README.md), "
-                    "a SkyPilot vms.csv (InstanceType, AcceleratorName, AcceleratorCount, Region, "
-                    "Price, SpotPrice) or a gpuhunt CSV (instance_name, location, price, "
-                    "gpu_count, gpu_name, spot)"}}),
+                   {"book.csv:1: header: not a file this program imports: expected the columns "
+                    "of purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
+                    "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
+                    "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a gpuhunt "
+                    "CSV (instance_name, location, price, gpu_count, gpu_name, spot)"}}),
     [](const ::testing::TestParamInfo<RejectCase>& case_info) { return case_info.param.name; });
 
 TEST(Import, rejectedFileLeavesAnExistingDatabaseByteForByte) {
@@ -212,6 +212,57 @@ TEST(Import, anObservationIsNeverOverwritten) {
   EXPECT_EQ(count_rows(db, "price_observations"), 1);
 }
 
+// Rows are written as they are read (issue 20: flat memory), so a key given twice is found
+// in the book: twice in the file is still a duplicate when its first line matched a row that
+// was already there, not two unchanged rows; and the book's conflicts are only reported for a
+// file without problems of its own, as when every row was checked before the first was written.
+TEST(Import, keyTwiceInTheFileIsADuplicateEvenWhenTheBookHasIt) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db,
+                    write(dir / "a.csv", std::string(kPriceHeader) +
+                                             "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"),
+                    options());
+  const std::string twice =
+      write(dir / "b.csv", std::string(kPriceHeader) +
+                               "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-4090,new,1700,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-4090,new,1650,USD,us,acme,2026-03-10,quote,\n");
+  EXPECT_EQ(import_problems(db, twice, options()),
+            (Problems{"b.csv:4: item_id+condition+seller+region+observed_on: duplicate key "
+                      "(rtx-3090, used, acme, us, 2026-03-10), first on line 2",
+                      "b.csv:5: item_id+condition+seller+region+observed_on: duplicate key "
+                      "(rtx-4090, new, acme, us, 2026-03-10), first on line 3"}));
+  // Line 2 conflicts with the book (600, not 640), line 3 has a bad date: the file's own
+  // problem alone is reported.
+  const std::string both =
+      write(dir / "c.csv", std::string(kPriceHeader) +
+                               "rtx-3090,used,600,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-4090,new,1700,USD,us,acme,2026-13-10,quote,\n");
+  EXPECT_EQ(import_problems(db, both, options()),
+            (Problems{"c.csv:3: observed_on: '2026-13-10' is not a date YYYY-MM-DD"}));
+  EXPECT_EQ(count_rows(db, "price_observations"), 1);
+}
+
+// A bad file is bad input (exit 2, every problem listed) even where the catalog cannot be
+// created: the rows are still all checked.
+TEST(Import, badRowsAreReportedWhereTheCatalogCannotBeWritten) {
+  const fs::path dir = test_dir();
+  write(dir / "not-a-folder", "a file\n");
+  const std::string db = (dir / "not-a-folder" / "catalog.sqlite").string();
+  const std::string file =
+      write(dir / "b.csv", std::string(kPriceHeader) +
+                               "rtx-3090,used,640,USD,us,acme,2026-03-10,quote,\n"
+                               "rtx-3090,used,-1,USD,us,acme,2026-03-11,quote,\n");
+  EXPECT_EQ(import_problems(db, file, options()),
+            (Problems{"b.csv:3: amount: must be greater than 0, got -1"}));
+  const std::string good = write(dir / "g.csv", std::string(kPriceHeader) +
+                                                    "rtx-3090,used,640,USD,us,acme,2026-03-10,"
+                                                    "quote,\n");
+  EXPECT_THROW(import_price_book(db, good, options()), CatalogError);
+}
+
 TEST(Import, badOptionsAreInput) {
   const fs::path dir = test_dir();
   const std::string db = (dir / "catalog.sqlite").string();
@@ -226,6 +277,116 @@ TEST(Import, badOptionsAreInput) {
             (Problems{"--observed-on: required for skypilot_vms files, which carry no dates (the "
                       "date their prices were read)"}));
   EXPECT_FALSE(fs::exists(db));
+}
+
+// ---- Devices and models of one's own (issue 14 item 2) --------------------------------------
+
+constexpr const char* kDeviceHeader =
+    "id,name,vendor,kind,memory_gb,memory_type,bandwidth_gbps,board_power_w,fp16_tflops,"
+    "fp8_tflops,fp4_tflops,nvlink_gbps,note,source,observed_on\n";
+// models.csv's columns before migration 0006 added hf_repo, head_dim_v...: they read as empty.
+constexpr const char* kModelHeader =
+    "id,name,hf_repo,params_b,active_params_b,layers,hidden,heads,kv_heads,head_dim,experts,"
+    "experts_active,swa_window,swa_layers,mla_kv_lora_rank,mla_rope_dim,max_context,vocab_size,"
+    "tied_embeddings,note,source,observed_on\n";
+// An RTX 2080 Ti with 22 GB fitted (a common modification): the built-in rtx-2080-ti's figures
+// (pricing/data/devices.csv line 60) but the memory.
+constexpr const char* kLabCard =
+    "lab-2080ti-22g,RTX 2080 Ti 22GB (modded),nvidia,consumer,22,GDDR6,616,250,53.8,,,,"
+    "memory doubled by a repair shop,our lab's card (rtx-2080-ti figures of devices.csv),"
+    "2026-11-01\n";
+// Llama 3.1 8B's row of pricing/data/models.csv under another id: a fine-tune.
+constexpr const char* kOwnModel =
+    "acme-llama-8b,Acme Llama 8B (fine-tune),acme/llama-8b-support,8.03,8.03,32,4096,32,8,128,,,,"
+    ",,,131072,128256,0,our fine-tune of Llama 3.1 8B,config.json of our checkpoint,"
+    "2026-11-01\n";
+
+TEST(ImportDevices, ownDeviceAndModelAreReadByIdAndAliasThroughTheLayeredCatalog) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  const std::string devices = write(dir / "devices.csv", std::string(kDeviceHeader) + kLabCard);
+  const ImportReport first = import_price_book(db, devices, options());
+  EXPECT_EQ(first.format, ImportFormat::devices);
+  EXPECT_EQ(first.inserted, 1);
+  const ImportReport models = import_price_book(
+      db, write(dir / "models.csv", std::string(kModelHeader) + kOwnModel), options());
+  EXPECT_EQ(models.format, ImportFormat::models);
+  EXPECT_EQ(models.inserted, 1);
+  // Again: nothing changes.
+  const ImportReport again = import_price_book(db, devices, options());
+  EXPECT_EQ(again.inserted, 0);
+  EXPECT_EQ(again.unchanged, 1);
+
+  const Catalog catalog = Catalog::open_layered(db);
+  const auto card = catalog.device("LAB-2080TI-22G");  // ids ignore case
+  ASSERT_TRUE(card.has_value());
+  EXPECT_EQ(card->id, "lab-2080ti-22g");
+  EXPECT_DOUBLE_EQ(card->memory_nameplate_gb, 22);
+  EXPECT_DOUBLE_EQ(card->bandwidth_gbps, 616);
+  EXPECT_DOUBLE_EQ(card->board_power_w, 250);
+  EXPECT_DOUBLE_EQ(card->fp16_tflops, 53.8);
+  const auto model = catalog.model("acme/llama-8b-support");  // the alias
+  ASSERT_TRUE(model.has_value());
+  EXPECT_EQ(model->layers, 32);
+  EXPECT_EQ(model->kv_heads, 8);
+}
+
+TEST(ImportDevices, badRowsNameTheFileLineAndColumnAndNothingIsWritten) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  const std::string devices =
+      write(dir / "devices.csv",
+            std::string(kDeviceHeader) +
+                // 24000 GB: a figure typed in MB.
+                "big,Big,nvidia,consumer,24000,GDDR6X,936,350,,,,,,spec sheet,2026-11-01\n"
+                // No source, no date.
+                "nosrc,No source,nvidia,consumer,24,GDDR6X,936,350,,,,,,,\n"
+                // A built-in id in other letters.
+                "H100-SXM,H100,nvidia,datacenter,80,HBM3,3350,700,,,,,,spec sheet,2026-11-01\n"
+                // Twice, ignoring case.
+                "card,Card,amd,consumer,16,GDDR6,512,250,,,,,,spec sheet,2026-11-01\n"
+                "Card,Card,amd,consumer,16,GDDR6,512,250,,,,,,spec sheet,2026-11-01\n"
+                // 0 W and a vendor we do not know.
+                "zero,Zero,via,consumer,16,GDDR6,512,0,,,,,,spec sheet,2026-11-01\n");
+  EXPECT_EQ(
+      import_problems(db, devices, options()),
+      (Problems{"devices.csv:2: memory_gb: must be at most 16384 GB (beyond any device: a unit "
+                "slip?), got 24000",
+                "devices.csv:3: source: required, but empty",
+                "devices.csv:3: observed_on: required, but empty",
+                "devices.csv:4: id: 'H100-SXM' is the device 'h100-sxm' of the built-in catalog "
+                "(ids and aliases ignore case), which a plan would take: give yours another id",
+                "devices.csv:6: id: duplicate key (Card), first on line 5 (ids ignore case)",
+                "devices.csv:7: vendor: 'via' is not one of nvidia, amd, intel, apple",
+                "devices.csv:7: board_power_w: must be greater than 0, got 0"}));
+  EXPECT_FALSE(fs::exists(db));
+
+  const std::string models = write(
+      dir / "models.csv",
+      std::string(kModelHeader) +
+          // More active parameters than parameters.
+          "moe,MoE,,30,40,48,2048,32,4,128,128,8,,,,,32768,151936,0,,card,2026-11-01\n"
+          // A built-in model's Hugging Face id as the alias.
+          "mine,Mine,meta-llama/Llama-3.1-8B,8.03,8.03,32,4096,32,8,128,,,,,,,131072,128256,0,,"
+          "card,2026-11-01\n");
+  EXPECT_EQ(import_problems(db, models, options()),
+            (Problems{"models.csv:2: active_params_b: must not exceed params_b (40 > 30)",
+                      "models.csv:3: hf_repo: 'meta-llama/Llama-3.1-8B' is already the built-in "
+                      "model 'llama-3.1-8b' (or its alias; ids and aliases ignore case)"}));
+  EXPECT_FALSE(fs::exists(db));
+}
+
+TEST(ImportDevices, aDeviceIsNeverReplacedWithOtherFigures) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  import_price_book(db, write(dir / "a.csv", std::string(kDeviceHeader) + kLabCard), options());
+  std::string changed = kLabCard;
+  changed.replace(changed.find(",22,"), 4, ",24,");
+  EXPECT_EQ(
+      import_problems(db, write(dir / "b.csv", std::string(kDeviceHeader) + changed), options()),
+      (Problems{"b.csv:2: memory_gb: the catalog already holds device 'lab-2080ti-22g' "
+                "with memory_gb '22', not '24' (a device is never replaced: give the "
+                "changed one another id)"}));
 }
 
 // ---- The layered catalog ---------------------------------------------------------------------

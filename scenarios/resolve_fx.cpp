@@ -1,0 +1,69 @@
+// Exchange rates: the plan currency per unit of another, from the scenario's [fx] or the
+// catalog's dated reference rates (directly or crossed through EUR), and conversions with them.
+#include <optional>
+#include <string>
+
+#include "scenarios/resolver.hpp"
+
+namespace gputco::resolve_detail {
+
+std::optional<Resolver::FxQuote> Resolver::fx_quote(const std::string& from) const {
+  const std::string& to = s_.currency;
+  if (const auto typed = s_.fx.find(from); typed != s_.fx.end()) return FxQuote{typed->second, {}};
+  if (auto fx = catalog_.fx_rate(from, to, s_.as_of)) return FxQuote{fx->rate, {*fx}};
+  // ECB reference rates are quoted against the euro: a cross rate through it.
+  auto leg_in = catalog_.fx_rate(from, "EUR", s_.as_of);
+  auto leg_out = catalog_.fx_rate("EUR", to, s_.as_of);
+  if (!leg_in || !leg_out) return std::nullopt;
+  return FxQuote{leg_in->rate * leg_out->rate, {*leg_in, *leg_out}};
+}
+
+double Resolver::fx_rate_to_plan(const std::string& from, const std::string& section,
+                                 const std::string& key) {
+  const std::string& to = s_.currency;
+  if (const auto known = fx_rates_.find(from); known != fx_rates_.end()) return known->second;
+  const auto quote = fx_quote(from);
+  if (!quote) {
+    fail(section, key,
+         "the catalog has no " + from + "/" + to + " exchange rate as of " + s_.as_of +
+             " (nor one through EUR); give it as [fx] " + from + " = " + to + " per " + from +
+             ", or this value in " + to);
+  }
+  std::string provenance;
+  if (quote->legs.empty()) {
+    provenance = s_.provenance("fx", from);
+  } else if (quote->legs.size() == 1) {
+    provenance = listed_fx_source(quote->legs[0]);
+  } else {
+    const FxRate& in = quote->legs[0];
+    const FxRate& out = quote->legs[1];
+    provenance = "cross rate through EUR: " + fixed(in.rate, 6) + " EUR/" + from + " x " +
+                 fixed(out.rate, 6) + " " + to + "/EUR (" + listed_fx_source(in) + "; " +
+                 listed_fx_source(out) + ")";
+  }
+  fx_rates_[from] = quote->rate;
+  number("fx", from, "Exchange rate: " + to + " per " + from, quote->rate, to + "/" + from,
+         provenance);
+  return quote->rate;
+}
+
+std::string Resolver::listed_fx_source(const FxRate& fx) {
+  const std::string what = "FX " + fx.base + "/" + fx.quote;
+  for (const auto& row : r_.sources) {
+    if (row.what == what) return source_provenance(fx.provenance);
+  }
+  return source(what, fx.rate, fx.quote, "per " + fx.base, fx.provenance);
+}
+
+double Resolver::convert(double amount, const std::string& from, std::string& provenance,
+                         const std::string& section, const std::string& key) {
+  const std::string& to = s_.currency;
+  if (from == to) return amount;
+  const double rate = fx_rate_to_plan(from, section, key);
+  provenance += "; converted from " + fixed(amount, 4) + " " + from + " at " + fixed(rate, 4) +
+                " " + to + "/" + from + " (fx." + from + ")";
+  pending_conversion_ = Conversion{amount, from, rate};
+  return amount * rate;
+}
+
+}  // namespace gputco::resolve_detail
