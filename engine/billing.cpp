@@ -36,14 +36,26 @@ double always_on_instances(double load) {
 
 double billed_instance_hours(const HourlyBilling& b, double load, double hours_per_day,
                              double days_of_use, double availability_hours) {
+  return billed_instance_hours(b, load, daily_load_shape(hours_per_day, 1.0, {}), days_of_use,
+                               availability_hours);
+}
+
+double billed_instance_hours(const HourlyBilling& b, double load, const DailyLoadShape& shape,
+                             double days_of_use, double availability_hours) {
   const double l = std::max(0.0, load);
   const double a = std::max(0.0, availability_hours);
-  if (b.billing == Billing::always_on) return always_on_instances(l) * a;
-  const double h = std::max(0.0, hours_per_day);
-  const double x = std::max(0.0, l - b.min_instances);
-  const double whole = std::floor(x);
-  const double busy_per_day = whole * round_up_to_period(h, b.granularity) +
-                              round_up_to_period((x - whole) * h, b.granularity);
+  if (b.billing == Billing::always_on) {
+    return always_on_instances(shape.flat ? l : l * shape.peak_multiplier) * a;
+  }
+  double busy_per_day = 0;
+  for (int i = 0; i < shape.count; ++i) {
+    const LoadStretch& s = shape.stretches[static_cast<size_t>(i)];
+    const double h = std::max(0.0, s.hours);
+    const double x = std::max(0.0, (shape.flat ? l : l * s.multiplier) - b.min_instances);
+    const double whole = std::floor(x);
+    busy_per_day += whole * round_up_to_period(h, b.granularity) +
+                    round_up_to_period((x - whole) * h, b.granularity);
+  }
   return b.min_instances * a + std::max(0.0, days_of_use) * busy_per_day;
 }
 

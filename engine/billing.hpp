@@ -3,6 +3,8 @@
 // the rest started for the busy hours and billed by the provider's granularity).
 #pragma once
 
+#include "engine/load_shape.hpp"
+
 namespace gputco {
 
 /// How an on-demand or spot rental (rent_hourly without a reserved term) is billed.
@@ -57,6 +59,18 @@ double always_on_instances(double load);
 ///   cheap end of what autoscaling can bill.
 /// Throws nothing; negative inputs count as 0.
 double billed_instance_hours(const HourlyBilling& billing, double load, double hours_per_day,
+                             double days_of_use, double availability_hours);
+
+/// The same over a day of `shape` (engine/load_shape.hpp; a flat day of hours_per_day hours
+/// gives the function above, bit for bit), with P = shape.peak_multiplier:
+/// - always_on: always_on_instances(L x P) x A: the instances of the peak hour, every hour of
+///   availability;
+/// - autoscaled: min_instances x A + D x sum over the stretches s of (floor(X_s) x
+///   round_up(h_s) + round_up(frac(X_s) x h_s)), X_s = max(0, L x multiplier_s -
+///   min_instances), h_s the stretch's hours: for an hourly profile, the instances above the
+///   minimum that each hour needs, hour by hour.
+/// Throws nothing; negative inputs count as 0.
+double billed_instance_hours(const HourlyBilling& billing, double load, const DailyLoadShape& shape,
                              double days_of_use, double availability_hours);
 
 }  // namespace gputco

@@ -39,6 +39,10 @@ double base_load(const OptionInputs& o, const WorkloadInputs& w) {
   return *w.tokens_per_day / (o.capacity_tokens_per_hour * w.hours_per_day);
 }
 
+DailyLoadShape load_shape_of(const WorkloadInputs& w) {
+  return daily_load_shape(w.hours_per_day, w.peak_factor, w.hourly_profile);
+}
+
 double overflow_units_per_load(const OptionInputs& o, const WorkloadInputs& w) {
   if (!w.tokens_per_day || o.capacity_tokens_per_hour <= 0 ||
       o.overflow_capacity_tokens_per_hour <= 0) {

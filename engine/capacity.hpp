@@ -3,6 +3,7 @@
 // utilization.
 #pragma once
 
+#include "engine/load_shape.hpp"
 #include "engine/plan_inputs.hpp"
 
 namespace gputco {
@@ -33,6 +34,10 @@ int prefill_prompt_tokens(const WorkloadInputs& workload);
 /// known (0 when hours_per_day is 0), else 1 (the stated workload). api: 0 (a provider's
 /// capacity is not ours to measure: no load; its bill follows tokens_per_day).
 double base_load(const OptionInputs& option, const WorkloadInputs& workload);
+
+/// The workload's day of use (engine/load_shape.hpp daily_load_shape of hours_per_day,
+/// peak_factor and hourly_profile). Throws nothing.
+DailyLoadShape load_shape_of(const WorkloadInputs& workload);
 
 /// Overflow rental units per unit of the option's load: own capacity / the rental's capacity
 /// when tokens_per_day is given and both are known, else 1 (both carry the stated workload).

@@ -94,6 +94,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
           ? o.colo_per_kw_month * o.contracted_kw + o.colo_per_rack_unit_month * o.rack_units
           : 0.0;
   const double energy_per_hour = energy_cost_per_hour(o, site);
+  const DailyLoadShape shape = load_shape_of(w);
   // Idle energy's cost per unit-hour (zero when colocated power is in the kW fee).
   const double idle_per_hour =
       o.hosting == Hosting::colocation && !o.power_metered
@@ -106,11 +107,12 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     const int month = static_cast<int>(m);
     const double units = cf.units[m];
     const double hours = w.hours_per_day * days_of_use(w, f, month);
-    cf.energy[m] = std::min(cf.load[m], units) * energy_per_hour * hours *
-                   trend_factor(site.tariff_trend_per_year, month);
+    const double served = served_load(cf.load[m], units, shape);
+    cf.energy[m] =
+        served * energy_per_hour * hours * trend_factor(site.tariff_trend_per_year, month);
     if (!o.powered_off_when_idle && o.idle_power_w > 0) {
       const double idle_unit_hours =
-          std::max(0.0, units * hours_in_month(w, f, month) - std::min(cf.load[m], units) * hours);
+          std::max(0.0, units * hours_in_month(w, f, month) - served * hours);
       cf.energy[m] +=
           idle_unit_hours * idle_per_hour * trend_factor(site.tariff_trend_per_year, month);
     }
@@ -120,7 +122,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
       cf.failures[m] = o.annual_failure_rate / kMonthsPerYear * o.count * o.price_per_gpu * units;
     }
     if (o.overflow == Overflow::rent) {
-      cf.overflow_load[m] = std::max(0.0, cf.load[m] - units);
+      cf.overflow_load[m] = overflow_load(cf.load[m], units, shape);
       cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour *
                    trend_factor(f.rent_trend_per_year, month);
     }
@@ -168,14 +170,15 @@ void rent_hourly_flows(const OptionInputs& o, const WorkloadInputs& w, const Fin
   const auto last = static_cast<size_t>(f.horizon_months);
   const double per_hour = o.rate_per_gpu_hour * o.count;
   const int term = term_months(o.term);
+  const DailyLoadShape shape = load_shape_of(w);
   for (size_t m = 1; m <= last; ++m) {
     const int month = static_cast<int>(m);
     if (term > 0) {
       cf.rent[m] = per_hour * cf.units[m] * hours_in_month(w, f, month);
     } else {
       const double billed =
-          billed_instance_hours(o.hourly_billing, cf.load[m], w.hours_per_day,
-                                days_of_use(w, f, month), availability_hours(w, f, month));
+          billed_instance_hours(o.hourly_billing, cf.load[m], shape, days_of_use(w, f, month),
+                                availability_hours(w, f, month));
       cf.rent[m] = per_hour * billed / o.goodput * trend_factor(f.rent_trend_per_year, month);
     }
   }
@@ -200,14 +203,15 @@ void rent_monthly_flows(const OptionInputs& o, const FinanceInputs& f, CashFlow&
 /// Devices in service in month m, for per-device licences and support: the units in service
 /// (owned, reserved, monthly servers) or the instances an hourly rental runs at its load
 /// (at least one), times the devices per unit; none for an api.
-double devices_in_service(const OptionInputs& o, const CashFlow& cf, size_t m) {
+double devices_in_service(const OptionInputs& o, double peak_multiplier, const CashFlow& cf,
+                          size_t m) {
   switch (o.kind) {
     case OptionKind::api:
       return 0;
     case OptionKind::rent_hourly:
       if (term_months(o.term) == 0) {
         return o.count * std::max(static_cast<double>(o.hourly_billing.min_instances),
-                                  always_on_instances(cf.load[m]));
+                                  always_on_instances(cf.load[m] * peak_multiplier));
       }
       break;
     case OptionKind::buy:
@@ -218,13 +222,15 @@ double devices_in_service(const OptionInputs& o, const CashFlow& cf, size_t m) {
 }
 
 /// The cost lines (engine/cost_lines.hpp), paid in arrears each month 1..N.
-void cost_line_flows(const OptionInputs& o, const FinanceInputs& f, CashFlow& cf) {
+void cost_line_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+                     CashFlow& cf) {
   const auto last = static_cast<size_t>(f.horizon_months);
   const CostLines& lines = o.cost_lines;
   const bool owned = o.kind == OptionKind::buy;
   const double staff = staff_per_month(lines);
+  const double peak_multiplier = load_shape_of(w).peak_multiplier;
   for (size_t m = 1; m <= last; ++m) {
-    const double devices = devices_in_service(o, cf, m);
+    const double devices = devices_in_service(o, peak_multiplier, cf, m);
     cf.staff[m] = staff;
     cf.licences[m] = licences_per_month(lines, devices);
     cf.support[m] = support_per_month(lines, devices);
@@ -244,12 +250,14 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
   // Load and units: index 0 holds month 1's load (what the start must be sized for).
   const double load_1 = base_load(o, w);
   const bool whole_units = adds_units(o);
+  // Units are sized for the peak hour's load (issue #21): load x the day's peak multiplier.
+  const double peak_multiplier = load_shape_of(w).peak_multiplier;
   const bool has_units = o.kind == OptionKind::buy || o.kind == OptionKind::rent_monthly ||
                          (o.kind == OptionKind::rent_hourly && term_months(o.term) > 0);
   double peak = 0;
   for (size_t m = 0; m <= last; ++m) {
     cf.load[m] = load_1 * growth_factor(w.growth_per_month, static_cast<int>(m));
-    peak = std::max(peak, cf.load[m]);
+    peak = std::max(peak, cf.load[m] * peak_multiplier);
     if (has_units) {
       cf.units[m] = whole_units ? std::max(1.0, std::ceil(peak - kLoadTolerance)) : 1.0;
     }
@@ -269,7 +277,7 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
       break;
   }
   energy_rows(o, w, site, f, cf);
-  cost_line_flows(o, f, cf);
+  cost_line_flows(o, w, f, cf);
   if (!f.vat_reclaimable && f.vat_rate > 0) {
     const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
     // Staff (wages) and insurance (exempt: VAT Directive 2006/112/EC, art. 135(1)(a)) carry

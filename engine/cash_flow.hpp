@@ -18,8 +18,15 @@ double capex_of(const OptionInputs& option);
 /// of use in month m (hours_per_day x days of use), h_m = hours in month m (convention),
 /// L_m = load (WorkloadInputs), u_m = units in service, R_m and T_m the rent and tariff
 /// trend factors (1 + trend)^((m - 1) / 12):
-/// - units: index 0 holds month 1's load; u_m = max(1, ceil(max(L_0..L_m) - 1e-9)) when the
-///   option adds units (buy with overflow add_units, reserved terms, rent_monthly), else 1.
+/// - units: index 0 holds month 1's load; u_m = max(1, ceil(max(L_0..L_m) x P - 1e-9)) when
+///   the option adds units (buy with overflow add_units, reserved terms, rent_monthly), else 1.
+///   P = the day's peak multiplier (load_shape_of(workload), engine/load_shape.hpp: 1 for a
+///   demand spread evenly, peak_factor, or an hourly profile's largest share x its hours):
+///   units are sized for the peak hour (issue #21). Where a formula below says min(L_m, u_m)
+///   (load served) or max(0, L_m - u_m) (overflow), it is served_load / overflow_load over the
+///   day's shape: the same when the day is flat or the units cover the peak; else hour by
+///   hour, so overflow is rented only for what the peak hours leave over. Always-on rentals
+///   run always_on_instances(L_m x P), autoscaled ones bill the shape's hours.
 /// - buy: unit capex C = count x price_per_gpu + host_cost; capex[m] = C x (u_m - u_{m-1})
 ///   (u_{-1} = 0), zero under a lease; energy[m] = min(L_m, u_m) x (count x board_power_w +
 ///   host_power_w) / 1000 x H_m x tariff x PUE x T_m (0 when colocated power is not metered);

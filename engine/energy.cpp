@@ -4,6 +4,7 @@
 #include <numeric>
 #include <optional>
 
+#include "engine/capacity.hpp"
 #include "engine/timeline.hpp"
 #include "engine/units.hpp"
 
@@ -78,6 +79,7 @@ void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
   const bool on = stays_on(o);
   const bool by_use = o.kind == OptionKind::rent_hourly && term_months(o.term) == 0;
   const auto intensity = intensity_of(o, site);
+  const DailyLoadShape shape = load_shape_of(w);
   for (size_t m = 1; m <= last; ++m) {
     const int month = static_cast<int>(m);
     const double hours = w.hours_per_day * days_of_use(w, f, month);
@@ -85,7 +87,7 @@ void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     if (by_use) {
       load_kwh = load_kw * hours * cf.load[m] / o.goodput * pue;
     } else {
-      const double served = std::min(cf.load[m], cf.units[m]);
+      const double served = served_load(cf.load[m], cf.units[m], shape);
       load_kwh = served * load_kw * hours * pue;
       if (on) {
         idle_unit_hours = std::max(0.0, cf.units[m] * hours_in_month(w, f, month) - served * hours);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/billing.hpp"
+#include "engine/capacity.hpp"
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
@@ -158,13 +159,15 @@ void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const Fina
   const HourlyBilling& b = o.hourly_billing;
   double first = 0, most = 0, hours_month_1 = 0;
   int most_month = 1;
+  const DailyLoadShape shape = load_shape_of(w);
   for (int m = 1; m <= f.horizon_months; ++m) {
     const auto i = static_cast<size_t>(m);
     const double availability = availability_hours(w, f, m);
-    r.billed_instance_hours += billed_instance_hours(b, r.cash_flow.load[i], w.hours_per_day,
-                                                     days_of_use(w, f, m), availability);
+    r.billed_instance_hours +=
+        billed_instance_hours(b, r.cash_flow.load[i], shape, days_of_use(w, f, m), availability);
     const double instances =
-        std::max(static_cast<double>(b.min_instances), always_on_instances(r.cash_flow.load[i]));
+        std::max(static_cast<double>(b.min_instances),
+                 always_on_instances(r.cash_flow.load[i] * shape.peak_multiplier));
     if (m == 1) {
       first = instances;
       hours_month_1 = availability;
@@ -184,15 +187,25 @@ void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const Fina
       o.term == RentTerm::spot
           ? fmt::format(", / goodput {:.2f} (interruptions' lost work)", o.goodput)
           : "";
+  // The peak the instances are sized for, when the demand is not spread evenly (issue #21).
+  const std::string at_peak =
+      shape.flat
+          ? ""
+          : fmt::format(" (the peak hour at {:.2f} x the mean load{})", shape.peak_multiplier,
+                        w.hourly_profile.empty() ? "" : ", hourly profile");
   if (b.billing == Billing::always_on) {
-    r.billing =
-        fmt::format("always on: {:.0f} instance(s) at the peak{} billed for all {}, busy or not{}",
-                    first, peak, hours, spot);
+    r.billing = fmt::format(
+        "always on: {:.0f} instance(s) at the peak{}{} billed for all {}, busy or not{}", first,
+        at_peak, peak, hours, spot);
   } else {
     r.billing = fmt::format(
         "autoscaled: {} instance(s) always running for the {}, the rest ({:.0f} at month 1{}) "
-        "billed per {} of busy time{}",
-        b.min_instances, hours, first, peak, to_string(b.granularity), spot);
+        "billed per {} of busy time{}{}",
+        b.min_instances, hours, first, peak, to_string(b.granularity),
+        shape.flat ? ""
+                   : (w.hourly_profile.empty() ? " (the peak hour at its factor, the rest even)"
+                                               : " (hour by hour, as the hourly profile says)"),
+        spot);
   }
 }
 

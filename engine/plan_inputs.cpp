@@ -153,6 +153,20 @@ void validate_plan_inputs(const PlanInputs& in) {
                      (!w.days_follow_convention && w.days_per_month <= 0),
                  "hours_per_day is 0 but the demand is "
                      << *w.tokens_per_day << " tokens a day: no hours to serve it in");
+  GPUTCO_REQUIRE(std::isfinite(w.peak_factor) && w.peak_factor >= 1 && w.peak_factor <= 24,
+                 "peak_factor must be between 1 and 24 (the peak hour over the mean hour), got "
+                     << w.peak_factor);
+  if (!w.hourly_profile.empty()) {
+    double sum = 0;
+    for (double share : w.hourly_profile) {
+      GPUTCO_REQUIRE(finite_non_negative(share),
+                     "hourly_profile's shares must be non-negative numbers, got " << share);
+      sum += share;
+    }
+    GPUTCO_REQUIRE(w.hourly_profile.size() == 24 && std::abs(sum - 1.0) <= kProfileSumTolerance,
+                   "hourly_profile must hold 24 shares summing to 1, got "
+                       << w.hourly_profile.size() << " summing to " << sum);
+  }
   GPUTCO_REQUIRE(!w.users || (std::isfinite(*w.users) && *w.users > 0),
                  "users must be a positive number");
   GPUTCO_REQUIRE(

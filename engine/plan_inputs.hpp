@@ -49,6 +49,9 @@ enum class Financing {
 /// A load within this of a whole number of units is that number: no unit is bought for the
 /// rounding residue of (1 + g)^m. The workbook's units formula uses the same value.
 inline constexpr double kLoadTolerance = 1e-9;
+/// An hourly profile's shares must sum to 1 within this (0.1 %: shares written with three
+/// decimals, 24 of them, round to within it).
+inline constexpr double kProfileSumTolerance = 1e-3;
 /// Hours in a full day, for 24-hour billing and calendar months.
 inline constexpr double kHoursPerFullDay = 24.0;
 /// Tokens in the "million" of API prices and of cost per million tokens.
@@ -129,6 +132,15 @@ struct WorkloadInputs {
   /// The hours the service must be reachable: an always-on rental is billed for them, an
   /// autoscaled one for its min_instances over them (engine/billing.hpp).
   Availability availability = Availability::hours_of_use;
+  /// The peak hour's demand over the mean hour of use's (>= 1; 1 = the demand spread evenly,
+  /// the default). Owned units, reserved and monthly units and always-on instances are sized
+  /// for load x the peak (engine/load_shape.hpp daily_load_shape: the peak hour at this
+  /// factor, the other hours sharing the rest). Ignored when hourly_profile is given.
+  double peak_factor = 1.0;
+  /// The day's demand by clock hour: 24 shares summing to 1 (the scenario's check: within
+  /// 0.1 %), or empty (none). hours_per_day is then the hours with a share > 0 (the
+  /// resolver's rule); the peak is 24 shares' largest x those hours.
+  std::vector<double> hourly_profile;
 };
 
 /// Where owned hardware runs.

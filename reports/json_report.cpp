@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/capacity.hpp"
+
 namespace gputco {
 
 namespace {
@@ -86,6 +88,15 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
   j["tokens_per_day"] = optional(inputs.workload.tokens_per_day);
   j["input_tokens_per_output_token"] = optional(inputs.workload.input_tokens_per_output_token);
   j["requests_per_day"] = optional(inputs.workload.requests_per_day);
+  // The demand's peak (issue #21): what units and always-on instances are sized for.
+  const DailyLoadShape shape = load_shape_of(inputs.workload);
+  j["peak"] = {{"peak_multiplier", number(shape.peak_multiplier)},
+               {"source", !inputs.workload.hourly_profile.empty() ? "hourly_profile"
+                          : shape.flat ? "default: the demand spread evenly over the hours of use"
+                                       : "peak_factor"},
+               {"hourly_profile", inputs.workload.hourly_profile.empty()
+                                      ? ordered(nullptr)
+                                      : numbers(inputs.workload.hourly_profile)}};
   ordered options = ordered::array();
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];

@@ -3,6 +3,7 @@
 // switch its terms on and off), reading the named cells of the Inputs sheet; the engine's
 // figure is each cell's cached result, so the file opens right even where nothing
 // recalculates. The formulas restate engine/plan.hpp (option_cash_flow) term by term.
+#include "engine/capacity.hpp"
 #include "engine/units.hpp"
 #include "reports/xlsx_cash_flow_rows.hpp"
 #include "reports/xlsx_report.hpp"
@@ -32,7 +33,7 @@ class BlockFormulas {
       case CashFlowRow::units:
         return units();
       case CashFlowRow::overflow_load:
-        return owned() && inputs_.overflow == Overflow::rent
+        return owned() && inputs_.overflow == Overflow::rent && !shape_bites()
                    ? "=" + flag(layout_.is_running_row) + "*MAX(0," + here(block_.load) + "-" +
                          here(block_.units) + ")"
                    : "";
@@ -42,7 +43,7 @@ class BlockFormulas {
                          flag(layout_.is_start_row) + "=1,0," + previous(block_.units) + "))"
                    : "";
       case CashFlowRow::energy:
-        return owned() ? energy() : "";
+        return owned() && !shape_bites() ? energy() : "";
       case CashFlowRow::maintenance:
         return owned() ? "=" + flag(layout_.is_running_row) + "*" + here(block_.units) + "*" +
                              unit_capex() + "*" + in("maintenance_per_year") + "/" +
@@ -149,6 +150,7 @@ class BlockFormulas {
              constant("watts_per_kw") + "*" + flag(layout_.hours_of_use_row) + "*" +
              here(block_.load) + "/" + in("goodput") + "*" + pue + idle;
     }
+    if (shape_bites()) return "";
     std::string power = in("count") + "*" + in("board_power_w");
     if (owned()) power = "(" + power + "+" + in("host_power_w") + ")";
     return "=" + running + "*MIN(" + here(block_.load) + "," + here(block_.units) + ")*" + power +
@@ -164,7 +166,7 @@ class BlockFormulas {
     const bool all_month = reserved() || option_.kind == OptionKind::rent_monthly;
     const bool owned_inputs = owned() && names_.has(option_.id, "powered_off_when_idle") &&
                               names_.has(option_.id, "idle_power_w");
-    if (!all_month && !owned_inputs) return "";
+    if ((!all_month && !owned_inputs) || shape_bites()) return "";
     const std::string pue = names_.has(option_.id, "pue") ? in("pue") : global("site", "pue");
     return "=" + flag(layout_.is_running_row) +
            (owned_inputs ? "*(1-" + in("powered_off_when_idle") + ")" : std::string()) + "*MAX(0," +
@@ -187,6 +189,9 @@ class BlockFormulas {
   void set_site_intensity_key(std::string key) { site_key_ = std::move(key); }
   /// The workload's hours of availability (an hourly rental's billed hours).
   void set_availability(Availability availability) { availability_ = availability; }
+  /// The day of use (engine load_shape_of): units and always-on instances are sized for the
+  /// load x Inputs' peak_multiplier when it is not flat.
+  void set_shape(const DailyLoadShape& shape) { shape_ = shape; }
 
   /// Output tokens served in the month (engine OptionResult::tokens_served): tokens_per_day x
   /// growth factor x days of use with a demand in tokens, else the aggregate decode tokens/s
@@ -211,6 +216,10 @@ class BlockFormulas {
     col_ = col;
     const std::string vat_factor = "(1+(1-" + global("scenario", "vat_reclaimable") + ")*" +
                                    global("scenario", "vat_rate") + ")";
+    // An uneven day (issue #21): the engine's 2 x (total - total at half the hours) is not
+    // the rows' sum when the peak is capped at the hours (a peak factor above half of them):
+    // its figures.
+    if (!shape_.flat && option_.kind != OptionKind::api) return "";
     if (option_.kind == OptionKind::rent_hourly && !reserved()) {
       // The rent at h hours a day less the rent at h / 2, twice (engine hours_scaled_costs):
       // the whole rent when it is linear in the hours (always on for the hours of use).
@@ -265,8 +274,8 @@ class BlockFormulas {
                                          : hours_of_use;
     std::string billed;
     if (inputs_.hourly_billing.billing == Billing::always_on) {
-      billed = "MAX(1,ROUNDUP(" + here(block_.load) + "-" + constant("load_tolerance") + ",0))*" +
-               availability;
+      billed = "MAX(1,ROUNDUP(" + at_peak(here(block_.load)) + "-" + constant("load_tolerance") +
+               ",0))*" + availability;
     } else {
       const std::string periods = in("billing_periods_per_hour");
       const auto round_up = [&](const std::string& y) {
@@ -285,8 +294,8 @@ class BlockFormulas {
 
   std::string units() const {
     if (!adds_units()) return "";
-    return "=MAX(1,ROUNDUP(MAX(" + from_start(block_.load) + ")-" + constant("load_tolerance") +
-           ",0))";
+    return "=MAX(1,ROUNDUP(" + at_peak("MAX(" + from_start(block_.load) + ")") + "-" +
+           constant("load_tolerance") + ",0))";
   }
 
   std::string energy() const {
@@ -334,6 +343,8 @@ class BlockFormulas {
                  in("term_months") + ",0)*" + in("term_months") + "-" + horizon() + ")*" +
                  per_unit_hour + "*" + global("workload", "hours_per_month");
         }
+        // Autoscaled over an uneven day: billed stretch by stretch (engine); its figures.
+        if (!shape_.flat && inputs_.hourly_billing.billing == Billing::autoscaled) return "";
         return "=" +
                hourly_rent(global("workload", "hours_per_day"), flag(layout_.hours_of_use_row));
       case OptionKind::api: {
@@ -383,10 +394,10 @@ class BlockFormulas {
     std::string f = "=" + flag(layout_.is_running_row) + "*(" + key("_per_month") + "+" +
                     key("_per_year") + "/" + constant("months_per_year");
     if (option_.kind != OptionKind::api) {
-      const std::string units =
-          option_.kind == OptionKind::rent_hourly && !reserved()
-              ? "MAX(1,ROUNDUP(" + here(block_.load) + "-" + constant("load_tolerance") + ",0))"
-              : here(block_.units);
+      const std::string units = option_.kind == OptionKind::rent_hourly && !reserved()
+                                    ? "MAX(1,ROUNDUP(" + at_peak(here(block_.load)) + "-" +
+                                          constant("load_tolerance") + ",0))"
+                                    : here(block_.units);
       f += "+" + key("_per_gpu_per_year") + "*" + in("count") + "*" + units + "/" +
            constant("months_per_year");
     }
@@ -450,6 +461,16 @@ class BlockFormulas {
   const InputNames& names_;
   std::string site_key_ = "grid_g_co2e_per_kwh";
   Availability availability_ = Availability::hours_of_use;
+  DailyLoadShape shape_;
+
+  /// `load` at the peak hour: x Inputs' peak_multiplier when the day is not flat.
+  std::string at_peak(const std::string& load) const {
+    return shape_.flat ? load : "(" + load + ")*" + global("workload", "peak_multiplier");
+  }
+  /// Whether the hours' shape changes what owned units serve: not flat, and units that do not
+  /// follow the peak (overflow rented). Those rows hold the engine's figures (hour by hour
+  /// over the profile), not a formula.
+  bool shape_bites() const { return !shape_.flat && owned() && !adds_units(); }
   mutable lxw_col_t col_ = 0;
 };
 
@@ -497,8 +518,11 @@ void write_physical_rows(SheetWriter& sheet, const Formats& formats, const Optio
     } else {
       sheet.formula(block.idle_kwh, col, idle, at(cf.idle_kwh, m), formats.decimal2);
     }
-    sheet.formula(block.energy_kwh, col, formulas.energy_kwh(col), at(cf.energy_kwh, m),
-                  formats.decimal2);
+    if (const std::string kwh = formulas.energy_kwh(col); kwh.empty()) {
+      sheet.number(block.energy_kwh, col, at(cf.energy_kwh, m), formats.decimal2);
+    } else {
+      sheet.formula(block.energy_kwh, col, kwh, at(cf.energy_kwh, m), formats.decimal2);
+    }
     if (block.co2e_known) {
       sheet.formula(block.co2e_kg, col, formulas.co2e_kg(col), at(cf.co2e_kg, m), formats.decimal2);
     }
@@ -554,7 +578,8 @@ void write_metric_rows(SheetWriter& sheet, const Formats& formats, const OptionR
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
                  const OptionInputs* inputs, const std::string& label, OptionBlock& block,
                  const CashFlowLayout& layout, const InputNames& names,
-                 const std::string& site_intensity, Availability availability) {
+                 const std::string& site_intensity, Availability availability,
+                 const DailyLoadShape& shape) {
   const CashFlow& cf = option.cash_flow;
   sheet.text(block.title, layout.label_col, label, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
@@ -571,6 +596,7 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   BlockFormulas formulas(option, inputs, block, layout, names);
   formulas.set_site_intensity_key(site_intensity);
   formulas.set_availability(availability);
+  formulas.set_shape(shape);
   const lxw_col_t first = layout.first_month_col;
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
@@ -687,7 +713,8 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     ++row;
     write_block(sheet, formats, option, find_option_inputs(scenario, option.id),
                 option_label(scenario, option.id), block, layout, names, site_intensity,
-                scenario.plan_inputs.workload.availability);
+                scenario.plan_inputs.workload.availability,
+                load_shape_of(scenario.plan_inputs.workload));
     layout.blocks.push_back(block);
   }
 

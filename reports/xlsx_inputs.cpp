@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "engine/capacity.hpp"
 #include "engine/finance.hpp"
 #include "engine/units.hpp"
 #include "reports/xlsx_names.hpp"
@@ -120,6 +121,9 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
        in.workload.tokens_per_day.value_or(0.0)},
       {"workload", "demand_in_tokens", "Demand given in tokens per day (1 = yes)", "flag",
        in.workload.tokens_per_day ? 1.0 : 0.0},
+      {"workload", "peak_multiplier",
+       "Peak hour's load over the mean hour of use (units are sized for it)", "ratio",
+       load_shape_of(in.workload).peak_multiplier},
       {"workload", "calendar_months", "Calendar months (1 = yes)", "flag",
        in.workload.hours_per_month_convention == HoursConvention::calendar ? 1.0 : 0.0},
       {"workload", "days_follow_convention", "Days of use follow the calendar (1 = yes)", "flag",

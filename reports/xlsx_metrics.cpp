@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/capacity.hpp"
 #include "engine/finance.hpp"
 #include "engine/metrics.hpp"
 #include "reports/xlsx_report.hpp"
@@ -215,7 +216,10 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                                           gap_fixed + "+" + full_day + "*" + gap_scaled + "/" +
                                           hours + ">0,\"never\",-" + gap_fixed + "*" + hours + "/" +
                                           gap_scaled + ")),\"n/a\")";
-      if (scenario.plan_inputs.workload.hours_per_day > 0) {
+      // An uneven day (issue #21): units follow the peak, which a change of hours can cap, so
+      // the totals are not linear in the hours: the engine's search, as a figure.
+      const bool flat_day = load_shape_of(scenario.plan_inputs.workload).flat;
+      if (scenario.plan_inputs.workload.hours_per_day > 0 && flat_day) {
         write_either(sheet, r, out.be_hours_per_day_col, per_day_formula,
                      option.break_even_hours_per_day, "never", formats.decimal2);
         write_either(sheet, r, out.be_hours_col,
@@ -224,7 +228,8 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                          ref(out.be_hours_per_day_col) + ")",
                      option.break_even_hours, "never", formats.hours);
       } else {
-        // No hours of use: nothing scales, so no slope to solve with: the engine's figure.
+        // No hours of use (nothing scales, no slope to solve with) or an uneven day: the
+        // engine's figure.
         const auto value = [&](lxw_col_t col, const std::optional<double>& x, lxw_format* format) {
           if (x) {
             sheet.number(r, col, *x, format);

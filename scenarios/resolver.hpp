@@ -175,6 +175,9 @@ class Resolver {
   /// The demand in tokens: tokens_per_day (output), or requests_per_day x output tokens per
   /// request; the mix (prompt tokens per output token) from the tokens per request or given.
   void resolve_token_mix();
+  /// The demand's peak: peak_factor (default 1, stated) or hourly_profile, into
+  /// WorkloadInputs (issue #21).
+  void resolve_peak();
 
   /// An api option is billed per token: the workload must state the volume and the mix.
   /// Errors name the [workload] section's line (the key is missing: it has none).

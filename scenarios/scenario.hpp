@@ -232,6 +232,12 @@ struct Scenario {
   std::optional<double> users;
   /// The hours the service must be reachable: hours_of_use (default) | 24x7.
   std::string availability;
+  /// The peak hour's demand over the mean hour of use's (>= 1; not given: 1, the demand spread
+  /// evenly). Exclusive with hourly_profile.
+  std::optional<double> peak_factor;
+  /// The day's demand by clock hour 0-23: 24 shares summing to 1 within 0.1 % (empty: not
+  /// given). Its hours with a share > 0 are the hours of use.
+  std::vector<double> hourly_profile;
   std::string overflow = "buy";  ///< buy | rent
   std::string overflow_option;   ///< the rent_hourly option that carries the overflow
   // [site]

@@ -125,6 +125,34 @@ class Recalculation : public ::testing::Test {
     WorkbookOptions tiny_loan_options;
     tiny_loan_options.sensitivity = &tiny_loan_sensitivity;
     add("a loan at 1e-17 a year", "tinyloan", tiny_loan, tiny_loan_options, 12);
+    // Issue #21: the demand at its peak: a peak factor (units and always-on instances sized
+    // for it), and an hourly profile (autoscaled bills and rented overflow hour by hour: those
+    // rows hold the engine's figures; the rest stay formulas over Inputs' peak_multiplier).
+    add_peaked("a peak factor of 2.5", "peakfactor",
+               [](PlanInputs& in) { in.workload.peak_factor = 2.5; });
+    add_peaked("an hourly profile", "hourlyprofile", [](PlanInputs& in) {
+      WorkloadInputs& w = in.workload;
+      const int hours = std::max(2, static_cast<int>(std::lround(w.hours_per_day)));
+      w.hours_per_day = hours;
+      w.hourly_profile.assign(24, 0.0);
+      // From 08:00, the first hour three times the share of each of the others.
+      for (int h = 0; h < hours; ++h) w.hourly_profile[static_cast<size_t>(8 + h) % 24] = 1.0;
+      w.hourly_profile[8] = 3.0;
+      for (double& share : w.hourly_profile) share /= hours + 2.0;
+      // An autoscaled rental (billed hour by hour) and owned hardware that rents its
+      // overflow from it (what each hour leaves over).
+      for (OptionInputs& o : in.options) {
+        if (o.kind != OptionKind::rent_hourly) continue;
+        o.hourly_billing.billing = Billing::autoscaled;
+        o.hourly_billing.granularity = BillingGranularity::minute;
+        for (OptionInputs& owned : in.options) {
+          if (owned.kind != OptionKind::buy) continue;
+          owned.overflow = Overflow::rent;
+          owned.overflow_option_id = o.id;
+        }
+        break;
+      }
+    });
     WorkbookOptions api_quote;
     api_quote.quote = true;
     add("the api and carbon plan (quote)", "carbonquote", api, api_quote, 5);
@@ -146,6 +174,18 @@ class Recalculation : public ::testing::Test {
     std::vector<std::string> paths = {control_};
     for (const Book& book : *books_) paths.push_back(book.path);
     results_ = new std::map<std::string, Sheets>(test::recalculate_with_libreoffice(paths, dir_));
+  }
+  /// The real engine's plan with its workload changed by `change`, re-planned, with an
+  /// autoscaled twin of its first hourly rental and its sensitivity run.
+  template <typename Change>
+  static void add_peaked(const std::string& label, const std::string& stem, Change change) {
+    test::SamplePlan peaked = test::engine_sample_plan();
+    change(peaked.scenario.plan_inputs);
+    peaked.plan = make_plan(peaked.scenario.plan_inputs);
+    const Sensitivity sensitivity = analyse(peaked.scenario.plan_inputs, peaked.plan);
+    WorkbookOptions options;
+    options.sensitivity = &sensitivity;
+    add(label, stem, peaked, options, 12);
   }
   static void add(const std::string& label, const std::string& stem, const test::SamplePlan& sample,
                   const WorkbookOptions& options, size_t sheets) {
