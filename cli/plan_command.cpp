@@ -26,9 +26,12 @@ namespace gputco::cli {
 namespace {
 
 /// The engine's sensitivity run (tornado, utilization sweep, seeded Monte Carlo with the
-/// default draws and seed) for the workbook's Sensitivity and Crossover sheets.
-Sensitivity sensitivity_of(const PlanInputs& inputs, const Plan& plan) {
-  return analyse(inputs, plan);
+/// default draws and seed and the scenario's [risk] ranges) for the workbook's Sensitivity and
+/// Crossover sheets.
+Sensitivity sensitivity_of(const ResolvedScenario& resolved, const Plan& plan) {
+  SensitivityOptions options;
+  options.risk_model = resolved.risk_model;
+  return analyse(resolved.plan_inputs, plan, options);
 }
 
 }  // namespace
@@ -108,8 +111,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     // The quote shows no Sensitivity sheet: no need to run it.
     std::optional<Sensitivity> sensitivity;
     if (!quote) {
-      sensitivity =
-          on_scenario(scenario.file, [&] { return sensitivity_of(resolved.plan_inputs, plan); });
+      sensitivity = on_scenario(scenario.file, [&] { return sensitivity_of(resolved, plan); });
     }
     options.sensitivity = sensitivity ? &*sensitivity : nullptr;
     write_workbook(plan, resolved, output, options);

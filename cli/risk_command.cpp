@@ -43,7 +43,8 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
   po::options_description visible(
       "usage: gputco risk SCENARIO [options]   (SCENARIO - reads standard input)\n\n"
       "A seeded Monte Carlo of the scenario: purchase prices, resale, tariff, hours per day,\n"
-      "rental rates and maintenance drawn from their distributions; prints how often buying\n"
+      "rental rates, maintenance, failures, demand and growth drawn from their distributions\n"
+      "(symmetric defaults, or the scenario's [risk] section); prints how often buying\n"
       "(the owned option with the lowest NPV) beats renting (the rental baseline) and\n"
       "P10/P50/P90 of every option's total cost. Same scenario, draws and seed: same output.\n\n"
       "options");
@@ -94,7 +95,7 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
         on_scenario(scenario.file, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
     throw UsageError("risk: " + why.note + " (the Monte Carlo compares buying with renting)");
   }
-  const RiskModel model;
+  const RiskModel& model = resolved.risk_model;  // the scenario's [risk] over the defaults
   ProgressBar progress(err, "risk", quiet);
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();

@@ -16,13 +16,21 @@ double uniform01(std::mt19937_64& generator) {
   return static_cast<double>(generator() >> 11) * kTwoToMinus53;
 }
 
-double triangular(std::mt19937_64& generator, double low, double mode, double high) {
+namespace {
+
+/// The triangular distribution's inverse at u in [0, 1] (width > 0).
+double triangular_at(double u, double low, double mode, double high) {
   const double width = high - low;
-  if (!(width > 0)) return low;
-  const double u = uniform01(generator);
   const double peak = (mode - low) / width;  // F(mode)
   if (u < peak) return low + std::sqrt(u * width * (mode - low));
   return high - std::sqrt((1.0 - u) * width * (high - mode));
+}
+
+}  // namespace
+
+double triangular(std::mt19937_64& generator, double low, double mode, double high) {
+  if (!(high - low > 0)) return low;
+  return triangular_at(uniform01(generator), low, mode, high);
 }
 
 double standard_normal(std::mt19937_64& generator) {
@@ -51,6 +59,20 @@ double factor(std::mt19937_64& generator, const UncertainInput& input) {
         if (x >= -1.0) return 1.0 + x;
       }
     }
+  }
+  return 1.0;
+}
+
+double factor_at_normal(const UncertainInput& input, double z) {
+  const double u = 0.5 * std::erfc(-z / std::sqrt(2.0));  // Phi(z)
+  switch (input.distribution) {
+    case Distribution::uniform:
+      return 1.0 + input.low + (input.high - input.low) * u;
+    case Distribution::triangular:
+      if (!(input.high > input.low)) return 1.0 + input.low;
+      return 1.0 + triangular_at(u, input.low, input.mode, input.high);
+    case Distribution::normal:
+      return 1.0 + std::max(input.sd * z, -1.0);
   }
   return 1.0;
 }
@@ -139,6 +161,11 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   risk::check_input(model.rental_rate, "rental rate");
   risk::check_input(model.maintenance, "maintenance");
   risk::check_input(model.failure_rate, "failure rate");
+  risk::check_input(model.demand, "demand");
+  risk::check_input(model.growth, "growth");
+  const double rho = model.purchase_rental_correlation;
+  GPUTCO_REQUIRE(std::isfinite(rho) && rho >= -1 && rho <= 1,
+                 "risk model: the purchase-rental correlation must be in [-1, 1], got " << rho);
   GPUTCO_REQUIRE(plan.options[pair.owned].feasible && plan.options[pair.rented].feasible,
                  "Monte Carlo: the compared options must hold the model");
 
@@ -175,20 +202,43 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   constexpr size_t kProgressEvery = 4096;
 
   for (size_t d = 0; d < n; ++d) {
-    // A fixed order of draws per iteration: the same seed gives the same sequence.
-    const double price = risk::factor(generator, model.purchase_price);
+    // A fixed order of draws per iteration: the same seed gives the same sequence. Correlated
+    // prices draw their two normals first, in the purchase price's place.
+    double price = 0, rental = 0;
+    if (rho != 0) {
+      const double z1 = risk::standard_normal(generator);
+      const double z2 = risk::standard_normal(generator);
+      price = risk::factor_at_normal(model.purchase_price, z1);
+      rental = risk::factor_at_normal(model.rental_rate, rho * z1 + std::sqrt(1 - rho * rho) * z2);
+    } else {
+      price = risk::factor(generator, model.purchase_price);
+    }
     const double resale = risk::factor(generator, model.resale);
     const double tariff = risk::factor(generator, model.tariff);
     const double hours = risk::factor(generator, model.hours_per_day);
-    const double rental = risk::factor(generator, model.rental_rate);
+    if (rho == 0) rental = risk::factor(generator, model.rental_rate);
     const double maintenance = risk::factor(generator, model.maintenance);
     const double failures = risk::factor(generator, model.failure_rate);
+    const double demand = risk::factor(generator, model.demand);
+    const double growth_change = risk::factor(generator, model.growth) - 1.0;
     const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
     // The plan's own workload object at its own hours: a draw at the plan's values
     // reproduces make_plan's figures exactly.
-    const WorkloadInputs workload = hours_per_day == base_workload.hours_per_day
-                                        ? base_workload
-                                        : at_hours_per_day(base_workload, hours_per_day);
+    WorkloadInputs workload = hours_per_day == base_workload.hours_per_day
+                                  ? base_workload
+                                  : at_hours_per_day(base_workload, hours_per_day);
+    if (demand != 1.0) {
+      if (workload.tokens_per_day) *workload.tokens_per_day *= demand;
+      if (workload.requests_per_day) *workload.requests_per_day *= demand;
+    }
+    if (growth_change != 0) {
+      // The scenario's own range for growth_per_month.
+      // The scenario's own range for growth_per_month, and its cap: the demand at most a
+      // million times month 1's over the horizon.
+      const double most = std::min(1.0, std::pow(1e6, 1.0 / finance.horizon_months) - 1.0);
+      workload.growth_per_month =
+          std::clamp(base_workload.growth_per_month + growth_change, -0.99, most);
+    }
     site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff;
     for (size_t k = 0; k < work.size(); ++k) {
       auto& o = work[k];

@@ -35,6 +35,13 @@ double standard_normal(std::mt19937_64& generator);
 /// returns exactly 1, drawing nothing from the generator. Needs a valid input (check_input).
 double factor(std::mt19937_64& generator, const UncertainInput& input);
 
+/// The relative change of `input` at the standard normal value z (for correlated draws): the
+/// quantile of its distribution at u = Phi(z) = erfc(-z / sqrt 2) / 2, i.e. uniform low + u
+/// (high - low), triangular its inverse distribution function (as triangular()), normal sd x z
+/// floored at -1 (a price never below zero; rejection would break the correlation). Returns
+/// the factor 1 + x. Draws nothing.
+double factor_at_normal(const UncertainInput& input, double z);
+
 /// Throws EngineError naming `what` unless -1 <= low <= mode <= high, 0 <= sd <= 1, all
 /// finite (the mode is checked for triangular only).
 void check_input(const UncertainInput& input, const char* what);

@@ -203,6 +203,7 @@ Sensitivity analyse(const PlanInputs& inputs, const Plan& plan, const Sensitivit
                  "Monte Carlo draws must not be negative, got " << options.draws);
   Sensitivity s;
   s.swing_fraction = options.swing_fraction;
+  s.risk_model = options.risk_model;
   s.utilization_sweep =
       utilization_sweep(inputs, options.sweep_from_hours_per_day, options.sweep_to_hours_per_day,
                         options.sweep_step_hours_per_day);

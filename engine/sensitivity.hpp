@@ -76,7 +76,9 @@ struct UncertainInput {
 /// price per GPU and host cost alike, the rental-rate draw every rental's hourly rate and
 /// monthly price): options are compared under the same market. The defaults are our
 /// judgement of how far 2026 buyer's-guide figures move within a quote's life, not a
-/// published statistic; the scenario's figure is always the centre (mode or mean).
+/// published statistic; the scenario's figure is always the centre (mode or mean), and every
+/// default range is symmetric about it, so no default leans towards owning or renting. A
+/// scenario's `[risk]` section replaces any of them (scenarios/risk_keys.hpp).
 struct RiskModel {
   /// price_per_gpu and host_cost of owned options: street prices move +-15 %.
   UncertainInput purchase_price{Distribution::triangular, -0.15, 0, 0.15, 0};
@@ -89,12 +91,25 @@ struct RiskModel {
   UncertainInput hours_per_day{Distribution::uniform, -0.25, 0, 0.25, 0};
   /// rate_per_gpu_hour and price_per_month of rentals, the overflow rate owned options
   /// pay for the peaks, and api options' prices per million tokens (the market price of
-  /// hosted compute): rental prices fall more often than they rise (-30 % / 0 / +10 %).
-  UncertainInput rental_rate{Distribution::triangular, -0.30, 0, 0.10, 0};
+  /// hosted compute): +-20 %, symmetric. (Until issue #16 the default was -30 % / +10 %,
+  /// which leaned towards renting: a range a user believes goes in [risk] rental_rate.)
+  UncertainInput rental_rate{Distribution::triangular, -0.20, 0, 0.20, 0};
   /// maintenance_per_year of owned options (repairs): +-50 %.
   UncertainInput maintenance{Distribution::uniform, -0.5, 0, 0.5, 0};
   /// annual_failure_rate of owned options (used cards above all): +-50 %.
   UncertainInput failure_rate{Distribution::uniform, -0.5, 0, 0.5, 0};
+  /// tokens_per_day and requests_per_day (the demand, at the same hours of use): not varied
+  /// by default (0 .. 0: the demand the scenario states); no effect without a stated demand.
+  UncertainInput demand{Distribution::uniform, 0, 0, 0, 0};
+  /// growth_per_month: an ABSOLUTE change added to it (0.01 = one point more a month), not a
+  /// relative one; the sum is kept above -0.99. Not varied by default.
+  UncertainInput growth{Distribution::uniform, 0, 0, 0, 0};
+  /// Correlation of the purchase-price and rental-rate draws, -1..1 (both follow the market
+  /// for the same hardware): 0 (default) draws them apart. Otherwise a Gaussian copula: two
+  /// standard normals z1, z2, the rental's z = rho z1 + sqrt(1 - rho^2) z2, each turned into
+  /// its distribution by factor_at_normal (Nelsen, An Introduction to Copulas, 2nd ed., 2006,
+  /// section 2.3 and example 2.2 for the normal copula; the rank correlation is close to rho).
+  double purchase_rental_correlation = 0;
 };
 
 /// Seed of the Monte Carlo when none is given (plan, risk without --seed).
@@ -119,6 +134,9 @@ struct Sensitivity {
   double base_difference = 0;       ///< buy - rent NPV difference at the base inputs
   std::vector<TornadoBar> tornado;  ///< sorted by width, widest first
   std::optional<RiskResult> risk;
+  /// The distributions the Monte Carlo drew from (SensitivityOptions::risk_model), for the
+  /// Sensitivity sheet's list of what was varied.
+  RiskModel risk_model;
   std::vector<SweepPoint> utilization_sweep;  ///< 0..24 h/day
   /// Why the tornado and the Monte Carlo are missing ("" when they are present): the plan has
   /// no feasible owned option, or no feasible rental to compare it with.

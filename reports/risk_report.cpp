@@ -14,18 +14,26 @@ namespace {
 
 struct NamedInput {
   const char* name;
+  const char* key;
   const UncertainInput* input;
   const char* bound;  ///< the physical bound applied beyond the distribution
 };
 
 std::vector<NamedInput> named_inputs(const RiskModel& m) {
-  return {{"purchase price", &m.purchase_price, "price per GPU and host cost of owned options"},
-          {"resale", &m.resale, "residual fraction, at most 100 %"},
-          {"tariff", &m.tariff, "electricity per kWh"},
-          {"hours per day", &m.hours_per_day, "at most 24"},
-          {"rental rate", &m.rental_rate, "hourly rate and monthly price of rentals, API prices"},
-          {"maintenance", &m.maintenance, "fraction of capex per year"},
-          {"failure rate", &m.failure_rate, "annual failure rate of owned devices, at most 100 %"}};
+  return {{"purchase price", "purchase_price", &m.purchase_price,
+           "price per GPU and host cost of owned options"},
+          {"resale", "resale", &m.resale, "residual fraction, at most 100 %"},
+          {"tariff", "tariff", &m.tariff, "electricity per kWh"},
+          {"hours per day", "utilization", &m.hours_per_day, "at most 24"},
+          {"rental rate", "rental_rate", &m.rental_rate,
+           "hourly rate and monthly price of rentals, API prices"},
+          {"maintenance", "maintenance", &m.maintenance, "fraction of capex per year"},
+          {"failure rate", "failure_rate", &m.failure_rate,
+           "annual failure rate of owned devices, at most 100 %"},
+          {"demand", "demand", &m.demand,
+           "tokens and requests per day at the same hours (a stated demand only)"},
+          {"growth", "growth", &m.growth,
+           "added to growth_per_month (absolute points a month), kept in -0.99 .. 1"}};
 }
 
 std::string percent(double fraction) {
@@ -35,6 +43,7 @@ std::string percent(double fraction) {
 std::string describe(const UncertainInput& in) {
   switch (in.distribution) {
     case Distribution::uniform:
+      if (in.low == 0 && in.high == 0) return "fixed (not varied)";
       return fmt::format("uniform {} .. {}", percent(in.low), percent(in.high));
     case Distribution::triangular:
       return fmt::format("triangular {} / {} / {}", percent(in.low), percent(in.mode),
@@ -65,6 +74,21 @@ double plan_total(const Plan& plan, const std::string& id) {
 }
 
 }  // namespace
+
+std::vector<RiskInputText> risk_input_texts(const RiskModel& model) {
+  std::vector<RiskInputText> out;
+  for (const auto& n : named_inputs(model)) {
+    out.push_back({n.name, n.key, describe(*n.input), n.bound, n.input});
+  }
+  return out;
+}
+
+std::string risk_correlation_text(const RiskModel& model) {
+  const double rho = model.purchase_rental_correlation;
+  if (rho == 0) return "purchase price and rental rate drawn apart (correlation 0)";
+  return fmt::format(
+      "purchase price and rental rate move together: correlation {:.2f} (Gaussian copula)", rho);
+}
 
 std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
                       const RiskModel& model) {
@@ -107,6 +131,7 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   for (const auto& n : named_inputs(model)) {
     out += fmt::format("  {:<15} {:<36} {}\n", n.name, describe(*n.input), n.bound);
   }
+  out += "  " + risk_correlation_text(model) + "\n";
   out += "Percentiles: Hyndman & Fan (1996) type 7, as Excel PERCENTILE.INC.\n";
   return out;
 }
@@ -138,6 +163,7 @@ std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskRes
   ordered inputs = ordered::array();
   for (const auto& n : named_inputs(model)) {
     inputs.push_back({{"input", n.name},
+                      {"key", n.key},
                       {"distribution", distribution_name(n.input->distribution)},
                       {"low", n.input->low},
                       {"mode", n.input->mode},
@@ -145,6 +171,7 @@ std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskRes
                       {"sd", n.input->sd}});
   }
   j["uncertain_inputs"] = std::move(inputs);
+  j["purchase_rental_correlation"] = model.purchase_rental_correlation;
   j["quantile_definition"] = "Hyndman & Fan (1996) type 7 (Excel PERCENTILE.INC)";
   return j.dump(2) + "\n";
 }

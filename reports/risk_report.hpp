@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
@@ -9,6 +10,22 @@
 #include "scenarios/resolved.hpp"
 
 namespace gputco {
+
+/// One uncertain input of the Monte Carlo as every report shows it.
+struct RiskInputText {
+  std::string name;          ///< "purchase price"
+  std::string key;           ///< its key in the scenario's [risk] section ("purchase_price")
+  std::string distribution;  ///< "triangular -15 % / 0 % / +15 %", "fixed (not varied)"
+  std::string applies_to;    ///< what it moves, and the bound applied beyond the distribution
+  const UncertainInput* input = nullptr;  ///< into `model` (valid while it lives)
+};
+
+/// The uncertain inputs of `model`, in the order the Monte Carlo draws them.
+std::vector<RiskInputText> risk_input_texts(const RiskModel& model);
+
+/// "purchase price and rental rate drawn apart (correlation 0)" or "... move together,
+/// correlation 0.6 (Gaussian copula)".
+std::string risk_correlation_text(const RiskModel& model);
 
 /// The terminal summary of a Monte Carlo run `r` over `plan` (scenario `s`): how often the
 /// owned option beats the compared one (a rental, or a pay-per-token API when the plan has no

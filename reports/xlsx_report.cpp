@@ -453,7 +453,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   xlsx::SensitivityLayout sensitivity_layout;
   if (sensitivity != nullptr) {
     sensitivity_layout = xlsx::write_sensitivity_sheet(workbook, *sensitivity_sheet, formats, plan,
-                                                       *sensitivity, layout);
+                                                       scenario, *sensitivity, layout);
     xlsx::write_crossover_sheet(workbook, *crossover, formats, plan, scenario, *sensitivity, names);
   }
   if (hardware) xlsx::write_hardware_sheet(*hardware, formats, plan, scenario);

@@ -5,6 +5,7 @@
 // NPVs are formulas.
 #include <cmath>
 
+#include "reports/risk_report.hpp"
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
@@ -53,7 +54,8 @@ void write_tornado_chart(lxw_workbook* workbook, SheetWriter& sheet, const Sensi
 
 SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                           const Formats& formats, const Plan& plan,
-                                          const Sensitivity& s, const CashFlowLayout& layout) {
+                                          const ResolvedScenario& scenario, const Sensitivity& s,
+                                          const CashFlowLayout& layout) {
   SensitivityLayout out;
   const lxw_col_t value = 1;
   out.value_col = value;
@@ -187,6 +189,32 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
       if (const auto i = option_index(plan, p.id)) out.monte_carlo_options.push_back(*i);
       ++row;
     }
+    // What was varied: every input the draws move, as a change of the scenario's value.
+    ++row;
+    sheet.text(row++, 0, "What was varied (each a change of the scenario's value)",
+               formats.subtitle);
+    const lxw_row_t varied_header = row++;
+    const char* varied[] = {"Input", "Distribution", "What it moves", "Set by"};
+    for (lxw_col_t c = 0; c < 4; ++c) sheet.text(varied_header, c, varied[c], formats.header);
+    const auto set_by = [&](const std::string& risk_key) -> std::string {
+      for (const auto& in : scenario.inputs) {
+        if (in.section == "risk" && in.key == risk_key) {
+          return "[risk] " + risk_key + ", " + in.provenance;
+        }
+      }
+      return "default (symmetric about the scenario's value)";
+    };
+    for (const auto& in : risk_input_texts(s.risk_model)) {
+      sheet.text(row, 0, in.name);
+      sheet.text(row, 1, in.distribution);
+      sheet.text(row, 2, in.applies_to);
+      sheet.text(row, 3, set_by(in.key));
+      ++row;
+    }
+    sheet.text(row, 0, "correlation");
+    sheet.text(row, 1, risk_correlation_text(s.risk_model));
+    sheet.text(row, 3, set_by("correlation_purchase_rental"));
+    ++row;
   }
   sheet.width(0, 0, 40);
   sheet.width(1, 1, 22);

@@ -569,9 +569,12 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
 
 /// Writes the Sensitivity sheet: the tornado (engine results, offsets from the base as
 /// formulas; the base difference as a formula over the Cash flow NPVs) with its bar chart, and
-/// the Monte Carlo (engine results: probability that buying beats renting, P10/P50/P90).
+/// the Monte Carlo (engine results: probability that buying beats renting, P10/P50/P90), and
+/// what it varied: each uncertain input, its distribution, what it moves, and whether the
+/// scenario's [risk] set it (its provenance) or it is the built-in default.
 SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                           const Formats& formats, const Plan& plan,
+                                          const ResolvedScenario& scenario,
                                           const Sensitivity& sensitivity,
                                           const CashFlowLayout& layout);
 

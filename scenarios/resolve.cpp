@@ -35,6 +35,7 @@ ResolvedScenario Resolver::run() {
   resolve_workload();
   resolve_site();
   resolve_scenario_constraints();
+  resolve_risk();
   for (const auto& o : s_.options) resolve_option(o);
   check_spot_above_on_demand();
   // [fx] rates no catalog amount needed are listed all the same: the file's values show.
@@ -65,7 +66,7 @@ void Resolver::unknown(const std::string& section, const std::string& key, const
 
 std::string Resolver::file_section(const std::string& section) {
   if (section == "scenario" || section == "workload" || section == "site" || section == "tax" ||
-      section == "fx" || section == "constraints") {
+      section == "fx" || section == "constraints" || section == "risk") {
     return section;
   }
   return "option:" + section;

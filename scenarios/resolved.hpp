@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/plan.hpp"
+#include "engine/sensitivity.hpp"
 
 namespace gputco {
 
@@ -71,6 +72,9 @@ struct ResolvedScenario {
   std::string as_of;    ///< YYYY-MM-DD, prices are taken as of this date
   int max_price_age_days = 90;
   PlanInputs plan_inputs;
+  /// The Monte Carlo's uncertain inputs: RiskModel's symmetric defaults, replaced by the
+  /// scenario's [risk] ranges (plan's Sensitivity sheet, gputco risk).
+  RiskModel risk_model;
   std::vector<InputRow> inputs;
   std::vector<SourceRow> sources;
   /// What resolving assumed that the reader must know, one sentence each: a context beyond

@@ -199,6 +199,9 @@ class Resolver {
   /// The cost lines (engine/cost_lines.hpp) that apply to the option's kind, each entered one
   /// as an input, each other one as "not entered" (counted as 0; an empty input cell).
   void resolve_cost_lines(const ScenarioOption& o, OptionInputs& oi);
+  /// [risk]: the Monte Carlo's ranges (r_.risk_model) over RiskModel's defaults; each range
+  /// the scenario sets is an input.
+  void resolve_risk();
   /// [constraints]: the requirements every option must meet and the site's region, as inputs.
   void resolve_scenario_constraints();
   /// Whether the option may be chosen (scenarios/constraints.hpp): allowed = no, or a

@@ -22,6 +22,7 @@
 #include "scenarios/inline_parts.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/overrides.hpp"
+#include "scenarios/risk_keys.hpp"
 #include "scenarios/scenario_text.hpp"
 #include "scenarios/section_reader.hpp"
 #include "scenarios/workload_section.hpp"
@@ -202,6 +203,7 @@ const std::vector<std::string>& scenario_keys(const std::string& section) {
          : section == "seller"              ? kSellerKeys
          : section == "tax"                 ? kTaxKeys
          : section == "constraints"         ? scenario_detail::constraints_keys()
+         : section == "risk"                ? scenario_detail::risk_keys()
          : section.rfind("option:", 0) == 0 ? kOptionKeys
                                             : none;
 }
@@ -247,7 +249,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
            name == "tax" || name == "fx" || name == "model" || name == "constraints" ||
-           name.rfind("option:", 0) == 0 || name.rfind("device:", 0) == 0 ||
+           name == "risk" || name.rfind("option:", 0) == 0 || name.rfind("device:", 0) == 0 ||
            (format == ScenarioFormat::ini && s.lines.count(name + ".") > 0);
   };
 
@@ -378,6 +380,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("contact", s.seller_contact);
       r.text("logo", s.seller_logo);
       r.text("terms", s.seller_terms);
+    } else if (section == "risk") {
+      scenario_detail::read_risk_section(child, s);
     } else if (section == "constraints") {
       scenario_detail::read_constraints_section(child, s);
     } else if (section == "model") {
@@ -404,7 +408,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
       // The Inputs sheet lists an option's rows under its id, beside the global sections.
       for (const char* reserved :
-           {"scenario", "workload", "site", "tax", "fx", "constraints", "constants"}) {
+           {"scenario", "workload", "site", "tax", "fx", "constraints", "risk", "constants"}) {
         if (o.id == reserved) {
           throw ScenarioError(file, line, "[" + section + "]",
                               "'" + o.id + "' is the name of a section; choose another option id");
@@ -620,10 +624,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       const auto colon = section.find(':');
       const std::string id = colon == std::string::npos ? section : section.substr(colon + 1);
       const std::string hint = nearest(section, {"scenario", "workload", "site", "seller", "tax",
-                                                 "fx", "constraints", "option:" + id});
+                                                 "fx", "constraints", "risk", "option:" + id});
       throw ScenarioError(file, line, "[" + section + "]",
                           "unknown section; expected [scenario], [workload], [site], [seller], "
-                          "[tax], [fx], [constraints] or [option:ID]" +
+                          "[tax], [fx], [constraints], [risk] or [option:ID]" +
                               (hint.empty() ? "" : "; did you mean [" + hint + "]?"));
     }
   }

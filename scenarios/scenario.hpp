@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "engine/hardware.hpp"
-#include "pricing/suggest.hpp"  // nearest(), did_you_mean(): every scenario message
+#include "engine/sensitivity.hpp"  // UncertainInput: the [risk] section
+#include "pricing/suggest.hpp"     // nearest(), did_you_mean(): every scenario message
 
 namespace gputco {
 
@@ -265,6 +266,11 @@ struct Scenario {
   std::vector<std::string> required_tags;
   /// [constraints] site_region: where the plan's site is (the region of owned hardware on it).
   std::string site_region;
+  /// [risk]: the Monte Carlo's uncertain inputs the scenario sets, by key (purchase_price,
+  /// rental_rate, ...; scenarios/risk_keys.hpp); the others keep RiskModel's defaults.
+  std::map<std::string, UncertainInput> risk_inputs;
+  /// [risk] correlation_purchase_rental: -1..1; nullopt = RiskModel's default (0).
+  std::optional<double> risk_correlation;
   std::vector<ScenarioOption> options;
   /// [device:ID] sections, in file order.
   std::vector<ScenarioDevice> devices;

@@ -195,7 +195,7 @@ TEST(CliRisk, jsonHasOrderedPercentilesAndAProbability) {
     EXPECT_LE(o["p10_total_cost"].get<double>(), o["p50_total_cost"].get<double>()) << o["id"];
     EXPECT_LE(o["p50_total_cost"].get<double>(), o["p90_total_cost"].get<double>()) << o["id"];
   }
-  EXPECT_EQ(j["uncertain_inputs"].size(), 7u);
+  EXPECT_EQ(j["uncertain_inputs"].size(), 9u);
 }
 
 TEST(CliRisk, timeGoesToStderrOnly) {

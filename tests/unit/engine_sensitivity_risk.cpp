@@ -148,18 +148,18 @@ TEST(MonteCarlo, zeroWidthGivesThePlanWithGrowthOverflowAndFailures) {
 
 TEST(MonteCarlo, certaintyWhenOwningWinsInEveryCorner) {
   // Own 1000 once; rent 1/h x 10 h x 30 days x 12 = 3600. The worst corner for owning under
-  // the default ranges: price +15 % (1150) against hours -25 % and rate -30 %:
-  // 0.7 x 7.5 x 30 x 12 = 1890. Owning still wins: every draw.
+  // the default ranges: price +15 % (1150) against hours -25 % and rate -20 %:
+  // 0.8 x 7.5 x 30 x 12 = 2160. Owning still wins: every draw.
   const auto r = run(test::tiny_plan(), 10000, 3);
   EXPECT_EQ(r.probability_buy_beats_rent, 1.0);
   EXPECT_EQ(r.owned_option_id, "own");
   EXPECT_EQ(r.rented_option_id, "rent");
-  EXPECT_LE(r.p90_difference, 1150 - 1890);
+  EXPECT_LE(r.p90_difference, 1150 - 2160);
 }
 
 TEST(MonteCarlo, nothingWhenRentingWinsInEveryCorner) {
   PlanInputs in = test::tiny_plan();
-  in.options[0].price_per_gpu = 10000;  // 8500 at best, rent at most 1.1 x 12.5 x 360 = 4950
+  in.options[0].price_per_gpu = 10000;  // 8500 at best, rent at most 1.2 x 12.5 x 360 = 5400
   EXPECT_EQ(run(in, 5000, 3).probability_buy_beats_rent, 0.0);
 }
 
@@ -184,8 +184,65 @@ TEST(MonteCarlo, pinnedResultOfTheStream) {
   // A change here changes every user's numbers: update it only on purpose, and say so.
   const auto r = run(test::tiny_plan(), 1000, 2026);
   EXPECT_EQ(fmt_exact(r.options[0].p50_total_cost), "1001.0338478914199");
-  EXPECT_EQ(fmt_exact(r.options[1].p50_total_cost), "3347.3753393092911");
+  // Issue #16 changed the rental rate's default from triangular -30 %/0/+10 % to -20 %/0/+20 %
+  // on purpose: the rental's median total moved from 3347.38 (7 % below the plan's 3600: the
+  // old range leaned towards renting) to 3592.37.
+  EXPECT_EQ(fmt_exact(r.options[1].p50_total_cost), "3592.3682625307251");
   EXPECT_EQ(fmt_exact(r.probability_buy_beats_rent), "1");
+}
+
+TEST(MonteCarlo, defaultRangesAreSymmetricAboutThePlansValue) {
+  // Issue #16: no default leans towards owning or renting (the rental rate was -30 % / +10 %).
+  const RiskModel m;
+  for (const UncertainInput* in : {&m.purchase_price, &m.resale, &m.hours_per_day, &m.rental_rate,
+                                   &m.maintenance, &m.failure_rate, &m.demand, &m.growth}) {
+    EXPECT_EQ(in->low, -in->high);
+    EXPECT_EQ(in->mode, 0);
+  }
+  EXPECT_EQ(m.rental_rate.low, -0.2);
+  EXPECT_EQ(m.purchase_rental_correlation, 0);
+}
+
+TEST(MonteCarlo, factorAtANormalValueIsTheDistributionsQuantile) {
+  // z = 0: Phi = 0.5, the median: uniform -0.2..0.2 -> 0; triangular -0.15/0/0.15 -> 0.15 -
+  // sqrt(0.5 x 0.3 x 0.15) = 0.15 - 0.15 = 0; normal sd 0.1 -> 0.
+  const UncertainInput uniform{Distribution::uniform, -0.2, 0, 0.2, 0};
+  const UncertainInput triangular{Distribution::triangular, -0.15, 0, 0.15, 0};
+  const UncertainInput normal{Distribution::normal, 0, 0, 0, 0.1};
+  EXPECT_NEAR(risk::factor_at_normal(uniform, 0), 1.0, 1e-15);
+  EXPECT_NEAR(risk::factor_at_normal(triangular, 0), 1.0, 1e-15);
+  EXPECT_NEAR(risk::factor_at_normal(normal, 0), 1.0, 1e-15);
+  // z = 1.959963984540054: Phi = 0.975: uniform -0.2 + 0.4 x 0.975 = 0.19; triangular
+  // 0.15 - sqrt(0.025 x 0.3 x 0.15) = 0.15 - 0.0335410 = 0.1164590; normal 0.1959964.
+  const double z = 1.959963984540054;
+  EXPECT_NEAR(risk::factor_at_normal(uniform, z), 1.19, 1e-12);
+  EXPECT_NEAR(risk::factor_at_normal(triangular, z), 1.1164589803, 1e-9);
+  EXPECT_NEAR(risk::factor_at_normal(normal, z), 1.1959963985, 1e-9);
+  // A normal draw below -100 % is floored at a factor of 0 (no negative price).
+  EXPECT_EQ(risk::factor_at_normal(normal, -20), 0.0);
+}
+
+TEST(MonteCarlo, correlatedPricesMoveTogether) {
+  // Own 1000 once, rent 1/h x 10 h x 30 days x 12 = 3600 (tiny plan); only the purchase price
+  // and the rental rate vary, both uniform -20 % .. +20 %. At correlation 1 one factor f moves
+  // both: difference = 1000 f - 3600 f = -2600 f, f uniform on [0.8, 1.2], so its P10 is
+  // -2600 x (0.8 + 0.4 x 0.9) = -3016 and its P90 -2600 x (0.8 + 0.4 x 0.1) = -2184.
+  RiskModel m = certain();
+  m.purchase_price = {Distribution::uniform, -0.2, 0, 0.2, 0};
+  m.rental_rate = {Distribution::uniform, -0.2, 0, 0.2, 0};
+  m.purchase_rental_correlation = 1;
+  const auto together = run(test::tiny_plan(), 20000, 5, m);
+  EXPECT_NEAR(together.p10_difference, -3016, 12);
+  EXPECT_NEAR(together.p90_difference, -2184, 12);
+  // Drawn apart, the spread is wider: 1000 f1 - 3600 f2 has P90 - P10 above 832 (= 2600 x
+  // 0.32, the correlated spread), since the two terms no longer cancel.
+  m.purchase_rental_correlation = 0;
+  const auto apart = run(test::tiny_plan(), 20000, 5, m);
+  EXPECT_GT(apart.p90_difference - apart.p10_difference, 900);
+  // The same seed gives the same correlated draws.
+  m.purchase_rental_correlation = 1;
+  EXPECT_EQ(run(test::tiny_plan(), 2000, 5, m).p50_difference,
+            run(test::tiny_plan(), 2000, 5, m).p50_difference);
 }
 
 TEST(MonteCarlo, rejectsDrawsAndDistributionsOutsideTheirDomain) {

@@ -190,7 +190,7 @@ TEST(UserConfig, refusesWhatDoesNotBelong) {
 TEST(ScenarioManual, describesEveryKeyTheParserKnows) {
   const std::string page = test::read_file(test::source_path("cli/man/gputco-scenario.5"));
   for (const char* section :
-       {"scenario", "workload", "site", "seller", "constraints", "option:x"}) {
+       {"scenario", "workload", "site", "seller", "constraints", "risk", "option:x"}) {
     for (const auto& key : scenario_keys(section)) {
       EXPECT_NE(page.find("\\fB" + key + "\\fR"), std::string::npos)
           << section << " " << key << " is not in cli/man/gputco-scenario.5";

@@ -1,0 +1,100 @@
+#include "scenarios/risk_keys.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "pricing/number_text.hpp"
+#include "pricing/suggest.hpp"
+#include "scenarios/section_reader.hpp"
+
+namespace gputco::scenario_detail {
+
+namespace {
+
+constexpr const char* kGrammar =
+    "uniform LOW HIGH, triangular LOW MODE HIGH, normal SD or fixed (relative changes: -0.2 for "
+    "-20 %)";
+
+UncertainInput read_distribution(const SectionReader& r, const std::string& key,
+                                 const std::string& text) {
+  std::istringstream words(text);
+  std::string name;
+  words >> name;
+  std::vector<double> numbers;
+  for (std::string word; words >> word;) {
+    const auto value = parse_number_text(word);
+    if (!value || !std::isfinite(*value)) {
+      r.fail(key,
+             "expected a number, got '" + word + "' in '" + text + "' (write " + kGrammar + ")");
+    }
+    numbers.push_back(*value);
+  }
+  const std::vector<std::string> names = {"uniform", "triangular", "normal", "fixed"};
+  const auto count = [&](size_t wanted) {
+    if (numbers.size() != wanted) {
+      r.fail(key, name + " takes " + std::to_string(wanted) + " number(s), got " +
+                      std::to_string(numbers.size()) + " in '" + text + "' (write " + kGrammar +
+                      ")");
+    }
+  };
+  UncertainInput in;
+  if (name == "fixed") {
+    count(0);
+    return in;  // uniform 0 .. 0: the scenario's value
+  }
+  if (name == "uniform") {
+    count(2);
+    in = {Distribution::uniform, numbers[0], 0, numbers[1], 0};
+  } else if (name == "triangular") {
+    count(3);
+    in = {Distribution::triangular, numbers[0], numbers[1], numbers[2], 0};
+  } else if (name == "normal") {
+    count(1);
+    in = {Distribution::normal, 0, 0, 0, numbers[0]};
+    if (!(in.sd >= 0 && in.sd <= 1)) {
+      r.fail(key,
+             "normal: the standard deviation is a relative change between 0 and 1 (0.1 for "
+             "10 %), got '" +
+                 text + "'");
+    }
+    return in;
+  } else {
+    r.fail(key, "unknown distribution '" + name + "'" + did_you_mean(name, names) + " (write " +
+                    kGrammar + ")");
+  }
+  const bool ordered = in.distribution == Distribution::uniform
+                           ? in.low <= in.high
+                           : in.low <= in.mode && in.mode <= in.high;
+  if (!ordered) {
+    r.fail(key, "expected LOW <= " +
+                    std::string(in.distribution == Distribution::triangular ? "MODE <= " : "") +
+                    "HIGH, got '" + text + "'");
+  }
+  if (in.low < -1) {
+    r.fail(key, "a change below -1 (-100 %) would make the value negative, got '" + text + "'");
+  }
+  return in;
+}
+
+}  // namespace
+
+const std::vector<std::string>& risk_keys() {
+  static const std::vector<std::string> keys = {
+      "purchase_price", "rental_rate",  "resale", "tariff", "utilization",
+      "maintenance",    "failure_rate", "demand", "growth", "correlation_purchase_rental"};
+  return keys;
+}
+
+void read_risk_section(const boost::property_tree::ptree& tree, Scenario& scenario) {
+  SectionReader r(tree, "risk", scenario, risk_keys());
+  for (const auto& key : risk_keys()) {
+    if (key == "correlation_purchase_rental") {
+      r.fraction(key, scenario.risk_correlation, -1, 1,
+                 "a correlation between -1 and 1 (0.6: the two prices move together)");
+      continue;
+    }
+    if (const auto text = r.text(key)) scenario.risk_inputs[key] = read_distribution(r, key, *text);
+  }
+}
+
+}  // namespace gputco::scenario_detail

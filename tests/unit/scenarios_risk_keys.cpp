@@ -1,0 +1,101 @@
+// The [risk] section (issue #16 item 4): the Monte Carlo's ranges as the user sets them, over
+// the built-in symmetric defaults; bad ranges refused naming the key.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "pricing/catalog.hpp"
+#include "scenarios/resolve.hpp"
+#include "scenarios/scenario.hpp"
+
+namespace gputco {
+namespace {
+
+const std::string kHead =
+    "[scenario]\n"
+    "as_of = 2026-11-27\n"
+    "[workload]\n"
+    "model = qwen3-32b\n"
+    "quant = Q4_K_M\n"
+    "[option:a]\n"
+    "kind = rent_hourly\n"
+    "gpu = h100-sxm\n"
+    "rate_per_gpu_hour = 2\n";
+
+Scenario parse(const std::string& text) {
+  std::istringstream in(text);
+  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RiskKeys, rangesReplaceTheDefaultsAndAreListedAsInputs) {
+  const Scenario s = parse(kHead +
+                           "[risk]\n"
+                           "rental_rate = uniform -0.1 0.25\n"
+                           "purchase_price = triangular -0.1 0 0.3\n"
+                           "tariff = normal 0.05\n"
+                           "demand = uniform -0.3 0.3\n"
+                           "growth = uniform -0.01 0.02\n"
+                           "resale = fixed\n"
+                           "correlation_purchase_rental = 0.6\n");
+  const ResolvedScenario r = resolve(s, Catalog::open_builtin());
+  const RiskModel& m = r.risk_model;
+  EXPECT_EQ(m.rental_rate.distribution, Distribution::uniform);
+  EXPECT_EQ(m.rental_rate.low, -0.1);
+  EXPECT_EQ(m.rental_rate.high, 0.25);
+  EXPECT_EQ(m.purchase_price.distribution, Distribution::triangular);
+  EXPECT_EQ(m.purchase_price.high, 0.3);
+  EXPECT_EQ(m.tariff.sd, 0.05);
+  EXPECT_EQ(m.demand.low, -0.3);
+  EXPECT_EQ(m.growth.high, 0.02);
+  EXPECT_EQ(m.resale.low, 0);  // fixed: not varied
+  EXPECT_EQ(m.resale.high, 0);
+  EXPECT_EQ(m.purchase_rental_correlation, 0.6);
+  // Not named: the symmetric default.
+  EXPECT_EQ(m.hours_per_day.low, -0.25);
+  EXPECT_EQ(m.hours_per_day.high, 0.25);
+  bool listed = false;
+  for (const auto& row : r.inputs) {
+    if (row.section == "risk" && row.key == "rental_rate") {
+      listed = true;
+      EXPECT_EQ(row.text, "uniform -10.0 % .. +25.0 %");
+      EXPECT_EQ(row.provenance, "scenario file line 11");
+    }
+  }
+  EXPECT_TRUE(listed);
+}
+
+TEST(RiskKeys, badRangesAreRefusedNamingTheKey) {
+  EXPECT_EQ(error_of(kHead + "[risk]\nrental_rate = unifrom -0.1 0.1\n"),
+            "test.ini:11: [risk] rental_rate: unknown distribution 'unifrom'; did you mean "
+            "'uniform'? (write uniform LOW HIGH, triangular LOW MODE HIGH, normal SD or fixed "
+            "(relative changes: -0.2 for -20 %))");
+  EXPECT_EQ(error_of(kHead + "[risk]\npurchase_price = triangular 0.1 0 0.2\n"),
+            "test.ini:11: [risk] purchase_price: expected LOW <= MODE <= HIGH, got 'triangular "
+            "0.1 0 0.2'");
+  EXPECT_EQ(error_of(kHead + "[risk]\nresale = uniform -1.5 0.5\n"),
+            "test.ini:11: [risk] resale: a change below -1 (-100 %) would make the value "
+            "negative, got 'uniform -1.5 0.5'");
+  EXPECT_EQ(error_of(kHead + "[risk]\ntariff = normal 0.1 0.2\n"),
+            "test.ini:11: [risk] tariff: normal takes 1 number(s), got 2 in 'normal 0.1 0.2' "
+            "(write uniform LOW HIGH, triangular LOW MODE HIGH, normal SD or fixed (relative "
+            "changes: -0.2 for -20 %))");
+  EXPECT_NE(error_of(kHead + "[risk]\ncorrelation_purchase_rental = 1.5\n")
+                .find("test.ini:11: [risk] correlation_purchase_rental: expected a correlation "
+                      "between -1 and 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(kHead + "[risk]\nhours_per_day = uniform -0.1 0.1\n")
+                .find("[risk] hours_per_day: unknown key"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace gputco
