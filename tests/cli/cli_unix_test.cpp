@@ -279,7 +279,9 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
       EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
       EXPECT_GT(d.at("fp16_tflops").get<double>(), 0);
     }
-    if (d.at("id") == "h100-sxm") EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
+    if (d.at("id") == "h100-sxm") {
+      EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
+    }
   }
   EXPECT_EQ(csv.out.find(",0,"), std::string::npos) << "a 0 peak in " << csv.out;
   const auto ids = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "ids"});

@@ -20,6 +20,9 @@
 namespace gputco {
 namespace {
 
+using test::error_of;
+using test::parse;
+
 const std::string kHead =
     "[scenario]\n"
     "as_of = 2026-11-27\n"
@@ -35,20 +38,6 @@ std::string with_workload(const std::string& line) {
   std::string head = kHead;
   const std::string quant = "quant = Q4_K_M\n";
   return head.insert(head.find(quant) + quant.size(), line + "\n");
-}
-
-Scenario parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 class BillingResolve : public ::testing::Test {

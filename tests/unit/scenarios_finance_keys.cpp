@@ -13,6 +13,9 @@
 namespace gputco {
 namespace {
 
+using test::error_of;
+using test::parse;
+
 const std::string kHead =
     "[scenario]\n"
     "as_of = 2026-11-27\n"
@@ -22,20 +25,6 @@ const std::string kHead =
     "quant = Q4_K_M\n"
     "[site]\n"
     "tariff_per_kwh = 0.25\n";
-
-Scenario parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 using test::input;
 using test::option;

@@ -1,12 +1,31 @@
-// Helpers for the scenario tests: an input row or option of a resolved scenario by its names.
+// Helpers for the scenario tests: a scenario from INI text, the error it gives, and an input
+// row or option of a resolved scenario by its names.
 #pragma once
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "scenarios/resolved.hpp"
+#include "scenarios/scenario.hpp"
 
 namespace gputco::test {
+
+/// The scenario of INI `text`, named "test.ini" in errors. Throws ScenarioError.
+inline Scenario parse(const std::string& text) {
+  std::istringstream in(text);
+  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
+}
+
+/// The ScenarioError message `text` gives, "" when it parses.
+inline std::string error_of(const std::string& text) {
+  try {
+    parse(text);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 /// The Inputs row of `section` and `key`, nullptr when there is none.
 inline const InputRow* input(const ResolvedScenario& r, const std::string& section,

@@ -14,6 +14,9 @@
 namespace gputco {
 namespace {
 
+using test::error_of;
+using test::parse;
+
 /// A plan in `currency` with one used RTX 3090 at the catalog's price (published in USD).
 std::string scenario(const std::string& currency, const std::string& fx = "") {
   return "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\ncurrency = " + currency +
@@ -23,20 +26,6 @@ std::string scenario(const std::string& currency, const std::string& fx = "") {
          "[option:rig]\nkind = buy\ngpu = rtx-3090\ncondition = used\ncount = 2\n"
          "host_cost = 900\n" +
          fx;
-}
-
-Scenario parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(Currencies, anyActiveIso4217Code) {

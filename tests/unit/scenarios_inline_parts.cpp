@@ -13,6 +13,8 @@
 namespace gputco {
 namespace {
 
+using test::parse;
+
 const std::string kHead =
     "[scenario]\n"
     "as_of = 2026-11-27\n"
@@ -56,11 +58,6 @@ const std::string kModel =
     "max_position_embeddings = 131072\n"
     "torch_dtype = bfloat16\n";
 
-Scenario parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
-}
-
 std::string error_of(const std::string& text) {
   try {
     resolve(parse(text), Catalog::open_builtin());
@@ -93,13 +90,13 @@ TEST(InlineDevice, optionsUseTheDescribedDevice) {
 // A datacenter card with its low-precision peaks, as NVIDIA's H100 SXM sheet gives them (dense:
 // BF16 989, FP8 1,979 TFLOPS; 80 GB HBM3, 3,350 GB/s, 700 W, NVLink 900 GB/s).
 TEST(InlineDevice, lowPrecisionPeaksAreRead) {
-  const ResolvedScenario r = resolve(
-      parse(kHead + kWorkload +
-            "[device:h100-like]\nvendor = nvidia\nkind = datacenter\nmemory_gb = 80\n"
-            "bandwidth_gbps = 3350\nboard_power_w = 700\nfp16_tflops = 989\n"
-            "fp8_tflops = 1979\nnvlink_gbps = 900\n"
-            "[option:dc]\nkind = buy\ngpu = h100-like\nprice_per_gpu = 25000\n"),
-      Catalog::open_builtin());
+  const ResolvedScenario r =
+      resolve(parse(kHead + kWorkload +
+                    "[device:h100-like]\nvendor = nvidia\nkind = datacenter\nmemory_gb = 80\n"
+                    "bandwidth_gbps = 3350\nboard_power_w = 700\nfp16_tflops = 989\n"
+                    "fp8_tflops = 1979\nnvlink_gbps = 900\n"
+                    "[option:dc]\nkind = buy\ngpu = h100-like\nprice_per_gpu = 25000\n"),
+              Catalog::open_builtin());
   const Device& d = test::option(r, "dc").device;
   EXPECT_EQ(d.fp16_tflops, 989);
   EXPECT_EQ(d.fp8_tflops, 1979);

@@ -7,9 +7,13 @@
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
+#include "tests/unit/scenarios_fixtures.hpp"
 
 namespace gputco {
 namespace {
+
+using test::error_of;
+using test::parse;
 
 const std::string kHead =
     "[scenario]\n"
@@ -21,20 +25,6 @@ const std::string kHead =
     "kind = rent_hourly\n"
     "gpu = h100-sxm\n"
     "rate_per_gpu_hour = 2\n";
-
-Scenario parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(RiskKeys, rangesReplaceTheDefaultsAndAreListedAsInputs) {
   const Scenario s = parse(kHead +

@@ -13,25 +13,14 @@
 namespace gputco {
 namespace {
 
+using test::error_of;
+using test::parse;
+
 const std::string kHead =
     "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\nuseful_life_months = 30\n"
     "[workload]\nmodel = qwen3-32b\nquant = Q4_K_M\n"
     "[site]\ntariff_per_kwh = 0.25\n"
     "[option:a]\nkind = buy\ngpu = rtx-3090\ncount = 2\nprice_per_gpu = 700\nhost_cost = 1200\n";
-
-Scenario parse(const std::string& text) {
-  std::istringstream in(text);
-  return parse_scenario(in, ScenarioFormat::ini, "test.ini");
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    parse(text);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 class TaxKeys : public ::testing::Test {
  protected:
