@@ -167,8 +167,21 @@ bool same_value(const CellValue& stored, const CellValue& incoming) {
     if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
     return std::nullopt;
   };
+  // A choice column read as text ("0", "1") is stored as an integer by the column's INTEGER
+  // affinity (SQLite, "Datatypes In SQLite" 3.1): the text that spells the number is the same.
+  auto spelled = [](const CellValue& v) -> std::optional<double> {
+    const auto* text = std::get_if<std::string>(&v);
+    if (!text || text->empty()) return std::nullopt;
+    double x = 0;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), x);
+    if (ec != std::errc() || end != text->data() + text->size()) return std::nullopt;
+    return x;
+  };
   auto a = number(stored);
   auto b = number(incoming);
+  if (a && b) return *a == *b;
+  if (a && !b) b = spelled(incoming);
+  if (b && !a) a = spelled(stored);
   if (a && b) return *a == *b;
   // A note stored by an older version may keep the CR LF of a file saved on Windows.
   const auto* stored_text = std::get_if<std::string>(&stored);

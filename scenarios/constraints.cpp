@@ -12,38 +12,17 @@ namespace {
 
 /// The EU's 27 members and the EEA's other three (Iceland, Liechtenstein, Norway), as
 /// ISO 3166-1 alpha-2 codes (Greece as both GR and the EU's own EL) and English names.
-const std::set<std::string> kEuEeaWords = {"eu",       "eea",
-                                           "europe",   "at",
-                                           "austria",  "be",
-                                           "belgium",  "bg",
-                                           "bulgaria", "hr",
-                                           "croatia",  "cy",
-                                           "cyprus",   "cz",
-                                           "czechia",  "dk",
-                                           "denmark",  "ee",
-                                           "estonia",  "fi",
-                                           "finland",  "fr",
-                                           "france",   "de",
-                                           "germany",  "gr",
-                                           "el",       "greece",
-                                           "hu",       "hungary",
-                                           "ie",       "ireland",
-                                           "it",       "italy",
-                                           "lv",       "latvia",
-                                           "lt",       "lithuania",
-                                           "lu",       "luxembourg",
-                                           "mt",       "malta",
-                                           "nl",       "netherlands",
-                                           "pl",       "poland",
-                                           "pt",       "portugal",
-                                           "ro",       "romania",
-                                           "sk",       "slovakia",
-                                           "si",       "slovenia",
-                                           "es",       "spain",
-                                           "se",       "sweden",
-                                           "is",       "iceland",
-                                           "li",       "liechtenstein",
-                                           "no",       "norway"};
+const std::set<std::string> kEuEeaWords = {
+    "eu",      "eea",      "europe",      "at",        "austria", "be",         "belgium",
+    "bg",      "bulgaria", "hr",          "croatia",   "cy",      "cyprus",     "cz",
+    "czechia", "czech",    "dk",          "denmark",   "ee",      "estonia",    "fi",
+    "finland", "fr",       "france",      "de",        "germany", "gr",         "el",
+    "greece",  "hu",       "hungary",     "ie",        "ireland", "it",         "italy",
+    "lv",      "latvia",   "lt",          "lithuania", "lu",      "luxembourg", "mt",
+    "malta",   "nl",       "netherlands", "pl",        "poland",  "pt",         "portugal",
+    "ro",      "romania",  "sk",          "slovakia",  "si",      "slovenia",   "es",
+    "spain",   "se",       "sweden",      "is",        "iceland", "li",         "liechtenstein",
+    "no",      "norway"};
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -126,11 +105,45 @@ void read_option_constraints(const SectionReader& r, ScenarioOption& o) {
   }
 }
 
+namespace {
+
+// Azure runs a region's words together: westeurope, northeurope, germanywestcentral,
+// francecentral, swedencentral, polandcentral, italynorth, norwayeast. A word that ends in
+// "europe", or that is an EU/EEA country's English name followed by compass words only.
+bool is_run_together_eu_region(const std::string& word) {
+  const std::string europe = "europe";
+  if (word.size() > europe.size() &&
+      word.compare(word.size() - europe.size(), europe.size(), europe) == 0) {
+    return true;
+  }
+  for (const std::string& name : kEuEeaWords) {
+    if (name.size() < 4 || word.size() <= name.size() || word.compare(0, name.size(), name) != 0) {
+      continue;
+    }
+    std::string rest = word.substr(name.size());
+    while (!rest.empty()) {
+      bool cut = false;
+      for (const std::string compass : {"north", "south", "east", "west", "central"}) {
+        if (rest.compare(0, compass.size(), compass) == 0) {
+          rest.erase(0, compass.size());
+          cut = true;
+          break;
+        }
+      }
+      if (!cut) break;
+    }
+    if (rest.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool is_eu_region(const std::string& region) {
   std::string word;
   const auto matches = [&]() {
     while (!word.empty() && std::isdigit(static_cast<unsigned char>(word.back()))) word.pop_back();
-    const bool found = kEuEeaWords.count(word) > 0;
+    const bool found = kEuEeaWords.count(word) > 0 || is_run_together_eu_region(word);
     word.clear();
     return found;
   };

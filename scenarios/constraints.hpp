@@ -36,7 +36,9 @@ void read_option_constraints(const SectionReader& r, ScenarioOption& option);
 /// Whether `region` (any provider's spelling: "eu", "eu-west1", "Europe-PL", "fr-par-1",
 /// "helsinki-finland-2", "DE") lies in the EU or EEA: one of its words (split at '-', '_',
 /// ' ' and '/', ignoring case and trailing digits) is eu, eea or europe, an EU or EEA
-/// country's ISO 3166-1 alpha-2 code or its English name. "global", "us-east-1" and "" do not.
+/// country's ISO 3166-1 alpha-2 code or its English name; or Azure's run-together names
+/// (westeurope, germanywestcentral: "...europe", or a country's name and compass words).
+/// "global", "us-east-1", "uksouth", "switzerlandnorth" and "" do not.
 bool is_eu_region(const std::string& region);
 
 /// What the constraints check needs to know of a resolved option.

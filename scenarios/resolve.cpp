@@ -657,6 +657,14 @@ void Resolver::resolve_overflow_links() {
     }
     text(o.id, "overflow_option", "Overflow rented from", oi.overflow_option_id,
          own_link ? "" : s_.provenance("workload", "overflow_option"));
+    // The overflow runs on the rental: a constraint that excludes it excludes this option.
+    if (!rental->excluded_reason.empty()) {
+      const std::string reason = "its overflow is rented from '" + rental->id +
+                                 "', which is excluded (" + rental->excluded_reason + ")";
+      oi.excluded_reason += (oi.excluded_reason.empty() ? "" : "; ") + reason;
+      text(o.id, "overflow_excluded", "Excluded (never recommended): its overflow", reason,
+           "constraints: overflow_option");
+    }
   }
 }
 

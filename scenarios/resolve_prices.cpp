@@ -248,15 +248,16 @@ void Resolver::resolve_monthly(const ScenarioOption& o, OptionInputs& oi,
     }
     candidates.push_back(offer);
   }
+  // "2 x rtx-4090", or "enough rtx-4090 for the model" when count is not given.
+  const std::string server_devices = o.count ? std::to_string(*o.count) + " x " + oi.device.id
+                                             : "enough " + oi.device.id + " for the model";
   const auto choice = choose_rental_offer(
       candidates, basis_of(o),
       [&](const RentalOffer& r) { return in_plan_currency(r.amount, r.currency); },
-      "monthly servers with " + (o.count ? std::to_string(*o.count) : "enough") + " x " +
-          oi.device.id);
+      "monthly servers with " + server_devices);
   if (!choice) {
     fail(section, "price_per_month",
-         "the catalog has no monthly server with " +
-             (o.count ? std::to_string(*o.count) : "enough") + " x " + oi.device.id +
+         "the catalog has no monthly server with " + server_devices +
              (o.provider.empty() ? "" : " from " + o.provider) + " as of " + s_.as_of +
              "; set price_per_month");
   }

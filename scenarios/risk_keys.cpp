@@ -11,6 +11,11 @@ namespace gputco::scenario_detail {
 
 namespace {
 
+/// The largest relative change a range may reach: 101 times the scenario's value. Beyond it
+/// the draws are not an uncertainty but another scenario, and sums of such amounts over many
+/// months leave the doubles' range (1e308 gave a NaN NPV).
+constexpr double kMaxRelativeChange = 100;
+
 constexpr const char* kGrammar =
     "uniform LOW HIGH, triangular LOW MODE HIGH, normal SD or fixed (relative changes: -0.2 for "
     "-20 %)";
@@ -70,8 +75,24 @@ UncertainInput read_distribution(const SectionReader& r, const std::string& key,
                     std::string(in.distribution == Distribution::triangular ? "MODE <= " : "") +
                     "HIGH, got '" + text + "'");
   }
+  if (key == "growth") {
+    // An absolute change of growth_per_month: +-1 is already +-100 % a month.
+    if (in.low < -1 || in.high > 1) {
+      r.fail(key,
+             "a change of the monthly growth between -1 and 1 (0.02: two points more a month), "
+             "got '" +
+                 text + "'");
+    }
+    return in;
+  }
   if (in.low < -1) {
     r.fail(key, "a change below -1 (-100 %) would make the value negative, got '" + text + "'");
+  }
+  if (in.high > kMaxRelativeChange) {
+    r.fail(key,
+           "a change above 100 (+10,000 %, 101 times the value) is not a range gputco "
+           "takes, got '" +
+               text + "'");
   }
   return in;
 }
@@ -90,7 +111,7 @@ void read_risk_section(const boost::property_tree::ptree& tree, Scenario& scenar
   for (const auto& key : risk_keys()) {
     if (key == "correlation_purchase_rental") {
       r.fraction(key, scenario.risk_correlation, -1, 1,
-                 "a correlation between -1 and 1 (0.6: the two prices move together)");
+                 "a correlation (0.6: the two prices move together)");
       continue;
     }
     if (const auto text = r.text(key)) scenario.risk_inputs[key] = read_distribution(r, key, *text);

@@ -389,6 +389,23 @@ TEST(ImportDevices, aDeviceIsNeverReplacedWithOtherFigures) {
                 "changed one another id)"}));
 }
 
+// The same model file again is unchanged, its tied_embeddings (a 0/1 choice read as text,
+// stored as an integer) included: re-importing it once said "with tied_embeddings '1', not '1'".
+TEST(ImportDevices, theSameModelFileAgainIsUnchanged) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  std::string tied = kOwnModel;
+  tied.replace(tied.find(",acme/llama-8b-support,"), 23, ",acme/llama-8b-tied,");
+  tied.replace(tied.find("acme-llama-8b,"), 14, "acme-tied-8b,");
+  tied.replace(tied.find(",128256,0,"), 10, ",128256,1,");
+  const std::string file = write(dir / "models.csv", std::string(kModelHeader) + kOwnModel + tied);
+  const ImportReport first = import_price_book(db, file, options());
+  EXPECT_EQ(first.inserted, 2);
+  const ImportReport again = import_price_book(db, file, options());
+  EXPECT_EQ(again.inserted, 0);
+  EXPECT_EQ(again.unchanged, 2);
+}
+
 // ---- The layered catalog ---------------------------------------------------------------------
 
 class Layered : public ::testing::Test {

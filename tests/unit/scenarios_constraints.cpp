@@ -16,6 +16,8 @@ namespace gputco {
 namespace {
 
 using test::error_of;
+using test::input;
+using test::option;
 using test::parse;
 
 const std::string kHead =
@@ -30,32 +32,46 @@ const std::string kHead =
     "[site]\n"
     "tariff_per_kwh = 0.25\n";
 
-const OptionInputs& option(const ResolvedScenario& r, const std::string& id) {
-  for (const auto& o : r.plan_inputs.options) {
-    if (o.id == id) return o;
-  }
-  throw std::runtime_error("no option " + id);
-}
-
-const InputRow* input(const ResolvedScenario& r, const std::string& section,
-                      const std::string& key) {
-  for (const auto& row : r.inputs) {
-    if (row.section == section && row.key == key) return &row;
-  }
-  return nullptr;
-}
-
 TEST(Constraints, euRegionsInTheCatalogsSpellings) {
   using scenario_detail::is_eu_region;
   // The region column of pricing/data/rental_offers.csv spells them all these ways.
-  for (const char* eu : {"eu", "eu-north1", "eu-west1", "Europe-PL", "Europe-EE", "fr-par-1",
-                         "paris-france-1", "helsinki-finland-2", "oslo-norway-3", "DE", "EEA"}) {
+  for (const char* eu :
+       {"eu", "eu-north1", "eu-west1", "Europe-PL", "Europe-EE", "fr-par-1", "paris-france-1",
+        "helsinki-finland-2", "oslo-norway-3", "DE", "EEA",
+        // Azure's names (learn.microsoft.com, "Azure regions list").
+        "westeurope", "northeurope", "germanywestcentral", "francecentral", "swedencentral",
+        "polandcentral", "italynorth", "norwayeast", "Czech Republic"}) {
     EXPECT_TRUE(is_eu_region(eu)) << eu;
   }
   for (const char* other : {"global", "us-east-1", "us-central1", "montreal-canada-2",
-                            "newyork-usa-2", "culpeper-usa-1", "", "ch", "uk-south"}) {
+                            "newyork-usa-2", "culpeper-usa-1", "", "ch", "uk-south", "uksouth",
+                            "switzerlandnorth", "eastus", "francecentralx"}) {
     EXPECT_FALSE(is_eu_region(other)) << other;
   }
+}
+
+// A blend rents what its own card cannot carry from its overflow option: when that rental is
+// excluded, so is the blend (its overflow would run where the constraint forbids), with both
+// reasons named. Found by a newcomer's try: the blend was recommended though its overflow went
+// to a rental outside the EU.
+TEST(Constraints, aBlendWhoseOverflowRentalIsExcludedIsExcludedToo) {
+  const Scenario s = parse(kHead +
+                           "[option:rent]\nkind = rent_hourly\ngpu = h100-sxm\n"
+                           "rate_per_gpu_hour = 2\nallowed = no\n"
+                           "reason = data must stay in the EU\n"
+                           "[option:blend]\nkind = blend\ngpu = rtx-5090\ncount = 1\n"
+                           "price_per_gpu = 2500\nhost_cost = 1500\noverflow_option = rent\n"
+                           "[option:own]\nkind = buy\ngpu = rtx-5090\ncount = 1\n"
+                           "price_per_gpu = 2500\nhost_cost = 1500\noverflow = buy\n");
+  const ResolvedScenario r = resolve(s, Catalog::open_builtin());
+  EXPECT_EQ(option(r, "blend").excluded_reason,
+            "its overflow is rented from 'rent', which is excluded (not allowed: data must stay "
+            "in the EU)");
+  ASSERT_NE(input(r, "blend", "overflow_excluded"), nullptr);
+  EXPECT_EQ(option(r, "own").excluded_reason, "");
+  const Plan plan = make_plan(r.plan_inputs);
+  ASSERT_TRUE(plan.recommendation.has_value());
+  EXPECT_EQ(*plan.recommendation, "own");
 }
 
 TEST(Constraints, anExcludedOptionIsPlannedShownAndNeverRecommended) {
