@@ -55,6 +55,15 @@ std::vector<std::string> superseded_keys(const std::string& section, const std::
   return out;
 }
 
+namespace {
+
+/// The sections --set and a config file may name besides option:ID, created when the scenario
+/// has none ([site] always exists). [seller] is the quote's and is set in the file.
+const std::vector<std::string> kSetSections = {"scenario", "workload",    "site", "tax",
+                                               "fx",       "constraints", "risk"};
+
+}  // namespace
+
 void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overrides,
                      Scenario& scenario) {
   const auto section_of = [&](const std::string& name) -> pt::ptree* {
@@ -65,8 +74,7 @@ void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overr
   for (const auto& o : overrides) {
     pt::ptree* section = section_of(o.section);
     if (!section) {
-      if (o.section != "scenario" && o.section != "workload" && o.section != "tax" &&
-          o.section != "fx") {
+      if (std::find(kSetSections.begin(), kSetSections.end(), o.section) == kSetSections.end()) {
         const std::string file = o.origin ? o.origin->file : scenario.file;
         throw ScenarioError(
             file, o.origin ? o.origin->line : 0, "[" + o.section + "]",
@@ -118,11 +126,12 @@ ScenarioOverride parse_set_option(const std::string& text) {
   o.value = text.substr(eq + 1);
   o.origin = origin;
   const bool option = o.section.rfind("option:", 0) == 0 && o.section.size() > 7;
-  if (!option && o.section != "scenario" && o.section != "workload" && o.section != "site" &&
-      o.section != "tax" && o.section != "fx") {
-    throw fail("unknown section '" + o.section + "'" +
-               did_you_mean(o.section, {"scenario", "workload", "site", "tax", "fx"}) +
-               "; expected scenario, workload, site, tax, fx or option:ID");
+  if (!option &&
+      std::find(kSetSections.begin(), kSetSections.end(), o.section) == kSetSections.end()) {
+    std::string expected;
+    for (const auto& section : kSetSections) expected += (expected.empty() ? "" : ", ") + section;
+    throw fail("unknown section '" + o.section + "'" + did_you_mean(o.section, kSetSections) +
+               "; expected " + expected + " or option:ID");
   }
   if (!is_scenario_key(o.section, o.key)) {
     throw fail("'" + o.key + "' is not a key of [" + o.section + "]" +

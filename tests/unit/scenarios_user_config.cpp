@@ -64,10 +64,22 @@ TEST(SetOption, parsesSectionKeyAndValue) {
             "or option:rig.price_per_gpu=700");
   EXPECT_EQ(error_of([] { parse_set_option("worklaod.hours_per_day=3"); }),
             "--set: worklaod.hours_per_day=3: unknown section 'worklaod'; did you mean "
-            "'workload'?; expected scenario, workload, site, tax, fx or option:ID");
+            "'workload'?; expected scenario, workload, site, tax, fx, constraints, risk or "
+            "option:ID");
   EXPECT_EQ(error_of([] { parse_set_option("site.tarif=nl-business"); }),
             "--set: site.tarif=nl-business: 'tarif' is not a key of [site]; did you mean "
             "'tariff'?");
+}
+
+// --set reaches [constraints] and [risk] too, which the file need not have (it once said
+// "unknown section 'risk'").
+TEST(SetOption, reachesTheConstraintsAndRiskSections) {
+  const Scenario s = parse({parse_set_option("risk.demand=uniform -0.1 0.1"),
+                            parse_set_option("constraints.requires=eu-data-residency")});
+  ASSERT_EQ(s.risk_inputs.count("demand"), 1u);
+  EXPECT_DOUBLE_EQ(s.risk_inputs.at("demand").low, -0.1);
+  EXPECT_DOUBLE_EQ(s.risk_inputs.at("demand").high, 0.1);
+  EXPECT_EQ(s.required_tags, std::vector<std::string>{"eu-data-residency"});
 }
 
 TEST(SetOption, winsAndNamesItselfInMessagesAndProvenance) {
