@@ -45,13 +45,14 @@ double billed_instance_hours(const HourlyBilling& b, double load, const DailyLoa
   const double l = std::max(0.0, load);
   const double a = std::max(0.0, availability_hours);
   if (b.billing == Billing::always_on) {
-    return always_on_instances(shape.flat ? l : l * shape.peak_multiplier) * a;
+    return always_on_instances(l * shape.peak_multiplier) *
+           a;  // the peak multiplier is 1 on a flat day
   }
   double busy_per_day = 0;
   for (int i = 0; i < shape.count; ++i) {
     const LoadStretch& s = shape.stretches[static_cast<size_t>(i)];
     const double h = std::max(0.0, s.hours);
-    const double x = std::max(0.0, (shape.flat ? l : l * s.multiplier) - b.min_instances);
+    const double x = std::max(0.0, l * s.multiplier - b.min_instances);
     const double whole = std::floor(x);
     busy_per_day += whole * round_up_to_period(h, b.granularity) +
                     round_up_to_period((x - whole) * h, b.granularity);

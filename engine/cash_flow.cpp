@@ -122,7 +122,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
       cf.failures[m] = o.annual_failure_rate / kMonthsPerYear * o.count * o.price_per_gpu * units;
     }
     if (o.overflow == Overflow::rent) {
-      cf.overflow_load[m] = overflow_load(cf.load[m], units, shape);
+      cf.overflow_load[m] = std::max(0.0, cf.load[m] - served);  // what the units leave over
       cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour *
                    trend_factor(f.rent_trend_per_year, month);
     }

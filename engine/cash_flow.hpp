@@ -23,8 +23,8 @@ double capex_of(const OptionInputs& option);
 ///   P = the day's peak multiplier (load_shape_of(workload), engine/load_shape.hpp: 1 for a
 ///   demand spread evenly, peak_factor, or an hourly profile's largest share x its hours):
 ///   units are sized for the peak hour (issue #21). Where a formula below says min(L_m, u_m)
-///   (load served) or max(0, L_m - u_m) (overflow), it is served_load / overflow_load over the
-///   day's shape: the same when the day is flat or the units cover the peak; else hour by
+///   (load served) or max(0, L_m - u_m) (overflow), it is served_load and L_m - served_load over
+///   the day's shape: the same when the day is flat or the units cover the peak; else hour by
 ///   hour, so overflow is rented only for what the peak hours leave over. Always-on rentals
 ///   run always_on_instances(L_m x P), autoscaled ones bill the shape's hours.
 /// - buy: unit capex C = count x price_per_gpu + host_cost; capex[m] = C x (u_m - u_{m-1})

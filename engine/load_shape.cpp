@@ -71,16 +71,4 @@ double served_load(double load, double units, const DailyLoadShape& shape) {
   return served / hours;
 }
 
-double overflow_load(double load, double units, const DailyLoadShape& shape) {
-  if (shape.flat) return std::max(0.0, load - units);
-  const double hours = total_hours(shape);
-  if (!(hours > 0)) return std::max(0.0, load - units);
-  double over = 0;
-  for (int i = 0; i < shape.count; ++i) {
-    const LoadStretch& s = shape.stretches[static_cast<size_t>(i)];
-    over += std::max(0.0, load * s.multiplier - units) * s.hours;
-  }
-  return over / hours;
-}
-
 }  // namespace gputco

@@ -44,12 +44,8 @@ DailyLoadShape daily_load_shape(double hours_per_day, double peak_factor,
 /// The mean load served by `units` units over the hours of use, when the mean load is `load`
 /// (units of one unit's capacity): min(load, units) for a flat day or when the units cover the
 /// peak (load x peak <= units); else sum over the stretches of min(load x multiplier, units) x
-/// hours / the hours of use. Throws nothing.
+/// hours / the hours of use. What the units leave over (to rent) is load - served_load: the
+/// stretches' hours x multipliers sum to the hours of use. Throws nothing.
 double served_load(double load, double units, const DailyLoadShape& shape);
-
-/// The mean load that `units` units leave over (to rent) over the hours of use: max(0, load -
-/// units) for a flat day; else sum over the stretches of max(0, load x multiplier - units) x
-/// hours / the hours of use (only what the peak hours leave over). Throws nothing.
-double overflow_load(double load, double units, const DailyLoadShape& shape);
 
 }  // namespace gputco

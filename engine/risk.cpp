@@ -201,6 +201,9 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   size_t buy_wins = 0;
   constexpr size_t kProgressEvery = 4096;
 
+  // A drawn growth_per_month's cap: the demand at most a million times month 1's over the
+  // horizon (and at most +100 % a month).
+  const double most_growth = std::min(1.0, std::pow(1e6, 1.0 / finance.horizon_months) - 1.0);
   for (size_t d = 0; d < n; ++d) {
     // A fixed order of draws per iteration: the same seed gives the same sequence. Correlated
     // prices draw their two normals first, in the purchase price's place.
@@ -232,12 +235,9 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
       if (workload.requests_per_day) *workload.requests_per_day *= demand;
     }
     if (growth_change != 0) {
-      // The scenario's own range for growth_per_month.
-      // The scenario's own range for growth_per_month, and its cap: the demand at most a
-      // million times month 1's over the horizon.
-      const double most = std::min(1.0, std::pow(1e6, 1.0 / finance.horizon_months) - 1.0);
+      // The scenario's own range for growth_per_month, within its cap.
       workload.growth_per_month =
-          std::clamp(base_workload.growth_per_month + growth_change, -0.99, most);
+          std::clamp(base_workload.growth_per_month + growth_change, -0.99, most_growth);
     }
     site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff;
     for (size_t k = 0; k < work.size(); ++k) {

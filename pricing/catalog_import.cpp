@@ -769,16 +769,16 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     return report;
   }
 
-  if (*format == ImportFormat::devices || *format == ImportFormat::models) {
-    CsvTable table;
-    table.path = file;
-    table.header_line = header.line;
-    table.header = std::move(header.fields);
+  // Files checked or merged across all their rows are read whole.
+  const auto whole_table = [&]() {
     try {
-      for (CsvRow row; csv->next(row);) table.rows.push_back(std::move(row));
+      return read_rows_after(*csv, std::move(header));
     } catch (const CatalogError& e) {
       throw ImportError({e.what()});
     }
+  };
+  if (*format == ImportFormat::devices || *format == ImportFormat::models) {
+    CsvTable table = whole_table();
     try {
       import_reference_rows(db_path, *format, table, *builtin, problems, report);
     } catch (const ImportError&) {
@@ -794,15 +794,7 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
 
   // SkyPilot and gpuhunt files are read whole: their zones are merged and GCP's GPU rows joined
   // to their hosts across the file (pricing/public_catalogs.hpp).
-  CsvTable table;
-  table.path = file;
-  table.header_line = header.line;
-  table.header = std::move(header.fields);
-  try {
-    for (CsvRow row; csv->next(row);) table.rows.push_back(std::move(row));
-  } catch (const CatalogError& e) {
-    throw ImportError({e.what()});
-  }
+  CsvTable table = whole_table();
   csv.reset();
   const std::string provider =
       options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;

@@ -279,17 +279,25 @@ bool CsvReader::next(CsvRow& row) {
   return true;
 }
 
+CsvTable read_rows_after(CsvReader& reader, CsvRow header) {
+  CsvTable table;
+  table.path = reader.path();
+  table.header_line = header.line;
+  table.header = std::move(header.fields);
+  for (CsvRow row; reader.next(row);) table.rows.push_back(std::move(row));
+  return table;
+}
+
 namespace {
 
 CsvTable read_table(CsvReader& reader) {
-  CsvTable table;
-  table.path = reader.path();
-  CsvRow row;
-  if (!reader.next(row)) return table;
-  table.header_line = row.line;
-  table.header = std::move(row.fields);
-  while (reader.next(row)) table.rows.push_back(std::move(row));
-  return table;
+  CsvRow header;
+  if (!reader.next(header)) {
+    CsvTable empty;
+    empty.path = reader.path();
+    return empty;
+  }
+  return read_rows_after(reader, std::move(header));
 }
 
 }  // namespace

@@ -105,6 +105,11 @@ class CsvReader {
   std::unique_ptr<State> state_;
 };
 
+/// The rest of `reader`'s records as a table whose header is `header` (the record the caller
+/// read first): for files checked or merged across all their rows. Throws CatalogError as
+/// CsvReader::next does.
+CsvTable read_rows_after(CsvReader& reader, CsvRow header);
+
 /// A CsvReader over the file at `path` ("-": standard input, named <stdin>), opened as
 /// read_csv_file opens it (a regular file of at most kMaxCsvFileBytes). Throws CatalogError
 /// "PATH: ..." when it cannot be opened.
