@@ -273,7 +273,8 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
   // (NVIDIA A100 datasheet), the H100 no FP4 ones (H100 datasheet: 1,979 dense FP8 TFLOPS).
   const auto a100 = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "json"});
   ASSERT_EQ(a100.exit_code, 0) << a100.err;
-  for (const auto& d : json::parse(a100.out).at("rows")) {
+  const auto all_rows = json::parse(a100.out);  // named: the loop must not outlive it
+  for (const auto& d : all_rows.at("rows")) {
     if (d.at("id") == "a100-80gb-sxm") {
       EXPECT_TRUE(d.at("fp8_tflops").is_null()) << d.dump();
       EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
