@@ -11,6 +11,7 @@
 #include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "engine/parallel.hpp"
 #include "pricing/suggest.hpp"
 #include "reports/fit_report.hpp"
 #include "reports/serving_finder_report.hpp"
@@ -188,7 +189,7 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
   std::vector<ServingOffer> offers;
   for (const auto& device : catalog.devices())
     offers.push_back(serving_offer(catalog, device, as_of));
-  const auto rows = rank_serving(request, offers, goal);
+  const auto rows = rank_serving(request, offers, goal, default_thread_count());
   out << (o.json ? serving_finder_json(request, goal, rows)
                  : serving_finder_text(request, goal, rows));
   return 0;
