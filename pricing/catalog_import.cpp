@@ -538,7 +538,8 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
 // never a built-in id or alias (the built-in layer would win: README "catalog"), never
 // replacing a row of the database with other figures. A small file, read whole.
 void import_reference_rows(const std::string& db_path, ImportFormat format, CsvTable& csv,
-                           SQLite::Database& builtin, Problems& problems, ImportReport& report) {
+                           const std::string& as_of, SQLite::Database& builtin, Problems& problems,
+                           ImportReport& report) {
   const bool devices = format == ImportFormat::devices;
   const std::string file_name = devices ? "devices.csv" : "models.csv";
   const std::string table = devices ? "devices" : "models";  // constants, never data
@@ -556,7 +557,14 @@ void import_reference_rows(const std::string& db_path, ImportFormat format, CsvT
                                             (devices ? std::string()
                                                      : " OR (hf_repo <> '' AND hf_repo = ?1 "
                                                        "COLLATE NOCASE)"));
+  const auto observed_column =
+      static_cast<std::size_t>(column_index(checked.columns, "observed_on"));
   for (const CheckedRow& row : checked.rows) {
+    if (const std::string date = text_of(row, observed_column); !date.empty() && date > as_of) {
+      problems.add(row.line, "observed_on",
+                   date + " is after the import date " + as_of +
+                       " (--as-of, default today): a figure cannot be read in the future");
+    }
     const std::string id = text_of(row, id_column);
     if (id.empty()) continue;  // its problem is reported
     builtin_id.reset();
@@ -780,7 +788,7 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   if (*format == ImportFormat::devices || *format == ImportFormat::models) {
     CsvTable table = whole_table();
     try {
-      import_reference_rows(db_path, *format, table, *builtin, problems, report);
+      import_reference_rows(db_path, *format, table, options.as_of, *builtin, problems, report);
     } catch (const ImportError&) {
       if (!existed) remove_empty_database(db_path);
       throw;
