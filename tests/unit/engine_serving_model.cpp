@@ -153,6 +153,33 @@ TEST(ServingStep, tensorParallelAddsTwoAllReducesPerLayer) {
   EXPECT_NEAR(t.communication_s, 2 * 10 * 2 * hop, 1e-12);
 }
 
+TEST(ServingStep, expertParallelSendsATokenOnceToEachGpuHoldingOneOfItsExperts) {
+  // (R - 1) x (1 - C(E - E / R, k) / C(E, k)): one expert per GPU (128 of 128): the 8 experts
+  // sit on 8 GPUs, 127 / 128 of them remote: 8 x 127 / 128 = 7.9375; 4 experts on 2 GPUs, 2
+  // picked: the other GPU holds neither with C(2, 2) / C(4, 2) = 1 / 6, so 5 / 6; 128 experts
+  // on 2 GPUs, 8 picked: 1 - C(64, 8) / C(128, 8) = 0.996904 (not 8 x 1 / 2 = 4 copies).
+  EXPECT_EQ(expected_remote_ranks(128, 8, 1), 0);
+  EXPECT_NEAR(expected_remote_ranks(128, 8, 128), 7.9375, 1e-9);
+  EXPECT_NEAR(expected_remote_ranks(4, 2, 2), 5.0 / 6.0, 1e-12);
+  EXPECT_NEAR(expected_remote_ranks(128, 8, 2), 0.996904, 1e-6);
+  EXPECT_EQ(expected_remote_ranks(0, 0, 8), 0);
+  EXPECT_THROW(expected_remote_ranks(8, 9, 2), EngineError);
+  EXPECT_THROW(expected_remote_ranks(8, 2, 0), EngineError);
+}
+
+TEST(ServingStep, expertParallelPrefillPaysTheAllToAll) {
+  // Qwen3 30B-A3B (48 layers, hidden 2048, 128 experts, 8 active) on two GPUs without NVLink
+  // (PCIe: a hop of 6 us, 32 GB/s), expert parallel: each prompt token's FLOPs split in two,
+  // plus per layer a dispatch and a combine of 2 x 2048 bytes to 0.996904 remote GPUs, in
+  // chunks of 8192 tokens: 2 x 48 x (6e-6 / 8192 + 4096 / 2 x 0.996904 / 32e9) = 6.1953 us.
+  ReplicaSetup s = plain_setup();
+  s.model = test::reference_model("qwen3-30b-a3b");
+  s.profile.step_token_budget = 8192;
+  const double one_gpu = prefill_s_per_token(s);
+  s.tp = 2;
+  EXPECT_NEAR(prefill_s_per_token(s) - one_gpu / 2, 6.19529e-6, 1e-10);
+}
+
 TEST(ServingStep, mixtureOfExpertsTouchesMoreExpertsAsTheBatchGrows) {
   // E (1 - (1 - k / E)^n): one token touches k experts; two tokens 128 x (1 - (120/128)^2) =
   // 15.5; thousands touch nearly all.
