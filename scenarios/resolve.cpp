@@ -345,20 +345,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   oi.id = o.id;
   if (o.kind == "api") {
     oi.kind = OptionKind::api;
-    const std::string engine = !o.engine.empty() ? o.engine : s_.engine;
-    oi.engine = engine.empty() ? ServingEngine::llama_cpp : *parse_serving_engine(engine);
     text(o.id, "kind", "Kind", o.kind);
-    if (!o.engine.empty()) text(o.id, "engine", "Serving engine", o.engine);
-    if (!o.quant.empty()) {
-      const auto quant = catalog_.quant(o.quant);
-      if (!quant) {
-        unknown(section, "quant", "quant", o.quant,
-                ids_of(catalog_.quants(), [](const Quant& q) { return q.id; }),
-                "gputco catalog list quants");
-      }
-      oi.quant = *quant;
-      text(o.id, "quant", "Weight format (the option's own)", quant->id);
-    }
     resolve_api(o, oi, section);
     resolve_cost_lines(o, oi);
     resolve_option_constraints(o, oi);
@@ -378,7 +365,20 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   if (const std::string why = backend_unsupported_reason(oi.backend, oi.device); !why.empty()) {
     fail(section, "backend", why);
   }
+  const std::string engine = !o.engine.empty() ? o.engine : s_.engine;
+  oi.engine = engine.empty() ? ServingEngine::llama_cpp : *parse_serving_engine(engine);
   text(o.id, "kind", "Kind", o.kind);
+  if (!o.engine.empty()) text(o.id, "engine", "Serving engine", o.engine);
+  if (!o.quant.empty()) {
+    const auto quant = catalog_.quant(o.quant);
+    if (!quant) {
+      unknown(section, "quant", "quant", o.quant,
+              ids_of(catalog_.quants(), [](const Quant& q) { return q.id; }),
+              "gputco catalog list quants");
+    }
+    oi.quant = *quant;
+    text(o.id, "quant", "Weight format (the option's own)", quant->id);
+  }
   text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")");
   if (!o.price_basis.empty()) {
     text(o.id, "price_basis", "Which catalog price (price_basis)", o.price_basis);

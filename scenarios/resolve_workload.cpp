@@ -151,16 +151,15 @@ void Resolver::resolve_serving_workload() {
   // Little's law (issue #21 item 3B): streams in flight = requests per second at the peak hour
   // x a request's duration (output tokens x the per-token time + the time to first token, at
   // their targets: the longest a request may take). Only when not given and all is stated.
-  const std::optional<double> ms_per_token =
-      s_.tpot_ms             ? s_.tpot_ms
-      : s_.user_tokens_per_s ? std::optional<double>(1000.0 / *s_.user_tokens_per_s)
-                             : std::nullopt;
+  // The per-token time: the TPOT target, else 1 / the per-user speed; 0: neither is given.
+  const double ms_per_token =
+      s_.tpot_ms.value_or(s_.user_tokens_per_s ? 1000.0 / s_.user_tokens_per_s.value_or(1.0) : 0.0);
   if (!given("workload", "concurrent_streams") && s_.requests_per_day && *s_.requests_per_day > 0 &&
-      s_.output_tokens_per_request && ms_per_token && w.hours_per_day > 0) {
+      s_.output_tokens_per_request && ms_per_token > 0 && w.hours_per_day > 0) {
     const double peak = load_shape_of(w).peak_multiplier;
     const double requests_per_s = *s_.requests_per_day / (w.hours_per_day * 3600.0) * peak;
     const double duration_s =
-        (*s_.output_tokens_per_request * *ms_per_token + s_.ttft_ms.value_or(0.0)) / 1000.0;
+        (*s_.output_tokens_per_request * ms_per_token + s_.ttft_ms.value_or(0.0)) / 1000.0;
     const double streams = std::max(1.0, std::ceil(requests_per_s * duration_s - 1e-9));
     if (streams > 100'000) {
       fail("workload", "requests_per_day",
@@ -174,9 +173,10 @@ void Resolver::resolve_serving_workload() {
                        "{:.2f} = {:.4f} requests/s, x {:.3f} s a request ({:g} output tokens x "
                        "{:g} ms{}), rounded up",
                        *s_.requests_per_day, w.hours_per_day, peak, requests_per_s, duration_s,
-                       *s_.output_tokens_per_request, *ms_per_token,
-                       s_.ttft_ms ? fmt::format(" + {:g} ms to the first token", *s_.ttft_ms)
-                                  : std::string()));
+                       *s_.output_tokens_per_request, ms_per_token,
+                       s_.ttft_ms
+                           ? fmt::format(" + {:g} ms to the first token", s_.ttft_ms.value_or(0.0))
+                           : std::string()));
   } else {
     number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams,
            "streams");

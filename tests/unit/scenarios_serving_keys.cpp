@@ -38,7 +38,7 @@ std::string with_workload(const std::string& line) {
 
 const std::string kOptions =
     "[option:rig]\nkind = buy\ngpu = rtx-4090\ncount = 2\nprice_per_gpu = 1800\n"
-    "engine = llama.cpp\n"
+    "engine = llama.cpp\nquant = Q4_K_M\n"
     "[option:h100]\nkind = rent_hourly\ngpu = h100-sxm\nrate_per_gpu_hour = 2.5\n";
 
 class ServingKeys : public ::testing::Test {
