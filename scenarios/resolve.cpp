@@ -38,6 +38,7 @@ ResolvedScenario Resolver::run() {
   resolve_scenario_constraints();
   resolve_risk();
   for (const auto& o : s_.options) resolve_option(o);
+  require_request_shape();
   check_spot_above_on_demand();
   // [fx] rates no catalog amount needed are listed all the same: the file's values show.
   for (const auto& [code, rate] : s_.fx) {
@@ -379,7 +380,20 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   if (const std::string why = backend_unsupported_reason(oi.backend, oi.device); !why.empty()) {
     fail(section, "backend", why);
   }
+  const std::string engine = !o.engine.empty() ? o.engine : s_.engine;
+  oi.engine = engine.empty() ? ServingEngine::llama_cpp : *parse_serving_engine(engine);
   text(o.id, "kind", "Kind", o.kind);
+  if (!o.engine.empty()) text(o.id, "engine", "Serving engine", o.engine);
+  if (!o.quant.empty()) {
+    const auto quant = catalog_.quant(o.quant);
+    if (!quant) {
+      unknown(section, "quant", "quant", o.quant,
+              ids_of(catalog_.quants(), [](const Quant& q) { return q.id; }),
+              "gputco catalog list quants");
+    }
+    oi.quant = *quant;
+    text(o.id, "quant", "Weight format (the option's own)", quant->id);
+  }
   text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")");
   if (!o.price_basis.empty()) {
     text(o.id, "price_basis", "Which catalog price (price_basis)", o.price_basis);
@@ -390,8 +404,8 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   }
 
   const auto& p = r_.plan_inputs;
-  FitRequest request{p.model, p.quant, p.workload.context_tokens, p.workload.concurrent_streams,
-                     p.workload.kv_cache};
+  FitRequest request{p.model, oi.quant.value_or(p.quant), p.workload.context_tokens,
+                     p.workload.concurrent_streams, p.workload.kv_cache};
   const int needed = devices_needed(request, oi.device, 64, p.memory_policy);
 
   switch (oi.kind) {

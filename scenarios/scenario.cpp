@@ -128,6 +128,8 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "provider",
                                               "split",
                                               "backend",
+                                              "engine",
+                                              "quant",
                                               "term",
                                               "goodput",
                                               "billing",
@@ -462,6 +464,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("provider", o.provider);
       r.choice("split", o.split, {"layer", "tensor"});
       r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
+      r.choice("engine", o.engine, {"llama.cpp", "vllm", "sglang", "tensorrt-llm"});
+      r.text("quant", o.quant);
       r.choice("term", o.term, {"on_demand", "spot", "reserved_1y", "reserved_3y"});
       r.number("goodput", o.goodput, 0.01, 1, "a fraction of billed hours (0.9 for 90 %)");
       r.choice("billing", o.billing, {"always_on", "autoscaled"});
