@@ -125,6 +125,14 @@ ordered or_null(const std::optional<double>& x) {
 ordered positive_or_null(double x) {
   return x > 0 ? ordered(x) : ordered(nullptr);
 }
+/// A count where 0 stands for "not given or not applicable" (ModelArch: no KV heads of an MLA
+/// model, no experts of a dense one, no sliding window): null, an empty CSV field, "-" as text.
+ordered positive_or_null(int x) {
+  return x > 0 ? ordered(x) : ordered(nullptr);
+}
+std::string count_or_dash(int x) {
+  return x > 0 ? std::to_string(x) : std::string("-");
+}
 
 std::map<std::string, Device> devices_by_id(const Catalog& c) {
   std::map<std::string, Device> out;
@@ -145,7 +153,7 @@ Listing list_gpus(const Catalog& c, const ListFilters& f) {
             {"fp16_tflops", positive_or_null(d.fp16_tflops)},
             {"fp8_tflops", positive_or_null(d.fp8_tflops)},
             {"fp4_tflops", positive_or_null(d.fp4_tflops)},
-            {"nvlink_gbps", d.nvlink_gbps}};
+            {"nvlink_gbps", positive_or_null(d.nvlink_gbps)}};
   };
   const auto tflops = [](double x) { return x > 0 ? fmt::format("{}", x) : std::string("-"); };
   Listing l;
@@ -174,15 +182,15 @@ Listing list_models(const Catalog& c, const ListFilters&) {
             {"active_params_b", m.active_params_b},
             {"layers", m.layers},
             {"heads", m.heads},
-            {"kv_heads", m.kv_heads},
-            {"head_dim", m.head_dim},
-            {"experts", m.experts},
-            {"experts_active", m.experts_active},
-            {"swa_window", m.swa_window},
-            {"swa_layers", m.swa_layers},
-            {"mla_kv_lora_rank", m.mla_kv_lora_rank},
+            {"kv_heads", positive_or_null(m.kv_heads)},
+            {"head_dim", positive_or_null(m.head_dim)},
+            {"experts", positive_or_null(m.experts)},
+            {"experts_active", positive_or_null(m.experts_active)},
+            {"swa_window", positive_or_null(m.swa_window)},
+            {"swa_layers", positive_or_null(m.swa_layers)},
+            {"mla_kv_lora_rank", positive_or_null(m.mla_kv_lora_rank)},
             {"max_context", m.max_context},
-            {"max_context_scaled", m.max_context_scaled},
+            {"max_context_scaled", positive_or_null(m.max_context_scaled)},
             {"layers_without_kv", m.layers_without_kv},
             {"recurrent_layers", m.recurrent_layers}};
   };
@@ -192,10 +200,10 @@ Listing list_models(const Catalog& c, const ListFilters&) {
                               "name", "params_b", "active_b", "layers", "heads", "kv_heads",
                               "head_dim", "max_ctx", "hf_repo (alias)");
   for (const auto& m : c.models()) {
-    l.add(json_of(m),
-          fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}  {}\n", m.id, m.name,
-                      m.params_b, m.active_params_b, m.layers, m.heads, m.kv_heads, m.head_dim,
-                      m.max_context, m.hf_repo.empty() ? "-" : m.hf_repo));
+    l.add(json_of(m), fmt::format("{:<16} {:<18} {:>9} {:>9} {:>6} {:>6} {:>8} {:>8} {:>9}  {}\n",
+                                  m.id, m.name, m.params_b, m.active_params_b, m.layers, m.heads,
+                                  count_or_dash(m.kv_heads), count_or_dash(m.head_dim),
+                                  m.max_context, m.hf_repo.empty() ? "-" : m.hf_repo));
   }
   return l;
 }

@@ -40,6 +40,9 @@ Column text(std::string_view name) {
 Column note(std::string_view name) {
   return {name, Type::text, true};
 }
+Column identifier(std::string_view name) {
+  return {name, Type::identifier};
+}
 Column decimal(std::string_view name, Range range, bool optional = false) {
   return {name, Type::decimal, optional, range};
 }
@@ -73,7 +76,7 @@ const std::vector<TableSpec>& table_specs() {
       {"devices.csv",
        "devices",
        true,
-       {text("id"), text("name"), choice("vendor", {"nvidia", "amd", "intel", "apple"}),
+       {identifier("id"), text("name"), choice("vendor", {"nvidia", "amd", "intel", "apple"}),
         choice("kind", {"consumer", "workstation", "datacenter", "unified"}),
         decimal("memory_gb", Range::positive), text("memory_type"),
         decimal("bandwidth_gbps", Range::positive), decimal("board_power_w", Range::positive, true),
@@ -85,7 +88,7 @@ const std::vector<TableSpec>& table_specs() {
       {"models.csv",
        "models",
        true,
-       {text("id"),
+       {identifier("id"),
         text("name"),
         decimal("params_b", Range::positive),
         decimal("active_params_b", Range::positive),
@@ -141,7 +144,7 @@ const std::vector<TableSpec>& table_specs() {
       {"tariffs.csv",
        "tariffs",
        false,
-       {text("id"), text("region"), decimal("amount_per_kwh", Range::positive),
+       {identifier("id"), text("region"), decimal("amount_per_kwh", Range::positive),
         currency("currency"), date("observed_on"), text("source"), note("note")},
        {"id", "observed_on"}},
       {"fx_rates.csv",
@@ -153,8 +156,8 @@ const std::vector<TableSpec>& table_specs() {
       {"systems.csv",
        "systems",
        false,
-       {text("id"), text("name"), choice("kind", {"server", "workstation"}), text("device_id"),
-        integer("device_count", Range::positive), text("host"),
+       {identifier("id"), text("name"), choice("kind", {"server", "workstation"}),
+        text("device_id"), integer("device_count", Range::positive), text("host"),
         decimal("host_power_w", Range::non_negative), note("note"), text("source"),
         date("observed_on")},
        {"id"},
@@ -178,7 +181,7 @@ const std::vector<TableSpec>& table_specs() {
       {"api_prices.csv",
        "api_prices",
        false,
-       {text("id"), text("provider"), text("api_model"), note("comparable_model_id"),
+       {identifier("id"), text("provider"), text("api_model"), note("comparable_model_id"),
         decimal("input_per_million", Range::non_negative),
         decimal("output_per_million", Range::non_negative),
         decimal("cached_input_per_million", Range::non_negative, true), currency("currency"),
@@ -189,7 +192,7 @@ const std::vector<TableSpec>& table_specs() {
       {"grid_carbon.csv",
        "grid_carbon",
        false,
-       {text("id"), text("name"), decimal("g_co2e_per_kwh", Range::non_negative),
+       {identifier("id"), text("name"), decimal("g_co2e_per_kwh", Range::non_negative),
         integer("data_year", Range::positive), text("basis"), date("observed_on"), text("source"),
         note("note")},
        {"id", "observed_on"}},

@@ -24,6 +24,7 @@
 
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_file.hpp"
+#include "pricing/catalog_import_steps.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/catalog_table.hpp"
 #include "pricing/csv_table.hpp"
@@ -40,23 +41,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using import_detail::column_index;
+using import_detail::fault_injection_pause;
 using import_detail::format_number;
 using import_detail::in_quotes;
 using import_detail::Offer;
+using import_detail::open_for_import;
 using import_detail::Problems;
+using import_detail::same_value;
 
 // One observation to write: the columns of our file kind, in order.
 struct Record {
   int line = 0;
   std::vector<CellValue> values;
 };
-
-int column_index(const std::vector<std::string>& columns, std::string_view name) {
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    if (columns[i] == name) return static_cast<int>(i);
-  }
-  throw std::logic_error("no column " + std::string(name));
-}
 
 std::set<std::string, std::less<>> builtin_device_ids(SQLite::Database& builtin) {
   std::set<std::string, std::less<>> ids;
@@ -160,37 +158,6 @@ std::optional<ImportFormat> detect_format(const std::vector<std::string>& csv) {
 }
 
 // ---- Writing --------------------------------------------------------------------------------
-
-bool same_value(const CellValue& stored, const CellValue& incoming) {
-  auto number = [](const CellValue& v) -> std::optional<double> {
-    if (const auto* d = std::get_if<double>(&v)) return *d;
-    if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
-    return std::nullopt;
-  };
-  // A choice column read as text ("0", "1") is stored as an integer by the column's INTEGER
-  // affinity (SQLite, "Datatypes In SQLite" 3.1): the text that spells the number is the same.
-  auto spelled = [](const CellValue& v) -> std::optional<double> {
-    const auto* text = std::get_if<std::string>(&v);
-    if (!text || text->empty()) return std::nullopt;
-    double x = 0;
-    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), x);
-    if (ec != std::errc() || end != text->data() + text->size()) return std::nullopt;
-    return x;
-  };
-  auto a = number(stored);
-  auto b = number(incoming);
-  if (a && b) return *a == *b;
-  if (a && !b) b = spelled(incoming);
-  if (b && !a) a = spelled(stored);
-  if (a && b) return *a == *b;
-  // A note stored by an older version may keep the CR LF of a file saved on Windows.
-  const auto* stored_text = std::get_if<std::string>(&stored);
-  const auto* incoming_text = std::get_if<std::string>(&incoming);
-  if (stored_text && incoming_text) {
-    return lf_line_ends(*stored_text) == lf_line_ends(*incoming_text);
-  }
-  return stored == incoming;
-}
 
 // Runs `step` again while SQLite answers SQLITE_BUSY without waiting, for at most the busy
 // timeout: a catalog another import is creating (its first transaction still open, the file not
@@ -341,55 +308,6 @@ void remove_empty_database(const std::string& path) {
   }
 }
 
-// The test hook documented in catalog_import.hpp.
-void fault_injection_pause() {
-  const char* sleep_ms = std::getenv("GPUTCO_FAULT_IMPORT_SLEEP_MS");
-  if (sleep_ms == nullptr) return;
-  if (const char* marker = std::getenv("GPUTCO_FAULT_IMPORT_MARKER")) {
-    std::ofstream(marker) << "inside the import transaction\n";
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(std::atol(sleep_ms)));
-}
-
-// Opens (creating) the user database at `db_path` to import into, its schema created or
-// migrated inside `transaction` (begun here, IMMEDIATE). Throws CatalogError.
-std::unique_ptr<SQLite::Database> open_for_import(const std::string& db_path,
-                                                  std::optional<SQLite::Transaction>& transaction) {
-  std::unique_ptr<SQLite::Database> db;
-  try {
-    db = open_user_database(db_path);
-    // The plausibility checks read every layer. Every statement below names `main.` tables:
-    // the attached copy holds tables of the same names, and an unqualified name that this
-    // connection's cached schema of main lacks (another import created it meanwhile) would
-    // resolve to the copy instead of failing and reloading the schema.
-    attach_builtin_catalog(*db, true);
-    // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay
-    // in memory instead of re-reading pages; bounded whatever the file's size. The temporary
-    // table of lines lives in a file (temp_store), with SQLite's default cache.
-    db->exec("PRAGMA main.cache_size = -65536");
-    db->exec("PRAGMA temp_store = FILE");
-    transaction.emplace(*db, SQLite::TransactionBehavior::IMMEDIATE);
-    db->execAndGet("SELECT count(*) FROM main.sqlite_master");  // reload main's schema now
-    const int version = db->execAndGet("PRAGMA user_version").getInt();
-    if (version == 0) {
-      create_catalog_schema(*db, true);
-    } else if (version > kCatalogSchemaVersion) {
-      throw CatalogError(db_path + ": catalog schema version " + std::to_string(version) +
-                         " is newer than this program reads (" +
-                         std::to_string(kCatalogSchemaVersion) + ")");
-    } else {
-      migrate_catalog(*db, true);
-    }
-  } catch (const SQLite::Exception& e) {
-    transaction.reset();  // before the connection it rolls back on
-    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
-  } catch (...) {
-    transaction.reset();
-    throw;
-  }
-  return db;
-}
-
 // Writes the records of `next` into the book, in one transaction, as they are read: at most
 // one record in memory. Problems of the file (a row's own, a key twice in the file, spot above
 // on-demand) go to `problems`; problems with the book (a key already there with other values,
@@ -532,137 +450,100 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
   }
 }
 
-// ---- Devices and models ---------------------------------------------------------------------
+}  // namespace
 
-// Devices and models of the user's own: checked as the built-in devices.csv and models.csv are,
-// never a built-in id or alias (the built-in layer would win: README "catalog"), never
-// replacing a row of the database with other figures. A small file, read whole.
-void import_reference_rows(const std::string& db_path, ImportFormat format, CsvTable& csv,
-                           SQLite::Database& builtin, Problems& problems, ImportReport& report) {
-  const bool devices = format == ImportFormat::devices;
-  const std::string file_name = devices ? "devices.csv" : "models.csv";
-  const std::string table = devices ? "devices" : "models";  // constants, never data
-  const std::string noun = devices ? "device" : "model";
-  const CheckedTable checked = check_reference_file(file_name, csv, problems.items);
-  report.rows_read = static_cast<int>(checked.rows.size());
-  const auto id_column = static_cast<std::size_t>(column_index(checked.columns, "id"));
-  const int repo_column = devices ? -1 : column_index(checked.columns, "hf_repo");
-  const auto text_of = [](const CheckedRow& row, std::size_t column) -> std::string {
-    const auto* text = std::get_if<std::string>(&row.values[column]);
-    return text != nullptr ? *text : std::string();
-  };
-  SQLite::Statement builtin_id(builtin, "SELECT id FROM " + table +
-                                            " WHERE id = ?1 COLLATE NOCASE" +
-                                            (devices ? std::string()
-                                                     : " OR (hf_repo <> '' AND hf_repo = ?1 "
-                                                       "COLLATE NOCASE)"));
-  for (const CheckedRow& row : checked.rows) {
-    const std::string id = text_of(row, id_column);
-    if (id.empty()) continue;  // its problem is reported
-    builtin_id.reset();
-    builtin_id.bind(1, id);
-    if (builtin_id.executeStep()) {
-      problems.add(row.line, "id",
-                   in_quotes(id) + " is the " + noun + " " +
-                       in_quotes(builtin_id.getColumn(0).getString()) +
-                       " of the built-in catalog (ids and aliases ignore case), which a plan "
-                       "would take: give yours another id");
-    }
-    if (repo_column < 0) continue;
-    const std::string repo = text_of(row, static_cast<std::size_t>(repo_column));
-    if (repo.empty()) continue;
-    builtin_id.reset();
-    builtin_id.bind(1, repo);
-    if (builtin_id.executeStep()) {
-      problems.add(row.line, "hf_repo",
-                   in_quotes(repo) + " is already the built-in model " +
-                       in_quotes(builtin_id.getColumn(0).getString()) +
-                       " (or its alias; ids and aliases ignore case)");
-    }
-  }
-  if (!problems.items.empty()) return;
+// ---- Steps the imports of every format share (pricing/catalog_import_steps.hpp) -------
 
-  std::unique_ptr<SQLite::Database> db;  // outlives the transaction, which rolls back on it
-  std::optional<SQLite::Transaction> transaction;
-  db = open_for_import(db_path, transaction);
-  try {
-    std::string column_list;
-    std::string params;
-    for (std::size_t i = 0; i < checked.columns.size(); ++i) {
-      column_list += (i ? ", " : "") + checked.columns[i];
-      params += (i ? ", ?" : "?") + std::to_string(i + 1);
-    }
-    SQLite::Statement existing(
-        *db, "SELECT " + column_list + " FROM main." + table + " WHERE id = ?1 COLLATE NOCASE");
-    SQLite::Statement insert(
-        *db, "INSERT INTO main." + table + " (" + column_list + ") VALUES (" + params + ")");
-    // A Hugging Face id that another model of the database holds (the index ignores case).
-    std::optional<SQLite::Statement> alias;
-    if (!devices) {
-      alias.emplace(*db,
-                    "SELECT id FROM main.models WHERE hf_repo <> '' AND lower(hf_repo) = "
-                    "lower(?1) AND id <> ?2 COLLATE NOCASE");
-    }
-    for (const CheckedRow& row : checked.rows) {
-      const std::string id = text_of(row, id_column);
-      existing.reset();
-      existing.bind(1, id);
-      if (existing.executeStep()) {
-        const std::string stored_id = existing.getColumn(0).getString();
-        if (stored_id != id) {
-          problems.add(row.line, "id",
-                       in_quotes(id) + " is the " + noun + " " + in_quotes(stored_id) +
-                           " of this catalog already (ids ignore case)");
-          continue;
-        }
-        bool same = true;
-        for (std::size_t i = 0; i < checked.columns.size() && same; ++i) {
-          const CellValue stored = column_value(existing.getColumn(static_cast<int>(i)));
-          if (!same_value(stored, row.values[i])) {
-            same = false;
-            problems.add(row.line, checked.columns[i],
-                         "the catalog already holds " + noun + " " + in_quotes(id) + " with " +
-                             checked.columns[i] + " " + in_quotes(visible_text(cell_text(stored))) +
-                             ", not " + in_quotes(visible_text(cell_text(row.values[i]))) + " (a " +
-                             noun + " is never replaced: give the changed one another id)");
-          }
-        }
-        if (same) ++report.unchanged;
-        continue;
-      }
-      if (alias && repo_column >= 0) {
-        const std::string repo = text_of(row, static_cast<std::size_t>(repo_column));
-        if (!repo.empty()) {
-          alias->reset();
-          alias->bind(1, repo);
-          alias->bind(2, id);
-          if (alias->executeStep()) {
-            problems.add(row.line, "hf_repo",
-                         in_quotes(repo) + " is already the alias of model " +
-                             in_quotes(alias->getColumn(0).getString()) +
-                             " of this catalog (aliases ignore case)");
-            continue;
-          }
-        }
-      }
-      insert.reset();
-      insert.clearBindings();
-      for (std::size_t i = 0; i < checked.columns.size(); ++i) {
-        bind_value(insert, static_cast<int>(i) + 1, row.values[i]);
-      }
-      insert.exec();
-      ++report.inserted;
-    }
-    if (!problems.items.empty()) return;  // rolls back
-    fault_injection_pause();
-    transaction->commit();
-  } catch (const SQLite::Exception& e) {
-    transaction.reset();
-    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
+namespace import_detail {
+
+int column_index(const std::vector<std::string>& columns, std::string_view name) {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i] == name) return static_cast<int>(i);
   }
+  throw std::logic_error("no column " + std::string(name));
 }
 
-}  // namespace
+bool same_value(const CellValue& stored, const CellValue& incoming) {
+  auto number = [](const CellValue& v) -> std::optional<double> {
+    if (const auto* d = std::get_if<double>(&v)) return *d;
+    if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+    return std::nullopt;
+  };
+  // A choice column read as text ("0", "1") is stored as an integer by the column's INTEGER
+  // affinity (SQLite, "Datatypes In SQLite" 3.1): the text that spells the number is the same.
+  auto spelled = [](const CellValue& v) -> std::optional<double> {
+    const auto* text = std::get_if<std::string>(&v);
+    if (!text || text->empty()) return std::nullopt;
+    double x = 0;
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), x);
+    if (ec != std::errc() || end != text->data() + text->size()) return std::nullopt;
+    return x;
+  };
+  auto a = number(stored);
+  auto b = number(incoming);
+  if (a && b) return *a == *b;
+  if (a && !b) b = spelled(incoming);
+  if (b && !a) a = spelled(stored);
+  if (a && b) return *a == *b;
+  // A note stored by an older version may keep the CR LF of a file saved on Windows.
+  const auto* stored_text = std::get_if<std::string>(&stored);
+  const auto* incoming_text = std::get_if<std::string>(&incoming);
+  if (stored_text && incoming_text) {
+    return lf_line_ends(*stored_text) == lf_line_ends(*incoming_text);
+  }
+  return stored == incoming;
+}
+
+// The test hook documented in catalog_import.hpp.
+void fault_injection_pause() {
+  const char* sleep_ms = std::getenv("GPUTCO_FAULT_IMPORT_SLEEP_MS");
+  if (sleep_ms == nullptr) return;
+  if (const char* marker = std::getenv("GPUTCO_FAULT_IMPORT_MARKER")) {
+    std::ofstream(marker) << "inside the import transaction\n";
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(std::atol(sleep_ms)));
+}
+
+// Opens (creating) the user database at `db_path` to import into, its schema created or
+// migrated inside `transaction` (begun here, IMMEDIATE). Throws CatalogError.
+std::unique_ptr<SQLite::Database> open_for_import(const std::string& db_path,
+                                                  std::optional<SQLite::Transaction>& transaction) {
+  std::unique_ptr<SQLite::Database> db;
+  try {
+    db = open_user_database(db_path);
+    // The plausibility checks read every layer. Every statement below names `main.` tables:
+    // the attached copy holds tables of the same names, and an unqualified name that this
+    // connection's cached schema of main lacks (another import created it meanwhile) would
+    // resolve to the copy instead of failing and reloading the schema.
+    attach_builtin_catalog(*db, true);
+    // A page cache of 64 MiB (SQLite's default is 2 MiB): a million rows' index inserts stay
+    // in memory instead of re-reading pages; bounded whatever the file's size. The temporary
+    // table of lines lives in a file (temp_store), with SQLite's default cache.
+    db->exec("PRAGMA main.cache_size = -65536");
+    db->exec("PRAGMA temp_store = FILE");
+    transaction.emplace(*db, SQLite::TransactionBehavior::IMMEDIATE);
+    db->execAndGet("SELECT count(*) FROM main.sqlite_master");  // reload main's schema now
+    const int version = db->execAndGet("PRAGMA user_version").getInt();
+    if (version == 0) {
+      create_catalog_schema(*db, true);
+    } else if (version > kCatalogSchemaVersion) {
+      throw CatalogError(db_path + ": catalog schema version " + std::to_string(version) +
+                         " is newer than this program reads (" +
+                         std::to_string(kCatalogSchemaVersion) + ")");
+    } else {
+      migrate_catalog(*db, true);
+    }
+  } catch (const SQLite::Exception& e) {
+    transaction.reset();  // before the connection it rolls back on
+    throw_catalog_file_error(db_path, "cannot import", e.getErrorCode(), e.what());
+  } catch (...) {
+    transaction.reset();
+    throw;
+  }
+  return db;
+}
+
+}  // namespace import_detail
 
 ImportError::ImportError(std::vector<std::string> problems)
     : CatalogError([&] {
@@ -780,7 +661,8 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   if (*format == ImportFormat::devices || *format == ImportFormat::models) {
     CsvTable table = whole_table();
     try {
-      import_reference_rows(db_path, *format, table, *builtin, problems, report);
+      import_detail::import_reference_rows(db_path, *format, table, options.as_of, *builtin,
+                                           problems, report);
     } catch (const ImportError&) {
       if (!existed) remove_empty_database(db_path);
       throw;

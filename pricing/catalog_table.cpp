@@ -90,7 +90,9 @@ std::optional<Value> convert(const Column& column, const std::string& field,
     return problem("leading or trailing whitespace in " + in_quotes(field));
   if (field.empty()) {
     if (!column.optional) return problem("required, but empty");
-    if (column.type == Type::text) return Value{std::string()};
+    if (column.type == Type::text || column.type == Type::identifier) {
+      return Value{std::string()};
+    }
     return Value{std::monostate{}};
   }
   switch (column.type) {
@@ -106,6 +108,21 @@ std::optional<Value> convert(const Column& column, const std::string& field,
                                         : ": ids, names and sources are plain text"));
       }
       return Value{std::move(value)};
+    }
+    case Type::identifier: {
+      const auto is_word = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      };
+      const bool ok =
+          is_word(field.front()) && std::all_of(field.begin(), field.end(), [&](char c) {
+            return is_word(c) || c == '.' || c == '_' || c == '-';
+          });
+      if (!ok) {
+        return problem(in_quotes(visible_text(field)) +
+                       " is not an id: ASCII letters, digits, '.', '_' and '-', starting with a "
+                       "letter or digit (no spaces), e.g. my-gpu-24gb");
+      }
+      return Value{field};
     }
     case Type::decimal: {
       auto value = parse_decimal(field);

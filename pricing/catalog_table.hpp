@@ -22,7 +22,10 @@ namespace gputco::catalog_table {
 
 // ---- Column and table descriptions (mirror pricing/schema.sql) -------------------------------
 
-enum class Type { text, decimal, integer, date, choice, currency };
+/// identifier: an id other rows, scenario files and the command line name it by: ASCII letters,
+/// digits, '.', '_' and '-', starting with a letter or digit (no spaces: `[device:ID]`,
+/// `--set option.gpu=ID` and `gputco fit ID` take it as one word).
+enum class Type { text, identifier, decimal, integer, date, choice, currency };
 enum class Range { any, positive, non_negative };
 
 struct Column {

@@ -283,7 +283,32 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
     if (d.at("id") == "h100-sxm") {
       EXPECT_TRUE(d.at("fp4_tflops").is_null()) << d.dump();
     }
+    // A PCIe-only card has no NVLink: no figure, not 0 GB/s (devices.csv leaves it empty).
+    if (d.at("id") == "l40s") {
+      EXPECT_TRUE(d.at("nvlink_gbps").is_null()) << d.dump();
+    }
   }
+  // A model's counts that do not apply are null too: DeepSeek R1 (MLA, models.csv) has no KV
+  // heads and no sliding window, Llama 3.1 8B no experts; what applies is a number.
+  const auto models = test::run(GPUTCO_EXE, {"catalog", "list", "models", "--format", "json"});
+  ASSERT_EQ(models.exit_code, 0) << models.err;
+  const auto model_rows = json::parse(models.out);
+  int checked = 0;
+  for (const auto& m : model_rows.at("rows")) {
+    if (m.at("id") == "deepseek-r1") {
+      EXPECT_TRUE(m.at("kv_heads").is_null()) << m.dump();
+      EXPECT_TRUE(m.at("swa_window").is_null()) << m.dump();
+      EXPECT_EQ(m.at("mla_kv_lora_rank"), 512) << m.dump();
+      EXPECT_EQ(m.at("experts"), 256) << m.dump();
+      ++checked;
+    }
+    if (m.at("id") == "llama-3.1-8b") {
+      EXPECT_TRUE(m.at("experts").is_null()) << m.dump();
+      EXPECT_EQ(m.at("kv_heads"), 8) << m.dump();
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2);
   EXPECT_EQ(csv.out.find(",0,"), std::string::npos) << "a 0 peak in " << csv.out;
   const auto ids = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "ids"});
   EXPECT_EQ(static_cast<size_t>(std::count(ids.out.begin(), ids.out.end(), '\n')),

@@ -347,7 +347,10 @@ TEST(ImportDevices, badRowsNameTheFileLineAndColumnAndNothingIsWritten) {
                 "card,Card,amd,consumer,16,GDDR6,512,250,,,,,,spec sheet,2026-11-01\n"
                 "Card,Card,amd,consumer,16,GDDR6,512,250,,,,,,spec sheet,2026-11-01\n"
                 // 0 W and a vendor we do not know.
-                "zero,Zero,via,consumer,16,GDDR6,512,0,,,,,,spec sheet,2026-11-01\n");
+                "zero,Zero,via,consumer,16,GDDR6,512,0,,,,,,spec sheet,2026-11-01\n"
+                // An id with a space (no scenario key or command line could name it) and a
+                // date after the import's (--as-of 2026-12-01).
+                "my gpu,Mine,nvidia,consumer,24,GDDR6X,936,350,,,,,,spec sheet,2099-01-01\n");
   EXPECT_EQ(
       import_problems(db, devices, options()),
       (Problems{"devices.csv:2: memory_gb: must be at most 16384 GB (beyond any device: a unit "
@@ -358,7 +361,11 @@ TEST(ImportDevices, badRowsNameTheFileLineAndColumnAndNothingIsWritten) {
                 "(ids and aliases ignore case), which a plan would take: give yours another id",
                 "devices.csv:6: id: duplicate key (Card), first on line 5 (ids ignore case)",
                 "devices.csv:7: vendor: 'via' is not one of nvidia, amd, intel, apple",
-                "devices.csv:7: board_power_w: must be greater than 0, got 0"}));
+                "devices.csv:7: board_power_w: must be greater than 0, got 0",
+                "devices.csv:8: id: 'my gpu' is not an id: ASCII letters, digits, '.', '_' and "
+                "'-', starting with a letter or digit (no spaces), e.g. my-gpu-24gb",
+                "devices.csv:8: observed_on: 2099-01-01 is after the import date 2026-12-01 "
+                "(--as-of, default today): a figure cannot be read in the future"}));
   EXPECT_FALSE(fs::exists(db));
 
   const std::string models = write(
