@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "engine/fit.hpp"
@@ -11,6 +12,7 @@
 #include "engine/units.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/model_files.hpp"
+#include "tests/support/gguf_writer.hpp"
 #include "tests/support/hf_configs.hpp"
 #include "tests/support/process.hpp"
 
