@@ -185,11 +185,11 @@ TEST(CliModelFiles, idsIgnoreCaseAndRepoIdsAreAliases) {
 
 // A Hugging Face repo id the catalog does not know is never fetched.
 TEST(CliModelFiles, unknownRepoIdIsNotFetched) {
-  const auto r = fit({"--model", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--quant", "Q4_K_M"});
+  const auto r = fit({"--model", "Qwen/Qwen3-Next-80B-A3B-Thinking", "--quant", "Q4_K_M"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(
                 "gputco never downloads: save "
-                "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/resolve/main/config.json"),
+                "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Thinking/resolve/main/config.json"),
             std::string::npos)
       << r.err;
 }
