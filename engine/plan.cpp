@@ -232,10 +232,12 @@ Plan make_plan(const PlanInputs& given) {
       in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
   const int prompt_tokens = input_per_output > 0 ? prefill_prompt_tokens(in.workload) : 0;
   // Days of use capped at the days of a month (see days_of_use): say so once.
+  bool days_capped = false;
   if (!in.workload.days_follow_convention && in.workload.hours_per_day > 0) {
     for (int m = 1; m <= horizon; ++m) {
       const double days_in_month = hours_in_month(in.workload, in.finance, m) / kHoursPerFullDay;
       if (in.workload.days_per_month > days_in_month) {
+        days_capped = true;
         plan.warnings.push_back(
             "hours of use capped: " + fixed_text(in.workload.days_per_month, 2) +
             " days of use a month exceed the " + fixed_text(days_in_month, 2) + " days of month " +
@@ -248,10 +250,12 @@ Plan make_plan(const PlanInputs& given) {
   }
   double days_of_use_total = 0;
   for (int m = 1; m <= horizon; ++m) days_of_use_total += days_of_use(in.workload, in.finance, m);
-  // The same days every month unless they follow the calendar: then the average month.
+  // The same days every month unless they follow the calendar or exceed a month's days
+  // (capped month by month above): then the average month.
+  const bool same_days = !in.workload.days_follow_convention && !days_capped;
   const double hours_per_month =
-      in.workload.hours_per_day * (in.workload.days_follow_convention ? days_of_use_total / horizon
-                                                                      : in.workload.days_per_month);
+      in.workload.hours_per_day *
+      (same_days ? in.workload.days_per_month : days_of_use_total / horizon);
   plan.warnings.insert(plan.warnings.end(), in.warnings.begin(), in.warnings.end());
   for (const auto& o : in.options) {
     OptionResult r;
@@ -297,6 +301,15 @@ Plan make_plan(const PlanInputs& given) {
                                        " W only); energy and CO2e unknown"
                                  : "energy and CO2e unknown: the board power of " + o.device.id +
                                        " is unknown (the money is in the rent)");
+      }
+      if (o.kind == OptionKind::buy && o.financing != Financing::lease &&
+          horizon > in.finance.useful_life_months) {
+        r.warnings.push_back(
+            "in service for all " + std::to_string(horizon) + " months, past its useful life of " +
+            std::to_string(in.finance.useful_life_months) +
+            " months (useful_life_months): no replacement is bought; the plan assumes the "
+            "hardware keeps running at the same speed and running cost (shorten horizon_months "
+            "to compare within its life)");
       }
       r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
       r.energy_kwh_per_month =

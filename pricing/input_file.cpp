@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 
 namespace gputco {
 
@@ -123,6 +124,18 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes,
     expected = static_cast<std::size_t>(info.st_size);
   }
   return read_all(file.get(), max_bytes, expected);
+}
+
+std::uint64_t regular_file_size(const std::string& path, const std::string& noun) {
+  if (is_standard_input(path)) {
+    throw InputFileError("standard input cannot be read as a " + noun + "; give a file");
+  }
+  Descriptor file(open_checked(path, std::numeric_limits<std::size_t>::max(), noun));
+  struct stat info {};
+  if (::fstat(file.get(), &info) != 0) {
+    throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+  }
+  return static_cast<std::uint64_t>(info.st_size);
 }
 
 InputStream::InputStream(const std::string& path, std::size_t max_bytes, const std::string& noun)

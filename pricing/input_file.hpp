@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -41,6 +42,12 @@ std::string byte_size_text(std::size_t bytes);
 /// (permission denied, an I/O error).
 std::string read_input_file(const std::string& path, std::size_t max_bytes,
                             const std::string& noun);
+
+/// The size in bytes of `path`, checked as read_input_file checks it (a regular file after
+/// symbolic links, never waiting on a FIFO) but of any size and without reading it: for a file
+/// read in part, as a GGUF file's header. Standard input ("-") is refused. Throws
+/// InputFileError with read_input_file's messages ("not a regular file (a FIFO); ...").
+std::uint64_t regular_file_size(const std::string& path, const std::string& noun);
 
 /// The same file read piece by piece, for a reader that keeps only what it works on (the CSV
 /// reader of an import: pricing/csv_table.hpp). Opening checks what read_input_file checks

@@ -10,6 +10,7 @@
 #include <set>
 #include <utility>
 
+#include "pricing/input_file.hpp"
 #include "scenarios/model_file_error.hpp"
 
 namespace gputco {
@@ -333,18 +334,23 @@ std::string llama_file_type_name(std::uint32_t file_type) {
 }
 
 bool has_gguf_magic(const std::string& path) {
+  try {
+    regular_file_size(path, "GGUF file");  // never open a FIFO to wait for a writer
+  } catch (const InputFileError&) {
+    return false;  // read_gguf_header or the config reader says why
+  }
   std::ifstream in(path, std::ios::binary);
   std::array<char, 4> magic{};
   return in.read(magic.data(), magic.size()) && std::memcmp(magic.data(), "GGUF", 4) == 0;
 }
 
 GgufFile read_gguf_header(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw ModelFileError(path, "this is a directory, not a GGUF file");
+  std::uint64_t size = 0;
+  try {
+    size = regular_file_size(path, "GGUF file");
+  } catch (const InputFileError& e) {
+    throw ModelFileError(path, e.what());  // a FIFO, a device, a directory: refused at once
   }
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw ModelFileError(path, "cannot open the file: " + ec.message());
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ModelFileError(path, "cannot open the file");
   Reader r(path, in, size);

@@ -5,13 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 
+#include "pricing/input_file.hpp"
 #include "scenarios/model_file_error.hpp"
+#include "scenarios/scenario_text.hpp"
 
 namespace gputco {
 
@@ -116,10 +117,15 @@ class Fields {
 };
 
 json parse_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ModelFileError(path, "cannot open the file (does it exist?)");
+  std::string text;
   try {
-    return json::parse(in);
+    // A config.json is a few KiB; 16 MiB as for a scenario. A FIFO or a device is refused.
+    text = read_input_file(path, kMaxScenarioBytes, "config.json file");
+  } catch (const InputFileError& e) {
+    throw ModelFileError(path, e.what());
+  }
+  try {
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 1, column 4: syntax error ...":
     // the byte says where; keep what was wrong.

@@ -290,7 +290,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
       r.text("start", s.start);
       r.integer("horizon_months", s.horizon_months, 1, 600);
-      r.fraction("discount_rate", s.discount_rate, -0.99, 1.0,
+      r.fraction("discount_rate", s.discount_rate, -0.2, 1.0,
                  "a fraction per year (0.08 for 8 %)");
       r.text("as_of", s.as_of);
       r.text("customer", s.customer);

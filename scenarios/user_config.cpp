@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <boost/property_tree/ini_parser.hpp>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "pricing/input_file.hpp"
 #include "pricing/suggest.hpp"
 #include "scenarios/ini_text.hpp"
+#include "scenarios/scenario_text.hpp"
 
 namespace gputco {
 
@@ -29,9 +30,12 @@ UserConfig load_user_config(const std::string& path) {
   if (fs::is_directory(path, error)) {
     throw ScenarioError(path, 0, "", "this is a directory, not a config file");
   }
-  std::ifstream in(path, std::ios::binary);
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) throw ScenarioError(path, 0, "", "cannot read the config file");
+  std::string content;
+  try {
+    content = read_input_file(path, kMaxScenarioBytes, "config file");  // a FIFO is refused
+  } catch (const InputFileError& e) {
+    throw ScenarioError(path, 0, "", e.what());
+  }
   content = checked_text(std::move(content), path);
   pt::ptree tree;
   std::istringstream stream(content);

@@ -100,6 +100,32 @@ TEST_F(Inputs, aDeviceAFifoOrAHugeFileIsRefusedAtOnce) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
 }
 
+// The same for the files a run reads besides the scenario: a model file (GGUF or config.json,
+// named by --model or by a scenario's `model =`) and the user's config file. Was: each waited
+// for a writer for ever, and /dev/zero as a model read "byte 1: not JSON".
+TEST_F(Inputs, aModelOrConfigFileThatIsAFifoOrADeviceIsRefusedAtOnce) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto gguf = sh("mkfifo ff.gguf && timeout 20 \"$0\" fit --model ff.gguf --gpu rtx-3090");
+  EXPECT_EQ(gguf.exit_code, 2) << gguf.err;
+  EXPECT_NE(gguf.err.find("ff.gguf: not a regular file (a FIFO)"), std::string::npos) << gguf.err;
+  const auto folder =
+      sh("mkdir m && mkfifo m/config.json && timeout 20 \"$0\" fit --model m --gpu h100-sxm");
+  EXPECT_EQ(folder.exit_code, 2) << folder.err;
+  EXPECT_NE(folder.err.find("config.json: not a regular file (a FIFO)"), std::string::npos)
+      << folder.err;
+  const auto zero = sh("timeout 20 \"$0\" fit --model /dev/zero --gpu rtx-3090");
+  EXPECT_EQ(zero.exit_code, 2) << zero.err;
+  EXPECT_NE(zero.err.find("/dev/zero: not a regular file (a character device)"), std::string::npos)
+      << zero.err;
+  const auto config =
+      sh("mkdir -p cfg/gputco && mkfifo cfg/gputco/config.ini && XDG_CONFIG_HOME=$PWD/cfg "
+         "timeout 20 \"$0\" plan \"$1\" --no-workbook");
+  EXPECT_EQ(config.exit_code, 2) << config.err;
+  EXPECT_NE(config.err.find("config.ini: not a regular file (a FIFO)"), std::string::npos)
+      << config.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20));
+}
+
 TEST_F(Inputs, standardInputIsReadUpToTheLimit) {
   const auto planned = sh("\"$0\" plan - -o piped.xlsx --format csv < \"$1\"");
   EXPECT_EQ(planned.exit_code, 0) << planned.err;

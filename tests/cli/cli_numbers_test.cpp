@@ -59,7 +59,7 @@ std::vector<NumbersCase> cases() {
                      "rate_per_gpu_hour = 0\n", "price_per_month = 0\nsetup_fee = 0\n")},
       {"zeroRates", scenario_text("", "", "tariff_per_kwh = 0\n", "price_per_gpu = 2000\n",
                                   "rate_per_gpu_hour = 0\n", "price_per_month = 0\n")},
-      {"tiny", scenario_text("discount_rate = -0.99\nhorizon_months = 600\n",
+      {"tiny", scenario_text("discount_rate = -0.2\nhorizon_months = 600\n",
                              "hours_per_day = 1e-300\ndays_per_month = 1e-300\n",
                              "tariff_per_kwh = 1e-300\n",
                              "price_per_gpu = 1e-300\nhost_cost = 5e-324\nhost_power_w = 1e-300\n",
@@ -68,7 +68,7 @@ std::vector<NumbersCase> cases() {
       // they read as 0 (issue 20: loan_rate = 1e-17 made the annuity 0 / 0). The device prices
       // stay in their market: one a hundred times off is refused (issue 17).
       {"smallest",
-       scenario_text("discount_rate = -0.99\nhorizon_months = 600\n",
+       scenario_text("discount_rate = -0.2\nhorizon_months = 600\n",
                      "hours_per_day = 1e-6\ndays_per_month = 1e-6\n", "tariff_per_kwh = 1e-6\n",
                      "price_per_gpu = 2000\nhost_cost = 1e-6\nhost_power_w = 1e-6\n",
                      "rate_per_gpu_hour = 0.5\n", "price_per_month = 400\n")},

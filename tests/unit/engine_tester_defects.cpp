@@ -147,6 +147,8 @@ TEST(HoursOfUse, cappedAtTheMonthUnderTheConvention) {
   in.workload.days_per_month = 31;
   // 730 convention: 730 / 24 = 30.4167 days, 730 h of use (not 744).
   EXPECT_NEAR(days_of_use(in.workload, in.finance, 1), 730.0 / 24.0, 1e-12);
+  // The hours a month the plan reports (JSON hours_per_month) are the capped 730 too (was 744).
+  for (const auto& r : make_plan(in).options) EXPECT_NEAR(r.hours_per_month, 730.0, 1e-9) << r.id;
   in.workload.hours_per_month_convention = HoursConvention::calendar;
   in.finance.start_year = 2027;
   in.finance.start_month = 1;
@@ -166,6 +168,20 @@ TEST(HoursOfUse, noWarningWithinTheMonth) {
   const Plan plan = make_plan(test::tiny_plan());  // 10 h x 30 days
   EXPECT_TRUE(plan.warnings.empty());
   EXPECT_DOUBLE_EQ(plan.timeline.hours_of_use[1], 300.0);
+}
+
+// A horizon past the hardware's useful life says that no replacement is bought (a newcomer
+// planned 600 months on one used RTX 3090 without a word); within it, nothing is said.
+TEST(HoursOfUse, aHorizonPastTheUsefulLifeSaysNothingIsReplaced) {
+  PlanInputs in = test::tiny_plan();  // 12 months, useful life 36
+  const auto said = [](const OptionResult& r) { return any_contains(r.warnings, "useful life"); };
+  Plan plan = make_plan(in);
+  EXPECT_FALSE(said(plan.options[0]));
+  in.finance.horizon_months = 60;
+  plan = make_plan(in);
+  EXPECT_TRUE(any_contains(plan.options[0].warnings,
+                           "in service for all 60 months, past its useful life of 36 months"));
+  EXPECT_FALSE(said(plan.options[1]));  // the rental: the provider replaces its cards
 }
 
 // --- 4. Unknown board power is unknown energy, never 0 ---------------------------------------
