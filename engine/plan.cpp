@@ -72,6 +72,9 @@ void prepare_plan_inputs(PlanInputs& in) {
 
 namespace {
 
+/// GPUs of one option from which the plan says its demand may be a typo (engine/plan.cpp).
+constexpr double kGpusWorthAWarning = 10'000;
+
 /// A number with `decimals` decimals; fmt formats without the locale.
 std::string fixed_text(double x, int decimals) {
   return fmt::format("{:.{}f}", x, decimals);
@@ -349,6 +352,21 @@ Plan make_plan(const PlanInputs& given) {
     energy_and_carbon(o, in.site, tokens, r);
     if (api) api_rate_limits(o, in.workload, in.finance, r);
     r.events = events_of(o, r.cash_flow);
+    // Ten thousand GPUs or more for one model's demand is a datacenter: more often a demand
+    // typed a thousand times too large (tokens_per_day = 1e12 bought 117,668 RTX 3090s for an
+    // office) than a plan; said, not refused.
+    if (r.feasible && !api) {
+      // Units bought or contracted; an hourly rental's instances follow its load.
+      double most_units = 0;
+      for (const double u : r.cash_flow.units) most_units = std::max(most_units, u);
+      for (const double l : r.cash_flow.load) most_units = std::max(most_units, l);
+      if (const double gpus = most_units * o.count; gpus >= kGpusWorthAWarning) {
+        r.warnings.push_back("the demand takes up to " + fixed_text(std::ceil(gpus), 0) +
+                             " GPUs (" + units_text(std::ceil(most_units)) + " units of " +
+                             std::to_string(o.count) + " x " + o.device.id +
+                             "): check tokens_per_day or requests_per_day and growth_per_month");
+      }
+    }
     r.cost_lines_not_entered = cost_lines_not_entered(
         o.cost_lines, {!api, o.kind == OptionKind::buy,
                        o.kind == OptionKind::buy && o.hosting == Hosting::colocation});

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -133,6 +134,20 @@ void Resolver::resolve_scenario() {
   const auto start = parse_month(s_.start);
   f.start_year = static_cast<int>(start->year());
   f.start_month = static_cast<int>(static_cast<unsigned>(start->month()));
+  // Every month is priced as of as_of: a start more than a year before it plans the past at
+  // today's prices, one more than two years after it plans a future at prices that old.
+  if (const auto priced = parse_month(s_.as_of.substr(0, 7))) {
+    const int months_after = (f.start_year - static_cast<int>(priced->year())) * 12 +
+                             f.start_month -
+                             static_cast<int>(static_cast<unsigned>(priced->month()));
+    if (months_after < -kMonthsPerYear || months_after > 2 * kMonthsPerYear) {
+      r_.warnings.push_back(
+          "the plan starts " + s_.start + ", " + std::to_string(std::abs(months_after)) +
+          " months " + (months_after < 0 ? "before" : "after") + " its prices (as_of " + s_.as_of +
+          "): every month is priced at that date's catalog; set start or as_of to "
+          "the period the plan is for");
+    }
+  }
   f.rent_trend_per_year = s_.rent_trend_per_year;
   number("scenario", "rent_trend_per_year", "Hourly rental rates change per year",
          f.rent_trend_per_year, "fraction per year",
