@@ -61,6 +61,14 @@ double kv_share_per_gpu(const ReplicaSetup& s) {
   return heads_share * per_stage;
 }
 
+/// The share of one sequence's recurrent state (a hybrid's linear-attention / state-space
+/// layers) a GPU holds: its stage's layers and 1 / tp of the state, whose many heads split
+/// over tensor parallelism as attention heads do (vLLM's MambaMixer2 and Qwen3-Next's
+/// GatedDeltaNet shard their heads by TP; expert parallel: each GPU its own sequences).
+double state_share_per_gpu(const ReplicaSetup& s) {
+  return 1.0 / (static_cast<double>(s.tp) * s.pp);
+}
+
 /// Efficiency multiplier of the vendor (ROCm's share of the same peaks), of a tuned submission
 /// and of dense tensor parallelism, engines only. The MoE factor is not in it: it slows the
 /// routed experts' GEMMs alone (moe_efficiency), not attention or the KV-cache reads.
@@ -242,9 +250,11 @@ ReplicaMemory replica_memory(const ReplicaSetup& s) {
                                        ? kv_cache_bytes(cached, s.kv_cache, allocated_tokens)
                                        : kv_cache_read_bytes(cached, s.kv_cache, allocated_tokens);
   m.kv_per_sequence_gib = kv_sequence_bytes * kv_share_per_gpu(s) / kBytesPerGib;
-  if (m.kv_budget_gib > 0 && m.kv_per_sequence_gib > 0) {
-    m.max_batch =
-        static_cast<int>(std::min(std::floor(m.kv_budget_gib / m.kv_per_sequence_gib), 1e6));
+  m.recurrent_state_per_sequence_gib =
+      recurrent_state_bytes(s.model) * state_share_per_gpu(s) / kBytesPerGib;
+  const double per_sequence_gib = m.kv_per_sequence_gib + m.recurrent_state_per_sequence_gib;
+  if (m.kv_budget_gib > 0 && per_sequence_gib > 0) {
+    m.max_batch = static_cast<int>(std::min(std::floor(m.kv_budget_gib / per_sequence_gib), 1e6));
   }
   return m;
 }
@@ -276,7 +286,10 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
   // Attention reads the tokens held, not the cells allocated.
   const double kv_read =
       kv_cache_read_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
-  const double kv_bytes = batch * kv_read * kv_share_per_gpu(s) * (llama ? s.pp : 1);
+  // A hybrid's recurrent state is read once a step per sequence, as for one stream
+  // (speed.cpp).
+  const double state_read = recurrent_state_bytes(s.model) * state_share_per_gpu(s);
+  const double kv_bytes = batch * (kv_read * kv_share_per_gpu(s) + state_read) * (llama ? s.pp : 1);
   const double bandwidth = s.device.bandwidth_gbps * 1e9;
   // The GEMMs (weights) and the attention kernels (KV cache) of a layer run one after the
   // other: each takes the larger of its bytes over bandwidth and its FLOPs over compute.

@@ -143,7 +143,13 @@ struct ReplicaMemory {
   /// KV cache one sequence holds at the mean resident context (input + output / 2), in whole
   /// blocks, on one GPU.
   double kv_per_sequence_gib = 0;
-  int max_batch = 0;  ///< sequences the KV budget holds (0: none), before the engine's cap
+  /// Recurrent state one sequence holds on one GPU (the linear-attention / state-space layers
+  /// of a hybrid, recurrent_state_bytes: f32, whatever the context), beside its KV cache in
+  /// the same budget; 0 for a transformer.
+  double recurrent_state_per_sequence_gib = 0;
+  /// Sequences the budget holds, KV cache and recurrent state (0: none), before the engine's
+  /// cap.
+  int max_batch = 0;
 };
 
 /// Expected distinct experts a step touches per MoE layer when `tokens` tokens each pick

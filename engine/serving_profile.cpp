@@ -204,6 +204,14 @@ FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
     }
     return s;  // 16-bit compute: llama.cpp's kernels do not use FP8/FP4 tensor cores
   }
+  if (format == WeightFormat::gguf && (upper(quant_id) == "F32" || upper(quant_id) == "FP32")) {
+    // A config.json whose torch_dtype is float32 gives F32: a checkpoint's dtype, not a GGUF.
+    s.refusal = who + " does not serve " + quant_id +
+                " weights: F32 is the checkpoint's dtype (float32, as in a config.json's "
+                "torch_dtype), which the serving engines load cast to 16 bits; plan the model "
+                "with quant BF16 or F16 (--quant BF16), or F32 with --engine llama.cpp";
+    return s;
+  }
   if (format == WeightFormat::gguf) {
     s.refusal = who + " does not run GGUF quants such as " + quant_id +
                 " (GGUF is llama.cpp's format; use BF16, FP8, NVFP4, MXFP4 or INT4-AWQ weights, "

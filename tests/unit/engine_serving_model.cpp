@@ -220,6 +220,35 @@ TEST(ServingMemory, kvCacheCapsTheBatch) {
                EngineError);
 }
 
+// A hybrid's sequences each hold a recurrent state beside their KV cache. The plain model with
+// 5 of its 10 layers linear attention (no KV; a state of 1,000,000 f32 each): a sequence holds
+// 5 x 1504 tokens x 8 x 128 x 4 bytes = 30,801,920 bytes of KV and 5 x 1,000,000 x 4 =
+// 20,000,000 bytes of state, whatever the context: 50,801,920 bytes = 0.0473130 GiB;
+// floor(60.3628 / 0.0473130) = 1275 sequences (KV alone: 2104). A step at batch 100 reads
+// the states once: 100 x 20e6 bytes / (0.5 x 1000e9 B/s) = 4 ms more of the memory roof.
+TEST(ServingMemory, recurrentStateSharesTheBudgetPerSequence) {
+  ReplicaSetup hybrid = plain_setup();
+  hybrid.model.layers_without_kv = 5;
+  hybrid.model.recurrent_layers = 5;
+  hybrid.model.recurrent_state_elements = 1e6;
+  const ReplicaMemory m = replica_memory(hybrid);
+  EXPECT_NEAR(m.kv_per_sequence_gib, 30801920.0 / 1073741824.0, 1e-12);
+  EXPECT_NEAR(m.recurrent_state_per_sequence_gib, 20000000.0 / 1073741824.0, 1e-12);
+  EXPECT_EQ(m.max_batch, 1275);
+  ReplicaSetup stateless = hybrid;
+  stateless.model.recurrent_layers = 0;
+  stateless.model.recurrent_state_elements = 0;
+  EXPECT_EQ(replica_memory(stateless).recurrent_state_per_sequence_gib, 0.0);
+  EXPECT_EQ(replica_memory(stateless).max_batch, 2104);
+  EXPECT_NEAR(decode_step(hybrid, 100).memory_s - decode_step(stateless, 100).memory_s, 4e-3,
+              1e-12);
+  // Over TP2 each GPU holds half of a sequence's state.
+  ReplicaSetup tp2 = hybrid;
+  tp2.tp = 2;
+  EXPECT_NEAR(replica_memory(tp2).recurrent_state_per_sequence_gib, 10000000.0 / 1073741824.0,
+              1e-12);
+}
+
 TEST(ServingThroughput, prefillOfReplacingRequestsRidesInsideTheSteps) {
   // DOMAIN V4: output throughput = output / (output x step / batch + input x prefill per token)
   // = 1000 / (1000 x 0.32388 / 1000 + 1000 x 0.2016384e-3) = 1902.94 tokens/s at batch 1000.
@@ -382,6 +411,12 @@ TEST(ServingFormats, enginesRefuseWhatTheyCannotRunAndStateTheirFallbacks) {
   EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "Q4_K_M", KvCacheType::f16, h100)
                 .find("does not run GGUF"),
             std::string::npos);
+  // F32 (a float32 config.json's dtype) is spoken of as a dtype, not as a GGUF quant.
+  EXPECT_EQ(refusal(ServingEngine::vllm, "F32", KvCacheType::f16, h100),
+            "vLLM does not serve F32 weights: F32 is the checkpoint's dtype (float32, as in a "
+            "config.json's torch_dtype), which the serving engines load cast to 16 bits; plan the "
+            "model with quant BF16 or F16 (--quant BF16), or F32 with --engine llama.cpp");
+  EXPECT_EQ(refusal(ServingEngine::llama_cpp, "F32", KvCacheType::f16, h100), "");
   EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "FP8", KvCacheType::f16, a100)
                 .find("an A100 has no FP8"),
             std::string::npos);
