@@ -6,13 +6,16 @@
 #include <cmath>
 
 #include "engine/error.hpp"
+#include "engine/units.hpp"
 
 namespace gputco {
 
 namespace {
 
-/// Seconds per hour: capacity per hour from tokens per second.
-constexpr double kSecondsPerHour = 3600.0;
+/// Whether the workload states any latency target (tpot, ttft or per-user speed).
+bool has_latency_target(const WorkloadInputs& w) {
+  return w.tpot_p99_ms || w.ttft_p99_ms || w.user_tokens_per_s;
+}
 
 /// A stated token count per request as serving_capacity takes it: rounded, at least 1.
 int whole_tokens(double tokens) {
@@ -47,13 +50,12 @@ std::string missed_target(const ServingGoal& goal, const ServingCapacity& capaci
 
 bool sized_by_serving_model(const OptionInputs& o, const WorkloadInputs& w) {
   if (o.kind == OptionKind::api) return false;
-  return o.engine != ServingEngine::llama_cpp || w.tpot_p99_ms.has_value() ||
-         w.ttft_p99_ms.has_value() || w.user_tokens_per_s.has_value();
+  return o.engine != ServingEngine::llama_cpp || has_latency_target(w);
 }
 
 ServingGoal plan_serving_goal(const WorkloadInputs& w) {
   ServingGoal goal;
-  if (w.tpot_p99_ms || w.ttft_p99_ms || w.user_tokens_per_s) {
+  if (has_latency_target(w)) {
     goal.mode = ServingGoal::Mode::latency;
     goal.tpot_p99_ms = w.tpot_p99_ms;
     goal.ttft_p99_ms = w.ttft_p99_ms;

@@ -77,12 +77,10 @@ void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overr
       if (std::find(kSetSections.begin(), kSetSections.end(), o.section) == kSetSections.end()) {
         const std::string file = o.origin ? o.origin->file : scenario.file;
         // The options the file has, to pick from: "option:nope" names none of them.
-        std::vector<std::string> options;
-        for (const auto& [name, child] : tree) {
-          if (name.rfind("option:", 0) == 0) options.push_back("[" + name + "]");
-        }
         std::string known;
-        for (const auto& name : options) known += (known.empty() ? "" : ", ") + name;
+        for (const auto& [name, child] : tree) {
+          if (name.rfind("option:", 0) == 0) known += (known.empty() ? "[" : ", [") + name + "]";
+        }
         const bool an_option = o.section.rfind("option:", 0) == 0;
         throw ScenarioError(file, o.origin ? o.origin->line : 0, "[" + o.section + "]",
                             "no such section in " +
