@@ -1,5 +1,7 @@
 #include "cli/serving_options.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "cli/commands.hpp"
@@ -13,7 +15,7 @@ namespace {
 void check_positive(const std::string& command, const char* option, double value) {
   if (!std::isfinite(value) || value <= 0) {
     throw UsageError(command + ": --" + option + " must be a positive number, got " +
-                     std::to_string(value));
+                     fmt::format("{}", value));
   }
 }
 

@@ -33,7 +33,7 @@ namespace gputco::cli {
 
 namespace {
 
-constexpr const char* kVaryExample = "e.g. workload.hours_per_day=0:24:2";
+constexpr const char* kVaryExample = "e.g. workload.hours_per_day=2:24:2";
 constexpr size_t kMaxSweepPoints = 1000;
 /// Points x options a sweep plans at most: 20,000 (1,000 points of 20 options, 200 of 100;
 /// about 0.8 ms of CPU each, 17 s in all). The plans are kept for the table.
@@ -239,7 +239,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "Plans the scenario once per value of one number and prints each option's total cost\n"
       "and NPV and the recommendation at every value. KEY is SECTION.KEY or option:ID.KEY,\n"
       "as in the scenario file (a bare key of [scenario], [workload] or [site] works too):\n"
-      "  workload.hours_per_day=0:24:2     site.tariff_per_kwh=0.1:0.4:0.05\n"
+      "  workload.hours_per_day=2:24:2     site.tariff_per_kwh=0.1:0.4:0.05\n"
       "  option:rig-3090.price_per_gpu=500:900:100\n"
       "Values run FROM, FROM+STEP, ... up to TO (at most 1000); each must be a value the\n"
       "scenario file could hold.\n\noptions");

@@ -14,17 +14,28 @@
 #include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
 #include "engine/replicas.hpp"
+#include "engine/serving_capacity_plan.hpp"
 #include "engine/units.hpp"
 
 namespace gputco {
 
-void prepare_plan_inputs(PlanInputs& in) {
+namespace {
+
+/// What fit and speed take for option `o`: the plan's model and workload, the option's weight
+/// format (OptionInputs::quant) or the plan's.
+FitRequest option_fit_request(const PlanInputs& in, const OptionInputs& o) {
   FitRequest request;
   request.model = in.model;
-  request.quant = in.quant;
+  request.quant = o.quant.value_or(in.quant);
   request.context_tokens = in.workload.context_tokens;
   request.concurrent_streams = in.workload.concurrent_streams;
   request.kv_cache = in.workload.kv_cache;
+  return request;
+}
+
+}  // namespace
+
+void prepare_plan_inputs(PlanInputs& in) {
   // Input tokens per output token that take device time: only with a stated demand.
   const double input_per_output =
       in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
@@ -32,8 +43,13 @@ void prepare_plan_inputs(PlanInputs& in) {
   for (auto& o : in.options) {
     // A capacity already derived or given (a measured figure) stays, and so does its layout.
     if (o.capacity_tokens_per_hour > 0 || o.kind == OptionKind::api) continue;
+    const FitRequest request = option_fit_request(in, o);
     const FitResult f = fit(request, o.device, o.count, in.memory_policy);
     if (f.verdict == Verdict::does_not_fit) continue;
+    if (sized_by_serving_model(o, in.workload)) {
+      size_with_serving_model(in, o);
+      continue;
+    }
     if (o.replicas == 0) {
       const BoxLayout layout =
           choose_box_layout(request, o.device, o.count, o.backend, in.memory_policy);
@@ -71,6 +87,9 @@ void prepare_plan_inputs(PlanInputs& in) {
 }
 
 namespace {
+
+/// GPUs of one option from which the plan says its demand may be a typo (engine/plan.cpp).
+constexpr double kGpusWorthAWarning = 10'000;
 
 /// A number with `decimals` decimals; fmt formats without the locale.
 std::string fixed_text(double x, int decimals) {
@@ -220,13 +239,6 @@ Plan make_plan(const PlanInputs& given) {
   plan.horizon_months = in.finance.horizon_months;
   plan.timeline = plan_timeline(in.workload, in.site, in.finance);
 
-  FitRequest request;
-  request.model = in.model;
-  request.quant = in.quant;
-  request.context_tokens = in.workload.context_tokens;
-  request.concurrent_streams = in.workload.concurrent_streams;
-  request.kv_cache = in.workload.kv_cache;
-
   const int horizon = in.finance.horizon_months;
   const double input_per_output =
       in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
@@ -275,6 +287,7 @@ Plan make_plan(const PlanInputs& given) {
       r.feasible = true;
       r.fit.verdict = Verdict::fits;
     } else {
+      const FitRequest request = option_fit_request(in, o);
       r.fit = fit(request, o.device, o.count, in.memory_policy);
       r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
       r.feasible = r.fit.verdict != Verdict::does_not_fit;
@@ -282,11 +295,18 @@ Plan make_plan(const PlanInputs& given) {
       r.gpus_per_replica = o.gpus_per_replica > 0 ? o.gpus_per_replica : o.count;
       r.replicas = std::max(1, o.replicas);
       r.layout_note = o.layout_note;
-      if (r.feasible) {
+      if (r.feasible && o.serving) {
+        // The serving model sized it: the box's output rate and one user's (1 / mean TPOT);
+        // the prompts' prefill is inside the throughput (engine/serving_capacity_plan.hpp).
+        r.speed.aggregate_tokens_per_s = o.serving->output_tokens_per_s;
+        r.speed.decode_tokens_per_s = o.serving->per_user_tokens_per_s;
+        r.serving = o.serving;
+        r.serving_note = o.serving_note;
+      } else if (r.feasible) {
         r.speed =
             box_speed(speed_request, o.device, BoxLayout{r.gpus_per_replica, r.replicas, "", ""});
       }
-      if (r.feasible && input_per_output > 0 && !(o.prefill_tokens_per_s > 0)) {
+      if (r.feasible && !o.serving && input_per_output > 0 && !(o.prefill_tokens_per_s > 0)) {
         r.warnings.push_back("prefill not counted: FP16 throughput unknown for " + o.device.id +
                              " (its capacity counts decode only, so its load, hours and energy "
                              "leave out the prompts' " +
@@ -349,6 +369,21 @@ Plan make_plan(const PlanInputs& given) {
     energy_and_carbon(o, in.site, tokens, r);
     if (api) api_rate_limits(o, in.workload, in.finance, r);
     r.events = events_of(o, r.cash_flow);
+    // Ten thousand GPUs or more for one model's demand is a datacenter: more often a demand
+    // typed a thousand times too large (tokens_per_day = 1e12 bought 117,668 RTX 3090s for an
+    // office) than a plan; said, not refused.
+    if (r.feasible && !api) {
+      // Units bought or contracted; an hourly rental's instances follow its load.
+      double most_units = 0;
+      for (const double u : r.cash_flow.units) most_units = std::max(most_units, u);
+      for (const double l : r.cash_flow.load) most_units = std::max(most_units, l);
+      if (const double gpus = most_units * o.count; gpus >= kGpusWorthAWarning) {
+        r.warnings.push_back("the demand takes up to " + fixed_text(std::ceil(gpus), 0) +
+                             " GPUs (" + units_text(std::ceil(most_units)) + " units of " +
+                             std::to_string(o.count) + " x " + o.device.id +
+                             "): check tokens_per_day or requests_per_day and growth_per_month");
+      }
+    }
     r.cost_lines_not_entered = cost_lines_not_entered(
         o.cost_lines, {!api, o.kind == OptionKind::buy,
                        o.kind == OptionKind::buy && o.hosting == Hosting::colocation});

@@ -1,6 +1,7 @@
 #include "engine/plan_inputs.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "engine/error.hpp"
 
@@ -156,6 +157,18 @@ void validate_plan_inputs(const PlanInputs& in) {
   GPUTCO_REQUIRE(std::isfinite(w.peak_factor) && w.peak_factor >= 1 && w.peak_factor <= 24,
                  "peak_factor must be between 1 and 24 (the peak hour over the mean hour), got "
                      << w.peak_factor);
+  for (const auto& [name, value] :
+       {std::pair<const char*, std::optional<double>>{"tpot_p99_ms", w.tpot_p99_ms},
+        {"ttft_p99_ms", w.ttft_p99_ms},
+        {"user_tokens_per_s", w.user_tokens_per_s},
+        {"output_tokens_per_request", w.output_tokens_per_request}}) {
+    GPUTCO_REQUIRE(!value || (std::isfinite(*value) && *value > 0),
+                   name << " must be a positive number, got " << *value);
+  }
+  GPUTCO_REQUIRE(
+      !w.prompt_tokens_per_request ||
+          (std::isfinite(*w.prompt_tokens_per_request) && *w.prompt_tokens_per_request >= 0),
+      "prompt_tokens_per_request must be 0 or more, got " << *w.prompt_tokens_per_request);
   if (!w.hourly_profile.empty()) {
     double sum = 0;
     for (double share : w.hourly_profile) {

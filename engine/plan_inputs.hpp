@@ -11,6 +11,7 @@
 #include "engine/depreciation.hpp"
 #include "engine/fit.hpp"
 #include "engine/hardware.hpp"
+#include "engine/serving.hpp"
 #include "engine/speed.hpp"
 
 namespace gputco {
@@ -141,6 +142,19 @@ struct WorkloadInputs {
   /// 0.1 %), or empty (none). hours_per_day is then the hours with a share > 0 (the
   /// resolver's rule); the peak is 24 shares' largest x those hours.
   std::vector<double> hourly_profile;
+  /// The request shape: mean prompt (input) and generated (output) tokens per request, from
+  /// the scenario's prompt_tokens_per_request / output_tokens_per_request; nullopt: not
+  /// stated. Options sized by the serving model (engine/serving_capacity_plan.hpp) need them.
+  std::optional<double> prompt_tokens_per_request = std::nullopt;
+  std::optional<double> output_tokens_per_request = std::nullopt;
+  /// Latency targets at the 99th percentile (engine/serving.hpp ServingGoal, the names of
+  /// `gputco throughput --tpot-ms --ttft-ms --user-tokens-per-s`): time per output token and
+  /// time to first token under load, ms, and the per-user speed (1 / mean TPOT), tokens/s.
+  /// Any of them given: every option is sized by the serving model at the largest batch that
+  /// meets them; none: serving engines run the most memory allows (max batch).
+  std::optional<double> tpot_p99_ms = std::nullopt;
+  std::optional<double> ttft_p99_ms = std::nullopt;
+  std::optional<double> user_tokens_per_s = std::nullopt;
 };
 
 /// Where owned hardware runs.
@@ -200,6 +214,15 @@ struct OptionInputs {
   int count = 1;  ///< devices in the option (for rent_monthly: devices in the server)
   SplitMode split = SplitMode::layer;
   Backend backend = Backend::cuda;
+  /// The engine that serves the option (scenario key `engine`, the workload's by default):
+  /// llama.cpp without latency targets keeps the llama.cpp model at concurrent_streams
+  /// (box_speed); any other engine, or any latency target, sizes the option by the serving
+  /// model (engine/serving_capacity_plan.hpp).
+  ServingEngine engine = ServingEngine::llama_cpp;
+  /// The option's weight format if not the plan's (scenario option key `quant`): a rented
+  /// H100 on vLLM serves FP8 or INT4-AWQ weights where an office rig on llama.cpp serves a
+  /// GGUF quant. nullopt: PlanInputs::quant. Fit, layout and speed use it.
+  std::optional<Quant> quant;
   // buy
   Condition condition = Condition::new_unit;
   double price_per_gpu = 0;         ///< purchase price per device
@@ -281,7 +304,12 @@ struct OptionInputs {
   /// prefill_tokens_per_s are the instances' sum. 0 = not derived yet (api options: never).
   int gpus_per_replica = 0;
   int replicas = 0;
-  std::string layout_note;            ///< the layout and why, one sentence ("" when not derived)
+  std::string layout_note;  ///< the layout and why, one sentence ("" when not derived)
+  /// The serving model's figures when it sized the option (engine/serving_capacity_plan.hpp);
+  /// nullopt: the llama.cpp model did (or no capacity was derived).
+  std::optional<ServingCapacity> serving;
+  /// The engine, batch and latency figures of `serving`, one sentence ("" when nullopt).
+  std::string serving_note;
   double overflow_rate_per_hour = 0;  ///< overflow rental: rate x count / goodput, per hour
   double overflow_capacity_tokens_per_hour = 0;  ///< one overflow rental unit at load
 };

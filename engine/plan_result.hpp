@@ -104,8 +104,13 @@ struct OptionResult {
   int gpus_per_replica = 0;
   int replicas = 1;
   std::string layout_note;
-  int devices_needed = 0;  ///< smallest count of this device that holds the model (0: none)
-  bool feasible = false;   ///< the model fits (fits or tight) on the option's devices
+  /// The serving model's figures when it sized the option (OptionInputs::serving, engine/
+  /// serving_capacity_plan.hpp): engine, batch, latency; nullopt for the llama.cpp model and
+  /// api options. `speed` then holds its box output rate and per-user rate.
+  std::optional<ServingCapacity> serving;
+  std::string serving_note;  ///< OptionInputs::serving_note ("" when `serving` is nullopt)
+  int devices_needed = 0;    ///< smallest count of this device that holds the model (0: none)
+  bool feasible = false;     ///< the model fits (fits or tight) on the option's devices
   /// OptionInputs::excluded_reason: why the option may not be chosen ("" = allowed). Its
   /// figures are computed and shown; it is never recommended (see is_candidate).
   std::string excluded_reason;

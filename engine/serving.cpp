@@ -61,6 +61,14 @@ double kv_share_per_gpu(const ReplicaSetup& s) {
   return heads_share * per_stage;
 }
 
+/// The share of one sequence's recurrent state (a hybrid's linear-attention / state-space
+/// layers) a GPU holds: its stage's layers and 1 / tp of the state, whose many heads split
+/// over tensor parallelism as attention heads do (vLLM's MambaMixer2 and Qwen3-Next's
+/// GatedDeltaNet shard their heads by TP; expert parallel: each GPU its own sequences).
+double state_share_per_gpu(const ReplicaSetup& s) {
+  return 1.0 / (static_cast<double>(s.tp) * s.pp);
+}
+
 /// Efficiency multiplier of the vendor (ROCm's share of the same peaks), of a tuned submission
 /// and of dense tensor parallelism, engines only. The MoE factor is not in it: it slows the
 /// routed experts' GEMMs alone (moe_efficiency), not attention or the KV-cache reads.
@@ -139,6 +147,28 @@ double send_s(const Device& device, double bytes) {
   return tensor_parallel_allreduce_s(device, 2, 2.0 * bytes) / 2.0;
 }
 
+/// Communication of one pass of `tokens` tokens through one pipeline stage's share of the
+/// layers of a replica, seconds (engines): per layer two all-reduces of the tokens' hidden
+/// states among the TP GPUs (dense, DOMAIN V5), or with expert parallel an all-to-all dispatch
+/// and combine (each GPU sends its tokens / tp tokens once to each of the
+/// expected_remote_ranks GPUs holding their experts); plus the send of the activations to the
+/// next stage. Decode steps pay it, and so do prompt tokens under expert parallel
+/// (prefill_s_per_token).
+double engine_communication_s(const ReplicaSetup& s, double tokens) {
+  const double wire = kActivationBytes * s.model.hidden * tokens;
+  const double layers = static_cast<double>(s.model.layers) / s.pp;
+  double t = 0;
+  if (expert_parallel(s)) {
+    const double a2a =
+        wire / s.tp * expected_remote_ranks(s.model.experts, s.model.experts_active, s.tp);
+    t = 2.0 * layers * send_s(s.device, a2a);
+  } else {
+    t = 2.0 * layers * tensor_parallel_allreduce_s(s.device, s.tp, wire);
+  }
+  if (s.pp > 1) t += send_s(s.device, wire);
+  return t;
+}
+
 }  // namespace
 
 std::string to_string(ServingBound bound) {
@@ -162,6 +192,21 @@ double expected_experts_touched(int experts, int active, double tokens) {
                  "active experts must be in 0.." << experts << ", got " << active);
   if (experts == 0) return 0;
   return experts * (1.0 - std::pow(1.0 - static_cast<double>(active) / experts, tokens));
+}
+
+double expected_remote_ranks(int experts, int active, int ranks) {
+  GPUTCO_REQUIRE(experts >= 0 && active >= 0 && active <= experts,
+                 "active experts must be in 0.." << experts << ", got " << active);
+  GPUTCO_REQUIRE(ranks >= 1, "ranks must be at least 1, got " << ranks);
+  if (ranks == 1 || experts == 0) return 0;
+  // A given other GPU holds none of the token's k experts with probability
+  // C(E - E / ranks, k) / C(E, k) = prod over i < k of (E - E / ranks - i) / (E - i).
+  const double per_rank = static_cast<double>(experts) / ranks;
+  double none = 1.0;
+  for (int i = 0; i < active; ++i) {
+    none *= std::max(0.0, (experts - per_rank - i) / (experts - i));
+  }
+  return (ranks - 1.0) * (1.0 - none);
 }
 
 ReplicaMemory replica_memory(const ReplicaSetup& s) {
@@ -205,9 +250,11 @@ ReplicaMemory replica_memory(const ReplicaSetup& s) {
                                        ? kv_cache_bytes(cached, s.kv_cache, allocated_tokens)
                                        : kv_cache_read_bytes(cached, s.kv_cache, allocated_tokens);
   m.kv_per_sequence_gib = kv_sequence_bytes * kv_share_per_gpu(s) / kBytesPerGib;
-  if (m.kv_budget_gib > 0 && m.kv_per_sequence_gib > 0) {
-    m.max_batch =
-        static_cast<int>(std::min(std::floor(m.kv_budget_gib / m.kv_per_sequence_gib), 1e6));
+  m.recurrent_state_per_sequence_gib =
+      recurrent_state_bytes(s.model) * state_share_per_gpu(s) / kBytesPerGib;
+  const double per_sequence_gib = m.kv_per_sequence_gib + m.recurrent_state_per_sequence_gib;
+  if (m.kv_budget_gib > 0 && per_sequence_gib > 0) {
+    m.max_batch = static_cast<int>(std::min(std::floor(m.kv_budget_gib / per_sequence_gib), 1e6));
   }
   return m;
 }
@@ -239,7 +286,10 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
   // Attention reads the tokens held, not the cells allocated.
   const double kv_read =
       kv_cache_read_bytes(s.model, s.kv_cache, static_cast<int>(std::ceil(resident)));
-  const double kv_bytes = batch * kv_read * kv_share_per_gpu(s) * (llama ? s.pp : 1);
+  // A hybrid's recurrent state is read once a step per sequence, as for one stream
+  // (speed.cpp).
+  const double state_read = recurrent_state_bytes(s.model) * state_share_per_gpu(s);
+  const double kv_bytes = batch * (kv_read * kv_share_per_gpu(s) + state_read) * (llama ? s.pp : 1);
   const double bandwidth = s.device.bandwidth_gbps * 1e9;
   // The GEMMs (weights) and the attention kernels (KV cache) of a layer run one after the
   // other: each takes the larger of its bytes over bandwidth and its FLOPs over compute.
@@ -259,16 +309,7 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     compute_eff = gemm_eff = c.compute_efficiency * factor;
     gpus = static_cast<double>(s.tp) * s.pp;
     t.fixed_s = c.step_fixed_s * s.pp;  // once per micro-batch pass
-    const double wire = message;
-    if (expert_parallel(s)) {
-      // Per MoE layer, each GPU sends its tokens' hidden states to the experts chosen
-      // (k per token, (tp - 1) / tp of them elsewhere) and gets the results back.
-      const double a2a = wire / s.tp * s.model.experts_active * (s.tp - 1.0) / s.tp;
-      t.communication_s = 2.0 * s.model.layers * send_s(s.device, a2a);
-    } else {
-      t.communication_s = 2.0 * s.model.layers * tensor_parallel_allreduce_s(s.device, s.tp, wire);
-    }
-    if (s.pp > 1) t.communication_s += s.pp * send_s(s.device, wire);
+    t.communication_s = engine_communication_s(s, micro_batch) * s.pp;
   }
   // The dense GEMMs and the routed experts' grouped GEMMs are separate kernels, each with its
   // roofs; the experts' reach the MoE factor's share of the dense kernels' efficiency.
@@ -300,9 +341,15 @@ double prefill_s_per_token(const ReplicaSetup& s) {
   const ServingConstants& c = s.profile.constants;
   const double gpus = static_cast<double>(s.tp) * s.pp;
   const double e = c.compute_efficiency * efficiency_factor(s);
+  // Under expert parallel a prompt token passes the all-to-alls as a decoded one does, in
+  // chunks of the step's token budget (the links' latency once per chunk; the stages work at
+  // once, as for the FLOPs). A dense model's TP all-reduces in prefill stay inside the fitted
+  // tp_factor, which slows prefill's efficiency per doubling of TP (serving_profile.hpp).
+  const double chunk = std::max(1, s.profile.step_token_budget);
+  const double all_to_all = expert_parallel(s) ? engine_communication_s(s, chunk) / chunk : 0.0;
   return matmul_s(s, 1.0, gpus, e, Gemms::dense) +
          matmul_s(s, 1.0, gpus, e * moe_efficiency(s), Gemms::experts) +
-         attention_s(s, 1.0, attended, gpus, e);
+         attention_s(s, 1.0, attended, gpus, e) + all_to_all;
 }
 
 namespace {

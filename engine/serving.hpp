@@ -17,12 +17,16 @@
 //                 B x attention FLOPs / 16-bit compute)
 //                 (GQA heads and an MLA latent are replicated where TP exceeds them)
 //     T_comm    = 2 all-reduces per layer of B / PP tokens' activations (dense TP)        (V5)
-//                 or 2 all-to-alls per layer (MoE: experts split, attention data parallel),
+//                 or 2 all-to-alls per layer (MoE: experts split, attention data parallel;
+//                 a token goes once to each GPU holding one of its experts,
+//                 expected_remote_ranks),
 //                 + PP sends of each micro-batch
 //     T_fixed   = the engine's fixed cost per micro-batch pass (scheduling, launches, sampling)
 //   prefill     t_p = (matmul FLOPs / compute + attention FLOPs at input / 2 / 16-bit
 //                 compute) / (TP x PP) per prompt token (routed experts' FLOPs at the MoE
-//                 factor's share)
+//                 factor's share), + under expert parallel the all-to-alls of a prompt
+//                 token, in chunks of the step's token budget (a dense model's TP all-reduces
+//                 in prefill are inside the fitted TP factor)
 //   throughput  X = output / (output x T / B + input x t_p) per replica (chunked prefill of
 //                 the requests replacing finished ones rides inside the steps)            (V4)
 //   mean TPOT   = B / X; p99 TPOT = a request's own average when the prompts prefilled
@@ -139,13 +143,29 @@ struct ReplicaMemory {
   /// KV cache one sequence holds at the mean resident context (input + output / 2), in whole
   /// blocks, on one GPU.
   double kv_per_sequence_gib = 0;
-  int max_batch = 0;  ///< sequences the KV budget holds (0: none), before the engine's cap
+  /// Recurrent state one sequence holds on one GPU (the linear-attention / state-space layers
+  /// of a hybrid, recurrent_state_bytes: f32, whatever the context), beside its KV cache in
+  /// the same budget; 0 for a transformer.
+  double recurrent_state_per_sequence_gib = 0;
+  /// Sequences the budget holds, KV cache and recurrent state (0: none), before the engine's
+  /// cap.
+  int max_batch = 0;
 };
 
 /// Expected distinct experts a step touches per MoE layer when `tokens` tokens each pick
 /// `active` of `experts` uniformly: experts x (1 - (1 - active / experts)^tokens). 0 for a
 /// dense model (experts 0). Throws EngineError on negative tokens or active > experts.
 double expected_experts_touched(int experts, int active, double tokens);
+
+/// Expected GPUs other than its own that one token's hidden state is sent to under expert
+/// parallelism over `ranks` GPUs holding experts / ranks of the `experts` each, when the token
+/// picks `active` experts uniformly: (ranks - 1) x (1 - C(E - E / ranks, k) / C(E, k)). The
+/// dispatch sends a token once to every GPU holding at least one of its k experts and the
+/// combine brings one partial sum back from each (TensorRT-LLM's and DeepEP's all-to-all), so
+/// a step moves far fewer copies than k per token when the GPUs are few: with 128 experts and
+/// 8 active, 1.0 remote GPU of 2, 2.7 of 4, 4.7 of 8. 0 for one rank or a dense model. Throws
+/// EngineError on ranks < 1 or active > experts.
+double expected_remote_ranks(int experts, int active, int ranks);
 
 /// Memory of one GPU of `setup`'s replica. Throws EngineError on an invalid model or quant.
 ReplicaMemory replica_memory(const ReplicaSetup& setup);

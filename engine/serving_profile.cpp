@@ -86,17 +86,17 @@ double peak_tflops(const Device& device, ComputePrecision precision) {
 ServingConstants fitted_serving_constants() {
   // Fitted jointly on the 20 rows of tests/data/reference/serving_configs.csv marked `fit`
   // (fit_serving_constants; scripts/calibrate-serving recomputes them and the errors:
-  // in-sample MAPE 14.6 %, leave-one-out 34.1 %). Each factor rests on several rows: AMD 5,
+  // in-sample MAPE 15.2 %, leave-one-out 37.0 %). Each factor rests on several rows: AMD 5,
   // MoE 5, tuned (MLPerf submissions) 7, FP4 4, dense TP 3.
   ServingConstants c;
   c.bandwidth_efficiency = 0.738493;
-  c.compute_efficiency = 0.612679;
-  c.step_fixed_s = 6.253906e-3;
-  c.amd_factor = 0.457833;
-  c.moe_factor = 0.587870;
-  c.tuned_factor = 1.626334;
-  c.fp4_factor = 0.583295;
-  c.tp_factor = 0.838802;
+  c.compute_efficiency = 0.629663;
+  c.step_fixed_s = 6.222656e-3;
+  c.amd_factor = 0.456048;
+  c.moe_factor = 0.590171;
+  c.tuned_factor = 1.582466;
+  c.fp4_factor = 0.585578;
+  c.tp_factor = 0.832274;
   c.calibrated = true;
   return c;
 }
@@ -203,6 +203,14 @@ FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
       s.refusal = "llama.cpp has no FP8 KV cache (its cache types are f16, q8_0 and q4_0)";
     }
     return s;  // 16-bit compute: llama.cpp's kernels do not use FP8/FP4 tensor cores
+  }
+  if (format == WeightFormat::gguf && (upper(quant_id) == "F32" || upper(quant_id) == "FP32")) {
+    // A config.json whose torch_dtype is float32 gives F32: a checkpoint's dtype, not a GGUF.
+    s.refusal = who + " does not serve " + quant_id +
+                " weights: F32 is the checkpoint's dtype (float32, as in a config.json's "
+                "torch_dtype), which the serving engines load cast to 16 bits; plan the model "
+                "with quant BF16 or F16 (--quant BF16), or F32 with --engine llama.cpp";
+    return s;
   }
   if (format == WeightFormat::gguf) {
     s.refusal = who + " does not run GGUF quants such as " + quant_id +

@@ -132,7 +132,9 @@ struct FormatSupport {
 /// - vLLM, SGLang: BF16, FP8, NVFP4, MXFP4, INT4-AWQ; cache f16 or fp8. FP8 computes in FP8
 ///   where the device has FP8 tensor cores, else runs weight-only (Marlin kernels, 16-bit
 ///   compute); NVFP4 in FP4 on Blackwell, else weight-only; MXFP4 with FP8 activations where
-///   FP8 exists, else 16-bit. GGUF refused. NVIDIA and AMD GPUs only.
+///   FP8 exists, else 16-bit. GGUF refused; F32 (a float32 checkpoint's dtype) refused with
+///   the advice to plan BF16 or F16, as these engines load float32 weights cast to 16 bits.
+///   NVIDIA and AMD GPUs only.
 /// - TensorRT-LLM: as vLLM on NVIDIA GPUs only, but refuses FP8 weights or cache on a device
 ///   without FP8 tensor cores and NVFP4 without FP4 ones (no weight-only fallback).
 /// Never throws.

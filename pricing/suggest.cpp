@@ -32,8 +32,21 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return previous[b.size()];
 }
 
+namespace {
+
+/// `text` without the separators ids and keys use ('_', '-', '.', ' '): "q4_k_m" -> "q4km".
+std::string without_separators(std::string text) {
+  text.erase(std::remove_if(text.begin(), text.end(),
+                            [](char c) { return c == '_' || c == '-' || c == '.' || c == ' '; }),
+             text.end());
+  return text;
+}
+
+}  // namespace
+
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
   const std::string w = ascii_lowercase(word);
+  const std::string w_bare = without_separators(w);
   std::string best;
   // (distance with containment counted as 1, true distance): "tarif" is as near to
   // "tariff_per_kwh" (contains it) as to "tariff", and "tariff" wins on the true distance.
@@ -44,6 +57,14 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
     std::size_t counted = distance;
     if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {
       counted = std::min(distance, std::size_t{1});
+    }
+    // Only the separators differ ("Q4KM" is Q4_K_M, not the Q4_0 two edits away), or the word
+    // begins the candidate without them ("Q3" -> "Q3_K_M", "h100" -> "h100-sxm").
+    const std::string c_bare = without_separators(c);
+    if (!w_bare.empty() && c_bare == w_bare) {
+      counted = 0;
+    } else if (w_bare.size() >= 2 && c_bare.rfind(w_bare, 0) == 0) {
+      counted = std::min(counted, std::size_t{1});
     }
     if (std::pair(counted, distance) < best_distance) {
       best_distance = {counted, distance};

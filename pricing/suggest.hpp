@@ -24,9 +24,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 
 /// The candidate nearest to `word` by edit_distance (case-insensitive), if it is close
 /// enough to be a likely typo (distance <= max(2, |word| / 3)); "" otherwise. A candidate
-/// that contains the word, or the reverse (3 characters or more: "3090" -> "rtx-3090"), counts
-/// as distance 1; on a tie the smaller true distance wins, then the first candidate (callers
-/// pass ids in catalog order).
+/// that contains the word, or the reverse (3 characters or more: "3090" -> "rtx-3090"), or that
+/// the word begins once the separators '_', '-', '.' and ' ' are left out (2 characters or
+/// more: "Q3" -> "Q3_K_S"), counts as distance 1; one that differs only in separators ("Q4KM",
+/// "Q4_K_M") as distance 0; on a tie the smaller true distance wins, then the first candidate
+/// (callers pass ids in catalog order).
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
 
 /// "; did you mean 'X'?" with the nearest candidate, or "" when none is close: the tail every

@@ -132,6 +132,24 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                      {"replicas", r.replicas},
                      {"note", r.layout_note}};
     }
+    if (r.serving) {
+      // The serving model sized the option (engine/serving_capacity_plan.hpp).
+      const ServingCapacity& c = *r.serving;
+      o["serving"] = {{"engine", to_string(c.engine)},
+                      {"engine_version", c.engine_version},
+                      {"tp", c.tp},
+                      {"pp", c.pp},
+                      {"batch_per_replica", c.batch_per_replica},
+                      {"max_batch_per_replica", c.max_batch_per_replica},
+                      {"output_tokens_per_s", number(c.output_tokens_per_s)},
+                      {"per_user_tokens_per_s", number(c.per_user_tokens_per_s)},
+                      {"tpot_p99_ms", number(c.tpot_p99_ms)},
+                      {"ttft_p99_ms", number(c.ttft_p99_ms)},
+                      {"bound", to_string(c.bound)},
+                      {"note", r.serving_note}};
+    } else {
+      o["serving"] = nullptr;
+    }
     o["power_at_load_w"] = device(r.power_at_load_w);
     o["hours_per_month"] = number(r.hours_per_month);
     if (r.billing.empty()) {

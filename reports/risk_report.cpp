@@ -8,50 +8,15 @@
 #include <vector>
 
 #include "reports/text_report.hpp"
+#include "scenarios/risk_keys.hpp"
 
 namespace gputco {
 namespace {
 
-struct NamedInput {
-  const char* name;
-  const char* key;
-  const UncertainInput* input;
-  const char* bound;  ///< the physical bound applied beyond the distribution
-};
-
-std::vector<NamedInput> named_inputs(const RiskModel& m) {
-  return {{"purchase price", "purchase_price", &m.purchase_price,
-           "price per GPU and host cost of owned options"},
-          {"resale", "resale", &m.resale, "residual fraction, at most 100 %"},
-          {"tariff", "tariff", &m.tariff, "electricity per kWh"},
-          {"hours per day", "utilization", &m.hours_per_day, "at most 24"},
-          {"rental rate", "rental_rate", &m.rental_rate,
-           "hourly rate and monthly price of rentals, API prices"},
-          {"maintenance", "maintenance", &m.maintenance, "fraction of capex per year"},
-          {"failure rate", "failure_rate", &m.failure_rate,
-           "annual failure rate of owned devices, at most 100 %"},
-          {"demand", "demand", &m.demand,
-           "tokens and requests per day at the same hours (a stated demand only)"},
-          {"growth", "growth", &m.growth,
-           "added to growth_per_month (absolute points a month), kept in -0.99 .. 1"}};
-}
-
-std::string percent(double fraction) {
-  return fraction == 0 ? std::string("0 %") : fmt::format("{:+.0f} %", fraction * 100);
-}
-
+// The range as reports show it: whole percents; a normal draw is truncated at zero.
 std::string describe(const UncertainInput& in) {
-  switch (in.distribution) {
-    case Distribution::uniform:
-      if (in.low == 0 && in.high == 0) return "fixed (not varied)";
-      return fmt::format("uniform {} .. {}", percent(in.low), percent(in.high));
-    case Distribution::triangular:
-      return fmt::format("triangular {} / {} / {}", percent(in.low), percent(in.mode),
-                         percent(in.high));
-    case Distribution::normal:
-      return fmt::format("normal, sd {:.0f} %, truncated at zero", in.sd * 100);
-  }
-  return "?";
+  return risk_range_text(in, 0) +
+         (in.distribution == Distribution::normal ? ", truncated at zero" : "");
 }
 
 const char* distribution_name(Distribution d) {
@@ -77,8 +42,9 @@ double plan_total(const Plan& plan, const std::string& id) {
 
 std::vector<RiskInputText> risk_input_texts(const RiskModel& model) {
   std::vector<RiskInputText> out;
-  for (const auto& n : named_inputs(model)) {
-    out.push_back({n.name, n.key, describe(*n.input), n.bound, n.input});
+  for (const RiskKey& k : risk_key_table()) {
+    const UncertainInput& in = model.*(k.field);
+    out.push_back({k.name, k.key, describe(in), k.applies_to, &in});
   }
   return out;
 }
@@ -128,8 +94,8 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   out +=
       "\nUncertain inputs, as a change of the scenario's value (one draw per input, shared by "
       "every option):\n";
-  for (const auto& n : named_inputs(model)) {
-    out += fmt::format("  {:<15} {:<36} {}\n", n.name, describe(*n.input), n.bound);
+  for (const auto& n : risk_input_texts(model)) {
+    out += fmt::format("  {:<15} {:<36} {}\n", n.name, n.distribution, n.applies_to);
   }
   out += "  " + risk_correlation_text(model) + "\n";
   out += "Percentiles: Hyndman & Fan (1996) type 7, as Excel PERCENTILE.INC.\n";
@@ -161,7 +127,7 @@ std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskRes
   }
   j["options"] = std::move(options);
   ordered inputs = ordered::array();
-  for (const auto& n : named_inputs(model)) {
+  for (const auto& n : risk_input_texts(model)) {
     inputs.push_back({{"input", n.name},
                       {"key", n.key},
                       {"distribution", distribution_name(n.input->distribution)},

@@ -20,7 +20,8 @@ struct RiskInputText {
   const UncertainInput* input = nullptr;  ///< into `model` (valid while it lives)
 };
 
-/// The uncertain inputs of `model`, in the order the Monte Carlo draws them.
+/// The uncertain inputs of `model`, in the order of `[risk]`'s keys (risk_key_table(): the
+/// README's), each named and described from that one table.
 std::vector<RiskInputText> risk_input_texts(const RiskModel& model);
 
 /// "purchase price and rental rate drawn apart (correlation 0)" or "... move together,

@@ -193,6 +193,9 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   for (const auto& r : plan.options) {
     if (!r.layout_note.empty()) out += fmt::format("{} layout: {}\n", name(r.id), r.layout_note);
   }
+  for (const auto& r : plan.options) {
+    if (!r.serving_note.empty()) out += fmt::format("{} serving: {}\n", name(r.id), r.serving_note);
+  }
   out += "\n";
   // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.
   bool any_api = false;

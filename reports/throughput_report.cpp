@@ -103,11 +103,16 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
       c.step.communication_s * 1000, c.step.fixed_s * 1000, c.step.memory_s * 1000,
       c.step.compute_s * 1000, c.prefill_ms_per_token);
   out += fmt::format("bound: {}\n", to_string(c.bound));
+  // A hybrid's sequences hold a recurrent state beside their KV cache, in the same budget.
+  const std::string state =
+      c.memory.recurrent_state_per_sequence_gib > 0
+          ? fmt::format(" + recurrent state {:.3f}", c.memory.recurrent_state_per_sequence_gib)
+          : "";
   out += fmt::format(
-      "memory per GPU {:.1f} GiB: weights {:.1f}, runtime {:.1f}, KV cache budget {:.1f} ({:.3f} "
-      "per sequence)\n",
+      "memory per GPU {:.1f} GiB: weights {:.1f}, runtime {:.1f}, KV cache budget {:.1f} ({:.3f}"
+      "{} per sequence)\n",
       c.memory.device_gib, c.memory.weights_gib, c.memory.reserve_gib, c.memory.kv_budget_gib,
-      c.memory.kv_per_sequence_gib);
+      c.memory.kv_per_sequence_gib, state);
   for (const auto& note : c.notes) out += "note: " + note + "\n";
   return out;
 }
@@ -159,11 +164,13 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
                {"memory_roof_ms", number(c.step.memory_s * 1000)},
                {"compute_roof_ms", number(c.step.compute_s * 1000)}};
   j["prefill_ms_per_token"] = number(c.prefill_ms_per_token);
-  j["memory_per_gpu"] = {{"device_gib", number(c.memory.device_gib)},
-                         {"weights_gib", number(c.memory.weights_gib)},
-                         {"reserve_gib", number(c.memory.reserve_gib)},
-                         {"kv_budget_gib", number(c.memory.kv_budget_gib)},
-                         {"kv_per_sequence_gib", number(c.memory.kv_per_sequence_gib)}};
+  j["memory_per_gpu"] = {
+      {"device_gib", number(c.memory.device_gib)},
+      {"weights_gib", number(c.memory.weights_gib)},
+      {"reserve_gib", number(c.memory.reserve_gib)},
+      {"kv_budget_gib", number(c.memory.kv_budget_gib)},
+      {"kv_per_sequence_gib", number(c.memory.kv_per_sequence_gib)},
+      {"recurrent_state_per_sequence_gib", number(c.memory.recurrent_state_per_sequence_gib)}};
   j["tokens_counted"] = "output";
   j["notes"] = c.notes;
   return j.dump(2) + "\n";

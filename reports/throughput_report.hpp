@@ -33,7 +33,8 @@ std::string throughput_text(const ThroughputQuery& query, const ServingCapacity&
 /// target_met, step: {total_ms, weights_ms, attention_ms, communication_ms, fixed_ms,
 /// memory_roof_ms, compute_roof_ms},
 /// prefill_ms_per_token, memory_per_gpu: {device_gib, weights_gib, reserve_gib,
-/// kv_budget_gib, kv_per_sequence_gib}, tokens_counted: "output", notes: [] }. Absent values
+/// kv_budget_gib, kv_per_sequence_gib, recurrent_state_per_sequence_gib (0 but for a
+/// hybrid)}, tokens_counted: "output", notes: [] }. Absent values
 /// are null; no NaN or infinity.
 std::string throughput_json(const ThroughputQuery& query, const ServingCapacity& capacity);
 

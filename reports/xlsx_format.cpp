@@ -188,10 +188,25 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
 
 std::string kind_label(OptionKind kind, const OptionInputs* option) {
   switch (kind) {
-    case OptionKind::buy:
+    case OptionKind::buy: {
       if (option == nullptr) return "buy";
-      return option->condition == Condition::used ? "buy (used)" : "buy (new)";
+      const std::string condition = option->condition == Condition::used ? "used" : "new";
+      if (option->financing == Financing::lease) return "lease (" + condition + ")";
+      if (option->financing == Financing::loan) return "buy (" + condition + ", loan)";
+      return "buy (" + condition + ")";
+    }
     case OptionKind::rent_hourly:
+      if (option == nullptr) return "rent hourly";
+      switch (option->term) {
+        case RentTerm::on_demand:
+          return "rent hourly (on demand)";
+        case RentTerm::spot:
+          return "rent hourly (spot)";
+        case RentTerm::reserved_1y:
+          return "rent hourly (reserved 1 year)";
+        case RentTerm::reserved_3y:
+          return "rent hourly (reserved 3 years)";
+      }
       return "rent hourly";
     case OptionKind::rent_monthly:
       return "rent monthly";

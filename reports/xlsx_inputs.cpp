@@ -201,7 +201,10 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
       required.push_back(
           {result.id, "aggregate_decode_tokens_per_s",
            "Decode speed of one unit at load, all streams together", "tokens/s", decode,
-           result.feasible
+           result.feasible && result.serving
+               ? "gputco estimate: the serving model's output tokens/s at the goal (" +
+                     result.serving_note + "); replace it with a measured figure"
+           : result.feasible
                ? "gputco estimate: decode bound by memory bandwidth (README, Accuracy), " +
                      std::to_string(in.workload.concurrent_streams) + " stream(s)" +
                      (result.replicas > 1

@@ -78,6 +78,9 @@ struct Formats {
 Formats make_formats(lxw_workbook* workbook, const std::string& currency);
 
 /// Display labels (reports own their wording; the engine's to_string are ids).
+/// kind_label: the kind with the variant a finance reader tells options apart by, e.g.
+/// "buy (used)", "buy (new, loan)", "lease (new)", "rent hourly (spot)", "rent hourly (reserved
+/// 3 years)"; the bare kind when `option` is null.
 std::string kind_label(OptionKind kind, const OptionInputs* option);
 std::string verdict_label(Verdict verdict);
 

@@ -500,6 +500,18 @@ HfConfig read_config(const json& top_json, const std::string& path,
     a.kv_heads = 0;
     a.head_dim = 0;
   }
+  // Grouped-query attention gives every KV head the same number of query heads
+  // (transformers' repeat_kv, llama.cpp's n_head / n_head_kv): a count that does not divide
+  // is a broken config, not a model. MLA caches a latent instead of heads (checked above).
+  if (!a.is_mla() && a.heads > 0 && a.kv_heads > 0 && a.heads % a.kv_heads != 0) {
+    std::string kv_key = "num_key_value_heads";
+    std::string heads_key = "num_attention_heads";
+    f.first({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, &kv_key);
+    f.first({"num_attention_heads", "n_head", "num_heads"}, &heads_key);
+    f.fail(kv_key, fmt::format("{} does not divide {} {} (grouped-query attention shares each "
+                               "KV head among an equal number of attention heads)",
+                               a.kv_heads, heads_key, a.heads));
+  }
   read_experts(f, type, s);
   read_attention_pattern(f, type, s, out);
   read_hybrid(f, type, s);

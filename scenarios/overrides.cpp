@@ -76,9 +76,16 @@ void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overr
     if (!section) {
       if (std::find(kSetSections.begin(), kSetSections.end(), o.section) == kSetSections.end()) {
         const std::string file = o.origin ? o.origin->file : scenario.file;
-        throw ScenarioError(
-            file, o.origin ? o.origin->line : 0, "[" + o.section + "]",
-            "no such section in " + (o.origin ? "the scenario " + scenario.file : "the file"));
+        // The options the file has, to pick from: "option:nope" names none of them.
+        std::string known;
+        for (const auto& [name, child] : tree) {
+          if (name.rfind("option:", 0) == 0) known += (known.empty() ? "[" : ", [") + name + "]";
+        }
+        const bool an_option = o.section.rfind("option:", 0) == 0;
+        throw ScenarioError(file, o.origin ? o.origin->line : 0, "[" + o.section + "]",
+                            "no such section in " +
+                                (o.origin ? "the scenario " + scenario.file : "the file") +
+                                (an_option && !known.empty() ? "; its options: " + known : ""));
       }
       section = &tree.push_back({o.section, pt::ptree()})->second;
     }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -37,6 +38,7 @@ ResolvedScenario Resolver::run() {
   resolve_scenario_constraints();
   resolve_risk();
   for (const auto& o : s_.options) resolve_option(o);
+  require_request_shape();
   check_spot_above_on_demand();
   // [fx] rates no catalog amount needed are listed all the same: the file's values show.
   for (const auto& [code, rate] : s_.fx) {
@@ -133,6 +135,20 @@ void Resolver::resolve_scenario() {
   const auto start = parse_month(s_.start);
   f.start_year = static_cast<int>(start->year());
   f.start_month = static_cast<int>(static_cast<unsigned>(start->month()));
+  // Every month is priced as of as_of: a start more than a year before it plans the past at
+  // today's prices, one more than two years after it plans a future at prices that old.
+  if (const auto priced = parse_month(s_.as_of.substr(0, 7))) {
+    const int months_after = (f.start_year - static_cast<int>(priced->year())) * 12 +
+                             f.start_month -
+                             static_cast<int>(static_cast<unsigned>(priced->month()));
+    if (months_after < -kMonthsPerYear || months_after > 2 * kMonthsPerYear) {
+      r_.warnings.push_back(
+          "the plan starts " + s_.start + ", " + std::to_string(std::abs(months_after)) +
+          " months " + (months_after < 0 ? "before" : "after") + " its prices (as_of " + s_.as_of +
+          "): every month is priced at that date's catalog; set start or as_of to "
+          "the period the plan is for");
+    }
+  }
   f.rent_trend_per_year = s_.rent_trend_per_year;
   number("scenario", "rent_trend_per_year", "Hourly rental rates change per year",
          f.rent_trend_per_year, "fraction per year",
@@ -364,7 +380,20 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   if (const std::string why = backend_unsupported_reason(oi.backend, oi.device); !why.empty()) {
     fail(section, "backend", why);
   }
+  const std::string engine = !o.engine.empty() ? o.engine : s_.engine;
+  oi.engine = engine.empty() ? ServingEngine::llama_cpp : *parse_serving_engine(engine);
   text(o.id, "kind", "Kind", o.kind);
+  if (!o.engine.empty()) text(o.id, "engine", "Serving engine", o.engine);
+  if (!o.quant.empty()) {
+    const auto quant = catalog_.quant(o.quant);
+    if (!quant) {
+      unknown(section, "quant", "quant", o.quant,
+              ids_of(catalog_.quants(), [](const Quant& q) { return q.id; }),
+              "gputco catalog list quants");
+    }
+    oi.quant = *quant;
+    text(o.id, "quant", "Weight format (the option's own)", quant->id);
+  }
   text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")");
   if (!o.price_basis.empty()) {
     text(o.id, "price_basis", "Which catalog price (price_basis)", o.price_basis);
@@ -375,8 +404,8 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   }
 
   const auto& p = r_.plan_inputs;
-  FitRequest request{p.model, p.quant, p.workload.context_tokens, p.workload.concurrent_streams,
-                     p.workload.kv_cache};
+  FitRequest request{p.model, oi.quant.value_or(p.quant), p.workload.context_tokens,
+                     p.workload.concurrent_streams, p.workload.kv_cache};
   const int needed = devices_needed(request, oi.device, 64, p.memory_policy);
 
   switch (oi.kind) {
@@ -525,82 +554,6 @@ void Resolver::resolve_option_energy(const ScenarioOption& o, OptionInputs& oi,
   if (!own_region) provenance = "the offer's region '" + region + "'; " + provenance;
   number(o.id, "grid_g_co2e_per_kwh", "Grid carbon intensity where it runs (" + g->name + ")",
          g->g_co2e_per_kwh, "g CO2e/kWh", provenance);
-}
-
-void Resolver::resolve_api(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
-  std::optional<ApiPrice> price;
-  if (!o.api.empty()) {
-    price = catalog_.api_price(o.api, s_.as_of);
-    if (!price) {
-      unknown(section, "api", "API price (as of " + s_.as_of + ")", o.api,
-              ids_of(catalog_.api_prices(s_.as_of), [](const ApiPrice& a) { return a.id; }),
-              "gputco catalog list apis");
-    }
-    oi.api_model = price->api_model;
-    text(o.id, "api", "API (" + price->provider + ")", price->api_model,
-         "catalog API price " + price->id);
-    const std::string& model = r_.plan_inputs.model.id;
-    if (!price->comparable_model_id.empty() || !model.empty()) {
-      text(o.id, "comparable_model_id", "Open model it serves",
-           price->comparable_model_id.empty() ? "none published (proprietary)"
-                                              : price->comparable_model_id,
-           price->comparable_model_id == model
-               ? "catalog: the workload's model"
-               : "catalog: not the workload's model (" + model + "); compare with care");
-    }
-    // Another model answers differently (quality, length): compared, but never silently.
-    if (price->comparable_model_id != model) {
-      oi.input_warnings.push_back(
-          "serves " + price->api_model + " (" + price->provider + ", catalog API " + price->id +
-          (price->comparable_model_id.empty() ? ", no open model published as comparable"
-                                              : ", comparable to " + price->comparable_model_id) +
-          "), not the plan's model " + model +
-          ": its cost is compared as if it answered alike; judge the quality apart");
-    }
-  } else {
-    oi.api_model = o.id;
-  }
-  const auto price_of = [&](const char* key, const std::optional<double>& given_value,
-                            double catalog_amount, const char* label, const char* unit_text) {
-    if (given_value) {
-      number(o.id, key, label, *given_value, s_.currency + "/M tokens");
-      return *given_value;
-    }
-    std::string provenance =
-        source("API " + price->id + " " + unit_text, catalog_amount, price->currency,
-               "per million " + std::string(unit_text), price->provenance);
-    const double amount = convert(catalog_amount, price->currency, provenance, section, "api");
-    number(o.id, key, label, amount, s_.currency + "/M tokens", provenance);
-    return amount;
-  };
-  oi.input_price_per_million = price_of("input_price_per_million", o.input_price_per_million,
-                                        price ? price->input_per_million : 0,
-                                        "Price per million input tokens", "input tokens");
-  oi.output_price_per_million = price_of("output_price_per_million", o.output_price_per_million,
-                                         price ? price->output_per_million : 0,
-                                         "Price per million output tokens", "output tokens");
-  const auto limit = [&](const char* key, const std::optional<double>& given_value,
-                         const std::optional<double>& catalog_value, const char* label,
-                         const char* unit) -> std::optional<double> {
-    if (given_value) {
-      number(o.id, key, label, *given_value, unit);
-      return given_value;
-    }
-    if (price && catalog_value) {
-      number(o.id, key, label, *catalog_value, unit,
-             "catalog: " + price->provenance.source + ", observed " +
-                 price->provenance.observed_on +
-                 (price->note.empty() ? "" : " (" + price->note + ")"));
-      return catalog_value;
-    }
-    return std::nullopt;
-  };
-  oi.requests_per_minute_limit =
-      limit("requests_per_minute_limit", o.requests_per_minute_limit,
-            price ? price->requests_per_minute : std::nullopt, "Rate limit", "requests/min");
-  oi.tokens_per_minute_limit =
-      limit("tokens_per_minute_limit", o.tokens_per_minute_limit,
-            price ? price->tokens_per_minute : std::nullopt, "Rate limit", "tokens/min");
 }
 
 void Resolver::resolve_count(const ScenarioOption& o, OptionInputs& oi, int needed) {

@@ -4,7 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <string>
+
+#include "engine/load_shape.hpp"
+#include "engine/serving_capacity_plan.hpp"
 
 namespace gputco::resolve_detail {
 
@@ -64,12 +68,12 @@ void Resolver::resolve_workload() {
   text("workload", "quant", "Weight format", quant->id,
        s_.quant.empty() ? "the model file's own format" + from_file : "");
   number("workload", "context_tokens", "Context per stream", context_tokens, "tokens");
-  number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams, "streams");
   number("workload", "hours_per_day", "Hours of use per day", s_.hours_per_day, "h/day",
          s_.hourly_profile.empty() || given("workload", "hours_per_day")
              ? ""
              : "derived: the hours of hourly_profile with a share > 0");
   resolve_peak();
+  resolve_serving_workload();
   p.workload.availability =
       s_.availability == "24x7" ? Availability::around_the_clock : Availability::hours_of_use;
   text("workload", "availability", "Hours the service must be reachable",
@@ -118,6 +122,80 @@ void Resolver::resolve_peak() {
          s_.peak_factor ? ""
                         : "default: 1 (the demand spread evenly over the hours of use; give "
                           "peak_factor or hourly_profile to size for a peak)");
+}
+
+void Resolver::resolve_serving_workload() {
+  auto& w = r_.plan_inputs.workload;
+  w.prompt_tokens_per_request = s_.prompt_tokens_per_request;
+  w.output_tokens_per_request = s_.output_tokens_per_request;
+  w.tpot_p99_ms = s_.tpot_ms;
+  w.ttft_p99_ms = s_.ttft_ms;
+  w.user_tokens_per_s = s_.user_tokens_per_s;
+  text("workload", "engine", "Serving engine (the options' default)",
+       s_.engine.empty() ? "llama.cpp" : s_.engine,
+       s_.engine.empty() ? "default: llama.cpp (the llama.cpp model at concurrent_streams; vllm, "
+                           "sglang or tensorrt-llm size options by the serving model)"
+                         : "");
+  if (s_.tpot_ms) {
+    number("workload", "tpot_ms", "Time per output token, 99th percentile (target)", *s_.tpot_ms,
+           "ms");
+  }
+  if (s_.ttft_ms) {
+    number("workload", "ttft_ms", "Time to first token under load, 99th percentile (target)",
+           *s_.ttft_ms, "ms");
+  }
+  if (s_.user_tokens_per_s) {
+    number("workload", "user_tokens_per_s", "Per-user speed (target, 1 / mean TPOT)",
+           *s_.user_tokens_per_s, "tokens/s");
+  }
+  // Little's law (issue #21 item 3B): streams in flight = requests per second at the peak hour
+  // x a request's duration (output tokens x the per-token time + the time to first token, at
+  // their targets: the longest a request may take). Only when not given and all is stated.
+  // The per-token time: the TPOT target, else 1 / the per-user speed; 0: neither is given.
+  const double ms_per_token =
+      s_.tpot_ms.value_or(s_.user_tokens_per_s ? 1000.0 / s_.user_tokens_per_s.value_or(1.0) : 0.0);
+  if (!given("workload", "concurrent_streams") && s_.requests_per_day && *s_.requests_per_day > 0 &&
+      s_.output_tokens_per_request && ms_per_token > 0 && w.hours_per_day > 0) {
+    const double peak = load_shape_of(w).peak_multiplier;
+    const double requests_per_s = *s_.requests_per_day / (w.hours_per_day * 3600.0) * peak;
+    const double duration_s =
+        (*s_.output_tokens_per_request * ms_per_token + s_.ttft_ms.value_or(0.0)) / 1000.0;
+    const double streams = std::max(1.0, std::ceil(requests_per_s * duration_s - 1e-9));
+    if (streams > 100'000) {
+      fail("workload", "requests_per_day",
+           fmt::format("Little's law gives {:.0f} concurrent streams (over 100,000): give "
+                       "concurrent_streams, or check requests_per_day and the latency targets",
+                       streams));
+    }
+    w.concurrent_streams = static_cast<int>(streams);
+    number("workload", "concurrent_streams", "Concurrent streams", w.concurrent_streams, "streams",
+           fmt::format("derived by Little's law: {:g} requests/day / ({:g} h x 3600 s) x peak "
+                       "{:.2f} = {:.4f} requests/s, x {:.3f} s a request ({:g} output tokens x "
+                       "{:g} ms{}), rounded up",
+                       *s_.requests_per_day, w.hours_per_day, peak, requests_per_s, duration_s,
+                       *s_.output_tokens_per_request, ms_per_token,
+                       s_.ttft_ms
+                           ? fmt::format(" + {:g} ms to the first token", s_.ttft_ms.value_or(0.0))
+                           : std::string()));
+  } else {
+    number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams,
+           "streams");
+  }
+}
+
+void Resolver::require_request_shape() {
+  const auto& p = r_.plan_inputs;
+  if (p.workload.prompt_tokens_per_request && p.workload.output_tokens_per_request) return;
+  for (const auto& o : p.options) {
+    if (!sized_by_serving_model(o, p.workload)) continue;
+    const std::string why = o.engine != ServingEngine::llama_cpp
+                                ? "option '" + o.id + "' runs on " + to_string(o.engine)
+                                : std::string("a latency target is stated");
+    fail("workload", "prompt_tokens_per_request",
+         "missing: " + why +
+             ", so its capacity comes from the serving model, which batches requests: set "
+             "prompt_tokens_per_request and output_tokens_per_request (the mean request)");
+  }
 }
 
 void Resolver::resolve_token_mix() {

@@ -179,6 +179,14 @@ class Resolver {
   /// WorkloadInputs (issue #21).
   void resolve_peak();
 
+  /// The serving keys of [workload] (issue #21 items 3B, 3C): the default engine, the latency
+  /// targets, the request shape, and concurrent_streams by Little's law when not given.
+  void resolve_serving_workload();
+
+  /// Options sized by the serving model need the request shape: fails on
+  /// [workload] prompt_tokens_per_request when it is missing and one is.
+  void require_request_shape();
+
   /// An api option is billed per token: the workload must state the volume and the mix.
   /// Errors name the [workload] section's line (the key is missing: it has none).
   void require_api_volume();

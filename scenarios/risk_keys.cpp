@@ -1,11 +1,54 @@
 #include "scenarios/risk_keys.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <sstream>
 
 #include "pricing/number_text.hpp"
 #include "pricing/suggest.hpp"
 #include "scenarios/section_reader.hpp"
+
+namespace gputco {
+
+const std::vector<RiskKey>& risk_key_table() {
+  static const std::vector<RiskKey> table = {
+      {"purchase_price", "purchase price", &RiskModel::purchase_price,
+       "price per GPU and host cost of owned options"},
+      {"rental_rate", "rental rate", &RiskModel::rental_rate,
+       "hourly rate and monthly price of rentals, API prices"},
+      {"resale", "resale", &RiskModel::resale, "residual fraction, at most 100 %"},
+      {"tariff", "tariff", &RiskModel::tariff, "electricity per kWh"},
+      {"utilization", "hours per day", &RiskModel::hours_per_day, "at most 24"},
+      {"maintenance", "maintenance", &RiskModel::maintenance, "fraction of capex per year"},
+      {"failure_rate", "failure rate", &RiskModel::failure_rate,
+       "annual failure rate of owned devices, at most 100 %"},
+      {"demand", "demand", &RiskModel::demand,
+       "tokens and requests per day at the same hours (a stated demand only)"},
+      {"growth", "growth", &RiskModel::growth,
+       "added to growth_per_month (absolute points a month), kept in -0.99 .. 1"}};
+  return table;
+}
+
+std::string risk_range_text(const UncertainInput& input, int percent_decimals) {
+  const auto percent = [percent_decimals](double fraction) {
+    if (fraction == 0) return fmt::format("{:.{}f} %", 0.0, percent_decimals);
+    return fmt::format("{:+.{}f} %", fraction * 100, percent_decimals);
+  };
+  switch (input.distribution) {
+    case Distribution::uniform:
+      if (input.low == 0 && input.high == 0) return "fixed (not varied)";
+      return "uniform " + percent(input.low) + " .. " + percent(input.high);
+    case Distribution::triangular:
+      return "triangular " + percent(input.low) + " / " + percent(input.mode) + " / " +
+             percent(input.high);
+    case Distribution::normal:
+      return fmt::format("normal, sd {:.{}f} %", input.sd * 100, percent_decimals);
+  }
+  return "?";
+}
+
+}  // namespace gputco
 
 namespace gputco::scenario_detail {
 
@@ -100,16 +143,19 @@ UncertainInput read_distribution(const SectionReader& r, const std::string& key,
 }  // namespace
 
 const std::vector<std::string>& risk_keys() {
-  static const std::vector<std::string> keys = {
-      "purchase_price", "rental_rate",  "resale", "tariff", "utilization",
-      "maintenance",    "failure_rate", "demand", "growth", "correlation_purchase_rental"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const RiskKey& k : risk_key_table()) out.emplace_back(k.key);
+    out.emplace_back(kRiskCorrelationKey);
+    return out;
+  }();
   return keys;
 }
 
 void read_risk_section(const boost::property_tree::ptree& tree, Scenario& scenario) {
   SectionReader r(tree, "risk", scenario, risk_keys());
   for (const auto& key : risk_keys()) {
-    if (key == "correlation_purchase_rental") {
+    if (key == kRiskCorrelationKey) {
       r.fraction(key, scenario.risk_correlation, -1, 1,
                  "a correlation (0.6: the two prices move together)");
       continue;

@@ -1,19 +1,47 @@
 // The `[risk]` section: the uncertain inputs of the Monte Carlo, each with its distribution and
-// range as the user believes them (README "Uncertainty: the [risk] section"). Internal to
-// scenarios/: scenario.cpp reads the section, resolve_risk.cpp turns it into a RiskModel.
+// range as the user believes them (README "Uncertainty: the [risk] section"). The one table of
+// its keys, the RiskModel field each sets, the name and what-it-moves text the reports show
+// (reports/risk_report.cpp, the workbook's Sensitivity sheet) and the text of a range (the
+// Inputs sheet, the reports): scenario.cpp reads the section, resolve_risk.cpp turns it into a
+// RiskModel, the reports describe it, all from here.
 #pragma once
 
-#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/ptree_fwd.hpp>
 #include <string>
 #include <vector>
 
+#include "engine/sensitivity.hpp"
 #include "scenarios/scenario.hpp"
+
+namespace gputco {
+
+/// One distribution key of `[risk]`.
+struct RiskKey {
+  const char* key;                   ///< its key in the section ("purchase_price")
+  const char* name;                  ///< as reports name it ("purchase price")
+  UncertainInput RiskModel::*field;  ///< the RiskModel range it sets
+  const char* applies_to;            ///< what a draw moves, and the bound beyond the range
+};
+
+/// The distribution keys of `[risk]`, in the order the README lists them and every report
+/// shows them: purchase_price, rental_rate, resale, tariff, utilization (RiskModel's
+/// hours_per_day), maintenance, failure_rate, demand, growth.
+const std::vector<RiskKey>& risk_key_table();
+
+/// The key of the purchase/rental correlation (a number in -1..1, not a distribution).
+inline constexpr const char* kRiskCorrelationKey = "correlation_purchase_rental";
+
+/// The text of a range, each number a change in percent with `percent_decimals` decimals
+/// (0 or more): "uniform -20 % .. +20 %", "triangular -15 % / 0 % / +15 %", "normal, sd 10 %",
+/// "fixed (not varied)" for 0 .. 0. Zero is written without a sign. Never throws beyond
+/// allocation.
+std::string risk_range_text(const UncertainInput& input, int percent_decimals);
+
+}  // namespace gputco
 
 namespace gputco::scenario_detail {
 
-/// The keys of `[risk]`, in the order the README lists them: purchase_price, rental_rate,
-/// resale, tariff, utilization, maintenance, failure_rate, demand, growth (each a
-/// distribution) and correlation_purchase_rental (a number in -1..1).
+/// The keys of `[risk]`: risk_key_table()'s, then kRiskCorrelationKey.
 const std::vector<std::string>& risk_keys();
 
 /// Reads `[risk]` (`tree`) into scenario.risk_inputs and scenario.risk_correlation. A

@@ -128,6 +128,8 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "provider",
                                               "split",
                                               "backend",
+                                              "engine",
+                                              "quant",
                                               "term",
                                               "goodput",
                                               "billing",
@@ -282,16 +284,21 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       if (!is_iso_4217_currency(s.currency)) {
         std::string upper = s.currency;
         for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        // ISO 4217's X codes outside the regional currencies (XAU gold, XDR, XTS, XXX) are
+        // codes of metals, funds and tests: no money a plan is kept in.
+        const bool x_code = upper.size() == 3 && upper[0] == 'X' && upper == s.currency;
         r.fail("currency",
-               "expected an ISO 4217 currency code in capitals (EUR, USD, GBP, CHF, "
-               "JPY, ...), got '" +
-                   s.currency + "'" +
-                   (is_iso_4217_currency(upper) ? "; did you mean '" + upper + "'?" : ""));
+               x_code ? "'" + s.currency +
+                            "' is an ISO 4217 code of a precious metal, fund or test, not a "
+                            "currency a plan is kept in (EUR, USD, GBP, CHF, JPY, ...)"
+                      : "expected an ISO 4217 currency code in capitals (EUR, USD, GBP, CHF, "
+                        "JPY, ...), got '" +
+                            s.currency + "'" +
+                            (is_iso_4217_currency(upper) ? "; did you mean '" + upper + "'?" : ""));
       }
       r.text("start", s.start);
       r.integer("horizon_months", s.horizon_months, 1, 600);
-      r.fraction("discount_rate", s.discount_rate, -0.2, 1.0,
-                 "a fraction per year (0.08 for 8 %)");
+      r.fraction("discount_rate", s.discount_rate, -0.2, 1.0, "a fraction per year (0.08 for 8 %)");
       r.text("as_of", s.as_of);
       r.text("customer", s.customer);
       r.text("quote_id", s.quote_id);
@@ -344,7 +351,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       std::vector<std::string> codes;
       for (const auto& entry : child) {
         if (!is_iso_4217_currency(entry.first)) {
-          throw ScenarioError(file, s.line_of("fx", entry.first), "[fx] " + entry.first,
+          const auto [where, where_line] = s.location_of("fx", entry.first);  // the file or --set
+          throw ScenarioError(where, where_line, "[fx] " + entry.first,
                               "expected an ISO 4217 currency code as the key (USD = 0.92: the "
                               "plan currency per 1 USD)");
         }
@@ -389,7 +397,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
     } else if (section.rfind("device:", 0) == 0) {
       if (!valid_option_id(section.substr(std::string("device:").size()))) {
         throw ScenarioError(file, line, "[" + section + "]",
-                            "device ids use letters, digits, '-', '_' or '.' (at most 64)");
+                            "device ids use ASCII letters, digits, '-', '_' or '.' (at most 64)");
       }
       ScenarioDevice d = scenario_detail::read_device_section(child, section, s);
       for (const ScenarioDevice& other : s.devices) {
@@ -404,7 +412,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       o.id = section.substr(7);
       if (!valid_option_id(o.id)) {
         throw ScenarioError(file, line, "[" + section + "]",
-                            "option ids use letters, digits, '-', '_' or '.' (at most 64)");
+                            "option ids use ASCII letters, digits, '-', '_' or '.' (at most 64)");
       }
       // The Inputs sheet lists an option's rows under its id, beside the global sections.
       for (const char* reserved :
@@ -456,6 +464,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("provider", o.provider);
       r.choice("split", o.split, {"layer", "tensor"});
       r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
+      r.choice("engine", o.engine, {"llama.cpp", "vllm", "sglang", "tensorrt-llm"});
+      r.text("quant", o.quant);
       r.choice("term", o.term, {"on_demand", "spot", "reserved_1y", "reserved_3y"});
       r.number("goodput", o.goodput, 0.01, 1, "a fraction of billed hours (0.9 for 90 %)");
       r.choice("billing", o.billing, {"always_on", "autoscaled"});
@@ -639,7 +649,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                         "missing: prices are taken as of this date (YYYY-MM-DD)");
   }
   if (s.fx.count(s.currency) > 0) {
-    throw ScenarioError(file, s.line_of("fx", s.currency), "[fx] " + s.currency,
+    const auto [where, where_line] = s.location_of("fx", s.currency);  // the file or --set
+    throw ScenarioError(where, where_line, "[fx] " + s.currency,
                         "the plan's own currency needs no exchange rate; remove this key");
   }
   if (s.start.empty()) s.start = s.as_of.substr(0, 7);
@@ -668,7 +679,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                       (s.requests_per_day && *s.requests_per_day > 0);
   const bool days_of_use = !s.given.count("workload.days_per_month") || s.days_per_month > 0;
   if (demand && days_of_use && s.hours_per_day <= 0) {
-    throw ScenarioError(file, s.line_of("workload", "hours_per_day"), "[workload] hours_per_day",
+    const auto [where, where_line] = s.location_of("workload", "hours_per_day");
+    throw ScenarioError(where, where_line, "[workload] hours_per_day",
                         "0 hours of use a day cannot serve the demand of " +
                             std::string(s.tokens_per_day ? "tokens_per_day" : "requests_per_day") +
                             "; give the hours the demand is served in");
@@ -681,8 +693,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
     problem << "growth of " << s.growth_per_month
             << " a month over horizon_months = " << s.horizon_months
             << " multiplies the demand by more than a million; lower one of them";
-    throw ScenarioError(file, s.line_of("workload", "growth_per_month"),
-                        "[workload] growth_per_month", problem.str());
+    const auto [where, where_line] = s.location_of("workload", "growth_per_month");
+    throw ScenarioError(where, where_line, "[workload] growth_per_month", problem.str());
   }
   return s;
 }

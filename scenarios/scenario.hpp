@@ -53,6 +53,8 @@ struct ScenarioOption {
   std::string provider;  ///< rentals: restrict the catalog lookup to this provider
   std::string split;     ///< layer | tensor (default layer)
   std::string backend;   ///< cuda | metal | rocm | vulkan | sycl (default from the vendor)
+  std::string engine;    ///< llama.cpp | vllm | sglang | tensorrt-llm ("" = the workload's)
+  std::string quant;     ///< catalog quant id if not the workload's (an engine's own format)
   // rentals
   std::string term;  ///< rent_hourly: on_demand | spot | reserved_1y | reserved_3y
   std::optional<double> goodput;
@@ -241,6 +243,13 @@ struct Scenario {
   std::vector<double> hourly_profile;
   std::string overflow = "buy";  ///< buy | rent
   std::string overflow_option;   ///< the rent_hourly option that carries the overflow
+  /// The options' default engine: llama.cpp | vllm | sglang | tensorrt-llm ("" = llama.cpp).
+  std::string engine;
+  /// Latency targets at the 99th percentile (`gputco throughput`'s --tpot-ms, --ttft-ms,
+  /// --user-tokens-per-s): ms per output token, ms to the first token, tokens/s per user.
+  std::optional<double> tpot_ms;
+  std::optional<double> ttft_ms;
+  std::optional<double> user_tokens_per_s;
   // [site]
   std::optional<double> tariff_per_kwh;
   std::string tariff;  ///< catalog tariff id

@@ -34,7 +34,11 @@ const std::vector<std::string> kWorkloadKeys = {"model",
                                                 "input_tokens_per_output_token",
                                                 "availability",
                                                 "peak_factor",
-                                                "hourly_profile"};
+                                                "hourly_profile",
+                                                "engine",
+                                                "tpot_ms",
+                                                "ttft_ms",
+                                                "user_tokens_per_s"};
 
 namespace {
 
@@ -179,6 +183,14 @@ void read_workload_section(const boost::property_tree::ptree& tree, Scenario& s)
   r.text("overflow_option", s.overflow_option);
   r.choice("availability", s.availability, {"hours_of_use", "24x7"});
   read_peak(r, s);
+  r.choice("engine", s.engine, {"llama.cpp", "vllm", "sglang", "tensorrt-llm"});
+  // Latency targets (issue #21): a tenth of a millisecond to ten minutes, up to 100,000 tokens/s.
+  r.number("tpot_ms", s.tpot_ms, 0.1, 600'000,
+           "time per output token at the 99th percentile, ms (50 for 20 tokens/s)");
+  r.number("ttft_ms", s.ttft_ms, 0.1, 600'000,
+           "time to first token under load at the 99th percentile, ms");
+  r.number("user_tokens_per_s", s.user_tokens_per_s, 0.01, 100'000,
+           "per-user speed, tokens/s (1 / mean time per output token)");
 }
 
 }  // namespace gputco::scenario_detail

@@ -102,6 +102,66 @@ TEST(CliModelFiles, badFilesExit2NamingFileAndOffset) {
   EXPECT_NE(missing.err.find("absent.gguf: cannot open the file"), std::string::npos);
 }
 
+// A config.json whose KV heads do not divide its attention heads is refused, naming the
+// file, both keys and both values.
+TEST(CliModelFiles, kvHeadsThatDoNotDivideExit2) {
+  test::TempDir dir;
+  std::string config = test::kLlama31_8bConfig;
+  const std::string key = R"("num_key_value_heads": 8)";
+  config.replace(config.find(key), key.size(), R"("num_key_value_heads": 5)");
+  test::write_file(dir.file("config.json"), config);
+  const auto r = fit({"--model", dir.file("config.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: " + dir.file("config.json") +
+                       ": num_key_value_heads: 5 does not divide num_attention_heads 32 "
+                       "(grouped-query attention shares each KV head among an equal number of "
+                       "attention heads)\n");
+}
+
+// A float32 checkpoint on vLLM: the refusal speaks of the config's dtype, not of GGUF.
+TEST(CliModelFiles, float32ConfigOnVllmSpeaksOfTheDtype) {
+  test::TempDir dir;
+  std::string config = test::kLlama31_8bConfig;
+  const std::string dtype = R"("torch_dtype": "bfloat16")";
+  config.replace(config.find(dtype), dtype.size(), R"("torch_dtype": "float32")");
+  std::filesystem::create_directories(dir.file("llama-f32"));
+  test::write_file(dir.file("llama-f32/config.json"), config);
+  const auto r = test::run(
+      GPUTCO_EXE, {"throughput", "--model", dir.file("llama-f32"), "--gpu", "h100-sxm", "--engine",
+                   "vllm", "--input-tokens", "1000", "--output-tokens", "1000", "--max-batch"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("vLLM does not serve F32 weights: F32 is the checkpoint's dtype "
+                       "(float32, as in a config.json's torch_dtype)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("GGUF"), std::string::npos) << r.err;
+}
+
+// The catalog's hybrid, Qwen3-Next 80B-A3B, through fit and throughput. 4 streams x 32,768
+// tokens: 12 attention layers x 32,768 x 2 KV heads x 256 x 4 bytes x 4 = 3 GiB of KV cache;
+// 36 DeltaNet layers x 548,864 f32 x 4 bytes x 4 streams = 316,145,664 bytes = 0.2944 GiB
+// of recurrent state. vLLM on 2 H100 (expert parallel, attention data parallel): each GPU
+// holds half a sequence's state, 79,036,416 / 2 bytes.
+TEST(CliModelFiles, hybridCatalogModelFitsAndServes) {
+  const auto r = fit({"--model", "qwen3-next-80b-a3b", "--quant", "Q4_K_M", "--gpu", "h100-sxm",
+                      "--context", "32768", "--streams", "4", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["model"], "qwen3-next-80b-a3b");
+  EXPECT_DOUBLE_EQ(j["memory"]["kv_cache_gib"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(j["memory"]["recurrent_state_gib"].get<double>(), 316145664.0 / 1073741824.0);
+  EXPECT_EQ(j["results"][0]["verdict"], "fits");
+  const auto t = test::run(
+      GPUTCO_EXE, {"throughput", "--model", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--quant", "FP8",
+                   "--gpu", "h100-sxm", "--count", "2", "--engine", "vllm", "--input-tokens",
+                   "1000", "--output-tokens", "1000", "--max-batch", "--json"});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  const json tj = json::parse(t.out);
+  EXPECT_NEAR(tj["memory_per_gpu"]["recurrent_state_per_sequence_gib"].get<double>(),
+              39518208.0 / 1073741824.0, 1e-12);
+  EXPECT_GT(tj["output_tokens_per_s"].get<double>(), 0);
+}
+
 // Ids ignore case, and a catalog model answers to its Hugging Face repository id.
 TEST(CliModelFiles, idsIgnoreCaseAndRepoIdsAreAliases) {
   const auto r = fit({"--model", "meta-llama/Llama-3.3-70B-Instruct", "--quant", "q4_k_m", "--gpu",
@@ -125,11 +185,11 @@ TEST(CliModelFiles, idsIgnoreCaseAndRepoIdsAreAliases) {
 
 // A Hugging Face repo id the catalog does not know is never fetched.
 TEST(CliModelFiles, unknownRepoIdIsNotFetched) {
-  const auto r = fit({"--model", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--quant", "Q4_K_M"});
+  const auto r = fit({"--model", "Qwen/Qwen3-Next-80B-A3B-Thinking", "--quant", "Q4_K_M"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(
                 "gputco never downloads: save "
-                "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/resolve/main/config.json"),
+                "https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Thinking/resolve/main/config.json"),
             std::string::npos)
       << r.err;
 }

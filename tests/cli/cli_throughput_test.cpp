@@ -191,7 +191,10 @@ TEST(CliThroughput, badInputExitsWith2AndSaysWhy) {
        "--engine must be llama.cpp, vllm, sglang or tensorrt-llm, got 'triton'"},
       {with(base, {"--quant", "FP8", "--max-batch"}), "--engine is required"},
       {with(base, {"--quant", "FP8", "--engine", "vllm", "--tpot-ms", "-3"}),
-       "--tpot-ms must be a positive number"},
+       "--tpot-ms must be a positive number, got -3"},
+      // The figure as typed, not "0.000000" (std::to_string's six decimals).
+      {with(base, {"--quant", "FP8", "--engine", "vllm", "--tpot-ms", "0"}),
+       "--tpot-ms must be a positive number, got 0\n"},
       {with(base, {"--quant", "FP8", "--engine", "vllm", "--kv-cache", "int4", "--max-batch"}),
        "--kv-cache must be f16, fp8, q8_0 or q4_0, got 'int4'"},
       {{"--model", "llama-3.1-8b", "--quant", "FP8", "--gpu", "h100-sxm", "--engine", "vllm",

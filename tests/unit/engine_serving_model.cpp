@@ -153,6 +153,33 @@ TEST(ServingStep, tensorParallelAddsTwoAllReducesPerLayer) {
   EXPECT_NEAR(t.communication_s, 2 * 10 * 2 * hop, 1e-12);
 }
 
+TEST(ServingStep, expertParallelSendsATokenOnceToEachGpuHoldingOneOfItsExperts) {
+  // (R - 1) x (1 - C(E - E / R, k) / C(E, k)): one expert per GPU (128 of 128): the 8 experts
+  // sit on 8 GPUs, 127 / 128 of them remote: 8 x 127 / 128 = 7.9375; 4 experts on 2 GPUs, 2
+  // picked: the other GPU holds neither with C(2, 2) / C(4, 2) = 1 / 6, so 5 / 6; 128 experts
+  // on 2 GPUs, 8 picked: 1 - C(64, 8) / C(128, 8) = 0.996904 (not 8 x 1 / 2 = 4 copies).
+  EXPECT_EQ(expected_remote_ranks(128, 8, 1), 0);
+  EXPECT_NEAR(expected_remote_ranks(128, 8, 128), 7.9375, 1e-9);
+  EXPECT_NEAR(expected_remote_ranks(4, 2, 2), 5.0 / 6.0, 1e-12);
+  EXPECT_NEAR(expected_remote_ranks(128, 8, 2), 0.996904, 1e-6);
+  EXPECT_EQ(expected_remote_ranks(0, 0, 8), 0);
+  EXPECT_THROW(expected_remote_ranks(8, 9, 2), EngineError);
+  EXPECT_THROW(expected_remote_ranks(8, 2, 0), EngineError);
+}
+
+TEST(ServingStep, expertParallelPrefillPaysTheAllToAll) {
+  // Qwen3 30B-A3B (48 layers, hidden 2048, 128 experts, 8 active) on two GPUs without NVLink
+  // (PCIe: a hop of 6 us, 32 GB/s), expert parallel: each prompt token's FLOPs split in two,
+  // plus per layer a dispatch and a combine of 2 x 2048 bytes to 0.996904 remote GPUs, in
+  // chunks of 8192 tokens: 2 x 48 x (6e-6 / 8192 + 4096 / 2 x 0.996904 / 32e9) = 6.1953 us.
+  ReplicaSetup s = plain_setup();
+  s.model = test::reference_model("qwen3-30b-a3b");
+  s.profile.step_token_budget = 8192;
+  const double one_gpu = prefill_s_per_token(s);
+  s.tp = 2;
+  EXPECT_NEAR(prefill_s_per_token(s) - one_gpu / 2, 6.19529e-6, 1e-10);
+}
+
 TEST(ServingStep, mixtureOfExpertsTouchesMoreExpertsAsTheBatchGrows) {
   // E (1 - (1 - k / E)^n): one token touches k experts; two tokens 128 x (1 - (120/128)^2) =
   // 15.5; thousands touch nearly all.
@@ -191,6 +218,35 @@ TEST(ServingMemory, kvCacheCapsTheBatch) {
   EXPECT_EQ(c.bound, ServingBound::kv_capacity);
   EXPECT_THROW(serving_capacity(plain_request(), plain_device(), 1, {1, 1}, batch_of(1053)),
                EngineError);
+}
+
+// A hybrid's sequences each hold a recurrent state beside their KV cache. The plain model with
+// 5 of its 10 layers linear attention (no KV; a state of 1,000,000 f32 each): a sequence holds
+// 5 x 1504 tokens x 8 x 128 x 4 bytes = 30,801,920 bytes of KV and 5 x 1,000,000 x 4 =
+// 20,000,000 bytes of state, whatever the context: 50,801,920 bytes = 0.0473130 GiB;
+// floor(60.3628 / 0.0473130) = 1275 sequences (KV alone: 2104). A step at batch 100 reads
+// the states once: 100 x 20e6 bytes / (0.5 x 1000e9 B/s) = 4 ms more of the memory roof.
+TEST(ServingMemory, recurrentStateSharesTheBudgetPerSequence) {
+  ReplicaSetup hybrid = plain_setup();
+  hybrid.model.layers_without_kv = 5;
+  hybrid.model.recurrent_layers = 5;
+  hybrid.model.recurrent_state_elements = 1e6;
+  const ReplicaMemory m = replica_memory(hybrid);
+  EXPECT_NEAR(m.kv_per_sequence_gib, 30801920.0 / 1073741824.0, 1e-12);
+  EXPECT_NEAR(m.recurrent_state_per_sequence_gib, 20000000.0 / 1073741824.0, 1e-12);
+  EXPECT_EQ(m.max_batch, 1275);
+  ReplicaSetup stateless = hybrid;
+  stateless.model.recurrent_layers = 0;
+  stateless.model.recurrent_state_elements = 0;
+  EXPECT_EQ(replica_memory(stateless).recurrent_state_per_sequence_gib, 0.0);
+  EXPECT_EQ(replica_memory(stateless).max_batch, 2104);
+  EXPECT_NEAR(decode_step(hybrid, 100).memory_s - decode_step(stateless, 100).memory_s, 4e-3,
+              1e-12);
+  // Over TP2 each GPU holds half of a sequence's state.
+  ReplicaSetup tp2 = hybrid;
+  tp2.tp = 2;
+  EXPECT_NEAR(replica_memory(tp2).recurrent_state_per_sequence_gib, 10000000.0 / 1073741824.0,
+              1e-12);
 }
 
 TEST(ServingThroughput, prefillOfReplacingRequestsRidesInsideTheSteps) {
@@ -355,6 +411,12 @@ TEST(ServingFormats, enginesRefuseWhatTheyCannotRunAndStateTheirFallbacks) {
   EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "Q4_K_M", KvCacheType::f16, h100)
                 .find("does not run GGUF"),
             std::string::npos);
+  // F32 (a float32 config.json's dtype) is spoken of as a dtype, not as a GGUF quant.
+  EXPECT_EQ(refusal(ServingEngine::vllm, "F32", KvCacheType::f16, h100),
+            "vLLM does not serve F32 weights: F32 is the checkpoint's dtype (float32, as in a "
+            "config.json's torch_dtype), which the serving engines load cast to 16 bits; plan the "
+            "model with quant BF16 or F16 (--quant BF16), or F32 with --engine llama.cpp");
+  EXPECT_EQ(refusal(ServingEngine::llama_cpp, "F32", KvCacheType::f16, h100), "");
   EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "FP8", KvCacheType::f16, a100)
                 .find("an A100 has no FP8"),
             std::string::npos);

@@ -184,6 +184,26 @@ TEST(HoursOfUse, aHorizonPastTheUsefulLifeSaysNothingIsReplaced) {
   EXPECT_FALSE(said(plan.options[1]));  // the rental: the provider replaces its cards
 }
 
+// A demand that takes ten thousand GPUs or more is said to be checked (a newcomer's 1e12
+// tokens a day bought 117,668 RTX 3090s without a word). Hand-computed: 1,000 tokens an hour
+// per card x 10 hours = 10,000 tokens a card-day; 1e8 tokens a day = 10,000 cards; 9.99e7 =
+// 9,990 cards, below the line.
+TEST(HoursOfUse, aDemandOfTenThousandGpusIsSaidToBeChecked) {
+  PlanInputs in = test::tiny_plan();
+  for (auto& o : in.options) o.capacity_tokens_per_hour = 1000;
+  const auto said = [](const OptionResult& r) {
+    return any_contains(r.warnings, "check tokens_per_day or requests_per_day");
+  };
+  in.workload.tokens_per_day = 9.99e7;
+  Plan plan = make_plan(in);
+  EXPECT_FALSE(said(plan.options[0]));
+  in.workload.tokens_per_day = 1e8;
+  plan = make_plan(in);
+  EXPECT_TRUE(any_contains(plan.options[0].warnings,
+                           "the demand takes up to 10000 GPUs (10000 units of 1 x rtx-3090)"));
+  EXPECT_TRUE(said(plan.options[1]));
+}
+
 // --- 4. Unknown board power is unknown energy, never 0 ---------------------------------------
 
 TEST(UnknownPower, energyAndCo2eUnknownAndSaid) {

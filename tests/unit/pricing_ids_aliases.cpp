@@ -42,7 +42,9 @@ TEST(CatalogIds, huggingFaceRepoIsAnAlias) {
     EXPECT_EQ(c.model(model.hf_repo)->id, model.id);
   }
   EXPECT_EQ(c.model("Qwen/Qwen3-8B")->id, "qwen3-8b");
-  EXPECT_FALSE(c.model("Qwen/Qwen3-Next-80B-A3B-Instruct").has_value());
+  EXPECT_EQ(c.model("Qwen/Qwen3-Next-80B-A3B-Instruct")->id, "qwen3-next-80b-a3b");
+  // A repository no row names is no alias (the Thinking variant has no row of its own).
+  EXPECT_FALSE(c.model("Qwen/Qwen3-Next-80B-A3B-Thinking").has_value());
 }
 
 // A user catalog written by the previous version (schema 4) opens: migration 0005 adds the

@@ -36,6 +36,11 @@ TEST(Nearest, findsLikelyTyposOnly) {
   EXPECT_EQ(nearest("abcdef", {"bacdfe"}), "bacdfe");  // two swaps
   // Containment counts as one step, and the true distance breaks the tie.
   EXPECT_EQ(nearest("tarif", {"tariff_per_kwh", "tariff"}), "tariff");
+  // Separators left out: Q4_K_M, not Q4_0 (both two edits away, Q4_0 listed first); a word
+  // that begins a candidate without them is one step ("Q3" had no suggestion).
+  EXPECT_EQ(nearest("Q4KM", {"Q4_0", "Q4_K_M"}), "Q4_K_M");
+  EXPECT_EQ(nearest("Q3", {"Q4_K_M", "Q3_K_M"}), "Q3_K_M");
+  EXPECT_EQ(nearest("Q9", {"Q4_K_M", "Q3_K_M"}), "");
 }
 
 TEST(Nearest, theBuiltInCatalogSuggestsTheSwappedDevice) {

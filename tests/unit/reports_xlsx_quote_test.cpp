@@ -134,7 +134,7 @@ TEST(XlsxQuote, theAssumptionsListEveryPriceRateAndTermWithWhereItComesFrom) {
         "Loan rate per year (nominal, monthly instalments)", "Loan term", "Down payment",
         "Lease fee per month", "Lease term", "Rate per device-hour (scaleway)",
         "Decode speed per stream",
-        "Office rig, 2 x RTX 3090 (used): buy (used), 2 x GeForce RTX 3090",
+        "Office rig, 2 x RTX 3090 (used): buy (used, loan), 2 x GeForce RTX 3090",
         "stated for this quote", "Eurostat, 2024-07-01"}) {
     EXPECT_TRUE(has_text(texts, label)) << label;
   }

@@ -46,6 +46,11 @@ TEST(Currencies, parsedWithTheirRates) {
   EXPECT_NE(error_of(scenario("eur"))
                 .find("[scenario] currency: expected an ISO 4217 currency code in capitals"),
             std::string::npos);
+  // Gold's code is ISO 4217 but no money: said so, not "expected an ISO 4217 code".
+  EXPECT_NE(error_of(scenario("XAU"))
+                .find("[scenario] currency: 'XAU' is an ISO 4217 code of a precious metal, fund "
+                      "or test, not a currency a plan is kept in"),
+            std::string::npos);
   EXPECT_NE(error_of(scenario("EUR", "[fx]\nUS = 0.9\n"))
                 .find("[fx] US: expected an ISO 4217 currency code as the key"),
             std::string::npos);

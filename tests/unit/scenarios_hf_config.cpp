@@ -103,6 +103,17 @@ TEST(HfConfig, deepseekV3MlaParamsAndFp8) {
   EXPECT_EQ(f.native_quant.id, "FP8");
 }
 
+// MLA caches a latent, not KV heads: its num_key_value_heads is not checked against the
+// attention heads (DeepSeek V3's 128 replaced by 3 reads as the same model).
+TEST(HfConfig, mlaKvHeadsNeedNotDivide) {
+  std::string json = test::kDeepseekV3Config;
+  const std::string key = R"("num_key_value_heads": 128)";
+  json.replace(json.find(key), key.size(), R"("num_key_value_heads": 3)");
+  const ModelArch m = read_config("DeepSeek-V3-kv3", json).model;
+  EXPECT_EQ(m.kv_heads, 0);
+  EXPECT_EQ(m.mla_kv_lora_rank, 512);
+}
+
 // Gemma 3 27B (a multimodal config: the language model is text_config): 5 of every 6 layers
 // slide (sliding_window_pattern 6): 52 of 62. Text weights 27.0B (27.4B with the vision tower).
 TEST(HfConfig, gemma3TextConfigAndPattern) {
@@ -160,6 +171,15 @@ TEST(HfConfig, missingFieldNamesFieldAndFile) {
   EXPECT_EQ(problem_of(R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
                           "num_key_value_heads": 8, "vocab_size": 100})"),
             "num_key_value_heads: 8 is more than the 4 attention heads");
+  // 16 attention heads cannot share 3 KV heads evenly (transformers' repeat_kv).
+  EXPECT_EQ(problem_of(R"({"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 16,
+                          "num_key_value_heads": 3, "vocab_size": 100})"),
+            "num_key_value_heads: 3 does not divide num_attention_heads 16 (grouped-query "
+            "attention shares each KV head among an equal number of attention heads)");
+  EXPECT_EQ(problem_of(R"({"n_layer": 2, "n_embd": 64, "n_head": 6, "n_head_kv": 4,
+                          "vocab_size": 100})"),
+            "n_head_kv: 4 does not divide n_head 6 (grouped-query attention shares each KV head "
+            "among an equal number of attention heads)");
   EXPECT_EQ(problem_of("{ not json"),
             "byte 4: not JSON: syntax error while parsing object key - invalid literal; last "
             "read: '{ no'; expected string literal");

@@ -91,7 +91,12 @@ TEST(SetOption, winsAndNamesItselfInMessagesAndProvenance) {
             "--set workload.hours_per_day=x: [workload] hours_per_day: expected hours per day, "
             "got 'x'");
   EXPECT_EQ(error_of([] { parse({parse_set_option("option:b.count=2")}); }),
-            "--set option:b.count=2: [option:b]: no such section in the scenario test.ini");
+            "--set option:b.count=2: [option:b]: no such section in the scenario test.ini; its "
+            "options: [option:a]");
+  // A check across keys names the --set too, not the file (was: "test.ini: [fx] EUR: ...").
+  EXPECT_EQ(error_of([] { parse({parse_set_option("fx.EUR=2")}); }),
+            "--set fx.EUR=2: [fx] EUR: the plan's own currency needs no exchange rate; remove "
+            "this key");
 }
 
 TEST(SetOption, aValueReplacesTheKeysThatSayTheSameAnotherWay) {

@@ -1,0 +1,131 @@
+#include "engine/serving_capacity_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/error.hpp"
+#include "engine/units.hpp"
+
+namespace gputco {
+
+namespace {
+
+/// Whether the workload states any latency target (tpot, ttft or per-user speed).
+bool has_latency_target(const WorkloadInputs& w) {
+  return w.tpot_p99_ms || w.ttft_p99_ms || w.user_tokens_per_s;
+}
+
+/// A stated token count per request as serving_capacity takes it: rounded, at least 1.
+int whole_tokens(double tokens) {
+  return static_cast<int>(std::clamp(std::round(tokens), 1.0, 1e9));
+}
+
+/// "tpot_ms = 5" and the best figure when `capacity` misses a target of `goal`; "" when it
+/// meets them all (as figures say; target_met is the serving model's verdict).
+std::string missed_target(const ServingGoal& goal, const ServingCapacity& capacity) {
+  if (goal.tpot_p99_ms && capacity.tpot_p99_ms > *goal.tpot_p99_ms) {
+    return fmt::format(
+        "[workload] tpot_ms = {:g} (time per output token, p99) is met by no batch "
+        "and no layout: the best achievable is {:.2f} ms",
+        *goal.tpot_p99_ms, capacity.tpot_p99_ms);
+  }
+  if (goal.ttft_p99_ms && capacity.ttft_p99_ms > *goal.ttft_p99_ms) {
+    return fmt::format(
+        "[workload] ttft_ms = {:g} (time to first token, p99) is met by no batch "
+        "and no layout: the best achievable is {:.1f} ms",
+        *goal.ttft_p99_ms, capacity.ttft_p99_ms);
+  }
+  if (goal.user_tokens_per_s && capacity.per_user_tokens_per_s < *goal.user_tokens_per_s) {
+    return fmt::format(
+        "[workload] user_tokens_per_s = {:g} (per-user speed) is met by no batch "
+        "and no layout: the best achievable is {:.2f} tokens/s",
+        *goal.user_tokens_per_s, capacity.per_user_tokens_per_s);
+  }
+  return "";
+}
+
+}  // namespace
+
+bool sized_by_serving_model(const OptionInputs& o, const WorkloadInputs& w) {
+  if (o.kind == OptionKind::api) return false;
+  return o.engine != ServingEngine::llama_cpp || has_latency_target(w);
+}
+
+ServingGoal plan_serving_goal(const WorkloadInputs& w) {
+  ServingGoal goal;
+  if (has_latency_target(w)) {
+    goal.mode = ServingGoal::Mode::latency;
+    goal.tpot_p99_ms = w.tpot_p99_ms;
+    goal.ttft_p99_ms = w.ttft_p99_ms;
+    goal.user_tokens_per_s = w.user_tokens_per_s;
+  } else {
+    goal.mode = ServingGoal::Mode::max_batch;
+  }
+  return goal;
+}
+
+ServingRequest plan_serving_request(const PlanInputs& in, const OptionInputs& o) {
+  const WorkloadInputs& w = in.workload;
+  GPUTCO_REQUIRE(w.prompt_tokens_per_request && w.output_tokens_per_request,
+                 "option " << o.id << " (engine " << to_string(o.engine)
+                           << "): the serving model batches requests: set [workload] "
+                              "prompt_tokens_per_request and output_tokens_per_request");
+  ServingRequest r;
+  r.model = in.model;
+  r.quant = o.quant.value_or(in.quant);
+  const KvCacheType k = w.kv_cache.k;
+  r.kv_cache = k == KvCacheType::f32 || k == KvCacheType::bf16 ? KvCacheType::f16 : k;
+  r.engine = o.engine;
+  r.backend = o.backend;
+  r.input_tokens = whole_tokens(*w.prompt_tokens_per_request);
+  r.output_tokens = whole_tokens(*w.output_tokens_per_request);
+  r.memory_policy = in.memory_policy;
+  return r;
+}
+
+void size_with_serving_model(const PlanInputs& in, OptionInputs& o) {
+  const ServingRequest request = plan_serving_request(in, o);
+  const ServingGoal goal = plan_serving_goal(in.workload);
+  ServingCapacity capacity;
+  try {
+    capacity = serving_capacity(request, o.device, o.count, ServingLayout{}, goal);
+  } catch (const EngineError& e) {
+    throw EngineError(fmt::format("option {} ({} on {} x {}): {}", o.id, display_name(o.engine),
+                                  o.count, o.device.id, e.what()));
+  }
+  if (!capacity.target_met) {
+    std::string why = missed_target(goal, capacity);
+    if (why.empty()) why = "the latency targets are met by no batch and no layout";
+    throw EngineError(fmt::format(
+        "option {} ({} on {} x {}): {} (batch 1, TP{} x PP{}); relax the target, or use more "
+        "or faster GPUs",
+        o.id, display_name(o.engine), o.count, o.device.id, why, capacity.tp, capacity.pp));
+  }
+  GPUTCO_REQUIRE(std::isfinite(capacity.output_tokens_per_s) && capacity.output_tokens_per_s > 0,
+                 "option " << o.id << ": the serving model found no throughput");
+  o.capacity_tokens_per_hour = capacity.output_tokens_per_s * kSecondsPerHour;
+  o.prefill_tokens_per_s = 0;
+  o.gpus_per_replica = capacity.gpus_per_replica;
+  o.replicas = capacity.replicas;
+  o.layout_note = fmt::format(
+      "{} instance(s) of {} GPU(s) (TP{} x PP{}), {} by the {} serving model for {}",
+      capacity.replicas, capacity.gpus_per_replica, capacity.tp, capacity.pp,
+      capacity.layout_chosen ? "chosen" : "fixed", display_name(o.engine),
+      goal.mode == ServingGoal::Mode::latency ? "the latency targets" : "the most throughput");
+  o.serving_note = serving_note(capacity);
+  o.serving = std::move(capacity);
+}
+
+std::string serving_note(const ServingCapacity& c) {
+  return fmt::format(
+      "{} {}: batch {} per replica (memory and the engine's cap allow {}), {} replica(s) of "
+      "TP{} x PP{}, {:.0f} output tokens/s per unit; TPOT p99 {:.1f} ms, TTFT p99 {:.0f} ms, "
+      "{:.1f} tokens/s per user; bound: {}",
+      display_name(c.engine), c.engine_version, c.batch_per_replica, c.max_batch_per_replica,
+      c.replicas, c.tp, c.pp, c.output_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
+      c.per_user_tokens_per_s, to_string(c.bound));
+}
+
+}  // namespace gputco
