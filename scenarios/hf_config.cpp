@@ -11,6 +11,7 @@
 #include <set>
 
 #include "pricing/input_file.hpp"
+#include "scenarios/json_nesting.hpp"
 #include "scenarios/model_file_error.hpp"
 #include "scenarios/scenario_text.hpp"
 
@@ -125,7 +126,9 @@ json parse_file(const std::string& path) {
     throw ModelFileError(path, e.what());
   }
   try {
-    return json::parse(text);
+    return parse_json_bounded(text);
+  } catch (const JsonTooDeep& e) {
+    throw ModelFileError(path, std::string(e.what()) + " (a config.json has three or four)");
   } catch (const json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 1, column 4: syntax error ...":
     // the byte says where; keep what was wrong.
@@ -558,7 +561,9 @@ HfConfig read_hf_config_text(const std::string& json_text, const std::string& wh
                              std::set<std::string>* keys_read) {
   json top_json;
   try {
-    top_json = json::parse(json_text);
+    top_json = parse_json_bounded(json_text);
+  } catch (const JsonTooDeep& e) {
+    throw ModelFileError(where, std::string(e.what()) + " (a config.json has three or four)");
   } catch (const json::parse_error& e) {
     throw ModelFileError(where, std::string("not JSON: ") + e.what());
   }
