@@ -515,6 +515,17 @@ HfConfig read_config(const json& top_json, const std::string& path,
                                "KV head among an equal number of attention heads)",
                                a.kv_heads, heads_key, a.heads));
   }
+  // Without head_dim the head width is hidden / heads (transformers' default), which must
+  // divide: a hidden size of 1 for 32 heads gave a head width of 0 and a KV cache of 0 GiB.
+  if (!a.is_mla() && a.heads > 0 && a.head_dim == 0 && a.hidden % a.heads != 0) {
+    std::string hidden_key = "hidden_size";
+    std::string heads_key = "num_attention_heads";
+    f.first({"hidden_size", "n_embd", "d_model"}, &hidden_key);
+    f.first({"num_attention_heads", "n_head", "num_heads"}, &heads_key);
+    f.fail(hidden_key, fmt::format("{} is not a multiple of {} {} (the head width is "
+                                   "hidden_size / heads unless head_dim is given)",
+                                   a.hidden, heads_key, a.heads));
+  }
   read_experts(f, type, s);
   read_attention_pattern(f, type, s, out);
   read_hybrid(f, type, s);

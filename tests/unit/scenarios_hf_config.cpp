@@ -195,6 +195,15 @@ TEST(HfConfig, missingFieldNamesFieldAndFile) {
                           "vocab_size": 100})"),
             "n_head_kv: 4 does not divide n_head 6 (grouped-query attention shares each KV head "
             "among an equal number of attention heads)");
+  // Was accepted with a head width of 0 (hidden 1 / 32 heads) and a KV cache of 0 GiB.
+  EXPECT_EQ(problem_of(R"({"num_hidden_layers": 2, "hidden_size": 4095, "num_attention_heads": 32,
+                          "num_key_value_heads": 8, "vocab_size": 100})"),
+            "hidden_size: 4095 is not a multiple of num_attention_heads 32 (the head width is "
+            "hidden_size / heads unless head_dim is given)");
+  EXPECT_EQ(problem_of(R"({"num_hidden_layers": 2, "hidden_size": 1, "num_attention_heads": 32,
+                          "num_key_value_heads": 8, "vocab_size": 100})")
+                .rfind("hidden_size: 1 is not a multiple", 0),
+            0u);
   EXPECT_EQ(problem_of("{ not json"),
             "byte 4: not JSON: syntax error while parsing object key - invalid literal; last "
             "read: '{ no'; expected string literal");
