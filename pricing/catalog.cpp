@@ -355,7 +355,7 @@ std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
   auto db = open_catalog_file_read_only(path);
   try {
     if (auto problem = catalog_problem(*db); !problem.empty()) {
-      throw CatalogError(path + ": " + problem);
+      throw CatalogFileInvalid(path + ": " + problem);
     }
     return db;
   } catch (const SQLite::Exception& e) {

@@ -33,6 +33,15 @@ class CatalogLocked : public CatalogError {
   using CatalogError::CatalogError;
 };
 
+/// A file named as a catalog that is not one this program reads: not an SQLite file, another
+/// program's database, a damaged one (SQLite's NOTADB and CORRUPT), or a newer schema. Bad
+/// input (exit 2) wherever it is met, to be told apart from a runtime failure on a good
+/// catalog (a full disk, an I/O error: CatalogError, exit 1). what() names the file.
+class CatalogFileInvalid : public CatalogError {
+ public:
+  using CatalogError::CatalogError;
+};
+
 /// The book of the rows compiled into gputco (pricing/data).
 inline constexpr const char* kBuiltinBook = "built-in";
 

@@ -73,8 +73,10 @@ std::string whole_money_text(double amount) {
 
 std::string grouped_money_text(double amount) {
   if (!std::isfinite(amount)) return "n/a";
-  const long long whole = std::llround(amount);
-  std::string digits = std::to_string(whole < 0 ? -whole : whole);
+  // Rounded as a double and printed in full: a conversion to a 64-bit integer overflows from
+  // 9.2e18 on (undefined; it printed "-0").
+  const double whole = std::round(amount);
+  std::string digits = fmt::format("{:.0f}", std::fabs(whole));
   for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) {
     digits.insert(static_cast<size_t>(at), ",");
   }
