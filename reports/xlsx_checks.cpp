@@ -73,10 +73,18 @@ std::vector<Check> option_checks(const Plan& plan, const CheckInputs& in) {
               near(sum(option.annual_costs), option.total_cost),
               "Summary: the sum of the option's plan-year costs equals its total cost."};
       if (live && in.summary->years > 0) {
-        const auto row = static_cast<lxw_row_t>(in.summary->first_year_row + i);
-        const std::string years = sheet_range_ref(
-            kSummarySheet, row, in.summary->first_year_col, row,
-            static_cast<lxw_col_t>(in.summary->first_year_col + option.annual_costs.size() - 1));
+        // The option's row in each block of the Summary's cost by plan year.
+        const SummaryLayout& summary = *in.summary;
+        std::string years;
+        for (size_t first = 1; first <= option.annual_costs.size();
+             first += summary.years_per_block) {
+          const size_t last =
+              std::min(option.annual_costs.size(), first + summary.years_per_block - 1);
+          const lxw_row_t row = summary.year_row_of(i, first);
+          years += (years.empty() ? "" : ",") + sheet_range_ref(kSummarySheet, row,
+                                                                summary.year_col_of(first), row,
+                                                                summary.year_col_of(last));
+        }
         c.formula = "=" + near_formula("SUM(" + years + ")", summary_total);
       }
       checks.push_back(c);
@@ -511,11 +519,17 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
   const lxw_col_t c_name = 0, c_scope = 1, c_result = 2, c_how = 3;
   layout.result_col = c_result;
   sheet->text(0, 0, "Checks", formats.title);
-  sheet->text(1, 0,
-              "Each check is a live formula: TRUE when the workbook agrees with itself. The "
-              "master check (their AND) is shown on the Cover. Warnings (an API's rate limits) "
-              "are shown but not part of the master check.",
-              formats.note);
+  // Column widths in characters; long texts wrap inside them (a line running past the last
+  // column widened what prints one page wide).
+  // What a check tests wraps in 100 characters (120 before): 60 + 22 + 9 + 100 characters
+  // print one page wide at 75 % on A4.
+  constexpr double kNameChars = 60, kScopeChars = 22, kResultChars = 9, kHowChars = 100;
+  write_wrapped_across(*sheet, 1, c_name, c_how,
+                       kNameChars + kScopeChars + kResultChars + kHowChars,
+                       "Each check is a live formula: TRUE when the workbook agrees with itself. "
+                       "The master check (their AND) is shown on the Cover. Warnings (an API's "
+                       "rate limits) are shown but not part of the master check.",
+                       formats.note_wrapped);
   const lxw_row_t tolerance_row = 3;
   sheet->text(tolerance_row, c_name, "Tolerance of the equality checks (relative)", formats.label);
   sheet->number(tolerance_row, c_scope, kTolerance, formats.input_number);
@@ -543,7 +557,11 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
       write_check(*sheet, true, row, c_result, c.formula, c.value, formats.check);
       if (!c.warning) master += (master.empty() ? "" : ",") + cell_ref(row, c_result);
     }
-    sheet->text(row, c_how, c.description);
+    sheet->text(row, c_how, c.description, formats.wrapped);
+    const double lines = std::ceil(static_cast<double>(c.description.size()) / kHowChars);
+    if (lines > 1) {
+      check_xlsx(worksheet_set_row(sheet->raw(), row, 15 * lines, nullptr), "sizing a check's row");
+    }
     ++row;
   }
   sheet->text(layout.master_row, c_name, "All checks pass (the master check)", formats.label);
@@ -570,10 +588,10 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
                                                   c_result, &rule),
                "colouring the checks");
   }
-  sheet->width(c_name, c_name, 60);
-  sheet->width(c_scope, c_scope, 22);
-  sheet->width(c_result, c_result, 9);
-  sheet->width(c_how, c_how, 120);
+  sheet->width(c_name, c_name, kNameChars);
+  sheet->width(c_scope, c_scope, kScopeChars);
+  sheet->width(c_result, c_result, kResultChars);
+  sheet->width(c_how, c_how, kHowChars);
   worksheet_freeze_panes(sheet->raw(), header + 1, 0);
   return layout;
 }

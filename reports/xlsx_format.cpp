@@ -1,6 +1,7 @@
 // Formats, labels and page setup shared by the sheets of the xlsx report.
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 
 #include "reports/xlsx_report.hpp"
@@ -54,6 +55,11 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   f.note = add(workbook);
   format_set_italic(f.note);
   format_set_font_color(f.note, kQuietFont);
+  f.note_wrapped = add(workbook);
+  format_set_italic(f.note_wrapped);
+  format_set_font_color(f.note_wrapped, kQuietFont);
+  format_set_text_wrap(f.note_wrapped);
+  format_set_align(f.note_wrapped, LXW_ALIGN_VERTICAL_TOP);
 
   f.header = add(workbook);
   format_set_bold(f.header);
@@ -255,6 +261,27 @@ void set_print_layout(SheetWriter& sheet) {
   // &A = sheet name, &P/&N = page numbers; no user text here (& is a code in footers).
   check_xlsx(worksheet_set_footer(ws, "&L&A&RPage &P of &N"),
              "setting the footer of " + sheet.name());
+}
+
+void write_wrapped_across(SheetWriter& sheet, lxw_row_t row, lxw_col_t first, lxw_col_t last,
+                          double chars_per_line, const std::string& text, lxw_format* format) {
+  if (last > first) {
+    check_xlsx(worksheet_merge_range(sheet.raw(), row, first, row, last, "", format),
+               "merging a paragraph on " + sheet.name());
+  }
+  sheet.text(row, first, text, format);
+  // Lines of text: explicit line breaks, each line wrapped at chars_per_line (at least one).
+  const double per_line = std::max(1.0, chars_per_line);
+  double lines = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    lines += std::max(1.0, std::ceil(static_cast<double>(end - start) / per_line));
+    start = end + 1;
+  }
+  constexpr double kLinePoints = 15;
+  check_xlsx(worksheet_set_row(sheet.raw(), row, kLinePoints * lines, nullptr),
+             "sizing a paragraph on " + sheet.name());
 }
 
 namespace {

@@ -493,13 +493,16 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   constexpr lxw_col_t kSection = 0, kLabel = 1, kKey = 2, kValue = 3, kUnit = 4, kProvenance = 5,
                       kName = 6;
   sheet.text(0, 0, "Inputs", formats.title);
-  sheet.text(1, 0,
-             "Yellow values are the inputs the formulas read (through the workbook names in "
-             "column G): change one and every figure recalculates. White values are what "
-             "gputco's engine used for its estimates of fit and speed (model, context, streams): "
-             "change those in the scenario file and run gputco again. Grey italic values follow "
-             "from the rows above by formula.",
-             formats.note);
+  // Wrapped across the table's columns A:H (16 + 34 + 22 + 15 + 18 + 52 + 36 + 17 = 210
+  // characters): unwrapped it ran past them and the sheet printed smaller.
+  write_wrapped_across(
+      sheet, 1, kSection, kRecalculatesColumn, 210,
+      "Yellow values are the inputs the formulas read (through the workbook names in "
+      "column G): change one and every figure recalculates. White values are what "
+      "gputco's engine used for its estimates of fit and speed (model, context, streams): "
+      "change those in the scenario file and run gputco again. Grey italic values follow "
+      "from the rows above by formula.",
+      formats.note_wrapped);
   const lxw_row_t header = 3;
   const char* headers[] = {"Section", "Label",      "Key",  "Value",
                            "Unit",    "Provenance", "Name", "Recalculates"};

@@ -64,13 +64,19 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
   };
 
   sheet.text(0, 0, "Metrics, " + plan.currency, formats.title);
-  sheet.text(1, 0,
-             "How each figure of the Summary follows from the Cash flow and the Inputs: one "
-             "formula per cell, cached with gputco's value. Break-even hours and volume solve "
-             "the totals in closed form: a month's total is its fixed part plus the part that "
-             "scales with the hours of use (linear in them, and in the volume while one unit "
-             "carries it).",
-             formats.note);
+  // Long texts wrapped across the first columns (A:F, 34 + 5 x 15 characters, within the
+  // first printed page): unwrapped they ran across the month columns and were cut between
+  // printed pages.
+  constexpr lxw_col_t kNoteLastCol = 5;
+  constexpr double kNoteChars = 34 + 5 * 15;
+  write_wrapped_across(
+      sheet, 1, 0, kNoteLastCol, kNoteChars,
+      "How each figure of the Summary follows from the Cash flow and the Inputs: one "
+      "formula per cell, cached with gputco's value. Break-even hours and volume solve "
+      "the totals in closed form: a month's total is its fixed part plus the part that "
+      "scales with the hours of use (linear in them, and in the volume while one unit "
+      "carries it).",
+      formats.note_wrapped);
 
   // The recommendation: the lowest NPV among the options that hold the model and that no
   // constraint excludes (first in the plan on a tie, as the engine).
@@ -90,12 +96,13 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                          ranked + ")," + ranked + ",0)))",
                      recommended, formats.highlight);
   sheet.text(out.recommendation_row, out.written_col, recommended, formats.indented);
-  sheet.text(out.recommendation_row + 1, 0,
-             "The lowest NPV of cost among the options that hold the model and are allowed "
-             "(column E); beside "
-             "it, gputco's recommendation when it wrote the workbook (a value: the Checks sheet "
-             "flags a difference).",
-             formats.note);
+  write_wrapped_across(
+      sheet, out.recommendation_row + 1, 0, kNoteLastCol, kNoteChars,
+      "The lowest NPV of cost among the options that hold the model and are allowed "
+      "(column E); beside "
+      "it, gputco's recommendation when it wrote the workbook (a value: the Checks sheet "
+      "flags a difference).",
+      formats.note_wrapped);
 
   const char* headers[] = {"Option",
                            "Holds the model (1 = yes)",

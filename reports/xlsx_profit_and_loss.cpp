@@ -3,7 +3,9 @@
 // class. Every figure is a formula over the Cash flow sheet and the Inputs (SUMIF by plan
 // year), cached with the engine's value (engine/profit_and_loss.hpp); the tax shares are the
 // spreadsheet's VDB, so a changed tax rule on the Inputs sheet moves every schedule.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "engine/units.hpp"
 #include "reports/xlsx_report.hpp"
@@ -35,6 +37,15 @@ struct PnlBlock {
   lxw_row_t tax_value = 0;
 };
 
+/// Column widths, in characters: the label, the horizon total and a plan year. Eight years a
+/// page: the label and horizon (repeated on every page) and 8 x 14 characters are 1,303
+/// pixels, printed at 79 % on A4 and 74 % on Letter landscape (10.69 and 10 inches of
+/// 96 pixels); a column of w characters is 7w + 5 pixels.
+constexpr double kLabelWidth = 52;
+constexpr double kSumWidth = 15;
+constexpr double kYearWidth = 14;
+constexpr size_t kYearsPerPage = 8;
+
 double at(const std::vector<double>& row, size_t i) {
   return i < row.size() ? row[i] : 0.0;
 }
@@ -60,16 +71,22 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
   const std::string last_year = "ROUNDUP(" + horizon + "/" + months_per_year + ",0)";
 
   sheet.text(0, 0, "Profit and loss and tax, " + plan.currency, formats.title);
-  sheet.text(1, 0,
-             "Per plan year (year 1 = months 0-12), beside the cash view: capex becomes book "
-             "depreciation (straight line over the useful life), a loan shows its interest, the "
-             "hardware still on the books at the horizon is written off against its resale "
-             "(disposal). Leases are operating leases: the fee is an operating expense (local "
-             "GAAP, US GAAP ASC 842's operating lease cost), not IFRS 16's right-of-use asset. "
-             "VAT not reclaimable is expensed as paid. Over the horizon the P&L cost equals the "
-             "cash; the reconciling items say why a year differs. Tax depreciation per asset "
-             "class (Inputs, section tax), full-year convention, apart from the book schedule.",
-             formats.note);
+  // The introduction wrapped across the label, the horizon and at most the first
+  // kYearsPerPage years (one printed page): unwrapped, its 700 characters made the sheet's
+  // print width and the table printed at a quarter of the page (M6).
+  const lxw_col_t intro_last = years > 0 ? col_of(std::min(years, kYearsPerPage) - 1) : sum_col;
+  write_wrapped_across(
+      sheet, 1, label, intro_last,
+      kLabelWidth + kSumWidth + kYearWidth * static_cast<double>(intro_last - sum_col),
+      "Per plan year (year 1 = months 0-12), beside the cash view: capex becomes book "
+      "depreciation (straight line over the useful life), a loan shows its interest, the "
+      "hardware still on the books at the horizon is written off against its resale "
+      "(disposal). Leases are operating leases: the fee is an operating expense (local "
+      "GAAP, US GAAP ASC 842's operating lease cost), not IFRS 16's right-of-use asset. "
+      "VAT not reclaimable is expensed as paid. Over the horizon the P&L cost equals the "
+      "cash; the reconciling items say why a year differs. Tax depreciation per asset "
+      "class (Inputs, section tax), full-year convention, apart from the book schedule.",
+      formats.note_wrapped);
   out.year_row = 3;
   sheet.text(out.year_row, label, "Plan year", formats.header);
   sheet.text(out.year_row, sum_col, "Horizon", formats.header_number);
@@ -274,11 +291,17 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
   out.sum_col = sum_col;
   out.first_year_col = first;
   out.last_year_col = last;
-  sheet.width(label, label, 52);
-  sheet.width(sum_col, sum_col, 15);
-  if (years > 0) sheet.width(first, last, 14);
+  sheet.width(label, label, kLabelWidth);
+  sheet.width(sum_col, sum_col, kSumWidth);
+  if (years > 0) sheet.width(first, last, kYearWidth);
   worksheet_freeze_panes(sheet.raw(), out.year_row + 1, first);
   set_print_layout(sheet);
+  // Beyond kYearsPerPage years, more pages wide, the labels and the horizon on each.
+  check_xlsx(worksheet_repeat_columns(sheet.raw(), label, sum_col),
+             "setting Profit and loss print titles");
+  out.pages_wide =
+      static_cast<uint16_t>(std::max<size_t>(1, (years + kYearsPerPage - 1) / kYearsPerPage));
+  worksheet_fit_to_pages(sheet.raw(), out.pages_wide, 0);
   return out;
 }
 

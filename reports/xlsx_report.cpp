@@ -510,6 +510,9 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   for (auto* sheet : {&timeline, &cash_flow, &metrics}) {
     if (*sheet) worksheet_fit_to_pages((*sheet)->raw(), pages_wide, 0);
   }
+  if (profit_and_loss) {
+    worksheet_fit_to_pages(profit_and_loss->raw(), profit_and_loss_layout.pages_wide, 0);
+  }
   // Last: the Inputs cells some formula reads become yellow (inputs); the others stay white.
   if (inputs) xlsx::finish_inputs_sheet(*inputs, formats, names);
   worksheet_activate(cover.raw());

@@ -3,6 +3,8 @@
 // cannot, so they are written as values and labelled engine results. What follows from them
 // (offsets from the base, widths, spreads) and the base difference from the workbook's own
 // NPVs are formulas.
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "reports/risk_report.hpp"
@@ -11,6 +13,11 @@
 
 namespace gputco::xlsx {
 namespace {
+
+/// The sheet's last column (the tornado's Width, I) and the width of A..I in characters:
+/// 40 + 22 + 7 x 15.
+constexpr lxw_col_t kLastCol = 8;
+constexpr double kSheetChars = 167;
 
 std::optional<size_t> option_index(const Plan& plan, const std::string& id) {
   for (size_t i = 0; i < plan.options.size(); ++i) {
@@ -60,11 +67,14 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
   const lxw_col_t value = 1;
   out.value_col = value;
   sheet.text(0, 0, "Sensitivity and risk, " + plan.currency, formats.title);
-  sheet.text(1, 0,
-             "Engine results: the engine recomputed the plan with each input moved (tornado) and "
-             "with random draws of the uncertain inputs (Monte Carlo). A spreadsheet cannot redo "
-             "those runs, so their figures are values; what follows from them is a formula.",
-             formats.note);
+  // Wrapped across the tornado's columns (40 + 22 + 7 x 15 characters), as every long text
+  // on this sheet: a line running past the last column widens what prints one page wide.
+  write_wrapped_across(
+      sheet, 1, 0, kLastCol, kSheetChars,
+      "Engine results: the engine recomputed the plan with each input moved (tornado) and "
+      "with random draws of the uncertain inputs (Monte Carlo). A spreadsheet cannot redo "
+      "those runs, so their figures are values; what follows from them is a formula.",
+      formats.note_wrapped);
   lxw_row_t row = 3;
   const auto key = [&](const std::string& text) { sheet.text(row, 0, text, formats.label); };
   // Without a device rental the comparison is the cheapest pay-per-token API: not "renting".
@@ -193,9 +203,31 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     ++row;
     sheet.text(row++, 0, "What was varied (each a change of the scenario's value)",
                formats.subtitle);
-    const lxw_row_t varied_header = row++;
-    const char* varied[] = {"Input", "Distribution", "What it moves", "Set by"};
-    for (lxw_col_t c = 0; c < 4; ++c) sheet.text(varied_header, c, varied[c], formats.header);
+    // Each text merged across enough columns to show it, wrapped: the input (column A, 40
+    // characters wide), its distribution (B:C, 37), what it moves (D:F, 45) and what set it
+    // (G:I, 45); about 1.1 characters of text a character of width (Calibri 11).
+    struct Span {
+      lxw_col_t first, last;
+      double chars;
+    };
+    constexpr Span spans[] = {{0, 0, 44}, {1, 2, 40}, {3, 5, 49}, {6, kLastCol, 49}};
+    const auto varied_row = [&](const std::array<std::string, 4>& texts, lxw_format* format) {
+      double lines = 1;
+      for (size_t k = 0; k < texts.size(); ++k) {
+        const Span& span = spans[k];
+        if (span.last > span.first) {
+          check_xlsx(
+              worksheet_merge_range(sheet.raw(), row, span.first, row, span.last, "", format),
+              "merging a cell of What was varied");
+        }
+        sheet.text(row, span.first, texts[k], format);
+        lines = std::max(lines, std::ceil(static_cast<double>(texts[k].size()) / span.chars));
+      }
+      check_xlsx(worksheet_set_row(sheet.raw(), row, 15 * lines, nullptr),
+                 "sizing a row of What was varied");
+      ++row;
+    };
+    varied_row({"Input", "Distribution", "What it moves", "Set by"}, formats.header);
     const auto set_by = [&](const std::string& risk_key) -> std::string {
       for (const auto& in : scenario.inputs) {
         if (in.section == "risk" && in.key == risk_key) {
@@ -205,20 +237,15 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
       return "default (symmetric about the scenario's value)";
     };
     for (const auto& in : risk_input_texts(s.risk_model)) {
-      sheet.text(row, 0, in.name);
-      sheet.text(row, 1, in.distribution);
-      sheet.text(row, 2, in.applies_to);
-      sheet.text(row, 3, set_by(in.key));
-      ++row;
+      varied_row({in.name, in.distribution, in.applies_to, set_by(in.key)}, formats.wrapped);
     }
-    sheet.text(row, 0, "correlation");
-    sheet.text(row, 1, risk_correlation_text(s.risk_model));
-    sheet.text(row, 3, set_by("correlation_purchase_rental"));
-    ++row;
+    varied_row({"correlation", risk_correlation_text(s.risk_model), "",
+                set_by("correlation_purchase_rental")},
+               formats.wrapped);
   }
   sheet.width(0, 0, 40);
   sheet.width(1, 1, 22);
-  sheet.width(2, 8, 15);
+  sheet.width(2, kLastCol, 15);
   return out;
 }
 

@@ -24,6 +24,7 @@ struct Formats {
   lxw_format* title = nullptr;
   lxw_format* subtitle = nullptr;
   lxw_format* note = nullptr;
+  lxw_format* note_wrapped = nullptr;  ///< a sheet's introduction, wrapped across its columns
   lxw_format* header = nullptr;
   lxw_format* header_number = nullptr;    ///< header of a numeric column (right-aligned)
   lxw_format* header_indented = nullptr;  ///< header of a column right after a numeric one
@@ -102,6 +103,14 @@ double date_serial(int year, int month, int day);
 
 /// Applies the shared print setup: landscape, one page wide, page numbers in the footer.
 void set_print_layout(SheetWriter& sheet);
+
+/// Writes `text` in `format` (one that wraps) merged across columns first..last of `row`, the
+/// row as tall as its lines: `chars_per_line` characters a line (about the merged columns'
+/// width in characters, Calibri 11), 15 points a line. A long sentence in one unwrapped cell
+/// runs past the sheet's columns, and a sheet fitted one page wide then prints that whole
+/// line on the page's width (M6). Throws XlsxError when a libxlsxwriter call fails.
+void write_wrapped_across(SheetWriter& sheet, lxw_row_t row, lxw_col_t first, lxw_col_t last,
+                          double chars_per_line, const std::string& text, lxw_format* format);
 
 /// The page setup of a workbook that goes with a quote: paper, header and footer.
 struct PrintSetup {
@@ -427,6 +436,9 @@ struct ProfitAndLossLayout {
   lxw_col_t sum_col = 1;
   lxw_col_t first_year_col = 2;
   lxw_col_t last_year_col = 2;
+  /// Pages wide it prints on (eight plan years a page, the label columns repeated): the page
+  /// setup applied last over every sheet must keep it.
+  uint16_t pages_wide = 1;
   std::vector<lxw_row_t> total_rows;
   std::vector<lxw_row_t> cash_rows;
   std::vector<lxw_row_t> difference_rows;
@@ -444,7 +456,7 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
 
 /// Where the Summary sheet puts things. Its tables list the options in plan order: option i
 /// on first_option_row + i (the options and their cost), first_compare_row + i (break-even),
-/// first_year_row + i (cost by plan year), first_physical_row + i (speed, energy, emissions).
+/// year_row_of(i, y) (cost by plan year), first_physical_row + i (speed, energy, emissions).
 struct SummaryLayout {
   lxw_row_t recommendation_row = 0;  ///< the recommended option's name, in value_col
   lxw_col_t value_col = 1;
@@ -465,10 +477,28 @@ struct SummaryLayout {
   lxw_col_t payback_col = 4;
   lxw_col_t irr_col = 5;
   lxw_col_t be_tokens_col = 6;
-  lxw_row_t year_header_row = 0;  ///< the plan years 1..years, in first_year_col + y - 1
-  lxw_row_t first_year_row = 0;
+  /// Cost by plan year: blocks of at most years_per_block plan years stacked down the sheet
+  /// (so that a long horizon keeps the sheet one page wide), each a header row of its plan
+  /// years above one row per option; block b (0-based, years b x years_per_block + 1 on)
+  /// starts year_block_rows x b rows below the first. Use the functions below for a year's cell.
+  lxw_row_t year_header_row = 0;  ///< the first block's header row
+  lxw_row_t first_year_row = 0;   ///< option i of the first block on first_year_row + i
   lxw_col_t first_year_col = 1;
   size_t years = 0;
+  size_t years_per_block = 10;
+  lxw_row_t year_block_rows = 0;  ///< a block's header, its option rows and a blank row
+  /// Row of the header holding plan year y (1-based).
+  lxw_row_t year_header_row_of(size_t y) const {
+    return static_cast<lxw_row_t>(year_header_row + (y - 1) / years_per_block * year_block_rows);
+  }
+  /// Row of option i (plan order) in the block of plan year y (1-based).
+  lxw_row_t year_row_of(size_t i, size_t y) const {
+    return static_cast<lxw_row_t>(year_header_row_of(y) + 1 + i);
+  }
+  /// Column of plan year y (1-based) in its block.
+  lxw_col_t year_col_of(size_t y) const {
+    return static_cast<lxw_col_t>(first_year_col + (y - 1) % years_per_block);
+  }
   lxw_row_t first_physical_row = 0;
   lxw_col_t decode_col = 1;
   lxw_col_t kwh_col = 2;
@@ -484,7 +514,7 @@ struct SummaryLayout {
 /// stacked annual-cost chart, and the annual cost by component. With `metrics` (the full
 /// workbook) every figure is a formula over the Metrics and Cash flow sheets cached with the
 /// engine's value; without (the quote) the values. Prints one page wide at 75 % or more on
-/// A4 and Letter (landscape).
+/// A4 and Letter (landscape) at every horizon: the cost by plan year wraps after ten years.
 SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                   const Formats& formats, const Plan& plan,
                                   const ResolvedScenario& scenario, const CumulativeSource& source,

@@ -459,37 +459,49 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     }
   }
 
-  // Table 3: cost by plan year.
+  // Table 3: cost by plan year, in blocks of at most kSummaryLastCol years (the columns of
+  // the widest table) stacked down the sheet: one column per year of a 50-year horizon
+  // would squeeze the whole sheet onto one page wide at a few percent (M5).
+  layout.years_per_block = kSummaryLastCol + 1u - layout.first_year_col;
+  layout.year_block_rows = static_cast<lxw_row_t>(n + 2);
   if (years > 0) {
     row += 1;
     sheet.text(row++, 0, "Cost by plan year, " + plan.currency, formats.subtitle);
-    sheet.text(row, 0, "Option", formats.header);
-    for (size_t y = 0; y < years; ++y) {
-      sheet.number(row, static_cast<lxw_col_t>(layout.first_year_col + y),
-                   static_cast<double>(y + 1), formats.year_header);
-    }
-    const lxw_row_t year_header = row;
     layout.year_header_row = row;
-    layout.first_year_row = ++row;
+    layout.first_year_row = row + 1;
     const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,
                                                    source.year_row, source.last_col);
-    for (size_t i = 0; i < n; ++i, ++row) {
-      const OptionResult& option = plan.options[i];
-      option_name(row, i);
-      for (size_t y = 0; y < years; ++y) {
-        const auto col = static_cast<lxw_col_t>(layout.first_year_col + y);
-        if (y >= option.annual_costs.size()) {
-          sheet.text(row, col, kNotAvailable, formats.not_available);
-          continue;
-        }
-        write_figure(sheet, live, row, col,
-                     "=SUMIF(" + year_range + "," + cell_ref(year_header, col, true, false) + "," +
-                         sheet_range_ref(source.sheet, source.total_rows[i], source.first_col,
-                                         source.total_rows[i], source.last_col) +
-                         ")",
-                     option.annual_costs[y], formats.money_whole);
+    for (size_t first_year = 1; first_year <= years; first_year += layout.years_per_block) {
+      const size_t last_year = std::min(years, first_year + layout.years_per_block - 1);
+      const lxw_row_t year_header = layout.year_header_row_of(first_year);
+      sheet.text(year_header, 0, "Option", formats.header);
+      for (size_t y = first_year; y <= last_year; ++y) {
+        sheet.number(year_header, layout.year_col_of(y), static_cast<double>(y),
+                     formats.year_header);
       }
+      for (size_t i = 0; i < n; ++i) {
+        const OptionResult& option = plan.options[i];
+        const lxw_row_t at = layout.year_row_of(i, first_year);
+        option_name(at, i);
+        for (size_t y = first_year; y <= last_year; ++y) {
+          const lxw_col_t col = layout.year_col_of(y);
+          if (y > option.annual_costs.size()) {
+            sheet.text(at, col, kNotAvailable, formats.not_available);
+            continue;
+          }
+          write_figure(sheet, live, at, col,
+                       "=SUMIF(" + year_range + "," + cell_ref(year_header, col, true, false) +
+                           "," +
+                           sheet_range_ref(source.sheet, source.total_rows[i], source.first_col,
+                                           source.total_rows[i], source.last_col) +
+                           ")",
+                       option.annual_costs[y - 1], formats.money_whole);
+        }
+      }
+      // The next block's header, else the row after this block's last option.
+      row = static_cast<lxw_row_t>(layout.year_row_of(n, first_year) + 1);
     }
+    --row;  // the row after the last block's last option, as after the other tables
   }
 
   // Table 4: speed, energy and emissions (physical figures, not money).
@@ -651,9 +663,7 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
           write_figure(
               sheet, live, row, static_cast<lxw_col_t>(a_first + k - from),
               "=SUMIF(" + year_range + "," +
-                  cell_ref(layout.year_header_row,
-                           static_cast<lxw_col_t>(layout.first_year_col + y - 1), true, true) +
-                  "," +
+                  cell_ref(layout.year_header_row_of(y), layout.year_col_of(y), true, true) + "," +
                   sheet_range_ref(source.sheet, source.component_rows[c][i], source.first_col,
                                   source.component_rows[c][i], source.last_col) +
                   ")",
@@ -707,10 +717,6 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   // characters) so that no amount up to 10^9 shows as ###.
   sheet.width(0, 0, kSummaryNameWidth);
   sheet.width(1, kSummaryLastCol, kSummaryColumnWidth);
-  if (years + layout.first_year_col > kSummaryLastCol + 1u) {
-    sheet.width(kSummaryLastCol + 1, static_cast<lxw_col_t>(layout.first_year_col + years),
-                kSummaryColumnWidth);
-  }
   return layout;
 }
 

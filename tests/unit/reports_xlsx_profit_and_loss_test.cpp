@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <regex>
 
 #include "reports/xlsx_report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
@@ -18,6 +19,83 @@ test::FormulaCell formula_at(const std::vector<test::FormulaCell>& cells, const 
   }
   ADD_FAILURE() << "no formula at " << sheet << "!" << ref;
   return {};
+}
+
+/// The cell format (its <xf> in styles.xml) of `ref` on `sheet`; "" when the cell has none.
+std::string cell_format(const std::string& path, const std::string& sheet, const std::string& ref) {
+  const std::string xml = test::zip_member(path, test::sheet_parts(path).at(sheet));
+  std::smatch m;
+  if (!std::regex_search(xml, m, std::regex("<c r=\"" + ref + "\" s=\"([0-9]+)\""))) return "";
+  const size_t style = std::stoul(m[1]);
+  const std::string styles = test::zip_member(path, "xl/styles.xml");
+  const std::string xfs = styles.substr(styles.find("<cellXfs"));
+  const std::regex xf(R"re(<xf [^>]*?(/>|>.*?</xf>))re");
+  size_t k = 0;
+  for (std::sregex_iterator it(xfs.begin(), xfs.end(), xf), end; it != end; ++it, ++k) {
+    if (k == style) return (*it)[0];
+  }
+  return "";
+}
+
+/// The height of row `row` (1-based) on `sheet`, in points; 0 when the row sets none.
+double row_height(const std::string& path, const std::string& sheet, int row) {
+  const std::string xml = test::zip_member(path, test::sheet_parts(path).at(sheet));
+  std::smatch m;
+  if (!std::regex_search(
+          xml, m, std::regex("<row r=\"" + std::to_string(row) + "\"[^>]* ht=\"([0-9.]+)\""))) {
+    return 0;
+  }
+  return std::stod(m[1]);
+}
+
+TEST(XlsxProfitAndLoss, theIntroductionWrapsAcrossTheTableAndDoesNotWidenThePrint) {
+  // M6: the sheet's 700-character introduction was one unwrapped cell, so the sheet, fitted
+  // one page wide, printed the table on a quarter of the page. Now merged across the label
+  // (52 characters), the horizon (15) and the two plan years of the sample (2 x 14): A2:D2,
+  // 95 characters a line, its row 15 points a line.
+  const test::SamplePlan sample = test::engine_sample_plan();
+  const Sensitivity sensitivity = test::sample_sensitivity(sample);
+  WorkbookOptions options;
+  options.sensitivity = &sensitivity;
+  const std::string path = test::fresh_dir("profit-and-loss-intro") + "/tco.xlsx";
+  write_workbook(sample.plan, sample.scenario, path, options);
+  const auto parts = test::sheet_parts(path);
+  const std::string xml = test::zip_member(path, parts.at("Profit and loss"));
+  EXPECT_NE(xml.find("<mergeCell ref=\"A2:D2\"/>"), std::string::npos);
+  const std::string intro = test::text_cells(path, "Profit and loss").at("A2");
+  ASSERT_GT(intro.size(), 600u);
+  EXPECT_EQ(row_height(path, "Profit and loss", 2),
+            15 * std::ceil(static_cast<double>(intro.size()) / 95));
+  EXPECT_NE(cell_format(path, "Profit and loss", "A2").find("wrapText=\"1\""), std::string::npos);
+  // The label and horizon columns repeated as print titles (on every page of a long horizon).
+  const std::string workbook = test::zip_member(path, "xl/workbook.xml");
+  EXPECT_NE(workbook.find("'Profit and loss'!$A:$B"), std::string::npos);
+
+  // The other sheets' long introductions, merged and wrapped the same way: Inputs across
+  // A:H, Metrics A:F (its first printed page), Sensitivity A:I, Checks A:D.
+  for (const auto& [sheet, merged] :
+       std::vector<std::pair<std::string, std::string>>{{"Inputs", "A2:H2"},
+                                                        {"Metrics", "A2:F2"},
+                                                        {"Sensitivity", "A2:I2"},
+                                                        {"Checks", "A2:D2"}}) {
+    const std::string sheet_xml = test::zip_member(path, parts.at(sheet));
+    EXPECT_NE(sheet_xml.find("<mergeCell ref=\"" + merged + "\"/>"), std::string::npos) << sheet;
+    EXPECT_NE(cell_format(path, sheet, "A2").find("wrapText=\"1\""), std::string::npos) << sheet;
+    EXPECT_GE(row_height(path, sheet, 2), 15) << sheet << ": its row sized for its lines";
+  }
+  // Sensitivity, What was varied: what an input moves (D:F) and what set it (G:I) each get
+  // their own merged, wrapped cells instead of running into each other.
+  const std::string sensitivity_xml = test::zip_member(path, parts.at("Sensitivity"));
+  std::string what_it_moves;
+  for (const auto& [ref, text] : test::text_cells(path, "Sensitivity")) {
+    if (text == "What it moves") what_it_moves = ref;
+  }
+  ASSERT_EQ(what_it_moves.rfind("D", 0), 0u) << what_it_moves;
+  const std::string row = what_it_moves.substr(1);
+  EXPECT_NE(sensitivity_xml.find("<mergeCell ref=\"D" + row + ":F" + row + "\"/>"),
+            std::string::npos);
+  EXPECT_NE(sensitivity_xml.find("<mergeCell ref=\"G" + row + ":I" + row + "\"/>"),
+            std::string::npos);
 }
 
 TEST(XlsxProfitAndLoss, taxByDecliningBalanceAndTheReconciliationAreFormulas) {

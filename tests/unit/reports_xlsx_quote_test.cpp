@@ -36,8 +36,9 @@ void write_png(const std::string& path) {
 }
 
 /// The rig-rent-or-api example as a reseller quotes it: a seller with a logo and terms, its
-/// own rig proposed, every option with a label, a loan on the rig and a leased alternative.
-test::SamplePlan seller_quote(const std::string& dir) {
+/// own rig proposed, every option with a label, a loan on the rig and a leased alternative;
+/// over `horizon_months` (the example's 36 unless told).
+test::SamplePlan seller_quote(const std::string& dir, int horizon_months = 36) {
   write_png(dir + "/logo.png");
   std::ifstream in(test::source_path("scenarios/examples/rig-rent-or-api-30-people.ini"));
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -56,6 +57,7 @@ test::SamplePlan seller_quote(const std::string& dir) {
           "[option:rig-2x3090]\nlabel = Office rig, 2 x RTX 3090 (used)\nfinancing = loan\n"
           "loan_rate = 0.069\nloan_term_months = 24\ndown_payment = 0.2");
   replace("[option:l40s-paris]", "[option:l40s-paris]\nlabel = L40S rented in Paris");
+  replace("horizon_months = 36", "horizon_months = " + std::to_string(horizon_months));
   text +=
       "\n[option:leased-5090]\nlabel = RTX 5090, leased\nkind = buy\ngpu = rtx-5090\n"
       "host_cost = 1500\nfinancing = lease\nlease_rate_per_month = 0.035\n"
@@ -172,9 +174,9 @@ TEST(XlsxQuote, sourcesNameThePublisherAndDateAndKeepTheReferenceInANote) {
 }
 
 /// The print scale of a sheet fitted one page wide: the printable width of its paper and
-/// orientation over the width of its columns up to the last one used by a cell or a drawing
-/// (Calibri 11: a column of width w characters is trunc((256 w + 18) / 256 x 7) pixels, 96 to
-/// the inch).
+/// orientation over the width of its columns up to the last one used by a cell or a drawing,
+/// whichever reaches further (Calibri 11: a column of width w characters is
+/// trunc((256 w + 18) / 256 x 7) pixels, 96 to the inch).
 double print_scale(const std::string& path, const std::string& sheet) {
   const auto parts = test::sheet_parts(path);
   const std::string part = parts.at(sheet);
@@ -183,7 +185,8 @@ double print_scale(const std::string& path, const std::string& sheet) {
   EXPECT_TRUE(
       std::regex_search(xml, m, std::regex(R"re(<dimension ref="[A-Z]+\d+:([A-Z]+)\d+")re")))
       << sheet;
-  double last_col = test::parse_ref(m[1].str() + "1").second;
+  const int last_cell_col = test::parse_ref(m[1].str() + "1").second;
+  double last_col = last_cell_col;
   double partial_px = 0;
   // A drawing (chart, logo) may reach further: its anchor's end column and offset.
   const std::string rels_part =
@@ -212,11 +215,19 @@ double print_scale(const std::string& path, const std::string& sheet) {
       widths[c - 1] = std::stod((*it)[3]);
     }
   }
-  double content_px = partial_px;
-  for (int c = 0; c < static_cast<int>(last_col) + (partial_px > 0 ? 0 : 1); ++c) {
-    const double w = widths.count(c) ? widths[c] : 8.43 + 0.7109375;
-    content_px += std::trunc((256 * w + 18) / 256 * 7);
-  }
+  const auto columns_px = [&](int count) {
+    double px = 0;
+    for (int c = 0; c < count; ++c) {
+      const double w = widths.count(c) ? widths[c] : 8.43 + 0.7109375;
+      px += std::trunc((256 * w + 18) / 256 * 7);
+    }
+    return px;
+  };
+  // A cell fills its whole column; a drawing ends partway into its last one.
+  const double content_px =
+      std::max(columns_px(last_cell_col + 1),
+               partial_px > 0 ? columns_px(static_cast<int>(last_col)) + partial_px
+                              : columns_px(static_cast<int>(last_col) + 1));
   const bool letter = xml.find("paperSize=\"1\"") != std::string::npos;
   const bool landscape = xml.find("orientation=\"landscape\"") != std::string::npos;
   const double paper_in = landscape ? (letter ? 11.0 : 11.69) : (letter ? 8.5 : 8.27);
@@ -262,6 +273,96 @@ TEST(XlsxQuote, everyExamplesQuotePrintsAtSeventyPercentOrMore) {
       }
     }
   }
+}
+
+TEST(XlsxQuote, aFiftyYearHorizonWrapsTheCostByPlanYearAndKeepsTheSummaryOnePageWide) {
+  // M5: 600 months are 50 plan years. One column per year made the Summary 24 + 50 x 15
+  // characters wide, fitted one page wide at a few percent. In blocks of ten years it keeps
+  // columns A..K: 173 + 10 x 110 = 1,273 pixels (Calibri 11: w characters are
+  // trunc((256 (w + 0.7109375) + 18) / 256 x 7) pixels), printed on 10.69 inches of A4 and 10
+  // of Letter landscape (0.5-inch margins) at 96 pixels: 1,026.24 / 1,273 = 80.6 % and
+  // 960 / 1,273 = 75.4 %.
+  const std::string dir = fresh_dir("quote-fifty-years");
+  auto sample = seller_quote(dir, 600);
+  ASSERT_EQ(sample.plan.options.size(), 4u);
+  ASSERT_EQ(sample.plan.options[0].annual_costs.size(), 50u);
+  for (const char* paper : {"a4", "letter"}) {
+    sample.scenario.paper = paper;
+    for (const bool quote : {true, false}) {
+      WorkbookOptions options;
+      options.quote = quote;
+      const std::string path = dir + "/" + paper + (quote ? "-quote" : "-full") + ".xlsx";
+      write_workbook(sample.plan, sample.scenario, path, options);
+      const double expected = (std::string(paper) == "a4" ? 1026.24 : 960.0) / 1273;
+      EXPECT_NEAR(print_scale(path, "Summary"), expected, 1e-9) << paper << " " << quote;
+    }
+  }
+
+  // The blocks in the full workbook: four options, so a block is its header, four option rows
+  // and a blank row (6 rows). With the table's title on row t, block 1's header is row t + 1
+  // (years 1-10 in B..K) and option 1's row t + 2; year 11 is in column B of block 2, option 1
+  // on row t + 8; year 50 in column K of block 5, option 1 on row t + 2 + 4 x 6 = t + 26.
+  const std::string path = dir + "/letter-full.xlsx";
+  int title = 0;
+  for (const auto& [ref, text] : text_cells(path, "Summary")) {
+    if (text == "Cost by plan year, EUR") title = test::parse_ref(ref).first + 1;
+  }
+  ASSERT_GT(title, 0);
+  const auto texts = text_cells(path, "Summary");
+  for (int block = 0; block < 5; ++block) {
+    const auto header = texts.find("A" + std::to_string(title + 1 + 6 * block));
+    ASSERT_NE(header, texts.end()) << block;
+    EXPECT_EQ(header->second, "Option") << block;
+  }
+  const auto cells = test::formula_cells(path);
+  const auto at = [&](const std::string& ref) {
+    for (const auto& cell : cells) {
+      if (cell.sheet == "Summary" && cell.ref == ref) return cell;
+    }
+    ADD_FAILURE() << "no formula at Summary!" << ref;
+    return test::FormulaCell{};
+  };
+  const auto& costs = sample.plan.options[0].annual_costs;
+  const auto year_11 = at("B" + std::to_string(title + 8));
+  EXPECT_NE(year_11.formula.find(",B$" + std::to_string(title + 7) + ","), std::string::npos)
+      << year_11.formula;
+  EXPECT_NEAR(year_11.cached, costs[10], 1e-6 * std::max(1.0, std::abs(costs[10])));
+  const auto year_50 = at("K" + std::to_string(title + 26));
+  EXPECT_NE(year_50.formula.find(",K$" + std::to_string(title + 25) + ","), std::string::npos)
+      << year_50.formula;
+  EXPECT_NEAR(year_50.cached, costs[49], 1e-6 * std::max(1.0, std::abs(costs[49])));
+  // Nothing of the table right of column K.
+  for (const auto& cell : cells) {
+    if (cell.sheet == "Summary") {
+      EXPECT_LE(cell.col, 10) << cell.ref << " " << cell.formula;
+    }
+  }
+  // The Checks sheet adds the option's five blocks: B..K of each option-1 row.
+  bool found = false;
+  for (const auto& cell : cells) {
+    if (cell.sheet != "Checks" || cell.formula.find("SUM('Summary'!$B$") == std::string::npos) {
+      continue;
+    }
+    if (cell.formula.find("$B$" + std::to_string(title + 2) + ":$K$" + std::to_string(title + 2)) ==
+        std::string::npos) {
+      continue;
+    }
+    found = true;
+    for (int block = 0; block < 5; ++block) {
+      const std::string row = std::to_string(title + 2 + 6 * block);
+      EXPECT_NE(cell.formula.find("'Summary'!$B$" + row + ":$K$" + row), std::string::npos)
+          << cell.formula;
+    }
+    EXPECT_EQ(cell.cached, 1) << cell.formula;
+  }
+  EXPECT_TRUE(found) << "the years-add-up check of option 1";
+
+  // The Profit and loss sheet (one column per plan year) prints eight years a page: 50 years
+  // are ceil(50 / 8) = 7 pages wide, the label and horizon columns repeated on each; its
+  // introduction merged across A..J (label, horizon and the first eight years).
+  const std::string pnl = zip_member(path, test::sheet_parts(path).at("Profit and loss"));
+  EXPECT_NE(pnl.find("fitToWidth=\"7\""), std::string::npos);
+  EXPECT_NE(pnl.find("<mergeCell ref=\"A2:J2\"/>"), std::string::npos);
 }
 
 TEST(XlsxQuote, aLongOptionNameKeepsItsYearInTheComponentTable) {
