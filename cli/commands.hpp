@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/error.hpp"
@@ -19,18 +20,30 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Runs `engine_step` (the engine on a scenario's inputs). The engine's refusal of an input
+/// Runs `engine_step` (the engine on `scenario`'s inputs). The engine's refusal of an input
 /// (EngineError: a value the scenario reader let through) is bad input of that scenario
-/// file: it becomes a ScenarioError that names the file (exit code 2), with `context` (such
-/// as the sweep's value) after the engine's message.
+/// file: it becomes a ScenarioError (exit code 2) that names the file, and the line of the key
+/// when the refusal names one (EngineError::key: the file's line, or the --set or config file
+/// that gave it), with `context` (such as the sweep's value) after the engine's message.
 template <typename EngineStep>
-auto on_scenario(const std::string& file, EngineStep&& engine_step, const std::string& context = "")
-    -> decltype(engine_step()) {
+auto on_scenario(const Scenario& scenario, EngineStep&& engine_step,
+                 const std::string& context = "") -> decltype(engine_step()) {
   try {
     return engine_step();
   } catch (const EngineError& e) {
-    throw ScenarioError(file, 0, "", e.what() + context);
+    if (e.key().empty()) throw ScenarioError(scenario.file, 0, "", e.what() + context);
+    const auto [file, line] = scenario.location_of(e.section(), e.key());
+    throw ScenarioError(file, line, "", e.what() + context);
   }
+}
+
+/// The same for a scenario known by its file name alone: the error names the file.
+template <typename EngineStep>
+auto on_scenario(const std::string& file, EngineStep&& engine_step, const std::string& context = "")
+    -> decltype(engine_step()) {
+  Scenario named;
+  named.file = file;
+  return on_scenario(named, std::forward<EngineStep>(engine_step), context);
 }
 
 int plan_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
@@ -45,8 +58,7 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
 /// gputco throughput --model ID --quant Q --gpu ID --engine E --input-tokens N
 /// --output-tokens N (--batch N | --max-batch | latency targets) [--json]: the serving
 /// capacity of a box (cli/throughput_command.cpp).
-int throughput_command(const std::vector<std::string>& args, std::ostream& out,
-                       std::ostream& err);
+int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 /// gputco diff OLD NEW [--format text|json|markdown]: two scenarios or plans' JSON side by
 /// side, what changed in the inputs, the options' costs and the recommendation
 /// (cli/diff_command.cpp).

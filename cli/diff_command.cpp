@@ -54,7 +54,7 @@ PlanSnapshot snapshot_of(const std::string& path, const std::string& catalog_pat
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(path);
   const ResolvedScenario resolved = resolve(scenario, catalog);
-  const Plan plan = on_scenario(path, [&] { return make_plan(resolved.plan_inputs); });
+  const Plan plan = on_scenario(scenario, [&] { return make_plan(resolved.plan_inputs); });
   return plan_snapshot(plan, resolved, path);
 }
 

@@ -104,7 +104,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const Catalog catalog = open_catalog(catalog_path);
   const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets));
   const ResolvedScenario resolved = resolve(scenario, catalog);
-  Plan plan = on_scenario(scenario.file, [&] { return make_plan(resolved.plan_inputs); });
+  Plan plan = on_scenario(scenario, [&] { return make_plan(resolved.plan_inputs); });
   // What resolving assumed (a model file's notes, a context within RoPE scaling) leads.
   plan.warnings.insert(plan.warnings.begin(), resolved.warnings.begin(), resolved.warnings.end());
   if (!no_workbook) {
@@ -113,7 +113,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     // The quote shows no Sensitivity sheet: no need to run it.
     std::optional<Sensitivity> sensitivity;
     if (!quote) {
-      sensitivity = on_scenario(scenario.file, [&] { return sensitivity_of(resolved, plan); });
+      sensitivity = on_scenario(scenario, [&] { return sensitivity_of(resolved, plan); });
     }
     options.sensitivity = sensitivity ? &*sensitivity : nullptr;
     write_workbook(plan, resolved, output, options);

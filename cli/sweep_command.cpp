@@ -314,7 +314,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       }
     }
     rows.push_back({values[i], on_scenario(
-                                   source.name, [&] { return make_plan(resolved.plan_inputs); },
+                                   varied[i], [&] { return make_plan(resolved.plan_inputs); },
                                    fmt::format(" (sweep: {} = {})", vary.name, values[i]))});
     if (!first) first = std::move(resolved);
     progress.update(static_cast<long long>(i + 1), static_cast<long long>(values.size()));

@@ -23,28 +23,35 @@ int whole_tokens(double tokens) {
   return static_cast<int>(std::clamp(std::round(tokens), 1.0, 1e9));
 }
 
-/// "tpot_ms = 5" and the best figure when `capacity` misses a target of `goal`; "" when it
+/// A latency target that `capacity` misses: the sentence ("[workload] tpot_ms = 5 ... the
+/// best achievable is ...") and the key it names.
+struct MissedTarget {
+  std::string text;  ///< "" when every target is met (as figures say)
+  std::string key;   ///< the [workload] key of the missed target
+};
+
+/// The first target of `goal` that `capacity` misses, with the best figure; empty text when it
 /// meets them all (as figures say; target_met is the serving model's verdict).
-std::string missed_target(const ServingGoal& goal, const ServingCapacity& capacity) {
+MissedTarget missed_target(const ServingGoal& goal, const ServingCapacity& capacity) {
   if (goal.tpot_p99_ms && capacity.tpot_p99_ms > *goal.tpot_p99_ms) {
-    return fmt::format(
-        "[workload] tpot_ms = {:g} (time per output token, p99) is met by no batch "
-        "and no layout: the best achievable is {:.2f} ms",
-        *goal.tpot_p99_ms, capacity.tpot_p99_ms);
+    return {fmt::format("[workload] tpot_ms = {:g} (time per output token, p99) is met by no "
+                        "batch and no layout: the best achievable is {:.2f} ms",
+                        *goal.tpot_p99_ms, capacity.tpot_p99_ms),
+            "tpot_ms"};
   }
   if (goal.ttft_p99_ms && capacity.ttft_p99_ms > *goal.ttft_p99_ms) {
-    return fmt::format(
-        "[workload] ttft_ms = {:g} (time to first token, p99) is met by no batch "
-        "and no layout: the best achievable is {:.1f} ms",
-        *goal.ttft_p99_ms, capacity.ttft_p99_ms);
+    return {fmt::format("[workload] ttft_ms = {:g} (time to first token, p99) is met by no "
+                        "batch and no layout: the best achievable is {:.1f} ms",
+                        *goal.ttft_p99_ms, capacity.ttft_p99_ms),
+            "ttft_ms"};
   }
   if (goal.user_tokens_per_s && capacity.per_user_tokens_per_s < *goal.user_tokens_per_s) {
-    return fmt::format(
-        "[workload] user_tokens_per_s = {:g} (per-user speed) is met by no batch "
-        "and no layout: the best achievable is {:.2f} tokens/s",
-        *goal.user_tokens_per_s, capacity.per_user_tokens_per_s);
+    return {fmt::format("[workload] user_tokens_per_s = {:g} (per-user speed) is met by no "
+                        "batch and no layout: the best achievable is {:.2f} tokens/s",
+                        *goal.user_tokens_per_s, capacity.per_user_tokens_per_s),
+            "user_tokens_per_s"};
   }
-  return "";
+  return {};
 }
 
 }  // namespace
@@ -120,12 +127,14 @@ void size_with_serving_model(const PlanInputs& in, OptionInputs& o) {
                                   o.count, o.device.id, with_scenario_keys(e.what(), o.id)));
   }
   if (!capacity.target_met) {
-    std::string why = missed_target(goal, capacity);
-    if (why.empty()) why = "the latency targets are met by no batch and no layout";
-    throw EngineError(fmt::format(
-        "option {} ({} on {} x {}): {} (batch 1, TP{} x PP{}); relax the target, or use more "
-        "or faster GPUs",
-        o.id, display_name(o.engine), o.count, o.device.id, why, capacity.tp, capacity.pp));
+    MissedTarget why = missed_target(goal, capacity);
+    if (why.text.empty()) why.text = "the latency targets are met by no batch and no layout";
+    throw EngineError(
+        fmt::format("option {} ({} on {} x {}): {} (batch 1, TP{} x PP{}); relax the target, or "
+                    "use more or faster GPUs",
+                    o.id, display_name(o.engine), o.count, o.device.id, why.text, capacity.tp,
+                    capacity.pp),
+        why.key.empty() ? "" : "workload", why.key);
   }
   GPUTCO_REQUIRE(std::isfinite(capacity.output_tokens_per_s) && capacity.output_tokens_per_s > 0,
                  "option " << o.id << ": the serving model found no throughput");

@@ -449,11 +449,27 @@ void read_context(const Fields& f, const std::string& type, ModelArch& a, HfConf
                           1, 1'000'000'000)
                       .value_or(fallback);
   if (a.max_context == 0) out.notes.push_back("no max_position_embeddings: context not capped");
-  const json* scaling = f.first({"rope_scaling", "rope_parameters"});
+  std::string scaling_key;
+  const json* scaling = f.first({"rope_scaling", "rope_parameters"}, &scaling_key);
   if (!scaling || !scaling->is_object()) return;
   const Fields r(f.path(), *scaling);
   const std::string rope_type = r.text({"rope_type", "type"});
   const auto factor = r.number({"factor"});
+  // A RoPE factor multiplies the trained context: the published ones run from 2 to 64
+  // (Llama 3.1: 8, Qwen2.5/3 YaRN: 4, DeepSeek-V3: 40). transformers warns below 1
+  // (modeling_rope_utils, _check_received_keys / "factor field must be a float >= 1").
+  constexpr double kMaxRopeFactor = 1024;
+  if (factor && !(*factor > 0 && *factor <= kMaxRopeFactor)) {
+    f.fail(scaling_key + ".factor",
+           fmt::format("expected a RoPE scaling factor above 0 and at most {} (the multiple of the "
+                       "trained context), got {}",
+                       kMaxRopeFactor, r.find("factor")->dump()));
+  }
+  if (factor && *factor < 1) {
+    out.notes.push_back(fmt::format(
+        "{}.factor {:g} is below 1 (it would shorten the context): no RoPE scaling applied",
+        scaling_key, *factor));
+  }
   const auto original = r.count({"original_max_position_embeddings"}, 1, 1'000'000'000);
   if (!factor || !original || *factor <= 1) return;
   if (rope_type != "yarn" && rope_type != "linear" && rope_type != "dynamic" &&

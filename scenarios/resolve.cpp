@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "engine/error.hpp"
 #include "engine/units.hpp"
 #include "pricing/suggest.hpp"
 #include "scenarios/dates.hpp"
@@ -23,6 +24,7 @@ namespace gputco::resolve_detail {
 
 ResolvedScenario Resolver::run() {
   r_.file = s_.file;
+  r_.warnings = s_.warnings;
   r_.name = s_.name;
   r_.customer = s_.customer;
   r_.quote_id = s_.quote_id;
@@ -643,7 +645,15 @@ void Resolver::resolve_baseline() {
 namespace gputco {
 
 ResolvedScenario resolve(const Scenario& scenario, const Catalog& catalog) {
-  return resolve_detail::Resolver(scenario, catalog).run();
+  try {
+    return resolve_detail::Resolver(scenario, catalog).run();
+  } catch (const EngineError& e) {
+    // The serving model sizes the options here: its refusal of a scenario value (an unmeetable
+    // tpot_ms) is bad input of the file, at that key's line (or its --set) when it names one.
+    if (e.key().empty()) throw ScenarioError(scenario.file, 0, "", e.what());
+    const auto [file, line] = scenario.location_of(e.section(), e.key());
+    throw ScenarioError(file, line, "", e.what());
+  }
 }
 
 }  // namespace gputco

@@ -18,7 +18,9 @@ namespace gputco {
 /// - a missing device count is the smallest count that holds the model.
 /// Every value lands in `inputs` with its provenance; every catalog price in `sources`
 /// with its age at as_of and a stale flag (older than max_price_age_days).
-/// Throws ScenarioError (bad input) naming the file, key and line.
+/// Throws ScenarioError (bad input) naming the file, key and line; the serving model's
+/// refusals (an unmeetable latency target, an engine that does not run the quant) too, at the
+/// line of the key they name, else naming the file.
 ResolvedScenario resolve(const Scenario& scenario, const Catalog& catalog);
 
 }  // namespace gputco

@@ -54,6 +54,7 @@ void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std:
          o.host_power_w ? ""
          : system_power ? "default: 0 (the device's power is the whole system's)"
                         : "default: 150 W for the rest of a desktop (DOMAIN E5)");
+  check_host(o, oi);
   resolve_residual(o, oi);
   oi.maintenance_per_year = o.maintenance_per_year.value_or(0);
   number(o.id, "maintenance_per_year", "Maintenance per year", oi.maintenance_per_year,
@@ -171,6 +172,14 @@ void Resolver::resolve_hosting(const ScenarioOption& o, OptionInputs& oi) {
     if (o.contracted_kw) {
       oi.contracted_kw = *o.contracted_kw;
       number(o.id, "contracted_kw", "Contracted power per unit", oi.contracted_kw, "kW");
+      if (oi.contracted_kw + 1e-9 < power_kw) {
+        oi.input_warnings.push_back(fmt::format(
+            "contracted_kw = {} kW is below the unit's power at load, {} kW ({} x {} W devices "
+            "+ {} W host): the contract cannot carry the unit at full load (power-capped "
+            "cards? then set host_power_w and a [device] board power to match)",
+            fixed(oi.contracted_kw, 3), fixed(power_kw, 3), oi.count,
+            fixed(oi.device.board_power_w, 0), fixed(oi.host_power_w, 0)));
+      }
     } else {
       const double step = o.kw_step.value_or(kDefaultKwStep);
       oi.contracted_kw = std::ceil(power_kw / step - 1e-9) * step;
@@ -225,6 +234,40 @@ void Resolver::resolve_financing(const ScenarioOption& o, OptionInputs& oi,
     oi.lease_term_months = o.lease_term_months.value_or(36);
     number(o.id, "lease_term_months", "Lease term", oi.lease_term_months, "months",
            o.lease_term_months ? "" : "default: 36 months");
+  }
+}
+
+void Resolver::check_host(const ScenarioOption& o, OptionInputs& oi) const {
+  const double devices_w = oi.count * oi.device.board_power_w;
+  // The rest of a GPU server draws less than its GPUs (an 8 x H100 HGX: 5.6 kW of GPUs in a
+  // 10.2 kW system, NVIDIA DGX H100 sheet); a desktop's 150 W (DOMAIN E5). A host above both
+  // its devices and 2 kW is a slip more often than a machine.
+  constexpr double kHostWarnAboveW = 2000;
+  if (o.host_power_w && *o.host_power_w > std::max(devices_w, kHostWarnAboveW)) {
+    oi.input_warnings.push_back(fmt::format(
+        "host_power_w = {} W is above the power of its {} device(s), {} W: the rest of a machine "
+        "(CPUs, memory, fans) draws less than its GPUs; a value in mW, or the whole rack's?",
+        fixed(*o.host_power_w, 0), oi.count, fixed(devices_w, 0)));
+  }
+  const double load_w = devices_w + oi.host_power_w;
+  if (o.idle_power_w && *o.idle_power_w > load_w) {
+    fail("option:" + o.id, "idle_power_w",
+         fmt::format("{} W is above the unit's power at load, {} W ({} x {} W devices + {} W "
+                     "host): idle is the draw of the powered machine with no request; give it "
+                     "in W",
+                     fixed(*o.idle_power_w, 0), fixed(load_w, 0), oi.count,
+                     fixed(oi.device.board_power_w, 0), fixed(oi.host_power_w, 0)));
+  }
+  const double devices_cost = oi.count * oi.price_per_gpu;
+  // A host (chassis, CPUs, memory, PSU) costs a fraction of its GPUs: an HGX H100 server's
+  // non-GPU parts are about a quarter of its price; a rig's host a few hundred to 2,000 EUR.
+  constexpr double kHostCostWarnRatio = 2;
+  if (o.host_cost && devices_cost > 0 && *o.host_cost > kHostCostWarnRatio * devices_cost) {
+    oi.input_warnings.push_back(fmt::format(
+        "host_cost = {} {} is more than {} x the {} device(s)' price, {} {}: the host is the "
+        "machine around the GPUs (chassis, CPUs, memory, PSU); check the amount",
+        money_text(*o.host_cost), s_.currency, kHostCostWarnRatio, oi.count,
+        money_text(devices_cost), s_.currency));
   }
 }
 

@@ -138,6 +138,11 @@ class Resolver {
   /// refused; outside the band: a warning of the option.
   void check_purchase(const ScenarioOption& o, OptionInputs& oi, double price, bool typed);
 
+  /// A typed host_power_w above both its devices' board power and 2 kW, or a typed host_cost
+  /// above twice its devices' price: a warning of the option (a unit slip, not a machine).
+  /// A typed idle_power_w above the unit's power at load (devices + host) is refused.
+  void check_host(const ScenarioOption& o, OptionInputs& oi) const;
+
   /// A rate per device-hour (typed or the catalog's, plan currency; a monthly server's rent /
   /// devices / 730 h) against the dated median of the device's `term` offers
   /// (Catalog::rental_market; the band of Catalog::rental_plausibility). Typed and

@@ -453,7 +453,9 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       constexpr double kMaxMoney = 1e9;
       r.number("price_per_gpu", o.price_per_gpu, 0, kMaxMoney, "a price");
       r.number("host_cost", o.host_cost, 0, kMaxMoney, "a price");
-      r.number("host_power_w", o.host_power_w, 0, 1e6, "a power in W");
+      // The rest of a server (CPUs, memory, fans, PSU losses) draws up to a few kW; above 20 kW
+      // a unit slip (mW, or the whole rack's power): the same bound as a [device]'s board power.
+      r.number("host_power_w", o.host_power_w, 0, 20'000, "a power in W");
       r.fraction("residual_fraction", o.residual_fraction, 0, 1,
                  "a fraction of the purchase price");
       r.fraction("maintenance_per_year", o.maintenance_per_year, 0, 1,
@@ -480,7 +482,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("colo_per_rack_unit_month", o.colo_per_rack_unit_month, 0, kMaxMoney,
                "a price per rack unit per month");
       r.number("rack_units", o.rack_units, 0, 1000, "rack units");
-      r.number("contracted_kw", o.contracted_kw, 0, 1e5, "a power in kW");
+      // 0 kW would carry no unit (and remove the per-kW fee): refused, as kw_step's 0 is.
+      r.number("contracted_kw", o.contracted_kw, 0.01, 1e5, "a power in kW");
       r.number("kw_step", o.kw_step, 0.01, 1000, "a power step in kW");
       if (auto v = r.boolean("power_metered")) o.power_metered = *v;
       r.number("pue", o.pue, 1, 3, "a PUE (facility power / IT power)");

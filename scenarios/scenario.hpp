@@ -286,6 +286,9 @@ struct Scenario {
   /// The [model] section, instead of [workload] model.
   std::optional<ScenarioModel> inline_model;
 
+  /// What reading the file noticed without refusing it ("FILE:LINE: [option:x] host_cost =
+  /// 1.500 is read as 1.5 ..."); resolve() passes them on as the plan's warnings.
+  std::vector<std::string> warnings;
   /// "section.key" -> line in the file (INI only; JSON gives none).
   std::map<std::string, int> lines;
   /// "section.key" -> where the value came from, for values not from the file (config file,

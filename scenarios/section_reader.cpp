@@ -95,7 +95,37 @@ std::optional<double> SectionReader::number(const std::string& key, double min, 
             << " (a value this small is a typo)";
     fail(key, problem.str());
   }
+  if (value && money_like(what)) warn_dot_thousands(key);
   return value;
+}
+
+bool SectionReader::money_like(const std::string& what) {
+  return what.rfind("a price", 0) == 0 || what.rfind("a yearly cost", 0) == 0;
+}
+
+void SectionReader::warn_dot_thousands(const std::string& key) const {
+  // "1.500" / "95.000": one to three digits (not 0), a dot, exactly three digits. Where a
+  // dot groups thousands (German, Dutch, Danish...) it means 1500 and 95000; gputco reads a
+  // dot as the decimal separator. "1,500" is refused as ambiguous (decimal_comma_as_dot).
+  const std::string s = *text(key);
+  const auto dot = s.find('.');
+  const bool shaped = dot != std::string::npos && dot >= 1 && dot <= 3 && s[0] != '0' &&
+                      s.size() == dot + 4 &&
+                      std::all_of(s.begin(), s.end(),
+                                  [](unsigned char c) { return std::isdigit(c) || c == '.'; }) &&
+                      s.find('.', dot + 1) == std::string::npos;
+  if (!shaped) return;
+  const auto [file, line] = scenario_.location_of(section_, key);
+  std::string digits = s;
+  digits.erase(dot, 1);
+  std::ostringstream warning;
+  warning << file << (line > 0 ? ":" + std::to_string(line) : "") << ": [" << section_ << "] "
+          << key << " = " << s << " is read as " << parse_number_text(s).value_or(0)
+          << " (a dot is the decimal separator); if you meant " << digits << ", write " << digits;
+  auto& warnings = scenario_.warnings;
+  if (std::find(warnings.begin(), warnings.end(), warning.str()) == warnings.end()) {
+    warnings.push_back(warning.str());
+  }
 }
 
 void SectionReader::number(const std::string& key, double& out, double min, double max,

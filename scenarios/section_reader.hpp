@@ -70,6 +70,12 @@ class SectionReader {
  private:
   std::optional<double> fraction(const std::string& key, double min, double max,
                                  const std::string& what) const;
+  /// Whether a number described as `what` is an amount of money ("a price ...", "a yearly
+  /// cost ..."): the keys warn_dot_thousands looks at.
+  static bool money_like(const std::string& what);
+  /// Adds a warning to Scenario::warnings when the money amount of `key` is written as a dot
+  /// thousands separator would write it ("1.500", "95.000"): read as 1.5 and 95.
+  void warn_dot_thousands(const std::string& key) const;
   /// The number of `key` in [min, max], without the check of tiny values.
   std::optional<double> parsed_number(const std::string& key, double min, double max,
                                       const std::string& what) const;

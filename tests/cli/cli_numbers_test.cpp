@@ -40,12 +40,13 @@ std::string scenario_text(const std::string& scenario, const std::string& worklo
 
 std::vector<NumbersCase> cases() {
   return {
+      // The largest values each key takes (host_power_w: 20 kW, above: a unit slip).
       {"huge",
        scenario_text("horizon_months = 600\ndiscount_rate = 1\n",
                      "hours_per_day = 24\ndays_per_month = 31\nconcurrent_streams = 100000\n"
                      "context_tokens = 131072\n",
                      "tariff_per_kwh = 10\npue = 3\n",
-                     "count = 4096\nprice_per_gpu = 1e9\nhost_cost = 1e9\nhost_power_w = 1e6\n"
+                     "count = 4096\nprice_per_gpu = 1e9\nhost_cost = 1e9\nhost_power_w = 2e4\n"
                      "maintenance_per_year = 1\nresidual_fraction = 1\n",
                      "count = 4096\nrate_per_gpu_hour = 1e4\n",
                      "count = 4096\nprice_per_month = 1e9\nsetup_fee = 1e9\n")},
@@ -191,6 +192,7 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
   // key; 0 (free) is a choice and plans. "tiny" planned until issue 20: quantities below 1e-6
   // are now refused as typos.
   std::map<std::string, int> expected = {
+      // The largest values each key takes (host_power_w: 20 kW, above: a unit slip).
       {"huge", 2},        {"hugeThatFits", 2}, {"zeros", 0},     {"zeroRates", 0},
       {"tiny", 2},        {"smallest", 0},     {"tinyRates", 0}, {"oneMonth", 2},
       {"zeroHorizon", 2}, {"negativeZero", 0}, {"infinity", 2},  {"hugeExponent", 2}};

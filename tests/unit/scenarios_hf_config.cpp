@@ -175,6 +175,32 @@ TEST(HfConfig, ropeScalingExtendsTheContext) {
   EXPECT_EQ(m.max_context_scaled, 131072);
 }
 
+// A factor of -8 or 1e308 was ignored without a word (newcomer M9): the model was planned as
+// if it had no RoPE scaling. Refused naming the key and its range; a factor below 1 is a note.
+TEST(HfConfig, aNonsensicalRopeFactorIsRefusedNamingItsKey) {
+  const auto with_factor = [](const std::string& factor) {
+    std::string json = test::kQwen3_30bA3bConfig;
+    json.replace(json.find("\"rope_scaling\": null"), 20,
+                 R"("rope_scaling": {"rope_type": "yarn", "factor": )" + factor +
+                     R"(, "original_max_position_embeddings": 32768})");
+    return json;
+  };
+  EXPECT_EQ(problem_of(with_factor("-8")),
+            "rope_scaling.factor: expected a RoPE scaling factor above 0 and at most 1024 (the "
+            "multiple of the trained context), got -8");
+  EXPECT_EQ(problem_of(with_factor("1e308")),
+            "rope_scaling.factor: expected a RoPE scaling factor above 0 and at most 1024 (the "
+            "multiple of the trained context), got 1e+308");
+  const ModelFile half = read_config("Qwen3-rope-half", with_factor("0.5"));
+  EXPECT_EQ(half.model.max_context_scaled, 0);
+  bool noted = false;
+  for (const auto& note : half.notes)
+    noted |= note.find("rope_scaling.factor 0.5 is below 1") != std::string::npos;
+  EXPECT_TRUE(noted);
+  // 32 (1,048,576 tokens over 32,768) is within the bound.
+  EXPECT_EQ(read_config("Qwen3-rope-32", with_factor("32")).model.max_context_scaled, 1048576);
+}
+
 TEST(HfConfig, missingFieldNamesFieldAndFile) {
   EXPECT_EQ(problem_of(R"({"hidden_size": 4096, "vocab_size": 32000})"),
             "num_hidden_layers: missing (the layer count)");

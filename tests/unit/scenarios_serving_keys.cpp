@@ -88,8 +88,13 @@ TEST_F(ServingKeys, targetsReachTheWorkloadAndAnUnmeetableOneIsRefusedNamingIt) 
   try {
     resolve(parse(with_workload("engine = vllm\ntpot_ms = 0.1") + kOptions), *catalog_);
     FAIL() << "an unmeetable target was accepted";
-  } catch (const EngineError& e) {
+  } catch (const ScenarioError& e) {
+    // The error points at the key's line (newcomer M12: it named no file): kHead's [workload]
+    // is line 4, the model, quant and two request lines 5-8, engine 9, tpot_ms line 10.
+    EXPECT_EQ(e.file(), "test.ini");
+    EXPECT_EQ(e.line(), 10);
     const std::string message = e.what();
+    EXPECT_EQ(message.rfind("test.ini:10: option rig (", 0), 0u) << message;
     EXPECT_NE(message.find("[workload] tpot_ms = 0.1"), std::string::npos) << message;
     EXPECT_NE(message.find("the best achievable is"), std::string::npos) << message;
   }

@@ -1,0 +1,143 @@
+// Values a slip of the keyboard or of the unit produces, which no market check catches
+// (newcomer findings M1, M7, M8): a dot thousands separator in a money amount, a host or
+// idle power in mW, a colocation contract of 0 kW or below the unit's draw, a host price off
+// by orders of magnitude. Refused when no machine can have the value, else a warning.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "pricing/catalog.hpp"
+#include "scenarios/resolve.hpp"
+#include "scenarios/scenario.hpp"
+#include "tests/unit/scenarios_fixtures.hpp"
+
+namespace gputco {
+namespace {
+
+using test::error_of;
+using test::parse;
+
+// Lines 1-8: [scenario] (3 lines), [workload] (3), [site] (2); [option:rig] is line 9.
+const std::string kHead =
+    "[scenario]\n"
+    "as_of = 2026-11-27\n"
+    "start = 2027-01\n"
+    "[workload]\n"
+    "model = llama-3.1-8b\n"
+    "quant = Q4_K_M\n"
+    "[site]\n"
+    "tariff_per_kwh = 0.25\n";
+
+/// A rig of 4 used RTX 3090s (350 W each, devices.csv) at 700 EUR each, with `extra` lines
+/// (from line 15 on).
+std::string rig(const std::string& extra) {
+  return kHead +
+         "[option:rig]\nkind = buy\ngpu = rtx-3090\ncount = 4\ncondition = used\n"
+         "price_per_gpu = 700\n" +
+         extra;
+}
+
+class InputSlips : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { catalog_ = new Catalog(Catalog::open_builtin()); }
+  static void TearDownTestSuite() {
+    delete catalog_;
+    catalog_ = nullptr;
+  }
+  static Catalog* catalog_;
+
+  static std::vector<std::string> warnings_of(const std::string& text) {
+    const ResolvedScenario r = resolve(parse(text), *catalog_);
+    std::vector<std::string> all = r.warnings;
+    const OptionInputs& o = test::option(r, "rig");
+    all.insert(all.end(), o.input_warnings.begin(), o.input_warnings.end());
+    return all;
+  }
+
+  static bool has(const std::vector<std::string>& warnings, const std::string& part) {
+    return std::any_of(warnings.begin(), warnings.end(),
+                       [&](const std::string& w) { return w.find(part) != std::string::npos; });
+  }
+
+  static std::string resolve_error(const std::string& text) {
+    try {
+      resolve(parse(text), *catalog_);
+    } catch (const ScenarioError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+Catalog* InputSlips::catalog_ = nullptr;
+
+TEST_F(InputSlips, aMoneyAmountWrittenWithADotThousandsSeparatorIsReadAsADecimalAndSaidSo) {
+  // "1.500" is 1,500 in German and Dutch, 1.5 here: read as 1.5 (as documented), with a warning
+  // at its line (15: the line after price_per_gpu).
+  const std::string text = rig("host_cost = 1.500\n");
+  const ResolvedScenario r = resolve(parse(text), *catalog_);
+  EXPECT_DOUBLE_EQ(test::option(r, "rig").host_cost, 1.5);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0],
+            "test.ini:15: [option:rig] host_cost = 1.500 is read as 1.5 (a dot is the decimal "
+            "separator); if you meant 1500, write 1500");
+  EXPECT_TRUE(has(warnings_of(rig("staff_fte = 0.2\nstaff_salary_per_year = 95.000\n")),
+                  "staff_salary_per_year = 95.000 is read as 95 "));
+  // Not the shape of a thousands separator: a leading 0, other than three decimals, no dot, a
+  // power (not money).
+  for (const std::string line :
+       {"host_cost = 0.500\n", "host_cost = 1.50\n", "host_cost = 1.5000\n", "host_cost = 1500\n",
+        "host_cost = 1234.500\n", "host_power_w = 1.500\n"}) {
+    EXPECT_FALSE(has(warnings_of(rig(line)), "is read as")) << line;
+  }
+}
+
+TEST_F(InputSlips, aHostPowerBeyondAnyHostIsRefusedAndOneAboveItsGpusWarned) {
+  // 1,000,000 W typed for a rig of 4 cards (mW?): refused at its line, as a [device]'s board
+  // power above 20 kW is.
+  EXPECT_EQ(error_of(rig("host_power_w = 1e6\n")),
+            "test.ini:15: [option:rig] host_power_w: expected a power in W between 0 and 20000, "
+            "got 1e6");
+  // 3,000 W beside 4 x 350 = 1,400 W of GPUs, and above 2 kW: a warning, the plan goes on.
+  EXPECT_TRUE(has(warnings_of(rig("host_power_w = 3000\n")),
+                  "host_power_w = 3000 W is above the power of its 4 device(s), 1400 W"));
+  // 1,500 W: above the GPUs but under 2 kW (a dual-socket host): no warning.
+  EXPECT_FALSE(has(warnings_of(rig("host_power_w = 1500\n")), "host_power_w"));
+}
+
+TEST_F(InputSlips, anIdlePowerAboveThePowerAtLoadIsRefused) {
+  // At load: 4 x 350 W + 200 W host = 1,600 W; idle 1,000,000 W cannot be.
+  const std::string message =
+      resolve_error(rig("host_power_w = 200\nidle_power_w = 1e6\npowered_off_when_idle = false\n"));
+  EXPECT_NE(message.find("test.ini:16: [option:rig] idle_power_w: 1000000 W is above the unit's "
+                         "power at load, 1600 W (4 x 350 W devices + 200 W host)"),
+            std::string::npos)
+      << message;
+  // Equal to the power at load is a machine that never idles down: accepted.
+  EXPECT_EQ(resolve_error(rig("host_power_w = 200\nidle_power_w = 1600\n")), "");
+}
+
+TEST_F(InputSlips, aHostPriceFarAboveItsGpusIsWarned) {
+  // 4 x 700 = 2,800 EUR of GPUs: a host of 1e9 is a slip (warned); 5,600 (2 x) is not.
+  EXPECT_TRUE(has(warnings_of(rig("host_cost = 1e9\n")),
+                  "host_cost = 1000000000.00 EUR is more than 2 x the 4 device(s)' price, "
+                  "2800.00 EUR"));
+  EXPECT_FALSE(has(warnings_of(rig("host_cost = 5600\n")), "host_cost"));
+}
+
+TEST_F(InputSlips, aColocationContractOfZeroIsRefusedAndOneBelowTheDrawWarned) {
+  const std::string colo = "hosting = colocation\ncolo_per_kw_month = 190\nhost_power_w = 200\n";
+  // 0 kW removed the per-kW fee and carried nothing.
+  EXPECT_EQ(error_of(rig(colo + "contracted_kw = 0\n")),
+            "test.ini:18: [option:rig] contracted_kw: expected a power in kW between 0.01 and "
+            "100000, got 0");
+  // 0.1 kW for a unit drawing 4 x 350 + 200 = 1,600 W = 1.600 kW at load.
+  EXPECT_TRUE(has(warnings_of(rig(colo + "contracted_kw = 0.1\n")),
+                  "contracted_kw = 0.100 kW is below the unit's power at load, 1.600 kW (4 x 350 "
+                  "W devices + 200 W host)"));
+  EXPECT_FALSE(has(warnings_of(rig(colo + "contracted_kw = 2\n")), "contracted_kw"));
+}
+
+}  // namespace
+}  // namespace gputco
