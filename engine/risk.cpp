@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <string>
 
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
@@ -126,10 +127,26 @@ struct BaseValues {
   double annual_failure_rate = 0;
   double rate_per_gpu_hour = 0;
   double price_per_month = 0;
+  double setup_fee = 0;
   double overflow_rate_per_hour = 0;
   std::optional<double> tariff_per_kwh;
   double input_price_per_million = 0;
   double output_price_per_million = 0;
+};
+
+/// No FX draw applies: the amount is in the plan currency.
+constexpr size_t kPlanCurrency = static_cast<size_t>(-1);
+
+/// Where each converted amount of one option finds its exchange-rate factor: an index into
+/// the draw's FX factors (RiskModel::fx's order), kPlanCurrency when not converted or not varied.
+struct FxSlots {
+  size_t price_per_gpu = kPlanCurrency;
+  size_t rate_per_gpu_hour = kPlanCurrency;
+  size_t price_per_month = kPlanCurrency;
+  size_t setup_fee = kPlanCurrency;
+  size_t overflow_rate_per_hour = kPlanCurrency;
+  size_t input_price_per_million = kPlanCurrency;
+  size_t output_price_per_million = kPlanCurrency;
 };
 
 /// Sorts `column` in place and returns its P10, P50 and P90.
@@ -141,9 +158,9 @@ std::array<double, 3> percentiles(std::vector<double>& column) {
 
 }  // namespace
 
-RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Comparison& pair,
-                       int draws, std::uint64_t seed, const RiskModel& model,
-                       const RiskProgress& progress) {
+RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
+                       const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
+                       const RiskModel& model, const RiskProgress& progress) {
   GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
                  "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
   GPUTCO_REQUIRE(static_cast<long long>(draws) * static_cast<long long>(inputs.options.size()) <=
@@ -151,9 +168,10 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
                  "Monte Carlo: " << draws << " draws x " << inputs.options.size()
                                  << " options is above the limit of " << kMaxRiskOptionDraws
                                  << " option cash flows; lower --draws");
-  GPUTCO_REQUIRE(inputs.options.size() == plan.options.size() && pair.owned < plan.options.size() &&
-                     pair.rented < plan.options.size(),
-                 "Monte Carlo: the plan does not match its inputs");
+  GPUTCO_REQUIRE(
+      inputs.options.size() == plan.options.size() &&
+          (!pair || (pair->owned < plan.options.size() && pair->rented < plan.options.size())),
+      "Monte Carlo: the plan does not match its inputs");
   risk::check_input(model.purchase_price, "purchase price");
   risk::check_input(model.resale, "resale");
   risk::check_input(model.tariff, "tariff");
@@ -166,8 +184,22 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   const double rho = model.purchase_rental_correlation;
   GPUTCO_REQUIRE(std::isfinite(rho) && rho >= -1 && rho <= 1,
                  "risk model: the purchase-rental correlation must be in [-1, 1], got " << rho);
-  GPUTCO_REQUIRE(plan.options[pair.owned].feasible && plan.options[pair.rented].feasible,
-                 "Monte Carlo: the compared options must hold the model");
+  GPUTCO_REQUIRE(
+      !pair || (plan.options[pair->owned].feasible && plan.options[pair->rented].feasible),
+      "Monte Carlo: the compared options must hold the model");
+  // The exchange rates drawn, in code order; each converted amount finds its factor by slot.
+  std::vector<const UncertainInput*> fx_inputs;
+  std::vector<std::string> fx_codes;
+  for (const auto& [code, range] : model.fx) {
+    risk::check_input(range, ("exchange rate " + code).c_str());
+    fx_codes.push_back(code);
+    fx_inputs.push_back(&range);
+  }
+  const auto slot_of = [&](const std::string& code) {
+    if (code.empty()) return kPlanCurrency;
+    const auto at = std::find(fx_codes.begin(), fx_codes.end(), code);
+    return at == fx_codes.end() ? kPlanCurrency : static_cast<size_t>(at - fx_codes.begin());
+  };
 
   // Fit, speed and capacity do not depend on prices: prepared once, as make_plan does; only
   // the feasible options' cash flows are redone per draw.
@@ -175,20 +207,34 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   prepare_plan_inputs(prepared_inputs);
   std::vector<OptionInputs> work;
   std::vector<BaseValues> base;
+  std::vector<FxSlots> slots;
   size_t owned = 0, rented = 0;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     if (!plan.options[i].feasible) continue;
     const auto& o = prepared_inputs.options[i];
-    if (i == pair.owned) owned = work.size();
-    if (i == pair.rented) rented = work.size();
+    if (pair && i == pair->owned) owned = work.size();
+    if (pair && i == pair->rented) rented = work.size();
     work.push_back(o);
+    // The overflow rate is the overflow rental's rate x count / goodput: it moves with the
+    // rate of the currency that rental's rate was converted from.
+    std::string overflow_currency;
+    for (const auto& other : prepared_inputs.options) {
+      if (!o.overflow_option_id.empty() && other.id == o.overflow_option_id) {
+        overflow_currency = other.converted_from.rate_per_gpu_hour;
+      }
+    }
+    const ConvertedFrom& c = o.converted_from;
+    slots.push_back({slot_of(c.price_per_gpu), slot_of(c.rate_per_gpu_hour),
+                     slot_of(c.price_per_month), slot_of(c.setup_fee), slot_of(overflow_currency),
+                     slot_of(c.input_price_per_million), slot_of(c.output_price_per_million)});
     base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
-                    o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month,
+                    o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month, o.setup_fee,
                     o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
                     o.output_price_per_million});
   }
   const WorkloadInputs& base_workload = prepared_inputs.workload;
   SiteInputs site = prepared_inputs.site;
+  const size_t site_tariff_slot = slot_of(site.tariff_converted_from);
   const FinanceInputs& finance = prepared_inputs.finance;
 
   // Every buffer is sized once; a draw writes into them and allocates nothing.
@@ -196,6 +242,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   std::vector<std::vector<double>> totals(work.size(), std::vector<double>(n));
   std::vector<double> differences(n);
   std::vector<double> npv(work.size());
+  std::vector<double> fx(fx_inputs.size());  // this draw's factor per exchange rate
+  const auto fx_at = [&](size_t slot) { return slot == kPlanCurrency ? 1.0 : fx[slot]; };
   std::vector<CashFlow> flows(work.size());
   std::mt19937_64 generator(seed);
   size_t buy_wins = 0;
@@ -224,6 +272,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
     const double failures = risk::factor(generator, model.failure_rate);
     const double demand = risk::factor(generator, model.demand);
     const double growth_change = risk::factor(generator, model.growth) - 1.0;
+    // The exchange rates last, so that a plan without [risk] fx keeps every seed's numbers.
+    for (size_t c = 0; c < fx_inputs.size(); ++c) fx[c] = risk::factor(generator, *fx_inputs[c]);
     const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
     // The plan's own workload object at its own hours: a draw at the plan's values
     // reproduces make_plan's figures exactly.
@@ -239,30 +289,37 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
       workload.growth_per_month =
           std::clamp(base_workload.growth_per_month + growth_change, -0.99, most_growth);
     }
-    site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff;
+    site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff * fx_at(site_tariff_slot);
     for (size_t k = 0; k < work.size(); ++k) {
       auto& o = work[k];
       const auto& b = base[k];
-      o.price_per_gpu = b.price_per_gpu * price;
+      const FxSlots& f = slots[k];
+      o.price_per_gpu = b.price_per_gpu * price * fx_at(f.price_per_gpu);
       o.host_cost = b.host_cost * price;
       o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
       o.maintenance_per_year = b.maintenance_per_year * maintenance;
       o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);
-      o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental;
-      o.price_per_month = b.price_per_month * rental;
+      o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental * fx_at(f.rate_per_gpu_hour);
+      o.price_per_month = b.price_per_month * rental * fx_at(f.price_per_month);
+      o.setup_fee = b.setup_fee * fx_at(f.setup_fee);
       // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
       // rate, so it moves with the same draw.
-      o.overflow_rate_per_hour = b.overflow_rate_per_hour * rental;
-      o.input_price_per_million = b.input_price_per_million * rental;
-      o.output_price_per_million = b.output_price_per_million * rental;
+      o.overflow_rate_per_hour =
+          b.overflow_rate_per_hour * rental * fx_at(f.overflow_rate_per_hour);
+      o.input_price_per_million =
+          b.input_price_per_million * rental * fx_at(f.input_price_per_million);
+      o.output_price_per_million =
+          b.output_price_per_million * rental * fx_at(f.output_price_per_million);
       if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
       option_cash_flow(o, workload, site, finance, flows[k]);
       // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
       totals[k][d] = std::accumulate(flows[k].total.begin(), flows[k].total.end(), 0.0);
       npv[k] = std::accumulate(flows[k].discounted.begin(), flows[k].discounted.end(), 0.0);
     }
-    differences[d] = npv[owned] - npv[rented];
-    if (npv[owned] < npv[rented]) ++buy_wins;
+    if (pair) {
+      differences[d] = npv[owned] - npv[rented];
+      if (npv[owned] < npv[rented]) ++buy_wins;
+    }
     if (progress && ((d + 1) % kProgressEvery == 0 || d + 1 == n)) {
       progress(static_cast<int>(d + 1), draws);
     }
@@ -271,13 +328,16 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   RiskResult result;
   result.draws = draws;
   result.seed = seed;
-  result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
-  result.owned_option_id = plan.options[pair.owned].id;
-  result.rented_option_id = plan.options[pair.rented].id;
-  const auto spread = percentiles(differences);
-  result.p10_difference = spread[0];
-  result.p50_difference = spread[1];
-  result.p90_difference = spread[2];
+  result.compared = pair.has_value();
+  if (pair) {
+    result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
+    result.owned_option_id = plan.options[pair->owned].id;
+    result.rented_option_id = plan.options[pair->rented].id;
+    const auto spread = percentiles(differences);
+    result.p10_difference = spread[0];
+    result.p50_difference = spread[1];
+    result.p90_difference = spread[2];
+  }
   for (size_t k = 0; k < work.size(); ++k) {
     const auto p = percentiles(totals[k]);
     result.options.push_back({work[k].id, p[0], p[1], p[2]});
