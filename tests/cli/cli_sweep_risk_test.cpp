@@ -195,7 +195,12 @@ TEST(CliRisk, jsonHasOrderedPercentilesAndAProbability) {
     EXPECT_LE(o["p10_total_cost"].get<double>(), o["p50_total_cost"].get<double>()) << o["id"];
     EXPECT_LE(o["p50_total_cost"].get<double>(), o["p90_total_cost"].get<double>()) << o["id"];
   }
-  EXPECT_EQ(j["uncertain_inputs"].size(), 9u);
+  // The nine [risk] inputs, then the exchange rate of the USD catalog prices the EUR plan
+  // converts (held: the scenario names no fx.USD range).
+  ASSERT_EQ(j["uncertain_inputs"].size(), 10u);
+  EXPECT_EQ(j["uncertain_inputs"][9]["key"], "fx.USD");
+  EXPECT_EQ(j["uncertain_inputs"][9]["low"], 0.0);
+  EXPECT_EQ(j["uncertain_inputs"][9]["high"], 0.0);
 }
 
 TEST(CliRisk, timeGoesToStderrOnly) {

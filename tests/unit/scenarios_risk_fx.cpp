@@ -86,7 +86,8 @@ TEST_F(RiskFx, aUsdRentalInAEurPlanAtTheRatesBounds) {
     // cloud: the catalog's USD rate per device-hour x 0.9 EUR/USD x (1 + change) x 2 devices
     // x 10 h x 30 days x 12 months (3600 h). RunPod's RTX 3090 at 0.43 USD: 0.43 x 0.9 = 0.387
     // EUR; at -10 % 0.3483 x 7200 = 2507.76 EUR, at +10 % 0.4257 x 7200 = 3065.04 EUR.
-    const double expected = *rate->published_amount * 0.9 * (1 + change) * 2 * 3600;
+    EXPECT_DOUBLE_EQ(*rate->published_amount, 0.43);
+    const double expected = change < 0 ? 2507.76 : 3065.04;
     const RiskResult::OptionPercentiles* cloud = nullptr;
     const RiskResult::OptionPercentiles* rig = nullptr;
     for (const auto& o : mc.options) {
