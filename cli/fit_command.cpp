@@ -1,6 +1,7 @@
 // gputco fit --model ID [--quant Q] [options]: memory, fit and speed of one model on one device,
 // on every catalog device (the GPU finder), on two devices side by side (--compare A B), or
 // the memory of fine-tuning it (--mode finetune-*).
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
 
@@ -11,6 +12,7 @@
 #include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "engine/parallel.hpp"
 #include "pricing/suggest.hpp"
 #include "reports/fit_report.hpp"
 #include "reports/serving_finder_report.hpp"
@@ -188,7 +190,15 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
   std::vector<ServingOffer> offers;
   for (const auto& device : catalog.devices())
     offers.push_back(serving_offer(catalog, device, as_of));
-  const auto rows = rank_serving(request, offers, goal);
+  const auto rows = rank_serving(request, offers, goal, default_thread_count());
+  // A refusal that is the same for every device is the request's (GGUF on vLLM, a q4_0 KV
+  // cache on SGLang), not a device's: one error, exit 2, as throughput gives, instead of an
+  // empty table above a hundred copies of the sentence.
+  if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [&](const ServingFinderRow& row) {
+        return !row.refusal.empty() && row.refusal == rows.front().refusal;
+      })) {
+    throw UsageError("fit: " + rows.front().refusal);
+  }
   out << (o.json ? serving_finder_json(request, goal, rows)
                  : serving_finder_text(request, goal, rows));
   return 0;

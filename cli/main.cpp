@@ -100,6 +100,9 @@ int run(const std::vector<std::string>& args) {
   } catch (const EngineError& e) {
     std::cerr << "error: " << shown(e) << "\n";
     return 2;
+  } catch (const CatalogFileInvalid& e) {
+    std::cerr << "catalog error: " << shown(e) << "\n";
+    return 2;  // the file named as a catalog is not one: bad input
   } catch (const CatalogError& e) {
     std::cerr << "catalog error: " << shown(e) << "\n";
     return 1;

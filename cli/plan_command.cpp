@@ -10,6 +10,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/environment.hpp"
+#include "engine/parallel.hpp"
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
 #include "pricing/input_file.hpp"
@@ -31,6 +32,7 @@ namespace {
 Sensitivity sensitivity_of(const ResolvedScenario& resolved, const Plan& plan) {
   SensitivityOptions options;
   options.risk_model = resolved.risk_model;
+  options.threads = default_thread_count();  // the same figures on any number
   return analyse(resolved.plan_inputs, plan, options);
 }
 

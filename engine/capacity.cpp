@@ -63,6 +63,20 @@ WorkloadInputs at_hours_per_day(const WorkloadInputs& w, double hours_per_day) {
   return out;
 }
 
+void set_hours_per_day(const WorkloadInputs& base, double hours_per_day, WorkloadInputs& out) {
+  out.tokens_per_day = base.tokens_per_day;
+  out.requests_per_day = base.requests_per_day;
+  out.hours_per_day = base.hours_per_day;
+  if (hours_per_day == base.hours_per_day) return;  // the base's own figures, untouched
+  if (out.tokens_per_day && base.hours_per_day > 0) {
+    out.tokens_per_day = *base.tokens_per_day * hours_per_day / base.hours_per_day;
+  }
+  if (out.requests_per_day && base.hours_per_day > 0) {
+    out.requests_per_day = *base.requests_per_day * hours_per_day / base.hours_per_day;
+  }
+  out.hours_per_day = hours_per_day;
+}
+
 WorkloadInputs at_tokens_per_day(const WorkloadInputs& w, double tokens_per_day) {
   WorkloadInputs out = w;
   if (out.requests_per_day) {

@@ -53,4 +53,10 @@ WorkloadInputs at_tokens_per_day(const WorkloadInputs& workload, double tokens_p
 /// h in the crossover sweep and the hours tornado bar (its volume moves with the hours).
 WorkloadInputs at_hours_per_day(const WorkloadInputs& workload, double hours_per_day);
 
+/// Sets hours_per_day, tokens_per_day and requests_per_day of `out` (a copy of `base` in every
+/// other field) to those of `base` when hours_per_day equals base's (its figures untouched,
+/// no scaling by h / h), else to at_hours_per_day(base, hours_per_day)'s; writes no other
+/// field and allocates nothing (for the Monte Carlo's draws). Throws nothing.
+void set_hours_per_day(const WorkloadInputs& base, double hours_per_day, WorkloadInputs& out);
+
 }  // namespace gputco

@@ -7,6 +7,7 @@
 #include "engine/capacity.hpp"
 #include "engine/energy.hpp"
 #include "engine/finance.hpp"
+#include "engine/month_factors.hpp"
 #include "engine/timeline.hpp"
 #include "engine/units.hpp"
 
@@ -48,7 +49,7 @@ void size_rows(CashFlow& cf, size_t n) {
 }
 
 /// Fills the derived rows (total, cumulative, discounted) from the component rows.
-void finish_cash_flow(CashFlow& cf, double discount_rate_per_year) {
+void finish_cash_flow(CashFlow& cf, const MonthFactors& factors) {
   const size_t n = cf.capex.size();
   double running = 0;
   for (size_t m = 0; m < n; ++m) {
@@ -60,15 +61,14 @@ void finish_cash_flow(CashFlow& cf, double discount_rate_per_year) {
     running += cf.total[m];
     cf.cumulative[m] = running;
     // Monthly discounting with the effective annual rate: a flow at the end of month m is
-    // worth (1 + r)^(-m/12) today.
-    cf.discount_factor[m] =
-        std::pow(1.0 + discount_rate_per_year, -static_cast<double>(m) / kMonthsPerYear);
+    // worth (1 + r)^(-m/12) today (MonthFactors::discount_factor).
+    cf.discount_factor[m] = factors.discount_factor[m];
     cf.discounted[m] = cf.total[m] * cf.discount_factor[m];
   }
 }
 
 void api_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
-               CashFlow& cf) {
+               const MonthFactors& x, CashFlow& cf) {
   const auto last = static_cast<size_t>(f.horizon_months);
   const double output_per_day = w.tokens_per_day.value_or(0);
   const double input_per_day = output_per_day * w.input_tokens_per_output_token.value_or(0);
@@ -76,14 +76,12 @@ void api_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInpu
       (input_per_day * o.input_price_per_million + output_per_day * o.output_price_per_million) /
       kTokensPerMillion;
   for (size_t m = 1; m <= last; ++m) {
-    const int month = static_cast<int>(m);
-    cf.rent[m] = days_of_use(w, f, month) * growth_factor(w.growth_per_month, month) * per_day *
-                 trend_factor(f.api_price_trend_per_year, month);
+    cf.rent[m] = x.days_of_use[m] * x.growth[m] * per_day * x.api_trend[m];
   }
 }
 
 void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
-                 const FinanceInputs& f, CashFlow& cf) {
+                 const FinanceInputs& f, const MonthFactors& x, CashFlow& cf) {
   const int n_months = f.horizon_months;
   const auto last = static_cast<size_t>(n_months);
   const double unit_capex = capex_of(o);
@@ -94,7 +92,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
           ? o.colo_per_kw_month * o.contracted_kw + o.colo_per_rack_unit_month * o.rack_units
           : 0.0;
   const double energy_per_hour = energy_cost_per_hour(o, site);
-  const DailyLoadShape shape = load_shape_of(w);
+  const DailyLoadShape& shape = x.shape;
   // Idle energy's cost per unit-hour (zero when colocated power is in the kW fee).
   const double idle_per_hour =
       o.hosting == Hosting::colocation && !o.power_metered
@@ -106,15 +104,12 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     if (m == 0) continue;
     const int month = static_cast<int>(m);
     const double units = cf.units[m];
-    const double hours = w.hours_per_day * days_of_use(w, f, month);
+    const double hours = x.hours_of_use[m];
     const double served = served_load(cf.load[m], units, shape);
-    cf.energy[m] =
-        served * energy_per_hour * hours * trend_factor(site.tariff_trend_per_year, month);
+    cf.energy[m] = served * energy_per_hour * hours * x.tariff_trend[m];
     if (!o.powered_off_when_idle && o.idle_power_w > 0) {
-      const double idle_unit_hours =
-          std::max(0.0, units * hours_in_month(w, f, month) - served * hours);
-      cf.energy[m] +=
-          idle_unit_hours * idle_per_hour * trend_factor(site.tariff_trend_per_year, month);
+      const double idle_unit_hours = std::max(0.0, units * x.hours_in_month[m] - served * hours);
+      cf.energy[m] += idle_unit_hours * idle_per_hour * x.tariff_trend[m];
     }
     cf.maintenance[m] = unit_capex * units * o.maintenance_per_year / kMonthsPerYear;
     cf.hosting[m] = units * hosting_per_unit;
@@ -123,8 +118,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     }
     if (o.overflow == Overflow::rent) {
       cf.overflow_load[m] = std::max(0.0, cf.load[m] - served);  // what the units leave over
-      cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour *
-                   trend_factor(f.rent_trend_per_year, month);
+      cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour * x.rent_trend[m];
     }
   }
   double capex_total = 0;
@@ -166,20 +160,17 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
 }
 
 void rent_hourly_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
-                       CashFlow& cf) {
+                       const MonthFactors& x, CashFlow& cf) {
   const auto last = static_cast<size_t>(f.horizon_months);
   const double per_hour = o.rate_per_gpu_hour * o.count;
   const int term = term_months(o.term);
-  const DailyLoadShape shape = load_shape_of(w);
   for (size_t m = 1; m <= last; ++m) {
-    const int month = static_cast<int>(m);
     if (term > 0) {
-      cf.rent[m] = per_hour * cf.units[m] * hours_in_month(w, f, month);
+      cf.rent[m] = per_hour * cf.units[m] * x.hours_in_month[m];
     } else {
-      const double billed =
-          billed_instance_hours(o.hourly_billing, cf.load[m], shape, days_of_use(w, f, month),
-                                availability_hours(w, f, month));
-      cf.rent[m] = per_hour * billed / o.goodput * trend_factor(f.rent_trend_per_year, month);
+      const double billed = billed_instance_hours(o.hourly_billing, cf.load[m], x.shape,
+                                                  x.days_of_use[m], x.availability_hours[m]);
+      cf.rent[m] = per_hour * billed / o.goodput * x.rent_trend[m];
     }
   }
   if (term > 0) {
@@ -221,14 +212,24 @@ double devices_in_service(const OptionInputs& o, double peak_multiplier, const C
   return o.count * cf.units[m];
 }
 
+/// Is any cost line entered? Without one every row of cost_line_flows stays 0: each is a sum
+/// of products with an absent amount taken as 0 (engine/cost_lines.cpp), times a count >= 0.
+bool any_cost_line(const CostLines& l) {
+  return l.staff_hours_per_month || l.staff_rate_per_hour || l.staff_fte ||
+         l.staff_salary_per_year || l.licence_per_month || l.licence_per_year ||
+         l.licence_per_gpu_per_year || l.support_per_month || l.support_per_year ||
+         l.support_per_gpu_per_year || l.insurance_per_year || l.colo_extras_per_month;
+}
+
 /// The cost lines (engine/cost_lines.hpp), paid in arrears each month 1..N.
-void cost_line_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
+void cost_line_flows(const OptionInputs& o, const FinanceInputs& f, const MonthFactors& x,
                      CashFlow& cf) {
-  const auto last = static_cast<size_t>(f.horizon_months);
   const CostLines& lines = o.cost_lines;
+  if (!any_cost_line(lines)) return;  // the rows are sized with zeros
+  const auto last = static_cast<size_t>(f.horizon_months);
   const bool owned = o.kind == OptionKind::buy;
   const double staff = staff_per_month(lines);
-  const double peak_multiplier = load_shape_of(w).peak_multiplier;
+  const double peak_multiplier = x.shape.peak_multiplier;
   for (size_t m = 1; m <= last; ++m) {
     const double devices = devices_in_service(o, peak_multiplier, cf, m);
     cf.staff[m] = staff;
@@ -245,18 +246,23 @@ void cost_line_flows(const OptionInputs& o, const WorkloadInputs& w, const Finan
 
 void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
                       const FinanceInputs& f, CashFlow& cf) {
+  option_cash_flow(o, w, site, f, month_factors(w, site, f), cf);
+}
+
+void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                      const FinanceInputs& f, const MonthFactors& x, CashFlow& cf) {
   const auto last = static_cast<size_t>(f.horizon_months);
   size_rows(cf, last + 1);
   // Load and units: index 0 holds month 1's load (what the start must be sized for).
   const double load_1 = base_load(o, w);
   const bool whole_units = adds_units(o);
   // Units are sized for the peak hour's load (issue #21): load x the day's peak multiplier.
-  const double peak_multiplier = load_shape_of(w).peak_multiplier;
+  const double peak_multiplier = x.shape.peak_multiplier;
   const bool has_units = o.kind == OptionKind::buy || o.kind == OptionKind::rent_monthly ||
                          (o.kind == OptionKind::rent_hourly && term_months(o.term) > 0);
   double peak = 0;
   for (size_t m = 0; m <= last; ++m) {
-    cf.load[m] = load_1 * growth_factor(w.growth_per_month, static_cast<int>(m));
+    cf.load[m] = load_1 * x.growth[m];
     peak = std::max(peak, cf.load[m] * peak_multiplier);
     if (has_units) {
       cf.units[m] = whole_units ? std::max(1.0, std::ceil(peak - kLoadTolerance)) : 1.0;
@@ -264,20 +270,20 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
   }
   switch (o.kind) {
     case OptionKind::buy:
-      owned_flows(o, w, site, f, cf);
+      owned_flows(o, w, site, f, x, cf);
       break;
     case OptionKind::rent_hourly:
-      rent_hourly_flows(o, w, f, cf);
+      rent_hourly_flows(o, w, f, x, cf);
       break;
     case OptionKind::rent_monthly:
       rent_monthly_flows(o, f, cf);
       break;
     case OptionKind::api:
-      api_flows(o, w, f, cf);
+      api_flows(o, w, f, x, cf);
       break;
   }
-  energy_rows(o, w, site, f, cf);
-  cost_line_flows(o, w, f, cf);
+  energy_rows(o, site, f, x, cf);
+  cost_line_flows(o, f, x, cf);
   if (!f.vat_reclaimable && f.vat_rate > 0) {
     const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
     // Staff (wages) and insurance (exempt: VAT Directive 2006/112/EC, art. 135(1)(a)) carry
@@ -288,7 +294,7 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
                                 cf.colo_extras[m] + cf.licences[m] + cf.support[m]);
     }
   }
-  finish_cash_flow(cf, f.discount_rate_per_year);
+  finish_cash_flow(cf, x);
 }
 
 CashFlow option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,

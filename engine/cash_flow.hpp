@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "engine/month_factors.hpp"
 #include "engine/plan_inputs.hpp"
 #include "engine/plan_result.hpp"
 
@@ -94,6 +95,15 @@ CashFlow option_cash_flow(const OptionInputs& option, const WorkloadInputs& work
 /// (Monte Carlo) that recompute one option many times.
 void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
                       const SiteInputs& site, const FinanceInputs& finance, CashFlow& out);
+
+/// The same with the option-independent month factors given: `factors` must be
+/// month_factors(workload, site, finance) (or set by set_finance_factors and
+/// set_workload_factors for these inputs). No std::pow and no allocation once `out` is sized:
+/// for the Monte Carlo and sweeps, which compute many options under one set of factors. Bit
+/// for bit the figures of the overloads above (they compute the factors and call this).
+void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
+                      const SiteInputs& site, const FinanceInputs& finance,
+                      const MonthFactors& factors, CashFlow& out);
 
 /// Sums a cash flow by year: year 1 = index 0..12 (the start and months 1-12), year k =
 /// months 12(k-1)+1..12k; a last partial year is summed as far as the horizon goes.

@@ -69,8 +69,8 @@ std::optional<double> intensity_of(const OptionInputs& o, const SiteInputs& site
 
 /// Fills the physical rows energy_kwh, idle_kwh and co2e_kg from load and units (see
 /// option_cash_flow); api options keep zeros.
-void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
-                 const FinanceInputs& f, CashFlow& cf) {
+void energy_rows(const OptionInputs& o, const SiteInputs& site, const FinanceInputs& f,
+                 const MonthFactors& x, CashFlow& cf) {
   if (o.kind == OptionKind::api) return;
   const auto last = static_cast<size_t>(f.horizon_months);
   const double pue = energy_pue_of(o, site);
@@ -79,10 +79,9 @@ void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
   const bool on = stays_on(o);
   const bool by_use = o.kind == OptionKind::rent_hourly && term_months(o.term) == 0;
   const auto intensity = intensity_of(o, site);
-  const DailyLoadShape shape = load_shape_of(w);
+  const DailyLoadShape& shape = x.shape;
   for (size_t m = 1; m <= last; ++m) {
-    const int month = static_cast<int>(m);
-    const double hours = w.hours_per_day * days_of_use(w, f, month);
+    const double hours = x.hours_of_use[m];
     double load_kwh = 0, idle_unit_hours = 0;
     if (by_use) {
       load_kwh = load_kw * hours * cf.load[m] / o.goodput * pue;
@@ -90,7 +89,7 @@ void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
       const double served = served_load(cf.load[m], cf.units[m], shape);
       load_kwh = served * load_kw * hours * pue;
       if (on) {
-        idle_unit_hours = std::max(0.0, cf.units[m] * hours_in_month(w, f, month) - served * hours);
+        idle_unit_hours = std::max(0.0, cf.units[m] * x.hours_in_month[m] - served * hours);
       }
     }
     cf.idle_kwh[m] = idle_unit_hours * idle_kw * pue;

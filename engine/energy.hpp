@@ -2,6 +2,7 @@
 // month (load and idle, x PUE), CO2e from the grid's intensity, and their totals.
 #pragma once
 
+#include "engine/month_factors.hpp"
 #include "engine/plan_inputs.hpp"
 #include "engine/plan_result.hpp"
 
@@ -19,9 +20,10 @@ double tariff_of(const OptionInputs& option, const SiteInputs& site);
 double energy_cost_per_hour(const OptionInputs& option, const SiteInputs& site);
 
 /// Fills the physical rows energy_kwh, idle_kwh and co2e_kg of `cash_flow` from its load and
-/// units rows (see option_cash_flow for the formulas); api options keep zeros.
-void energy_rows(const OptionInputs& option, const WorkloadInputs& workload, const SiteInputs& site,
-                 const FinanceInputs& finance, CashFlow& cash_flow);
+/// units rows (see option_cash_flow for the formulas); api options keep zeros. `factors` are
+/// month_factors() of the workload, site and finance the cash flow is for.
+void energy_rows(const OptionInputs& option, const SiteInputs& site, const FinanceInputs& finance,
+                 const MonthFactors& factors, CashFlow& cash_flow);
 
 /// Energy and carbon totals of one option from its physical rows (result.cash_flow) into
 /// `result` (energy_kwh_total, co2e_kg_total, co2e_kg_per_million_tokens and the reasons when

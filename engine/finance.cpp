@@ -79,6 +79,13 @@ std::optional<double> internal_rate_of_return(const std::vector<double>& flows) 
   for (int i = 1; i <= kSteps; ++i) {
     const double b = rate_at(i);
     const double npv_b = net_present_value(flows, b);
+    // Near -100 % a long stream's discount factors overflow ((1 - 0.99)^-600 = 1e1200): such
+    // a rate says nothing, and inf - inf is no sign change (it gave an IRR of -100 %).
+    if (!std::isfinite(npv_a) || !std::isfinite(npv_b)) {
+      a = b;
+      npv_a = npv_b;
+      continue;
+    }
     if (npv_a == 0) return a;
     if ((npv_a < 0) != (npv_b < 0)) {
       double lo = a, hi = b, npv_lo = npv_a;

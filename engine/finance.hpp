@@ -39,7 +39,8 @@ double net_present_value(const std::vector<double>& flows, double rate_per_perio
 
 /// Internal rate of return per period of `flows` (index = period): the rate r > -1 at which
 /// net_present_value(flows, r) = 0. Robust: scans rates from -99 % to +1000 % per period for
-/// the first sign change of the NPV, then bisects to 1e-12 (no Newton steps that can diverge).
+/// the first sign change of the NPV, then bisects to 1e-12 (no Newton steps that can diverge);
+/// rates at which the NPV overflows a double (near -100 % over hundreds of periods) are skipped.
 /// nullopt ("n/a") when the flows never change sign or the NPV has no root in that range.
 /// Same root as the spreadsheet IRR(flows) when IRR converges to the lowest root.
 std::optional<double> internal_rate_of_return(const std::vector<double>& flows);

@@ -170,6 +170,8 @@ std::vector<DeviceFit> rank_devices(const FitRequest& request, const std::vector
 
 std::string to_string(Tier tier) {
   switch (tier) {
+    case Tier::none:
+      return "-";
     case Tier::entry:
       return "entry";
     case Tier::mid_range:
@@ -197,7 +199,7 @@ Tier tier_for_largest_model(double largest_params_b, const TierBounds& bounds) {
   if (largest_params_b >= bounds.flagship_min_b) return Tier::flagship;
   if (largest_params_b >= bounds.high_end_min_b) return Tier::high_end;
   if (largest_params_b >= bounds.mid_range_min_b) return Tier::mid_range;
-  return Tier::entry;
+  return largest_params_b > 0 ? Tier::entry : Tier::none;
 }
 
 std::optional<ModelArch> largest_fitting_model(const TierProbe& probe, const Device& device,

@@ -52,9 +52,10 @@ std::vector<DeviceFit> rank_devices(const FitRequest& request, const std::vector
                                     int count, SplitMode split, const MemoryPolicy& policy = {});
 
 /// What a system is good for, in the buyer's guides' words: entry (prototyping, models up to
-/// ~7B), mid-range (8-30B), high-end (30-70B), flagship (beyond 70B, or many users).
-enum class Tier { entry, mid_range, high_end, flagship };
-/// "entry", "mid-range", "high-end", "flagship". Never throws.
+/// ~7B), mid-range (8-30B), high-end (30-70B), flagship (beyond 70B, or many users); none
+/// when the system holds no model of the tier probe at all (a card too small for any).
+enum class Tier { none, entry, mid_range, high_end, flagship };
+/// "-" (none), "entry", "mid-range", "high-end", "flagship". Never throws.
 std::string to_string(Tier tier);
 
 /// Lower bounds of the tiers on the size of the largest model a system holds, billions of
@@ -69,8 +70,8 @@ struct TierBounds {
 };
 
 /// The tier of a system whose largest comfortably fitting model has `largest_params_b`
-/// billion parameters (0 when none fits: entry). Throws EngineError on a negative size or
-/// bounds out of order.
+/// billion parameters; 0 means no model fits: Tier::none. Throws EngineError on a negative size
+/// or bounds out of order.
 Tier tier_for_largest_model(double largest_params_b, const TierBounds& bounds = {});
 
 /// The reference workload a tier is derived from: every catalog model at one quant and
@@ -156,7 +157,7 @@ struct FinderRow {
   /// reference's bandwidth.
   double speed_index = 0;
   SpeedIndexBasis speed_index_basis = SpeedIndexBasis::bandwidth;
-  Tier tier = Tier::entry;
+  Tier tier = Tier::none;
   std::string tier_model_id;  ///< the largest probe model that fits; empty when none
 };
 

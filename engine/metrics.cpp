@@ -8,6 +8,7 @@
 #include "engine/cash_flow.hpp"
 #include "engine/energy.hpp"
 #include "engine/error.hpp"
+#include "engine/month_factors.hpp"
 #include "engine/units.hpp"
 
 namespace gputco {
@@ -82,10 +83,14 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
                                                const SiteInputs& site,
                                                const FinanceInputs& finance) {
   CashFlow own_cf, rent_cf;
+  // The finance's factors (discounting, trends) are the same at every point of the search.
+  MonthFactors factors;
+  set_finance_factors(site, finance, factors);
   const auto gap = [&](double hours_per_day) {
     const WorkloadInputs w = at_hours_per_day(workload, hours_per_day);
-    option_cash_flow(owned, w, site, finance, own_cf);
-    option_cash_flow(rented, w, site, finance, rent_cf);
+    set_workload_factors(w, finance, factors);
+    option_cash_flow(owned, w, site, finance, factors, own_cf);
+    option_cash_flow(rented, w, site, finance, factors, rent_cf);
     const double own = std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0);
     const double rent = std::accumulate(rent_cf.total.begin(), rent_cf.total.end(), 0.0);
     return own - rent;
@@ -110,10 +115,13 @@ std::optional<double> break_even_tokens_per_day(const OptionInputs& option, cons
   const double upper = option.capacity_tokens_per_hour * workload.hours_per_day;
   if (!(upper > 0) || !std::isfinite(upper)) return std::nullopt;
   CashFlow own_cf, api_cf;
+  MonthFactors factors;
+  set_finance_factors(site, finance, factors);
   const auto gap = [&](double tokens_per_day) {
     const WorkloadInputs w = at_tokens_per_day(workload, tokens_per_day);
-    option_cash_flow(option, w, site, finance, own_cf);
-    option_cash_flow(api, w, site, finance, api_cf);
+    set_workload_factors(w, finance, factors);
+    option_cash_flow(option, w, site, finance, factors, own_cf);
+    option_cash_flow(api, w, site, finance, factors, api_cf);
     return std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0) -
            std::accumulate(api_cf.total.begin(), api_cf.total.end(), 0.0);
   };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -9,6 +10,8 @@
 
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
+#include "engine/month_factors.hpp"
+#include "engine/parallel.hpp"
 
 namespace gputco::risk {
 
@@ -112,6 +115,39 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
   return sorted[lo] + fraction * (sorted[lo + 1] - sorted[lo]);
 }
 
+std::array<double, 3> p10_p50_p90(std::vector<double>& column) {
+  GPUTCO_REQUIRE(!column.empty(), "a quantile needs at least one value");
+  std::array<double, 3> out{};
+  constexpr std::array<double, 3> kP = {0.1, 0.5, 0.9};
+  const auto begin = column.begin();
+  const size_t n = column.size();
+  // The median first over the whole column, then P10 left of it and P90 right of it.
+  const auto lo_of = [n](double p) {
+    return static_cast<size_t>(std::floor(static_cast<double>(n - 1) * p));
+  };
+  const auto at = [begin](size_t i) { return begin + static_cast<std::ptrdiff_t>(i); };
+  const size_t mid = lo_of(kP[1]);
+  const size_t low = lo_of(kP[0]);
+  const size_t high = lo_of(kP[2]);
+  std::nth_element(begin, at(mid), column.end());
+  if (low < mid) std::nth_element(begin, at(low), at(mid));
+  if (high > mid) std::nth_element(at(mid + 1), at(high), column.end());
+  for (size_t q = 0; q < kP.size(); ++q) {
+    const double h = static_cast<double>(n - 1) * kP[q];
+    const size_t lo = lo_of(kP[q]);
+    if (lo + 1 >= n) {
+      out[q] = column[n - 1];  // n = 1: the only value
+      continue;
+    }
+    // x[lo + 1] of the sorted column: the least value after position lo (below the median's
+    // position when lo is left of it, nth_element having put the larger ones after it).
+    const double next = *std::min_element(at(lo + 1), lo < mid ? at(mid + 1) : column.end());
+    const double fraction = h - static_cast<double>(lo);
+    out[q] = column[lo] + fraction * (next - column[lo]);
+  }
+  return out;
+}
+
 }  // namespace gputco::risk
 
 namespace gputco {
@@ -149,18 +185,26 @@ struct FxSlots {
   size_t output_price_per_million = kPlanCurrency;
 };
 
-/// Sorts `column` in place and returns its P10, P50 and P90.
-std::array<double, 3> percentiles(std::vector<double>& column) {
-  std::sort(column.begin(), column.end());
-  return {risk::quantile_sorted(column, 0.1), risk::quantile_sorted(column, 0.5),
-          risk::quantile_sorted(column, 0.9)};
+/// SplitMix64's output for state x (Steele, Lea & Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014; the constants of Vigna's reference splitmix64.c): the k-th output
+/// of a SplitMix64 generator seeded with s is mix(s + k x 0x9E3779B97F4A7C15), k = 1, 2, ...
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
 }
 
 }  // namespace
 
+std::uint64_t risk_block_seed(std::uint64_t seed, std::uint64_t block) {
+  // Unsigned arithmetic wraps (mod 2^64) by definition: no overflow.
+  return splitmix64(seed + block * 0x9E3779B97F4A7C15ull);
+}
+
 RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
                        const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
-                       const RiskModel& model, const RiskProgress& progress) {
+                       const RiskModel& model, const RiskProgress& progress, int threads) {
   GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
                  "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
   GPUTCO_REQUIRE(static_cast<long long>(draws) * static_cast<long long>(inputs.options.size()) <=
@@ -172,6 +216,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
       inputs.options.size() == plan.options.size() &&
           (!pair || (pair->owned < plan.options.size() && pair->rented < plan.options.size())),
       "Monte Carlo: the plan does not match its inputs");
+  GPUTCO_REQUIRE(threads >= 1, "Monte Carlo threads must be at least 1, got " << threads);
   risk::check_input(model.purchase_price, "purchase price");
   risk::check_input(model.resale, "resale");
   risk::check_input(model.tariff, "tariff");
@@ -205,16 +250,16 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   // the feasible options' cash flows are redone per draw.
   PlanInputs prepared_inputs = inputs;
   prepare_plan_inputs(prepared_inputs);
-  std::vector<OptionInputs> work;
+  std::vector<OptionInputs> feasible;
   std::vector<BaseValues> base;
   std::vector<FxSlots> slots;
   size_t owned = 0, rented = 0;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     if (!plan.options[i].feasible) continue;
     const auto& o = prepared_inputs.options[i];
-    if (pair && i == pair->owned) owned = work.size();
-    if (pair && i == pair->rented) rented = work.size();
-    work.push_back(o);
+    if (pair && i == pair->owned) owned = feasible.size();
+    if (pair && i == pair->rented) rented = feasible.size();
+    feasible.push_back(o);
     // The overflow rate is the overflow rental's rate x count / goodput: it moves with the
     // rate of the currency that rental's rate was converted from.
     std::string overflow_currency;
@@ -232,115 +277,171 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
                     o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
                     o.output_price_per_million});
   }
+  const size_t site_tariff_slot = slot_of(prepared_inputs.site.tariff_converted_from);
   const WorkloadInputs& base_workload = prepared_inputs.workload;
-  SiteInputs site = prepared_inputs.site;
-  const size_t site_tariff_slot = slot_of(site.tariff_converted_from);
   const FinanceInputs& finance = prepared_inputs.finance;
+  const size_t n_options = feasible.size();
 
-  // Every buffer is sized once; a draw writes into them and allocates nothing.
+  // Every buffer is sized before the draws; a draw writes into them and allocates nothing.
+  // Only what the result needs is kept per draw: each option's total and, with a pair, the
+  // NPV difference.
   const auto n = static_cast<size_t>(draws);
-  std::vector<std::vector<double>> totals(work.size(), std::vector<double>(n));
-  std::vector<double> differences(n);
-  std::vector<double> npv(work.size());
-  std::vector<double> fx(fx_inputs.size());  // this draw's factor per exchange rate
-  const auto fx_at = [&](size_t slot) { return slot == kPlanCurrency ? 1.0 : fx[slot]; };
-  std::vector<CashFlow> flows(work.size());
-  std::mt19937_64 generator(seed);
-  size_t buy_wins = 0;
-  constexpr size_t kProgressEvery = 4096;
+  std::vector<std::vector<double>> totals(n_options, std::vector<double>(n));
+  std::vector<double> differences(pair ? n : 0);
+  const size_t blocks = (n + kRiskBlockDraws - 1) / kRiskBlockDraws;
+  std::vector<size_t> block_buy_wins(blocks, 0);
 
   // A drawn growth_per_month's cap: the demand at most a million times month 1's over the
   // horizon (and at most +100 % a month).
   const double most_growth = std::min(1.0, std::pow(1e6, 1.0 / finance.horizon_months) - 1.0);
-  for (size_t d = 0; d < n; ++d) {
-    // A fixed order of draws per iteration: the same seed gives the same sequence. Correlated
-    // prices draw their two normals first, in the purchase price's place.
-    double price = 0, rental = 0;
-    if (rho != 0) {
-      const double z1 = risk::standard_normal(generator);
-      const double z2 = risk::standard_normal(generator);
-      price = risk::factor_at_normal(model.purchase_price, z1);
-      rental = risk::factor_at_normal(model.rental_rate, rho * z1 + std::sqrt(1 - rho * rho) * z2);
-    } else {
-      price = risk::factor(generator, model.purchase_price);
-    }
-    const double resale = risk::factor(generator, model.resale);
-    const double tariff = risk::factor(generator, model.tariff);
-    const double hours = risk::factor(generator, model.hours_per_day);
-    if (rho == 0) rental = risk::factor(generator, model.rental_rate);
-    const double maintenance = risk::factor(generator, model.maintenance);
-    const double failures = risk::factor(generator, model.failure_rate);
-    const double demand = risk::factor(generator, model.demand);
-    const double growth_change = risk::factor(generator, model.growth) - 1.0;
-    // The exchange rates last, so that a plan without [risk] fx keeps every seed's numbers.
-    for (size_t c = 0; c < fx_inputs.size(); ++c) fx[c] = risk::factor(generator, *fx_inputs[c]);
-    const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
-    // The plan's own workload object at its own hours: a draw at the plan's values
-    // reproduces make_plan's figures exactly.
-    WorkloadInputs workload = hours_per_day == base_workload.hours_per_day
-                                  ? base_workload
-                                  : at_hours_per_day(base_workload, hours_per_day);
-    if (demand != 1.0) {
-      if (workload.tokens_per_day) *workload.tokens_per_day *= demand;
-      if (workload.requests_per_day) *workload.requests_per_day *= demand;
-    }
-    if (growth_change != 0) {
+  // The finance's month factors (discounting, trends) are the same in every draw.
+  MonthFactors finance_factors;
+  set_finance_factors(prepared_inputs.site, finance, finance_factors);
+
+  /// What one thread changes from draw to draw.
+  struct ThreadState {
+    std::vector<OptionInputs> work;
+    WorkloadInputs workload;
+    SiteInputs site;
+    MonthFactors factors;
+    std::vector<CashFlow> flows;
+    std::vector<double> npv;
+    std::vector<double> fx;  // this draw's factor per exchange rate (fx_inputs' order)
+  };
+  const int n_threads = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), blocks));
+  std::vector<ThreadState> states(static_cast<size_t>(n_threads));
+  for (auto& st : states) {
+    st.work = feasible;
+    st.workload = base_workload;
+    st.site = prepared_inputs.site;
+    st.factors = finance_factors;
+    set_workload_factors(base_workload, finance, st.factors);
+    st.flows.resize(n_options);
+    st.npv.resize(n_options);
+    st.fx.resize(fx_inputs.size());
+  }
+  std::atomic<size_t> draws_done{0};
+  size_t progress_reported = 0;
+
+  const auto run_block = [&](size_t block, int thread) {
+    ThreadState& st = states[static_cast<size_t>(thread)];
+    // Each block has its own generator, seeded from the seed and the block's index alone: the
+    // draws are the same whichever thread runs the block.
+    std::mt19937_64 generator(risk_block_seed(seed, block));
+    const size_t first = block * kRiskBlockDraws;
+    const size_t end = std::min(n, first + kRiskBlockDraws);
+    size_t buy_wins = 0;
+    const auto fx_at = [&st](size_t slot) { return slot == kPlanCurrency ? 1.0 : st.fx[slot]; };
+    for (size_t d = first; d < end; ++d) {
+      // A fixed order of draws per iteration: the same seed gives the same sequence.
+      // Correlated prices draw their two normals first, in the purchase price's place.
+      double price = 0, rental = 0;
+      if (rho != 0) {
+        const double z1 = risk::standard_normal(generator);
+        const double z2 = risk::standard_normal(generator);
+        price = risk::factor_at_normal(model.purchase_price, z1);
+        rental =
+            risk::factor_at_normal(model.rental_rate, rho * z1 + std::sqrt(1 - rho * rho) * z2);
+      } else {
+        price = risk::factor(generator, model.purchase_price);
+      }
+      const double resale = risk::factor(generator, model.resale);
+      const double tariff = risk::factor(generator, model.tariff);
+      const double hours = risk::factor(generator, model.hours_per_day);
+      if (rho == 0) rental = risk::factor(generator, model.rental_rate);
+      const double maintenance = risk::factor(generator, model.maintenance);
+      const double failures = risk::factor(generator, model.failure_rate);
+      const double demand = risk::factor(generator, model.demand);
+      const double growth_change = risk::factor(generator, model.growth) - 1.0;
+      // The exchange rates last, so that a plan without [risk] fx keeps every seed's numbers.
+      for (size_t c = 0; c < fx_inputs.size(); ++c) {
+        st.fx[c] = risk::factor(generator, *fx_inputs[c]);
+      }
+      const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
+      // The plan's own workload at its own hours (a draw at the plan's values reproduces
+      // make_plan's figures exactly), else at_hours_per_day's; only the drawn fields change.
+      WorkloadInputs& workload = st.workload;
+      set_hours_per_day(base_workload, hours_per_day, workload);
+      if (demand != 1.0) {
+        if (workload.tokens_per_day) *workload.tokens_per_day *= demand;
+        if (workload.requests_per_day) *workload.requests_per_day *= demand;
+      }
       // The scenario's own range for growth_per_month, within its cap.
       workload.growth_per_month =
-          std::clamp(base_workload.growth_per_month + growth_change, -0.99, most_growth);
+          growth_change != 0
+              ? std::clamp(base_workload.growth_per_month + growth_change, -0.99, most_growth)
+              : base_workload.growth_per_month;
+      set_workload_factors(workload, finance, st.factors);
+      st.site.tariff_per_kwh =
+          prepared_inputs.site.tariff_per_kwh * tariff * fx_at(site_tariff_slot);
+      for (size_t k = 0; k < n_options; ++k) {
+        auto& o = st.work[k];
+        const auto& b = base[k];
+        const FxSlots& f = slots[k];
+        o.price_per_gpu = b.price_per_gpu * price * fx_at(f.price_per_gpu);
+        o.host_cost = b.host_cost * price;
+        o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
+        o.maintenance_per_year = b.maintenance_per_year * maintenance;
+        o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);
+        o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental * fx_at(f.rate_per_gpu_hour);
+        o.price_per_month = b.price_per_month * rental * fx_at(f.price_per_month);
+        o.setup_fee = b.setup_fee * fx_at(f.setup_fee);
+        // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
+        // rate, so it moves with the same draw.
+        o.overflow_rate_per_hour =
+            b.overflow_rate_per_hour * rental * fx_at(f.overflow_rate_per_hour);
+        o.input_price_per_million =
+            b.input_price_per_million * rental * fx_at(f.input_price_per_million);
+        o.output_price_per_million =
+            b.output_price_per_million * rental * fx_at(f.output_price_per_million);
+        if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
+        CashFlow& flow = st.flows[k];
+        option_cash_flow(o, workload, st.site, finance, st.factors, flow);
+        // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
+        totals[k][d] = std::accumulate(flow.total.begin(), flow.total.end(), 0.0);
+        st.npv[k] = std::accumulate(flow.discounted.begin(), flow.discounted.end(), 0.0);
+      }
+      if (pair) {
+        differences[d] = st.npv[owned] - st.npv[rented];
+        if (st.npv[owned] < st.npv[rented]) ++buy_wins;
+      }
     }
-    site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff * fx_at(site_tariff_slot);
-    for (size_t k = 0; k < work.size(); ++k) {
-      auto& o = work[k];
-      const auto& b = base[k];
-      const FxSlots& f = slots[k];
-      o.price_per_gpu = b.price_per_gpu * price * fx_at(f.price_per_gpu);
-      o.host_cost = b.host_cost * price;
-      o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
-      o.maintenance_per_year = b.maintenance_per_year * maintenance;
-      o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);
-      o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental * fx_at(f.rate_per_gpu_hour);
-      o.price_per_month = b.price_per_month * rental * fx_at(f.price_per_month);
-      o.setup_fee = b.setup_fee * fx_at(f.setup_fee);
-      // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
-      // rate, so it moves with the same draw.
-      o.overflow_rate_per_hour =
-          b.overflow_rate_per_hour * rental * fx_at(f.overflow_rate_per_hour);
-      o.input_price_per_million =
-          b.input_price_per_million * rental * fx_at(f.input_price_per_million);
-      o.output_price_per_million =
-          b.output_price_per_million * rental * fx_at(f.output_price_per_million);
-      if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
-      option_cash_flow(o, workload, site, finance, flows[k]);
-      // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
-      totals[k][d] = std::accumulate(flows[k].total.begin(), flows[k].total.end(), 0.0);
-      npv[k] = std::accumulate(flows[k].discounted.begin(), flows[k].discounted.end(), 0.0);
+    block_buy_wins[block] = buy_wins;
+    const size_t done = draws_done.fetch_add(end - first) + (end - first);
+    // The calling thread (0) reports, every kProgressEvery draws done by all threads.
+    constexpr size_t kProgressEvery = 4096;
+    if (thread == 0 && progress && done < n && done / kProgressEvery > progress_reported) {
+      progress_reported = done / kProgressEvery;
+      progress(static_cast<int>(progress_reported * kProgressEvery), draws);
     }
-    if (pair) {
-      differences[d] = npv[owned] - npv[rented];
-      if (npv[owned] < npv[rented]) ++buy_wins;
-    }
-    if (progress && ((d + 1) % kProgressEvery == 0 || d + 1 == n)) {
-      progress(static_cast<int>(d + 1), draws);
-    }
-  }
+  };
+  parallel_for(blocks, n_threads, run_block);
+  if (progress) progress(draws, draws);
 
   RiskResult result;
   result.draws = draws;
   result.seed = seed;
   result.compared = pair.has_value();
+  // The columns' percentiles are independent: one column per index, over the same threads;
+  // the NPV differences are the last column, with a pair only.
+  const size_t columns = n_options + (pair ? 1 : 0);
+  std::vector<std::array<double, 3>> spreads(columns);
+  parallel_for(columns, n_threads, [&](size_t column, int) {
+    spreads[column] = risk::p10_p50_p90(column == n_options ? differences : totals[column]);
+  });
   if (pair) {
+    const size_t buy_wins =
+        std::accumulate(block_buy_wins.begin(), block_buy_wins.end(), size_t{0});
     result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
     result.owned_option_id = plan.options[pair->owned].id;
     result.rented_option_id = plan.options[pair->rented].id;
-    const auto spread = percentiles(differences);
-    result.p10_difference = spread[0];
-    result.p50_difference = spread[1];
-    result.p90_difference = spread[2];
+    result.p10_difference = spreads[n_options][0];
+    result.p50_difference = spreads[n_options][1];
+    result.p90_difference = spreads[n_options][2];
   }
-  for (size_t k = 0; k < work.size(); ++k) {
-    const auto p = percentiles(totals[k]);
-    result.options.push_back({work[k].id, p[0], p[1], p[2]});
+  for (size_t k = 0; k < n_options; ++k) {
+    const auto& p = spreads[k];
+    result.options.push_back({feasible[k].id, p[0], p[1], p[2]});
   }
   check_finite_figures(result);
   return result;

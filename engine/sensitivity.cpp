@@ -184,13 +184,16 @@ std::vector<SweepPoint> utilization_sweep(const PlanInputs& inputs, double from,
   std::vector<SweepPoint> sweep;
   sweep.reserve(points);
   CashFlow cf;
+  MonthFactors factors;  // the finance's once; the workload's per point
+  set_finance_factors(work.site, work.finance, factors);
   for (size_t i = 0; i < points; ++i) {
     SweepPoint point;
     // from + i x step, not a running sum: no drift over many steps.
     point.hours_per_day = std::min(from + static_cast<double>(i) * step, to);
     const WorkloadInputs workload = workload_at(work.workload, point.hours_per_day);
+    set_workload_factors(workload, work.finance, factors);
     for (const auto& option : work.options) {
-      option_cash_flow(option, workload, work.site, work.finance, cf);
+      option_cash_flow(option, workload, work.site, work.finance, factors, cf);
       point.total_cost.push_back(total_of(cf));
     }
     sweep.push_back(std::move(point));
@@ -222,7 +225,8 @@ Sensitivity analyse(const PlanInputs& inputs, const Plan& plan, const Sensitivit
   s.base_difference = plan.options[pair->owned].npv - plan.options[pair->rented].npv;
   s.tornado = tornado(inputs, *pair, options.swing_fraction);
   if (options.draws > 0) {
-    s.risk = monte_carlo(inputs, plan, *pair, options.draws, options.seed, options.risk_model);
+    s.risk = monte_carlo(inputs, plan, *pair, options.draws, options.seed, options.risk_model, {},
+                         options.threads);
   }
   check_finite_figures(s);
   return s;

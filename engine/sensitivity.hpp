@@ -136,6 +136,7 @@ struct SensitivityOptions {
   double sweep_step_hours_per_day = 1;  ///< > 0
   int draws = 10000;                    ///< Monte Carlo draws; 0 = no Monte Carlo
   std::uint64_t seed = kDefaultRiskSeed;
+  int threads = 1;  ///< Monte Carlo threads (>= 1; the result is the same)
   RiskModel risk_model;
 };
 
@@ -206,6 +207,19 @@ inline constexpr int kMaxRiskDraws = 1'000'000;
 /// take 0.6 s). So 1,000,000 draws take up to 10 options, 100 options up to 100,000 draws.
 inline constexpr long long kMaxRiskOptionDraws = 10'000'000;
 
+/// Draws per block of the Monte Carlo (issue #19): block b (0, 1, ...) holds draws
+/// b x kRiskBlockDraws up to the next block's first, drawn from its own std::mt19937_64 seeded
+/// with risk_block_seed(seed, b). A fixed number, not one per thread, so that the draws, and
+/// the result, are the same on any number of threads.
+inline constexpr std::size_t kRiskBlockDraws = 1024;
+
+/// The seed of the Monte Carlo's block `block`: the (block + 1)-th output of a SplitMix64
+/// generator seeded with `seed` (Steele, Lea & Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014; the constants of Vigna's splitmix64.c), i.e. SplitMix64's mix of
+/// seed + (block + 1) x 0x9E3779B97F4A7C15 mod 2^64. Neighbouring seeds and blocks give
+/// unrelated streams. Throws nothing.
+std::uint64_t risk_block_seed(std::uint64_t seed, std::uint64_t block);
+
 /// Called by monte_carlo() every few thousand draws with the draws done so far (for a
 /// progress bar; the engine does no I/O itself). May be empty.
 using RiskProgress = std::function<void(int draws_done, int draws_total)>;
@@ -219,13 +233,22 @@ using RiskProgress = std::function<void(int draws_done, int draws_total)>;
 /// Reproducible: the random numbers are std::mt19937_64 (its sequence is fixed by the C++
 /// standard) turned into distributions by our own transforms (risk.hpp), never by
 /// std::uniform_real_distribution or std::normal_distribution, whose algorithms each
-/// standard library chooses. Same inputs, seed and draws: the same result.
+/// standard library chooses. Same inputs, seed and draws: the same result, on any number of
+/// threads: the draws are split into blocks of kRiskBlockDraws, each with its own generator
+/// (risk_block_seed), and the blocks are shared among `threads` threads (1..; the calling
+/// thread is one of them; parallel_for, engine/parallel.hpp); each draw's figures are stored
+/// by its index and the percentiles taken over all of them.
 /// Quantiles: Hyndman & Fan (1996) definition 7, as Excel PERCENTILE.INC and NumPy's default.
+/// `progress` is called on the calling thread only.
+/// Memory: 8 bytes x (feasible options, + 1 with a pair) per draw (56 MB for 1,000,000 draws of
+/// 6 options with a pair), plus one set of cash-flow rows per thread.
 /// Throws EngineError on draws outside 1..kMaxRiskDraws, draws x options above
-/// kMaxRiskOptionDraws or a distribution outside its domain.
+/// kMaxRiskOptionDraws, threads below 1 or a distribution outside its domain; an exception of a
+/// worker thread is rethrown on the calling thread once every thread has been joined.
 RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
                        const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
-                       const RiskModel& model = {}, const RiskProgress& progress = {});
+                       const RiskModel& model = {}, const RiskProgress& progress = {},
+                       int threads = 1);
 
 /// Sensitivity of a plan, for the workbook's Sensitivity and Crossover sheets and the CLI:
 /// the tornado (swing_fraction), the utilization sweep (the sweep grid) and, when draws > 0,

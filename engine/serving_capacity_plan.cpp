@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 
 #include "engine/error.hpp"
 #include "engine/units.hpp"
@@ -85,6 +86,29 @@ ServingRequest plan_serving_request(const PlanInputs& in, const OptionInputs& o)
   return r;
 }
 
+std::string with_scenario_keys(const std::string& message, const std::string& option_id) {
+  // The serving model's refusals name `gputco throughput`'s flags; a plan sets the same
+  // choices with scenario keys (README, scenario-key table).
+  static const std::regex flag(
+      R"((--(engine|quant|kv-cache|count) ([A-Za-z0-9_.-]+(?: or [A-Za-z0-9_.-]+)?)))");
+  std::string out;
+  auto begin = std::sregex_iterator(message.begin(), message.end(), flag);
+  size_t copied = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    out += message.substr(copied, static_cast<size_t>(m.position(0)) - copied);
+    const std::string name = m[2].str();
+    const std::string value = m[3].str();
+    if (name == "kv-cache") {
+      out += "kv_cache = " + value + " in [workload]";
+    } else {
+      out += name + " = " + value + " in [option:" + option_id + "]";
+    }
+    copied = static_cast<size_t>(m.position(0) + m.length(0));
+  }
+  return out + message.substr(copied);
+}
+
 void size_with_serving_model(const PlanInputs& in, OptionInputs& o) {
   const ServingRequest request = plan_serving_request(in, o);
   const ServingGoal goal = plan_serving_goal(in.workload);
@@ -93,7 +117,7 @@ void size_with_serving_model(const PlanInputs& in, OptionInputs& o) {
     capacity = serving_capacity(request, o.device, o.count, ServingLayout{}, goal);
   } catch (const EngineError& e) {
     throw EngineError(fmt::format("option {} ({} on {} x {}): {}", o.id, display_name(o.engine),
-                                  o.count, o.device.id, e.what()));
+                                  o.count, o.device.id, with_scenario_keys(e.what(), o.id)));
   }
   if (!capacity.target_met) {
     std::string why = missed_target(goal, capacity);

@@ -41,6 +41,12 @@ ServingRequest plan_serving_request(const PlanInputs& inputs, const OptionInputs
 /// layout: naming the key ("[workload] tpot_ms") and the best achievable figure.
 void size_with_serving_model(const PlanInputs& inputs, OptionInputs& option);
 
+/// `message` (a serving_capacity refusal) with `gputco throughput`'s flags replaced by the
+/// scenario keys a plan sets: "--engine llama.cpp" -> "engine = llama.cpp in [option:ID]"
+/// (also --quant, --count), "--kv-cache f16" -> "kv_cache = f16 in [workload]"; the rest
+/// unchanged. Throws nothing but std::bad_alloc.
+std::string with_scenario_keys(const std::string& message, const std::string& option_id);
+
 /// One sentence of `capacity`'s engine, batch and latency figures, as every report shows it:
 /// "vLLM 0.10.1: batch 64 per replica (memory and the engine's cap allow 256), 2 replica(s) of
 /// TP1 x PP1, 2400 output tokens/s per unit; TPOT p99 31.2 ms, TTFT p99 420 ms, 25.0 tokens/s

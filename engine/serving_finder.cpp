@@ -6,6 +6,7 @@
 
 #include "engine/error.hpp"
 #include "engine/model_bytes.hpp"
+#include "engine/parallel.hpp"
 
 namespace gputco {
 
@@ -27,14 +28,15 @@ std::tuple<int, double, std::string> order(const ServingFinderRow& r) {
 
 std::vector<ServingFinderRow> rank_serving(const ServingRequest& request,
                                            const std::vector<ServingOffer>& offers,
-                                           const ServingGoal& goal) {
+                                           const ServingGoal& goal, int threads) {
   validate_model(request.model);
   validate_quant(request.quant);
   GPUTCO_REQUIRE(request.input_tokens >= 1 && request.output_tokens >= 1,
                  "input and output tokens must be at least 1");
-  std::vector<ServingFinderRow> rows;
-  for (const auto& offer : offers) {
-    ServingFinderRow row;
+  std::vector<ServingFinderRow> rows(offers.size());
+  parallel_for(offers.size(), threads, [&](size_t index, int) {
+    const ServingOffer& offer = offers[index];
+    ServingFinderRow& row = rows[index];
     row.device = offer.device;
     row.rate_per_gpu_hour = offer.rate_per_gpu_hour;
     row.rate_source = offer.rate_source;
@@ -43,8 +45,7 @@ std::vector<ServingFinderRow> rank_serving(const ServingRequest& request,
     const FormatSupport support = format_support(r.engine, r.quant.id, r.kv_cache, offer.device);
     if (!support.refusal.empty()) {
       row.refusal = support.refusal;
-      rows.push_back(std::move(row));
-      continue;
+      return;
     }
     // Every box that holds the model; the one that serves the most per GPU at the goal wins
     // (a box meeting the target beats one missing it; ties keep the smaller box).
@@ -71,8 +72,7 @@ std::vector<ServingFinderRow> rank_serving(const ServingRequest& request,
       row.cost_per_million_total_tokens =
           rate * kMillion / (kSecondsPerHour * row.capacity.total_tokens_per_s_per_gpu);
     }
-    rows.push_back(std::move(row));
-  }
+  });
   std::stable_sort(rows.begin(), rows.end(),
                    [](const auto& a, const auto& b) { return order(a) < order(b); });
   return rows;

@@ -49,8 +49,10 @@ inline const std::vector<int>& serving_finder_counts() {
 /// a rate, most output tokens per GPU first; then rows missing the latency target; then
 /// refusals, by device id. Ties by device id. Throws EngineError on an invalid request (a
 /// model or quant out of domain, tokens < 1).
+/// The offers are estimated on `threads` threads (parallel_for, engine/parallel.hpp; each row
+/// is its offer's alone, so the rows are the same for any thread count).
 std::vector<ServingFinderRow> rank_serving(const ServingRequest& request,
                                            const std::vector<ServingOffer>& offers,
-                                           const ServingGoal& goal);
+                                           const ServingGoal& goal, int threads = 1);
 
 }  // namespace gputco

@@ -9,6 +9,9 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "pricing/catalog_build.hpp"
@@ -352,7 +355,7 @@ std::unique_ptr<SQLite::Database> open_checked_file(const std::string& path) {
   auto db = open_catalog_file_read_only(path);
   try {
     if (auto problem = catalog_problem(*db); !problem.empty()) {
-      throw CatalogError(path + ": " + problem);
+      throw CatalogFileInvalid(path + ": " + problem);
     }
     return db;
   } catch (const SQLite::Exception& e) {
@@ -391,7 +394,15 @@ void create_layered_views(SQLite::Database& db) {
   create_layer_views(db, {kBuiltinSchema, kMainSchema});
 }
 
-Catalog::Catalog(std::unique_ptr<SQLite::Database> db) : db_(std::move(db)) {}
+/// fx_rate's answers by (from, to, as_of); see Catalog::memo_.
+struct Catalog::Memo {
+  std::mutex mutex;
+  std::map<std::tuple<std::string, std::string, std::string>, std::optional<FxRate>> fx_rates;
+};
+
+Catalog::Catalog(std::unique_ptr<SQLite::Database> db)
+    : db_(std::move(db)), memo_(std::make_unique<Memo>()) {}
+
 Catalog::Catalog(Catalog&&) noexcept = default;
 Catalog& Catalog::operator=(Catalog&&) noexcept = default;
 Catalog::~Catalog() = default;
@@ -724,7 +735,14 @@ std::optional<FxRate> Catalog::fx_rate(const std::string& from, const std::strin
                                        const std::string& as_of) const {
   require_date(as_of);
   if (from == to) return FxRate{from, to, 1.0, {"same currency", as_of}};
-  return guarded("reading an exchange rate", [&]() -> std::optional<FxRate> {
+  const auto key = std::make_tuple(from, to, as_of);
+  {
+    const std::lock_guard<std::mutex> lock(memo_->mutex);
+    if (const auto found = memo_->fx_rates.find(key); found != memo_->fx_rates.end()) {
+      return found->second;
+    }
+  }
+  auto answer = guarded("reading an exchange rate", [&]() -> std::optional<FxRate> {
     // Both directions; the later observation wins, then the upper layer, then the stored
     // direction.
     SQLite::Statement q(*db_,
@@ -745,6 +763,9 @@ std::optional<FxRate> Catalog::fx_rate(const std::string& from, const std::strin
                   direct ? rate : 1.0 / rate,
                   {source, q.getColumn(3).getString(), q.getColumn(4).getString()}};
   });
+  const std::lock_guard<std::mutex> lock(memo_->mutex);
+  memo_->fx_rates.emplace(key, answer);
+  return answer;
 }
 
 std::vector<System> Catalog::systems() const {

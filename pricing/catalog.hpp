@@ -33,6 +33,15 @@ class CatalogLocked : public CatalogError {
   using CatalogError::CatalogError;
 };
 
+/// A file named as a catalog that is not one this program reads: not an SQLite file, another
+/// program's database, a damaged one (SQLite's NOTADB and CORRUPT), or a newer schema. Bad
+/// input (exit 2) wherever it is met, to be told apart from a runtime failure on a good
+/// catalog (a full disk, an I/O error: CatalogError, exit 1). what() names the file.
+class CatalogFileInvalid : public CatalogError {
+ public:
+  using CatalogError::CatalogError;
+};
+
 /// The book of the rows compiled into gputco (pricing/data).
 inline constexpr const char* kBuiltinBook = "built-in";
 
@@ -260,6 +269,7 @@ class Catalog {
   /// direction on the same date). An inverted rate keeps its observation date and says
   /// "(inverted from TO/FROM)" after its source; an identity rate has source "same
   /// currency" and observed_on = as_of. No cross rates through a third currency.
+  /// Remembered per (from, to, as_of) once read: the same arguments are answered from memory.
   std::optional<FxRate> fx_rate(const std::string& from, const std::string& to,
                                 const std::string& as_of) const;
 
@@ -389,8 +399,13 @@ class Catalog {
   static constexpr const char* kPlausibilityReviewed = "plausibility reviewed:";
 
  private:
+  struct Memo;
   explicit Catalog(std::unique_ptr<SQLite::Database> db);
   std::unique_ptr<SQLite::Database> db_;
+  /// Answers already read (fx_rate), by their arguments: a catalog is read-only once open, so
+  /// an answer never changes; a sweep resolves hundreds of scenarios with the same rates.
+  /// Guarded by its own mutex (the memo itself; SQLite reads are not made concurrent by it).
+  std::unique_ptr<Memo> memo_;
 };
 
 }  // namespace gputco

@@ -51,7 +51,7 @@ std::string export_price_book(const std::string& db_path, ImportFormat format,
   const auto db = open_catalog_file_read_only(db_path);
   try {
     if (db->execAndGet("PRAGMA application_id").getInt() != kCatalogApplicationId) {
-      throw CatalogError(db_path + ": not a gputco catalog");
+      throw CatalogFileInvalid(db_path + ": not a gputco catalog");
     }
     if (db->execAndGet("PRAGMA user_version").getInt() < 2) {
       throw CatalogError(db_path + ": holds no price books (schema version 1)");

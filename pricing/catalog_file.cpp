@@ -54,6 +54,10 @@ void throw_catalog_file_error(const std::string& path, const std::string& doing,
                         std::to_string(kCatalogBusyTimeoutMs / 1000) +
                         " s); try again when it has finished (an import in progress?)");
   }
+  const int primary = sqlite_code & 0xFF;
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) {
+    throw CatalogFileInvalid(path + ": " + doing + ": " + reason);
+  }
   throw CatalogError(path + ": " + doing + ": " + reason);
 }
 

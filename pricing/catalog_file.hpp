@@ -32,7 +32,9 @@ std::unique_ptr<SQLite::Database> open_catalog_file_for_writing(const std::strin
 
 /// The CatalogError for an SQLite failure on the catalog file `path` while `doing` ("cannot
 /// import"): CatalogLocked "PATH: the catalog is locked by another program (waited 10 s); try
-/// again when it has finished" for SQLITE_BUSY and SQLITE_LOCKED, else "PATH: DOING: REASON".
+/// again when it has finished" for SQLITE_BUSY and SQLITE_LOCKED; CatalogFileInvalid "PATH:
+/// DOING: REASON" for SQLITE_NOTADB and SQLITE_CORRUPT (the file is not a readable database);
+/// else CatalogError "PATH: DOING: REASON".
 [[noreturn]] void throw_catalog_file_error(const std::string& path, const std::string& doing,
                                            int sqlite_code, const std::string& reason);
 

@@ -187,8 +187,8 @@ std::unique_ptr<SQLite::Database> open_user_database(const std::string& db_path)
     const int application_id = db->execAndGet("PRAGMA application_id").getInt();
     const int tables = db->execAndGet("SELECT count(*) FROM sqlite_master").getInt();
     if (application_id != kCatalogApplicationId && (application_id != 0 || tables != 0)) {
-      throw CatalogError(db_path + ": not a gputco catalog (application_id " +
-                         std::to_string(application_id) + ")");
+      throw CatalogFileInvalid(db_path + ": not a gputco catalog (application_id " +
+                               std::to_string(application_id) + ")");
     }
     // Persistent: every later connection, reader or writer, uses the write-ahead log.
     db->exec("PRAGMA journal_mode = WAL");

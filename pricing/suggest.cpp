@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 #include <utility>
 
 namespace gputco {
@@ -48,13 +49,18 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
   const std::string w = ascii_lowercase(word);
   const std::string w_bare = without_separators(w);
   std::string best;
-  // (distance with containment counted as 1, true distance): "tarif" is as near to
-  // "tariff_per_kwh" (contains it) as to "tariff", and "tariff" wins on the true distance.
-  std::pair<std::size_t, std::size_t> best_distance{std::string::npos, std::string::npos};
+  // (distance with containment counted as 1, 0 when the candidate begins with the word, true
+  // distance): "tarif" is as near to "tariff_per_kwh" (contains it) as to "tariff", and
+  // "tariff" wins on the true distance; of two candidates at 1, the one that begins with the
+  // word wins over a one-letter edit ("h100" -> "h100-sxm", not "p100"; "a100" -> an A100,
+  // not "a10"), but not one that merely holds it ("workloads" -> "workload", not
+  // "option:workloads").
+  std::tuple<std::size_t, int, std::size_t> best_distance{std::string::npos, 1, std::string::npos};
   for (const auto& candidate : candidates) {
     const std::string c = ascii_lowercase(candidate);
     const std::size_t distance = edit_distance(w, c);
     std::size_t counted = distance;
+    bool begins_with_word = false;
     if (w.size() >= 3 && (c.find(w) != std::string::npos || w.find(c) != std::string::npos)) {
       counted = std::min(distance, std::size_t{1});
     }
@@ -65,14 +71,17 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
       counted = 0;
     } else if (w_bare.size() >= 2 && c_bare.rfind(w_bare, 0) == 0) {
       counted = std::min(counted, std::size_t{1});
+      begins_with_word = true;
     }
-    if (std::pair(counted, distance) < best_distance) {
-      best_distance = {counted, distance};
+    const std::tuple<std::size_t, int, std::size_t> key{counted, begins_with_word ? 0 : 1,
+                                                        distance};
+    if (key < best_distance) {
+      best_distance = key;
       best = candidate;
     }
   }
   const std::size_t limit = std::max<std::size_t>(2, w.size() / 3);
-  return best_distance.first <= limit ? best : "";
+  return std::get<0>(best_distance) <= limit ? best : "";
 }
 
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {

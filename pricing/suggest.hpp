@@ -27,8 +27,9 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 /// that contains the word, or the reverse (3 characters or more: "3090" -> "rtx-3090"), or that
 /// the word begins once the separators '_', '-', '.' and ' ' are left out (2 characters or
 /// more: "Q3" -> "Q3_K_S"), counts as distance 1; one that differs only in separators ("Q4KM",
-/// "Q4_K_M") as distance 0; on a tie the smaller true distance wins, then the first candidate
-/// (callers pass ids in catalog order).
+/// "Q4_K_M") as distance 0; on a tie a candidate that begins with the word (separators left
+/// out) wins over an edit ("h100" -> "h100-sxm", not "p100"), then the smaller true distance,
+/// then the first candidate (callers pass ids in catalog order).
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
 
 /// "; did you mean 'X'?" with the nearest candidate, or "" when none is close: the tail every

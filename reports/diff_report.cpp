@@ -49,7 +49,7 @@ std::string money(const std::optional<double>& amount) {
 std::string change_text(const FigureChange& figure) {
   const auto delta = figure.delta();
   if (!delta) return "";
-  if (std::llround(*delta) == 0) return "0";
+  if (std::round(*delta) == 0) return "0";
   std::string text = (*delta > 0 ? "+" : "") + money(delta);
   if (const auto relative = figure.relative()) {
     text += fmt::format(" ({:+.1f} %)", *relative * 100);

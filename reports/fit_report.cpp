@@ -162,7 +162,7 @@ ordered row_json(const FinderRow& row, int prompt_tokens) {
       row.gbps_per_money ? ordered(row.gbps_per_money_condition) : ordered(nullptr);
   o["speed_index"] = number(row.speed_index);
   o["speed_index_basis"] = to_string(row.speed_index_basis);
-  o["tier"] = to_string(row.tier);
+  o["tier"] = row.tier == Tier::none ? ordered(nullptr) : ordered(to_string(row.tier));
   o["tier_model"] = row.tier_model_id.empty() ? ordered(nullptr) : ordered(row.tier_model_id);
   o["note"] = r.speed.note;
   return o;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <optional>
 
+#include "reports/peak_assumption.hpp"
+
 namespace gputco {
 
 namespace {
@@ -71,8 +73,10 @@ std::string whole_money_text(double amount) {
 
 std::string grouped_money_text(double amount) {
   if (!std::isfinite(amount)) return "n/a";
-  const long long whole = std::llround(amount);
-  std::string digits = std::to_string(whole < 0 ? -whole : whole);
+  // Rounded as a double and printed in full: a conversion to a 64-bit integer overflows from
+  // 9.2e18 on (undefined; it printed "-0").
+  const double whole = std::round(amount);
+  std::string digits = fmt::format("{:.0f}", std::fabs(whole));
   for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) {
     digits.insert(static_cast<size_t>(at), ",");
   }
@@ -126,13 +130,15 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     out += fmt::format("customer: {}   quote: {}\n", s.customer.empty() ? "-" : s.customer,
                        s.quote_id.empty() ? "-" : s.quote_id);
   }
+  out += fmt::format("model {} {}, {} tokens x {} stream(s), {:.1f} h/day x {:.2f} days/month\n",
+                     in.model.id, in.quant.id, in.workload.context_tokens,
+                     in.workload.concurrent_streams, in.workload.hours_per_day,
+                     in.workload.days_per_month);
+  out += peak_assumption_text(s) + "\n";
   out += fmt::format(
-      "model {} {}, {} tokens x {} stream(s), {:.1f} h/day x {:.2f} days/month\n"
       "prices as of {}, {} months from {}, discount rate {:.1f} %/year, amounts in {}, "
       "hours per month: {}\n\n",
-      in.model.id, in.quant.id, in.workload.context_tokens, in.workload.concurrent_streams,
-      in.workload.hours_per_day, in.workload.days_per_month, s.as_of, plan.horizon_months, s.start,
-      in.finance.discount_rate_per_year * 100, plan.currency,
+      s.as_of, plan.horizon_months, s.start, in.finance.discount_rate_per_year * 100, plan.currency,
       to_string(in.workload.hours_per_month_convention));
 
   out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n",

@@ -98,10 +98,13 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   f.warning = add(workbook);
   format_set_bg_color(f.warning, kWarningFill);
 
-  // Amounts in tables, whose titles and headers name the currency: cents below a million,
-  // whole units from a million on, so that -1,000,000,000 (14 characters) is the widest an
-  // amount up to 10^9 gets and a 15-character column never shows ###.
-  const std::string cents = "[>=1000000]#,##0;[<=-1000000]-#,##0;#,##0.00";
+  // Amounts in tables, whose titles and headers name the currency, in cents with an explicit
+  // minus in the negative section. No conditional sections ([>=1000000]...): LibreOffice
+  // drops the minus of a negative number that falls in a conditional format's last section
+  // (the month's resale printed as 1,019.50 for -1,019.50) where Excel adds it, so the two
+  // would show different signs. -999,999,999.99 fits a 14-character column (Calibri 11: 11
+  // digits of 7 px, 4 separators of 3.5 px and the minus in 98 px).
+  const std::string cents = "#,##0.00;-#,##0.00";
   f.money = numeric(workbook, cents);
   f.money_whole = numeric(workbook, "#,##0");
   f.money_bold = numeric(workbook, cents);

@@ -275,8 +275,8 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
   out.first_year_col = first;
   out.last_year_col = last;
   sheet.width(label, label, 52);
-  sheet.width(sum_col, sum_col, 14);
-  if (years > 0) sheet.width(first, last, 12);
+  sheet.width(sum_col, sum_col, 15);
+  if (years > 0) sheet.width(first, last, 14);
   worksheet_freeze_panes(sheet.raw(), out.year_row + 1, first);
   set_print_layout(sheet);
   return out;

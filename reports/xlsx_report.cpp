@@ -69,7 +69,8 @@ std::time_t utc_midnight(const lxw_datetime& date) {
 }  // namespace
 
 void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
-                          const ResolvedScenario& scenario) {
+                          const ResolvedScenario& scenario, const InputNames* names,
+                          const CashFlowLayout* layout) {
   const PlanInputs& in = scenario.plan_inputs;
   sheet.text(0, 0, "Hardware: fit and speed", formats.title);
   const std::string model = in.model.name.empty() ? in.model.id : in.model.name;
@@ -155,6 +156,9 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
       sheet.text(row, 14, "in the rent", formats.not_available);
     }
     ++row;
+  }
+  if (names != nullptr && layout != nullptr) {
+    write_peak_sizing(sheet, formats, plan, scenario, *names, *layout, row + 1);
   }
   sheet.width(0, 0, 24);
   sheet.width(1, 1, 26);
@@ -456,7 +460,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
                                                        scenario, *sensitivity, layout);
     xlsx::write_crossover_sheet(workbook, *crossover, formats, plan, scenario, *sensitivity, names);
   }
-  if (hardware) xlsx::write_hardware_sheet(*hardware, formats, plan, scenario);
+  if (hardware) xlsx::write_hardware_sheet(*hardware, formats, plan, scenario, &names, &layout);
   if (assumptions) xlsx::write_assumptions_sheet(*assumptions, formats, plan, scenario);
 
   xlsx::CheckInputs check_inputs;

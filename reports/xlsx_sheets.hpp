@@ -594,9 +594,26 @@ void write_crossover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const For
 void write_assumptions_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
                              const ResolvedScenario& scenario);
 
-/// Writes the Hardware sheet (fit and speed per option; engine figures as numbers).
+/// Writes the Hardware sheet: fit and speed per option (engine figures as numbers), then,
+/// with `names` and `layout`, the sizing for the peak (write_peak_sizing).
 void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
-                          const ResolvedScenario& scenario);
+                          const ResolvedScenario& scenario, const InputNames* names = nullptr,
+                          const CashFlowLayout* layout = nullptr);
+
+/// Writes the Hardware sheet's sizing block from `first_row` (issue #21 item 5): the peak
+/// demand of month 1 in output tokens/h (tokens_per_day / hours_per_day x peak_multiplier, the
+/// Inputs cells), and per owned or rented option the replicas per unit (Inputs' replicas), one
+/// replica's output tokens/s at the target (capacity_tokens_per_hour / seconds_per_hour /
+/// replicas), the replicas and units the peak needs (MAX(1, ROUNDUP(x - load_tolerance, 0)),
+/// as the Cash flow's units and always-on instances) and the instance-hours billed in month 1
+/// (always on: units x the hours of availability; reserved: units x hours in the month;
+/// autoscaled: month 1's rent / (rate x devices x price trend) x goodput). Every figure is a
+/// live formula with the engine's value cached; api options are left out (the provider sizes
+/// them), infeasible ones show n/a. Returns the row after the block. Throws XlsxError when a
+/// name it reads is missing.
+lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                            const ResolvedScenario& scenario, const InputNames& names,
+                            const CashFlowLayout& layout, lxw_row_t first_row);
 
 /// Writes the Sources sheet (every catalog price used, with age and stale flag). When `live`,
 /// the age is a formula over the Cover's prices_as_of and the stale flag one over the Inputs'

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "engine/units.hpp"
+#include "reports/peak_assumption.hpp"
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
@@ -297,6 +298,8 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   label("Break-even baseline");
   sheet.text(row++, 1,
              plan.baseline_option_id.empty() ? "none" : label_of(plan.baseline_option_id));
+  label("Peak and billing");
+  sheet.text(row++, 1, peak_assumption_text(scenario));
   if (!scenario.proposed_option_id.empty()) {
     label("Proposed");
     sheet.text(row++, 1, label_of(scenario.proposed_option_id), formats.bold);

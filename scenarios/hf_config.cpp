@@ -11,6 +11,7 @@
 #include <set>
 
 #include "pricing/input_file.hpp"
+#include "scenarios/json_nesting.hpp"
 #include "scenarios/model_file_error.hpp"
 #include "scenarios/scenario_text.hpp"
 
@@ -48,6 +49,14 @@ class Fields {
       }
     }
     return nullptr;
+  }
+
+  /// The name of `keys` the file uses (the first present), else the first of them: what a
+  /// message about the value names.
+  std::string name_used(std::initializer_list<const char*> keys) const {
+    std::string key = *keys.begin();
+    first(keys, &key);
+    return key;
   }
 
   std::optional<long long> integer(std::initializer_list<const char*> keys) const {
@@ -125,7 +134,9 @@ json parse_file(const std::string& path) {
     throw ModelFileError(path, e.what());
   }
   try {
-    return json::parse(text);
+    return parse_json_bounded(text);
+  } catch (const JsonTooDeep& e) {
+    throw ModelFileError(path, std::string(e.what()) + " (a config.json has three or four)");
   } catch (const json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 1, column 4: syntax error ...":
     // the byte says where; keep what was wrong.
@@ -504,13 +515,20 @@ HfConfig read_config(const json& top_json, const std::string& path,
   // (transformers' repeat_kv, llama.cpp's n_head / n_head_kv): a count that does not divide
   // is a broken config, not a model. MLA caches a latent instead of heads (checked above).
   if (!a.is_mla() && a.heads > 0 && a.kv_heads > 0 && a.heads % a.kv_heads != 0) {
-    std::string kv_key = "num_key_value_heads";
-    std::string heads_key = "num_attention_heads";
-    f.first({"num_key_value_heads", "num_kv_heads", "n_head_kv"}, &kv_key);
-    f.first({"num_attention_heads", "n_head", "num_heads"}, &heads_key);
-    f.fail(kv_key, fmt::format("{} does not divide {} {} (grouped-query attention shares each "
-                               "KV head among an equal number of attention heads)",
-                               a.kv_heads, heads_key, a.heads));
+    f.fail(f.name_used({"num_key_value_heads", "num_kv_heads", "n_head_kv"}),
+           fmt::format("{} does not divide {} {} (grouped-query attention shares each "
+                       "KV head among an equal number of attention heads)",
+                       a.kv_heads, f.name_used({"num_attention_heads", "n_head", "num_heads"}),
+                       a.heads));
+  }
+  // Without head_dim the head width is hidden / heads (transformers' default), which must
+  // divide: a hidden size of 1 for 32 heads gave a head width of 0 and a KV cache of 0 GiB.
+  if (!a.is_mla() && a.heads > 0 && a.head_dim == 0 && a.hidden % a.heads != 0) {
+    f.fail(f.name_used({"hidden_size", "n_embd", "d_model"}),
+           fmt::format("{} is not a multiple of {} {} (the head width is "
+                       "hidden_size / heads unless head_dim is given)",
+                       a.hidden, f.name_used({"num_attention_heads", "n_head", "num_heads"}),
+                       a.heads));
   }
   read_experts(f, type, s);
   read_attention_pattern(f, type, s, out);
@@ -558,7 +576,9 @@ HfConfig read_hf_config_text(const std::string& json_text, const std::string& wh
                              std::set<std::string>* keys_read) {
   json top_json;
   try {
-    top_json = json::parse(json_text);
+    top_json = parse_json_bounded(json_text);
+  } catch (const JsonTooDeep& e) {
+    throw ModelFileError(where, std::string(e.what()) + " (a config.json has three or four)");
   } catch (const json::parse_error& e) {
     throw ModelFileError(where, std::string("not JSON: ") + e.what());
   }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "engine/hardware.hpp"
+#include "scenarios/json_nesting.hpp"
 #include "scenarios/section_reader.hpp"
 
 namespace gputco::scenario_detail {
@@ -41,7 +42,9 @@ json config_value(const pt::ptree& node, const std::string& key, Scenario& s) {
   if (text == "false") return false;
   if (!text.empty() && (text.front() == '[' || text.front() == '{')) {
     try {
-      return json::parse(text);
+      return parse_json_bounded(text);
+    } catch (const JsonTooDeep& e) {
+      throw ScenarioError(s.file, s.line_of("model", key), "[model] " + key, e.what());
     } catch (const json::parse_error&) {
       throw ScenarioError(s.file, s.line_of("model", key), "[model] " + key,
                           "expected a JSON value (as config.json holds it), got '" + text + "'");

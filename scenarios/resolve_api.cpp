@@ -3,12 +3,21 @@
 // than the plan's.
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "scenarios/resolver.hpp"
 
 namespace gputco::resolve_detail {
 
 void Resolver::resolve_api(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
+  // The provider runs the model: a serving engine or weight format of ours changes nothing.
+  for (const auto& [key, value] : {std::pair<const char*, const std::string&>{"engine", o.engine},
+                                   std::pair<const char*, const std::string&>{"quant", o.quant}}) {
+    if (value.empty()) continue;
+    r_.warnings.push_back("[" + section + "] " + key + " = " + value + " is ignored: " + o.id +
+                          " is an api option, priced per token (the provider runs the model "
+                          "with its own engine and weights)");
+  }
   std::optional<ApiPrice> price;
   if (!o.api.empty()) {
     price = catalog_.api_price(o.api, s_.as_of);

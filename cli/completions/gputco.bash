@@ -60,7 +60,7 @@ _gputco() {
       return
       ;;
     --as-of | --max-age | --context | --streams | --prompt-tokens | --count | --lora-rank | \
-      --micro-batch | --draws | --seed | --book | --observed-on | --provider | --source | \
+      --micro-batch | --draws | --seed | --threads | --book | --observed-on | --provider | --source | \
       --region | --min-memory | --max-price | --input-tokens | --output-tokens | --tpot-ms | \
       --ttft-ms | --user-tokens-per-s | --tp | --pp | --batch)
       return
@@ -83,7 +83,7 @@ _gputco() {
                --catalog --help"
       ;;
     sweep) options="--vary --format --json --set --quiet -q --catalog --help" ;;
-    risk) options="--draws --seed --set --json --quiet -q --time --catalog --help" ;;
+    risk) options="--draws --seed --threads --set --json --quiet -q --time --catalog --help" ;;
     diff) options="--format --json --catalog --help" ;;
     catalog)
       if ((cword == 2)); then

@@ -30,6 +30,7 @@ complete -c gputco -n "__fish_seen_subcommand_from plan" -l quote -d 'the custom
 complete -c gputco -n "__fish_seen_subcommand_from sweep" -l vary -x -d 'KEY=FROM:TO:STEP'
 complete -c gputco -n "__fish_seen_subcommand_from risk" -l draws -x -d 'number of draws'
 complete -c gputco -n "__fish_seen_subcommand_from risk" -l seed -x -d 'seed of the random numbers'
+complete -c gputco -n "__fish_seen_subcommand_from risk" -l threads -x -d 'threads for the draws'
 complete -c gputco -n "__fish_seen_subcommand_from risk" -l time -d 'print how long it took'
 
 # fit

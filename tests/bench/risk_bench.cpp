@@ -36,8 +36,10 @@ const Example& example() {
 void BM_MonteCarlo(benchmark::State& state) {
   const Example& e = example();
   const int draws = static_cast<int>(state.range(0));
+  const int threads = static_cast<int>(state.range(1));
   for (auto _ : state) {
-    benchmark::DoNotOptimize(monte_carlo(e.inputs, e.plan, e.pair, draws, kDefaultRiskSeed));
+    benchmark::DoNotOptimize(
+        monte_carlo(e.inputs, e.plan, e.pair, draws, kDefaultRiskSeed, {}, {}, threads));
   }
   state.SetItemsProcessed(state.iterations() * draws);
   state.counters["options"] = static_cast<double>(e.inputs.options.size());
@@ -48,7 +50,31 @@ void BM_MonteCarlo(benchmark::State& state) {
   }();
   state.counters["horizon_months"] = e.inputs.finance.horizon_months;
 }
-BENCHMARK(BM_MonteCarlo)->Arg(10'000)->Arg(100'000)->Unit(benchmark::kMillisecond);
+// Draws x threads (issue #19: the same figures on any thread count; read the real time for
+// two threads, the CPU column counts the calling thread only).
+BENCHMARK(BM_MonteCarlo)
+    ->Args({10'000, 1})
+    ->Args({100'000, 1})
+    ->Args({100'000, 2})
+    ->Args({1'000'000, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+/// The work of `gputco sweep` over 1,000 values of hours_per_day (issue #19): each value
+/// parsed as the file would hold it, resolved against the catalog and planned.
+void BM_SweepThousandValues(benchmark::State& state) {
+  const Catalog catalog = Catalog::open_builtin();
+  const ScenarioSource source = read_scenario_source(
+      std::string(GPUTCO_SOURCE_DIR) + "/scenarios/examples/office-assistant-32b.ini");
+  for (auto _ : state) {
+    for (int i = 1; i <= 1000; ++i) {
+      const Scenario s =
+          parse_scenario(source, {{"workload", "hours_per_day", std::to_string(0.024 * i)}});
+      benchmark::DoNotOptimize(make_plan(resolve(s, catalog).plan_inputs));
+    }
+  }
+}
+BENCHMARK(BM_SweepThousandValues)->Unit(benchmark::kMillisecond);
 
 /// What `gputco plan` adds: tornado + 0..24 h sweep + 10,000 draws.
 void BM_AnalyseDefaults(benchmark::State& state) {

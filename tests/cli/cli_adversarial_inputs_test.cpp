@@ -319,6 +319,31 @@ TEST_F(Inputs, aLockedCatalogIsExitOneSayingSoNotABadFile) {
             "gputco: --catalog: a.csv: not a gputco catalog: file is not a database\n");
 }
 
+TEST_F(Inputs, aFileThatIsNoCatalogIsBadInputInEveryCommand) {
+  // Was: `catalog import` and `catalog check` exited 1 ("catalog error"), the other commands
+  // 2, for the same file. Not SQLite at all, and a real catalog cut short (SQLite: "database
+  // disk image is malformed"); the file is never written.
+  const auto made =
+      sh("printf 'item_id,condition,amount,currency,region,seller,observed_on,source,note,"
+         "price_type\nrtx-3090,used,700,USD,us,ebay,2026-01-01,a page,,street\n' > p.csv && "
+         "\"$0\" catalog import p.csv --catalog good.sqlite --book mine >/dev/null && "
+         "head -c 8192 good.sqlite > cut.sqlite && echo 'hello' > text.sqlite");
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  const std::vector<std::string> commands = {
+      "plan \"$1\" -o x.xlsx", "fit --model llama-3.1-8b --quant Q4_K_M", "catalog list devices",
+      "catalog export prices", "catalog import p.csv --book mine",        "catalog check"};
+  for (const char* file : {"text.sqlite", "cut.sqlite"}) {
+    for (const std::string& command : commands) {
+      const auto before = sh(std::string("md5sum ") + file);
+      const auto r = sh("\"$0\" " + command + " --catalog " + file);
+      EXPECT_EQ(r.exit_code, 2) << file << ": " << command << ": " << r.err;
+      EXPECT_NE(r.err.find(file), std::string::npos) << command << ": " << r.err;
+      EXPECT_EQ(sh(std::string("md5sum ") + file).out, before.out) << command;
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir_.file("x.xlsx")));
+}
+
 // ---- Bounded work ----------------------------------------------------------------------------
 
 std::string rentals_scenario(int options) {

@@ -282,6 +282,11 @@ TEST(CliServingFinder, misuseExitsWith2) {
       {{"--model", "llama-3.1-8b", "--quant", "FP8", "--kv-cache", "fp8"}, "fp8 with --engine"},
       {{"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "tgi"},
        "--engine must be llama.cpp, vllm, sglang or tensorrt-llm, got 'tgi'"},
+      // Was exit 0: an empty table and the same sentence for each of 105 devices.
+      {{"--model", "llama-3.1-8b", "--quant", "Q4_K_M", "--engine", "vllm"},
+       "gputco: fit: vLLM does not run GGUF quants such as Q4_K_M (GGUF is llama.cpp's format"},
+      {{"--model", "llama-3.1-8b", "--quant", "FP8", "--engine", "sglang", "--kv-cache", "q4_0"},
+       "gputco: fit: SGLang has no q4_0 KV cache"},
   };
   for (const auto& [args, message] : cases) {
     const auto r = fit(args);

@@ -71,6 +71,18 @@ TEST(InternalRateOfReturn, matchesTheSpreadsheet) {
   EXPECT_NEAR(annual_from_monthly(*m), 0.195288358, 1e-8);
 }
 
+TEST(InternalRateOfReturn, aLongStreamGivesItsLowestRootNotMinus100Percent) {
+  // Was -100 %: over 600 periods the NPV near -99 % is inf - inf (NaN), taken for a sign
+  // change. -1000, then 300 x +150, then 299 x -100: roots at -0.1303100549 % and 15 % a
+  // period (a dense scan with bisection, Python, 2026-12-02); the lowest is the IRR.
+  std::vector<double> long_stream{-1000};
+  long_stream.insert(long_stream.end(), 300, 150.0);
+  long_stream.insert(long_stream.end(), 299, -100.0);
+  const auto lowest = internal_rate_of_return(long_stream);
+  ASSERT_TRUE(lowest.has_value());
+  EXPECT_NEAR(*lowest, -0.001303100549, 1e-10);
+}
+
 TEST(InternalRateOfReturn, notAvailableWithoutASignChange) {
   EXPECT_FALSE(internal_rate_of_return({100, 200, 300}).has_value());
   EXPECT_FALSE(internal_rate_of_return({-100, -200}).has_value());

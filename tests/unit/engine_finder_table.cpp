@@ -56,13 +56,14 @@ const FinderRow& row_of(const std::vector<FinderRow>& rows, const std::string& i
 }
 
 TEST(FinderTier, boundsFollowTheGuidesNominalSizes) {
-  EXPECT_EQ(tier_for_largest_model(0), Tier::entry);          // nothing fits
+  EXPECT_EQ(tier_for_largest_model(0), Tier::none);           // nothing fits: "-"
   EXPECT_EQ(tier_for_largest_model(7.25), Tier::entry);       // Mistral 7B
   EXPECT_EQ(tier_for_largest_model(8.03), Tier::mid_range);   // Llama 3.1 8B
   EXPECT_EQ(tier_for_largest_model(30.53), Tier::mid_range);  // Qwen3 30B-A3B: 30B class
   EXPECT_EQ(tier_for_largest_model(32.76), Tier::high_end);   // Qwen3 32B
   EXPECT_EQ(tier_for_largest_model(70.6), Tier::high_end);    // Llama 3.3 70B: 70B class
   EXPECT_EQ(tier_for_largest_model(116.83), Tier::flagship);  // gpt-oss 120B
+  EXPECT_EQ(to_string(Tier::none), "-");
   EXPECT_EQ(to_string(Tier::mid_range), "mid-range");
   EXPECT_EQ(to_string(Tier::high_end), "high-end");
 }
@@ -101,6 +102,18 @@ TEST(FinderTier, derivedFromTheLargestModelThatFits) {
   EXPECT_EQ(row_of(rows, "rtx-3090", 1).tier, Tier::mid_range);
   EXPECT_EQ(row_of(rows, "rtx-5090", 1).tier, Tier::high_end);  // 32 GB holds Qwen3 32B
   EXPECT_EQ(row_of(rows, "rtx-pro-6000-blackwell", 1).tier, Tier::flagship);
+}
+
+TEST(FinderTier, aCardThatHoldsNoModelHasNoTier) {
+  // A 1 GB card: Mistral 7B, the probe's smallest, needs ~4.4 GB of weights at Q4_K_M alone.
+  DeviceOffer tiny = offer("rtx-3070");
+  tiny.device.id = "tiny-card";
+  tiny.device.memory_nameplate_gb = 1;
+  const auto rows = find_devices(finder("llama-3.1-8b", "Q4_K_M"), {tiny});
+  const FinderRow& row = row_of(rows, "tiny-card", 1);
+  EXPECT_EQ(row.tier, Tier::none);
+  EXPECT_EQ(to_string(row.tier), "-");
+  EXPECT_TRUE(row.tier_model_id.empty());
 }
 
 TEST(FinderSpeedIndex, referenceIs100AndOthersScaleWithTheDecodeEstimate) {

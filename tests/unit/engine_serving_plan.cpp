@@ -188,3 +188,33 @@ TEST(ServingPlan, domainTensorRtLlmLlama70bOnOneH200) {
 
 }  // namespace
 }  // namespace gputco
+
+namespace gputco {
+namespace {
+
+TEST(ServingPlan, aRefusalInAPlanNamesTheScenarioKeyNotTheCommandLineFlag) {
+  // vLLM refuses a GGUF quant; `gputco throughput` says "or --engine llama.cpp", a plan must
+  // say which scenario key to set, in the option's section.
+  PlanInputs in = h100_inputs(ServingEngine::vllm);
+  in.quant = test::reference_quant("Q4_K_M");
+  try {
+    prepare_plan_inputs(in);
+    FAIL() << "vLLM with Q4_K_M was not refused";
+  } catch (const EngineError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("option h100 (vLLM on 1 x h100-sxm)"), std::string::npos) << what;
+    EXPECT_NE(what.find("or engine = llama.cpp in [option:h100])"), std::string::npos) << what;
+    EXPECT_EQ(what.find("--"), std::string::npos) << what;
+  }
+  // Every flag a refusal names, and text around them, unchanged otherwise.
+  EXPECT_EQ(with_scenario_keys("F32 (--quant BF16), or F32 with --engine llama.cpp", "rig"),
+            "F32 (quant = BF16 in [option:rig]), or F32 with engine = llama.cpp in [option:rig]");
+  EXPECT_EQ(with_scenario_keys("AMD (use --engine vllm or sglang)", "mi"),
+            "AMD (use engine = vllm or sglang in [option:mi])");
+  EXPECT_EQ(with_scenario_keys("has none: use --kv-cache f16", "h"),
+            "has none: use kv_cache = f16 in [workload]");
+  EXPECT_EQ(with_scenario_keys("no flag here", "h"), "no flag here");
+}
+
+}  // namespace
+}  // namespace gputco

@@ -51,6 +51,11 @@ TEST(Nearest, theBuiltInCatalogSuggestsTheSwappedDevice) {
   EXPECT_EQ(nearest("rtx-3900", ids), "rtx-3090");
   EXPECT_EQ(did_you_mean("rtx-3900", ids), "; did you mean 'rtx-3090'?");
   EXPECT_EQ(did_you_mean("banana-split", ids), "");
+  // The short names people type: each suggested a different card by one edit (p100, a10,
+  // rtx-3070) over the cards that hold the name.
+  EXPECT_EQ(nearest("h100", ids).rfind("h100-", 0), 0u) << nearest("h100", ids);
+  EXPECT_EQ(nearest("a100", ids).rfind("a100-", 0), 0u) << nearest("a100", ids);
+  EXPECT_EQ(nearest("rtx-3060", ids).rfind("rtx-3060-", 0), 0u) << nearest("rtx-3060", ids);
 }
 
 }  // namespace

@@ -40,10 +40,24 @@ PlanDiff sample_diff() {
 
 TEST(GroupedMoney, thousandsSeparatedWholeAndLocaleFree) {
   EXPECT_EQ(grouped_money_text(6069.4), "6,069");
-  EXPECT_EQ(grouped_money_text(-1020.5), "-1,021");  // llround: half away from zero
+  EXPECT_EQ(grouped_money_text(-1020.5), "-1,021");  // std::round: half away from zero
   EXPECT_EQ(grouped_money_text(1e9), "1,000,000,000");
   EXPECT_EQ(grouped_money_text(999), "999");
+  // Was "-0" from 2^63 = 9.22e18 on (a 64-bit integer conversion overflowed); a plan gputco
+  // accepts can reach 1e35. 1e20 and -2^70 are exact in a double.
+  EXPECT_EQ(grouped_money_text(1e20), "100,000,000,000,000,000,000");
+  EXPECT_EQ(grouped_money_text(-1180591620717411303424.0), "-1,180,591,620,717,411,303,424");
+  EXPECT_EQ(grouped_money_text(-0.4), "0");
   EXPECT_EQ(grouped_money_text(std::nan("")), "n/a");
+}
+
+TEST(DiffReport, hugeAmountsAndTheirChangesPrintInFull) {
+  PlanSnapshot before = before_plan();
+  before.options[0].total_cost = 1e20;
+  const PlanDiff d = diff_plans(before, before_plan());
+  const std::string text = diff_text(d);
+  EXPECT_NE(text.find("100,000,000,000,000,000,000 -> "), std::string::npos) << text;
+  EXPECT_EQ(text.find("-0"), std::string::npos) << text;
 }
 
 TEST(DiffReport, textNamesTheMovedRecommendationEachOptionsChangeAndTheInput) {

@@ -33,6 +33,21 @@ std::string problem_of(const std::string& json) {
   return "(no error)";
 }
 
+TEST(HfConfig, nestingDeeperThan64LevelsIsRefusedNotACrash) {
+  // Was a segmentation fault (exit 139) at 100,000 levels: the parsed value was copied
+  // recursively. 64 levels still parse (and then miss the fields a model needs).
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(100000, '}');
+  EXPECT_EQ(problem_of(deep),
+            "nested deeper than 64 levels of { and [ (a config.json has three or four)");
+  std::string nested_64 = "{\"num_hidden_layers\": 2, \"x\": ";
+  for (int i = 1; i < 64; ++i) nested_64 += "[";
+  nested_64 += "1" + std::string(63, ']') + "}";
+  EXPECT_EQ(problem_of(nested_64).find("nested deeper"), std::string::npos)
+      << problem_of(nested_64);
+}
+
 // Meta's published count of Llama 3.1 8B: 8,030,261,248 (model card; by hand in
 // scenarios/model_shape.hpp: 32 x 218,112,000 + 2 x 525,336,576 + 4,096).
 TEST(HfConfig, llama31ParamsAndShape) {
@@ -180,6 +195,15 @@ TEST(HfConfig, missingFieldNamesFieldAndFile) {
                           "vocab_size": 100})"),
             "n_head_kv: 4 does not divide n_head 6 (grouped-query attention shares each KV head "
             "among an equal number of attention heads)");
+  // Was accepted with a head width of 0 (hidden 1 / 32 heads) and a KV cache of 0 GiB.
+  EXPECT_EQ(problem_of(R"({"num_hidden_layers": 2, "hidden_size": 4095, "num_attention_heads": 32,
+                          "num_key_value_heads": 8, "vocab_size": 100})"),
+            "hidden_size: 4095 is not a multiple of num_attention_heads 32 (the head width is "
+            "hidden_size / heads unless head_dim is given)");
+  EXPECT_EQ(problem_of(R"({"num_hidden_layers": 2, "hidden_size": 1, "num_attention_heads": 32,
+                          "num_key_value_heads": 8, "vocab_size": 100})")
+                .rfind("hidden_size: 1 is not a multiple", 0),
+            0u);
   EXPECT_EQ(problem_of("{ not json"),
             "byte 4: not JSON: syntax error while parsing object key - invalid literal; last "
             "read: '{ no'; expected string literal");

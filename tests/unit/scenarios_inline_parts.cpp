@@ -186,6 +186,10 @@ TEST(InlineModel, badFieldsNamedByKey) {
             "got '{\"factor\": 4'");
   EXPECT_EQ(error_of(kHead + kModel + "[workload]\nmodel = llama-3.1-8b\n" + kDevice + kBuy),
             "test.ini:17: [workload] model: give the model once: here or in the [model] section");
+  // Was a crash (stack overflow, exit 139) at 300,000 levels; refused from level 65 on.
+  const std::string deep = std::string(100000, '[') + "1" + std::string(100000, ']');
+  EXPECT_EQ(error_of(kHead + kModel + "rope_scaling = " + deep + "\n" + rest),
+            "test.ini:16: [model] rope_scaling: nested deeper than 64 levels of { and [");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "engine/error.hpp"
 #include "pricing/catalog.hpp"
@@ -141,6 +142,39 @@ TEST_F(ServingKeys, concurrentStreamsFollowLittlesLawWhenNotGiven) {
   std::string given = text;
   given.insert(given.find("tpot_ms"), "concurrent_streams = 3\n");
   EXPECT_EQ(resolve(parse(given), *catalog_).plan_inputs.workload.concurrent_streams, 3);
+}
+
+}  // namespace
+}  // namespace gputco
+
+namespace gputco {
+namespace {
+
+TEST(ServingKeysApi, anApiOptionsEngineAndQuantAreIgnoredWithAWarningNamingKeyAndOption) {
+  // The provider runs the model: the keys change nothing, and the plan says so (they used to
+  // be dropped silently).
+  const Catalog catalog = Catalog::open_builtin();
+  const ResolvedScenario r = resolve(
+      parse(with_workload("requests_per_day = 1200") +
+            "[option:groq]\nkind = api\napi = groq-qwen3-32b\nengine = vllm\nquant = FP8\n"),
+      catalog);
+  std::vector<std::string> about_groq;
+  for (const std::string& w : r.warnings) {
+    if (w.find("[option:groq]") != std::string::npos) about_groq.push_back(w);
+  }
+  ASSERT_EQ(about_groq.size(), 2u);
+  EXPECT_EQ(about_groq[0],
+            "[option:groq] engine = vllm is ignored: groq is an api option, priced per token (the "
+            "provider runs the model with its own engine and weights)");
+  EXPECT_EQ(about_groq[1].rfind("[option:groq] quant = FP8 is ignored: groq is an api option", 0),
+            0u)
+      << about_groq[1];
+  // Without the keys: no such warning.
+  const ResolvedScenario plain = resolve(parse(with_workload("requests_per_day = 1200") +
+                                               "[option:groq]\nkind = api\napi = groq-qwen3-32b\n"),
+                                         catalog);
+  for (const std::string& w : plain.warnings)
+    EXPECT_EQ(w.find("is ignored"), std::string::npos) << w;
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+// The per-month factors of a plan's cash flows that do not depend on the option: computed once
+// and shared by every option of a plan, a Monte Carlo draw or a sweep point.
+#pragma once
+
+#include <vector>
+
+#include "engine/load_shape.hpp"
+#include "engine/plan_inputs.hpp"
+
+namespace gputco {
+
+/// Rows indexed by month 0..horizon_months, each value computed by the same function, with the
+/// same arguments, as option_cash_flow computed it month by month before issue #19 (so a cash
+/// flow from these factors is bit for bit the one without them):
+struct MonthFactors {
+  // From the finance and the site (set_finance_factors):
+  /// (1 + discount_rate_per_year)^(-m / 12), finish_cash_flow's discount factor.
+  std::vector<double> discount_factor;
+  std::vector<double> rent_trend;    ///< trend_factor(rent_trend_per_year, m)
+  std::vector<double> tariff_trend;  ///< trend_factor(site.tariff_trend_per_year, m)
+  std::vector<double> api_trend;     ///< trend_factor(api_price_trend_per_year, m)
+  // From the workload (set_workload_factors); index 0 holds 0 in the first four rows:
+  std::vector<double> hours_in_month;      ///< hours_in_month(w, f, m), h
+  std::vector<double> days_of_use;         ///< days_of_use(w, f, m)
+  std::vector<double> hours_of_use;        ///< w.hours_per_day x days_of_use(w, f, m), h
+  std::vector<double> availability_hours;  ///< availability_hours(w, f, m), h
+  std::vector<double> growth;              ///< growth_factor(w.growth_per_month, m)
+  /// The growth_per_month `growth` holds (set_workload_factors skips its powers when the same).
+  double growth_per_month = 0;
+  DailyLoadShape shape;  ///< load_shape_of(w)
+};
+
+/// Sets the finance rows of `out` for these inputs (std::pow per month: 4 x (horizon + 1)
+/// calls). Reuses the rows' capacity. Throws nothing but bad_alloc.
+void set_finance_factors(const SiteInputs& site, const FinanceInputs& finance, MonthFactors& out);
+
+/// Sets the workload rows and the shape of `out` for this workload; the growth row is
+/// recomputed only when workload.growth_per_month differs from out.growth_per_month or the
+/// horizon changed. Reuses the rows' capacity. Throws nothing but bad_alloc.
+void set_workload_factors(const WorkloadInputs& workload, const FinanceInputs& finance,
+                          MonthFactors& out);
+
+/// Both: the factors of these inputs.
+MonthFactors month_factors(const WorkloadInputs& workload, const SiteInputs& site,
+                           const FinanceInputs& finance);
+
+}  // namespace gputco
