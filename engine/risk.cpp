@@ -396,7 +396,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
             b.output_price_per_million * rental * fx_at(f.output_price_per_million);
         if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
         CashFlow& flow = st.flows[k];
-        option_cash_flow(o, workload, st.site, finance, st.factors, flow);
+        // Only the money rows: a draw keeps the total and the NPV alone.
+        option_cash_flow(o, workload, st.site, finance, st.factors, flow, CashFlowRows::money);
         // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
         totals[k][d] = std::accumulate(flow.total.begin(), flow.total.end(), 0.0);
         st.npv[k] = std::accumulate(flow.discounted.begin(), flow.discounted.end(), 0.0);
