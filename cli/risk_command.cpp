@@ -50,7 +50,9 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "rental rates, maintenance, failures, demand and growth drawn from their distributions\n"
       "(symmetric defaults, or the scenario's [risk] section); prints how often buying\n"
       "(the owned option with the lowest NPV) beats renting (the rental baseline) and\n"
-      "P10/P50/P90 of every option's total cost. Same scenario, draws and seed: same output.\n\n"
+      "P10/P50/P90 of every option's total cost; without an owned option and a rental to\n"
+      "compare, the percentiles only. [risk] fx.CODE varies an exchange rate. Same scenario,\n"
+      "draws and seed: same output.\n\n"
       "options");
   std::string catalog_path, scenario_path,
       draws_text = "10000", seed_text = std::to_string(kDefaultRiskSeed), threads_text;
@@ -101,12 +103,20 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const ResolvedScenario resolved = resolve(scenario, catalog);
   const Plan plan = on_scenario(scenario.file, [&] { return make_plan(resolved.plan_inputs); });
   const auto pair = comparison(resolved.plan_inputs, plan);
+  // No owned option or no rental to compare: every option's percentiles all the same, and the
+  // note says why there is no probability.
+  std::string no_comparison;
   if (!pair) {
+    bool any_feasible = false;
+    for (const auto& o : plan.options) any_feasible = any_feasible || o.feasible;
     SensitivityOptions no_draws;
     no_draws.draws = 0;
     const Sensitivity why =
         on_scenario(scenario.file, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
-    throw UsageError("risk: " + why.note + " (the Monte Carlo compares buying with renting)");
+    if (!any_feasible) {
+      throw UsageError("risk: no option holds the model: there is no cost to draw");
+    }
+    no_comparison = why.note;
   }
   const RiskModel& model = resolved.risk_model;  // the scenario's [risk] over the defaults
   ProgressBar progress(err, "risk", quiet);
@@ -114,7 +124,7 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
   const std::clock_t cpu_start = std::clock();
   const RiskResult result = on_scenario(scenario.file, [&] {
     return monte_carlo(
-        resolved.plan_inputs, plan, *pair, draws, seed, model,
+        resolved.plan_inputs, plan, pair, draws, seed, model,
         [&](int done, int total) { progress.update(done, total); }, threads);
   });
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
@@ -128,8 +138,8 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
         "only)\n",
         draws, result.options.size(), threads, cpu_seconds, elapsed.count());
   }
-  out << (json ? risk_json(resolved, plan, result, model, json_stamp(catalog))
-               : risk_text(resolved, plan, result, model));
+  out << (json ? risk_json(resolved, plan, result, model, json_stamp(catalog), no_comparison)
+               : risk_text(resolved, plan, result, model, no_comparison));
   return 0;
 }
 

@@ -36,28 +36,50 @@ bool adds_units(const OptionInputs& o) {
   return false;
 }
 
-void size_rows(CashFlow& cf, size_t n) {
-  for (auto* row : {&cf.capex,      &cf.energy,        &cf.maintenance, &cf.rent,
-                    &cf.resale,     &cf.total,         &cf.cumulative,  &cf.discount_factor,
-                    &cf.discounted, &cf.hosting,       &cf.failures,    &cf.financing,
-                    &cf.vat,        &cf.depreciation,  &cf.book_value,  &cf.load,
-                    &cf.units,      &cf.overflow_load, &cf.energy_kwh,  &cf.idle_kwh,
-                    &cf.co2e_kg,    &cf.colo_extras,   &cf.insurance,   &cf.staff,
-                    &cf.licences,   &cf.support,       &cf.interest}) {
+/// Sizes the rows option_cash_flow sets to n months, zeroed where a kind writes only some
+/// months (or none); the rows written whole (load, total, discounted, and under
+/// CashFlowRows::all cumulative and discount_factor) are zeroed too under CashFlowRows::all
+/// only.
+void size_rows(CashFlow& cf, size_t n, CashFlowRows rows) {
+  for (auto* row : {&cf.capex, &cf.energy, &cf.maintenance, &cf.rent, &cf.resale, &cf.hosting,
+                    &cf.failures, &cf.financing, &cf.vat, &cf.units, &cf.overflow_load,
+                    &cf.colo_extras, &cf.insurance, &cf.staff, &cf.licences, &cf.support}) {
+    row->assign(n, 0.0);
+  }
+  if (rows == CashFlowRows::money) {
+    for (auto* row : {&cf.load, &cf.total, &cf.discounted}) row->resize(n);
+    return;
+  }
+  for (auto* row :
+       {&cf.load, &cf.total, &cf.cumulative, &cf.discount_factor, &cf.discounted, &cf.depreciation,
+        &cf.book_value, &cf.interest, &cf.energy_kwh, &cf.idle_kwh, &cf.co2e_kg}) {
     row->assign(n, 0.0);
   }
 }
 
+/// Month m's total: the workbook's Total is SUM(capex:resale) over the rows in this order.
+/// The cost lines come last: a plan without them sums exactly as before (x + 0 = x).
+double month_total(const CashFlow& cf, size_t m) {
+  return cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] + cf.failures[m] +
+         cf.rent[m] + cf.financing[m] + cf.vat[m] + cf.resale[m] + cf.colo_extras[m] +
+         cf.insurance[m] + cf.staff[m] + cf.licences[m] + cf.support[m];
+}
+
 /// Fills the derived rows (total, cumulative, discounted) from the component rows.
-void finish_cash_flow(CashFlow& cf, const MonthFactors& factors) {
+/// Under CashFlowRows::money cumulative and discount_factor are left as they were.
+void finish_cash_flow(CashFlow& cf, const MonthFactors& factors, CashFlowRows rows) {
   const size_t n = cf.capex.size();
+  if (rows == CashFlowRows::money) {
+    for (size_t m = 0; m < n; ++m) {
+      cf.total[m] = month_total(cf, m);
+      // The same product as below: discount_factor[m] is a copy of factors.discount_factor[m].
+      cf.discounted[m] = cf.total[m] * factors.discount_factor[m];
+    }
+    return;
+  }
   double running = 0;
   for (size_t m = 0; m < n; ++m) {
-    // The workbook's Total is SUM(capex:resale) over the rows in this order.
-    // The cost lines come last: a plan without them sums exactly as before (x + 0 = x).
-    cf.total[m] = cf.capex[m] + cf.energy[m] + cf.maintenance[m] + cf.hosting[m] + cf.failures[m] +
-                  cf.rent[m] + cf.financing[m] + cf.vat[m] + cf.resale[m] + cf.colo_extras[m] +
-                  cf.insurance[m] + cf.staff[m] + cf.licences[m] + cf.support[m];
+    cf.total[m] = month_total(cf, m);
     running += cf.total[m];
     cf.cumulative[m] = running;
     // Monthly discounting with the effective annual rate: a flow at the end of month m is
@@ -80,8 +102,11 @@ void api_flows(const OptionInputs& o, const WorkloadInputs& w, const FinanceInpu
   }
 }
 
+/// Under CashFlowRows::money the accounting rows (interest, depreciation, book_value) are
+/// not set: none enters total.
 void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
-                 const FinanceInputs& f, const MonthFactors& x, CashFlow& cf) {
+                 const FinanceInputs& f, const MonthFactors& x, CashFlowRows rows, CashFlow& cf) {
+  const bool accounting = rows == CashFlowRows::all;
   const int n_months = f.horizon_months;
   const auto last = static_cast<size_t>(n_months);
   const double unit_capex = capex_of(o);
@@ -132,6 +157,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     cf.financing[0] = -principal;
     for (size_t m = 1; m <= last && static_cast<int>(m) <= o.loan_term_months; ++m) {
       cf.financing[m] = payment;
+      if (!accounting) continue;
       // The instalment's interest: the balance owed after the previous one x the rate.
       cf.interest[m] =
           annuity_balance(principal, rate, o.loan_term_months, static_cast<int>(m) - 1) * rate;
@@ -145,6 +171,7 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     }
   }
 
+  if (!accounting) return;
   // Straight-line depreciation: a lot bought at index k depreciates in months k+1..k+life.
   const auto life = static_cast<size_t>(f.useful_life_months);
   double window = 0, capex_to_date = cf.capex[0], depreciation_to_date = 0;
@@ -250,9 +277,10 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
 }
 
 void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
-                      const FinanceInputs& f, const MonthFactors& x, CashFlow& cf) {
+                      const FinanceInputs& f, const MonthFactors& x, CashFlow& cf,
+                      CashFlowRows rows) {
   const auto last = static_cast<size_t>(f.horizon_months);
-  size_rows(cf, last + 1);
+  size_rows(cf, last + 1, rows);
   // Load and units: index 0 holds month 1's load (what the start must be sized for).
   const double load_1 = base_load(o, w);
   const bool whole_units = adds_units(o);
@@ -270,7 +298,7 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
   }
   switch (o.kind) {
     case OptionKind::buy:
-      owned_flows(o, w, site, f, x, cf);
+      owned_flows(o, w, site, f, x, rows, cf);
       break;
     case OptionKind::rent_hourly:
       rent_hourly_flows(o, w, f, x, cf);
@@ -282,7 +310,7 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
       api_flows(o, w, f, x, cf);
       break;
   }
-  energy_rows(o, site, f, x, cf);
+  if (rows == CashFlowRows::all) energy_rows(o, site, f, x, cf);  // kWh and CO2e: not money
   cost_line_flows(o, f, x, cf);
   if (!f.vat_reclaimable && f.vat_rate > 0) {
     const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;
@@ -294,7 +322,7 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
                                 cf.colo_extras[m] + cf.licences[m] + cf.support[m]);
     }
   }
-  finish_cash_flow(cf, x);
+  finish_cash_flow(cf, x, rows);
 }
 
 CashFlow option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,

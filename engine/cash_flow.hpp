@@ -96,14 +96,29 @@ CashFlow option_cash_flow(const OptionInputs& option, const WorkloadInputs& work
 void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
                       const SiteInputs& site, const FinanceInputs& finance, CashFlow& out);
 
+/// Which rows of a CashFlow option_cash_flow sets.
+enum class CashFlowRows {
+  all,  ///< every row
+  /// Only what `total` and `discounted` are made of, for the Monte Carlo (issue #19), which
+  /// keeps nothing else of a draw: the money rows summed into total (capex, energy,
+  /// maintenance, hosting, failures, rent, financing, vat, resale and the cost lines), load,
+  /// units, overflow_load, total and discounted. Left as they were (stale or empty): the
+  /// physical rows (energy_kwh, idle_kwh, co2e_kg), the accounting rows (depreciation,
+  /// book_value, interest), cumulative and discount_factor; none of them enters total.
+  money,
+};
+
 /// The same with the option-independent month factors given: `factors` must be
 /// month_factors(workload, site, finance) (or set by set_finance_factors and
 /// set_workload_factors for these inputs). No std::pow and no allocation once `out` is sized:
 /// for the Monte Carlo and sweeps, which compute many options under one set of factors. Bit
-/// for bit the figures of the overloads above (they compute the factors and call this).
+/// for bit the figures of the overloads above (they compute the factors and call this); with
+/// `rows` = CashFlowRows::money the rows it sets are bit for bit those of CashFlowRows::all
+/// (each by the same expression in the same order; tests/unit/engine_cash_flow_rows.cpp).
 void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
                       const SiteInputs& site, const FinanceInputs& finance,
-                      const MonthFactors& factors, CashFlow& out);
+                      const MonthFactors& factors, CashFlow& out,
+                      CashFlowRows rows = CashFlowRows::all);
 
 /// Sums a cash flow by year: year 1 = index 0..12 (the start and months 1-12), year k =
 /// months 12(k-1)+1..12k; a last partial year is summed as far as the horizon goes.

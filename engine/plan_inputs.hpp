@@ -168,6 +168,10 @@ struct SiteInputs {
   /// region, location-based) or a green-power contract's (market-based). nullopt: unknown,
   /// and so are the site's emissions (never taken as 0).
   std::optional<double> grid_g_co2e_per_kwh = std::nullopt;
+  /// The ISO 4217 currency the tariff was published in when the resolver converted it into the
+  /// plan currency (a catalog tariff in another currency); empty: given in the plan currency.
+  /// Read by the Monte Carlo only: a [risk] fx.CODE draw moves the tariffs converted from CODE.
+  std::string tariff_converted_from = {};
 };
 
 struct FinanceInputs {
@@ -194,6 +198,19 @@ struct FinanceInputs {
   /// First month of the plan (for calendar months only): year and month 1..12.
   int start_year = 2027;
   int start_month = 1;
+};
+
+/// The ISO 4217 currency each of an option's amounts was published in, where the resolver
+/// converted it into the plan currency (scenarios/resolve_fx.cpp convert(): a catalog price in
+/// another currency); empty: typed or published in the plan currency. Read by the Monte Carlo
+/// only: a [risk] fx.CODE draw moves exactly the amounts converted from CODE (RiskModel::fx).
+struct ConvertedFrom {
+  std::string price_per_gpu;
+  std::string rate_per_gpu_hour;
+  std::string price_per_month;
+  std::string setup_fee;
+  std::string input_price_per_million;
+  std::string output_price_per_million;
 };
 
 /// One option, every figure resolved and in the plan currency.
@@ -262,7 +279,9 @@ struct OptionInputs {
   // api (kind api): prices per million tokens, plan currency
   double input_price_per_million = 0;   ///< per million prompt (input) tokens
   double output_price_per_million = 0;  ///< per million generated (output) tokens
-  std::string api_model;                ///< the provider's model name, for labels
+  /// The currencies the amounts above were converted from (the Monte Carlo's FX draws).
+  ConvertedFrom converted_from = {};
+  std::string api_model;  ///< the provider's model name, for labels
   /// Published rate limits (requests and tokens per minute, input + output); nullopt: not
   /// published or not stated. Exceeding one is flagged (OptionResult), never refused.
   std::optional<double> requests_per_minute_limit = std::nullopt;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
+#include <string>
 
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
@@ -162,10 +163,26 @@ struct BaseValues {
   double annual_failure_rate = 0;
   double rate_per_gpu_hour = 0;
   double price_per_month = 0;
+  double setup_fee = 0;
   double overflow_rate_per_hour = 0;
   std::optional<double> tariff_per_kwh;
   double input_price_per_million = 0;
   double output_price_per_million = 0;
+};
+
+/// No FX draw applies: the amount is in the plan currency.
+constexpr size_t kPlanCurrency = static_cast<size_t>(-1);
+
+/// Where each converted amount of one option finds its exchange-rate factor: an index into
+/// the draw's FX factors (RiskModel::fx's order), kPlanCurrency when not converted or not varied.
+struct FxSlots {
+  size_t price_per_gpu = kPlanCurrency;
+  size_t rate_per_gpu_hour = kPlanCurrency;
+  size_t price_per_month = kPlanCurrency;
+  size_t setup_fee = kPlanCurrency;
+  size_t overflow_rate_per_hour = kPlanCurrency;
+  size_t input_price_per_million = kPlanCurrency;
+  size_t output_price_per_million = kPlanCurrency;
 };
 
 /// SplitMix64's output for state x (Steele, Lea & Flood, "Fast splittable pseudorandom number
@@ -185,9 +202,9 @@ std::uint64_t risk_block_seed(std::uint64_t seed, std::uint64_t block) {
   return splitmix64(seed + block * 0x9E3779B97F4A7C15ull);
 }
 
-RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Comparison& pair,
-                       int draws, std::uint64_t seed, const RiskModel& model,
-                       const RiskProgress& progress, int threads) {
+RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
+                       const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
+                       const RiskModel& model, const RiskProgress& progress, int threads) {
   GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
                  "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
   GPUTCO_REQUIRE(static_cast<long long>(draws) * static_cast<long long>(inputs.options.size()) <=
@@ -195,9 +212,10 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
                  "Monte Carlo: " << draws << " draws x " << inputs.options.size()
                                  << " options is above the limit of " << kMaxRiskOptionDraws
                                  << " option cash flows; lower --draws");
-  GPUTCO_REQUIRE(inputs.options.size() == plan.options.size() && pair.owned < plan.options.size() &&
-                     pair.rented < plan.options.size(),
-                 "Monte Carlo: the plan does not match its inputs");
+  GPUTCO_REQUIRE(
+      inputs.options.size() == plan.options.size() &&
+          (!pair || (pair->owned < plan.options.size() && pair->rented < plan.options.size())),
+      "Monte Carlo: the plan does not match its inputs");
   GPUTCO_REQUIRE(threads >= 1, "Monte Carlo threads must be at least 1, got " << threads);
   risk::check_input(model.purchase_price, "purchase price");
   risk::check_input(model.resale, "resale");
@@ -211,8 +229,22 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   const double rho = model.purchase_rental_correlation;
   GPUTCO_REQUIRE(std::isfinite(rho) && rho >= -1 && rho <= 1,
                  "risk model: the purchase-rental correlation must be in [-1, 1], got " << rho);
-  GPUTCO_REQUIRE(plan.options[pair.owned].feasible && plan.options[pair.rented].feasible,
-                 "Monte Carlo: the compared options must hold the model");
+  GPUTCO_REQUIRE(
+      !pair || (plan.options[pair->owned].feasible && plan.options[pair->rented].feasible),
+      "Monte Carlo: the compared options must hold the model");
+  // The exchange rates drawn, in code order; each converted amount finds its factor by slot.
+  std::vector<const UncertainInput*> fx_inputs;
+  std::vector<std::string> fx_codes;
+  for (const auto& [code, range] : model.fx) {
+    risk::check_input(range, ("exchange rate " + code).c_str());
+    fx_codes.push_back(code);
+    fx_inputs.push_back(&range);
+  }
+  const auto slot_of = [&](const std::string& code) {
+    if (code.empty()) return kPlanCurrency;
+    const auto at = std::find(fx_codes.begin(), fx_codes.end(), code);
+    return at == fx_codes.end() ? kPlanCurrency : static_cast<size_t>(at - fx_codes.begin());
+  };
 
   // Fit, speed and capacity do not depend on prices: prepared once, as make_plan does; only
   // the feasible options' cash flows are redone per draw.
@@ -220,27 +252,42 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   prepare_plan_inputs(prepared_inputs);
   std::vector<OptionInputs> feasible;
   std::vector<BaseValues> base;
+  std::vector<FxSlots> slots;
   size_t owned = 0, rented = 0;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     if (!plan.options[i].feasible) continue;
     const auto& o = prepared_inputs.options[i];
-    if (i == pair.owned) owned = feasible.size();
-    if (i == pair.rented) rented = feasible.size();
+    if (pair && i == pair->owned) owned = feasible.size();
+    if (pair && i == pair->rented) rented = feasible.size();
     feasible.push_back(o);
+    // The overflow rate is the overflow rental's rate x count / goodput: it moves with the
+    // rate of the currency that rental's rate was converted from.
+    std::string overflow_currency;
+    for (const auto& other : prepared_inputs.options) {
+      if (!o.overflow_option_id.empty() && other.id == o.overflow_option_id) {
+        overflow_currency = other.converted_from.rate_per_gpu_hour;
+      }
+    }
+    const ConvertedFrom& c = o.converted_from;
+    slots.push_back({slot_of(c.price_per_gpu), slot_of(c.rate_per_gpu_hour),
+                     slot_of(c.price_per_month), slot_of(c.setup_fee), slot_of(overflow_currency),
+                     slot_of(c.input_price_per_million), slot_of(c.output_price_per_million)});
     base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
-                    o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month,
+                    o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month, o.setup_fee,
                     o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
                     o.output_price_per_million});
   }
+  const size_t site_tariff_slot = slot_of(prepared_inputs.site.tariff_converted_from);
   const WorkloadInputs& base_workload = prepared_inputs.workload;
   const FinanceInputs& finance = prepared_inputs.finance;
   const size_t n_options = feasible.size();
 
   // Every buffer is sized before the draws; a draw writes into them and allocates nothing.
-  // Only what the result needs is kept per draw: each option's total and the NPV difference.
+  // Only what the result needs is kept per draw: each option's total and, with a pair, the
+  // NPV difference.
   const auto n = static_cast<size_t>(draws);
   std::vector<std::vector<double>> totals(n_options, std::vector<double>(n));
-  std::vector<double> differences(n);
+  std::vector<double> differences(pair ? n : 0);
   const size_t blocks = (n + kRiskBlockDraws - 1) / kRiskBlockDraws;
   std::vector<size_t> block_buy_wins(blocks, 0);
 
@@ -259,6 +306,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
     MonthFactors factors;
     std::vector<CashFlow> flows;
     std::vector<double> npv;
+    std::vector<double> fx;  // this draw's factor per exchange rate (fx_inputs' order)
   };
   const int n_threads = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), blocks));
   std::vector<ThreadState> states(static_cast<size_t>(n_threads));
@@ -270,6 +318,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
     set_workload_factors(base_workload, finance, st.factors);
     st.flows.resize(n_options);
     st.npv.resize(n_options);
+    st.fx.resize(fx_inputs.size());
   }
   std::atomic<size_t> draws_done{0};
   size_t progress_reported = 0;
@@ -282,6 +331,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
     const size_t first = block * kRiskBlockDraws;
     const size_t end = std::min(n, first + kRiskBlockDraws);
     size_t buy_wins = 0;
+    const auto fx_at = [&st](size_t slot) { return slot == kPlanCurrency ? 1.0 : st.fx[slot]; };
     for (size_t d = first; d < end; ++d) {
       // A fixed order of draws per iteration: the same seed gives the same sequence.
       // Correlated prices draw their two normals first, in the purchase price's place.
@@ -303,6 +353,10 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
       const double failures = risk::factor(generator, model.failure_rate);
       const double demand = risk::factor(generator, model.demand);
       const double growth_change = risk::factor(generator, model.growth) - 1.0;
+      // The exchange rates last, so that a plan without [risk] fx keeps every seed's numbers.
+      for (size_t c = 0; c < fx_inputs.size(); ++c) {
+        st.fx[c] = risk::factor(generator, *fx_inputs[c]);
+      }
       const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
       // The plan's own workload at its own hours (a draw at the plan's values reproduces
       // make_plan's figures exactly), else at_hours_per_day's; only the drawn fields change.
@@ -318,31 +372,40 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
               ? std::clamp(base_workload.growth_per_month + growth_change, -0.99, most_growth)
               : base_workload.growth_per_month;
       set_workload_factors(workload, finance, st.factors);
-      st.site.tariff_per_kwh = prepared_inputs.site.tariff_per_kwh * tariff;
+      st.site.tariff_per_kwh =
+          prepared_inputs.site.tariff_per_kwh * tariff * fx_at(site_tariff_slot);
       for (size_t k = 0; k < n_options; ++k) {
         auto& o = st.work[k];
         const auto& b = base[k];
-        o.price_per_gpu = b.price_per_gpu * price;
+        const FxSlots& f = slots[k];
+        o.price_per_gpu = b.price_per_gpu * price * fx_at(f.price_per_gpu);
         o.host_cost = b.host_cost * price;
         o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
         o.maintenance_per_year = b.maintenance_per_year * maintenance;
         o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);
-        o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental;
-        o.price_per_month = b.price_per_month * rental;
+        o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental * fx_at(f.rate_per_gpu_hour);
+        o.price_per_month = b.price_per_month * rental * fx_at(f.price_per_month);
+        o.setup_fee = b.setup_fee * fx_at(f.setup_fee);
         // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
         // rate, so it moves with the same draw.
-        o.overflow_rate_per_hour = b.overflow_rate_per_hour * rental;
-        o.input_price_per_million = b.input_price_per_million * rental;
-        o.output_price_per_million = b.output_price_per_million * rental;
+        o.overflow_rate_per_hour =
+            b.overflow_rate_per_hour * rental * fx_at(f.overflow_rate_per_hour);
+        o.input_price_per_million =
+            b.input_price_per_million * rental * fx_at(f.input_price_per_million);
+        o.output_price_per_million =
+            b.output_price_per_million * rental * fx_at(f.output_price_per_million);
         if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
         CashFlow& flow = st.flows[k];
-        option_cash_flow(o, workload, st.site, finance, st.factors, flow);
+        // Only the money rows: a draw keeps the total and the NPV alone.
+        option_cash_flow(o, workload, st.site, finance, st.factors, flow, CashFlowRows::money);
         // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
         totals[k][d] = std::accumulate(flow.total.begin(), flow.total.end(), 0.0);
         st.npv[k] = std::accumulate(flow.discounted.begin(), flow.discounted.end(), 0.0);
       }
-      differences[d] = st.npv[owned] - st.npv[rented];
-      if (st.npv[owned] < st.npv[rented]) ++buy_wins;
+      if (pair) {
+        differences[d] = st.npv[owned] - st.npv[rented];
+        if (st.npv[owned] < st.npv[rented]) ++buy_wins;
+      }
     }
     block_buy_wins[block] = buy_wins;
     const size_t done = draws_done.fetch_add(end - first) + (end - first);
@@ -359,18 +422,24 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Compari
   RiskResult result;
   result.draws = draws;
   result.seed = seed;
-  const size_t buy_wins = std::accumulate(block_buy_wins.begin(), block_buy_wins.end(), size_t{0});
-  result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
-  result.owned_option_id = plan.options[pair.owned].id;
-  result.rented_option_id = plan.options[pair.rented].id;
-  // The columns' percentiles are independent: one column per index, over the same threads.
-  std::vector<std::array<double, 3>> spreads(n_options + 1);
-  parallel_for(n_options + 1, n_threads, [&](size_t column, int) {
+  result.compared = pair.has_value();
+  // The columns' percentiles are independent: one column per index, over the same threads;
+  // the NPV differences are the last column, with a pair only.
+  const size_t columns = n_options + (pair ? 1 : 0);
+  std::vector<std::array<double, 3>> spreads(columns);
+  parallel_for(columns, n_threads, [&](size_t column, int) {
     spreads[column] = risk::p10_p50_p90(column == n_options ? differences : totals[column]);
   });
-  result.p10_difference = spreads[n_options][0];
-  result.p50_difference = spreads[n_options][1];
-  result.p90_difference = spreads[n_options][2];
+  if (pair) {
+    const size_t buy_wins =
+        std::accumulate(block_buy_wins.begin(), block_buy_wins.end(), size_t{0});
+    result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
+    result.owned_option_id = plan.options[pair->owned].id;
+    result.rented_option_id = plan.options[pair->rented].id;
+    result.p10_difference = spreads[n_options][0];
+    result.p50_difference = spreads[n_options][1];
+    result.p90_difference = spreads[n_options][2];
+  }
   for (size_t k = 0; k < n_options; ++k) {
     const auto& p = spreads[k];
     result.options.push_back({feasible[k].id, p[0], p[1], p[2]});

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,10 @@ enum class Distribution { uniform, triangular, normal };
 struct RiskResult {
   int draws = 0;
   std::uint64_t seed = 0;
+  /// false: the plan has no owned option and rental to compare (comparison() found no pair):
+  /// only the options' percentiles are results; the probability, the pair and the differences
+  /// are 0 / empty and reports leave them out.
+  bool compared = true;
   double probability_buy_beats_rent = 0;  ///< share of draws where owned NPV < rental NPV
   std::string owned_option_id;            ///< the owned option compared (see comparison())
   std::string rented_option_id;           ///< the rental it is compared with
@@ -110,6 +115,14 @@ struct RiskModel {
   /// its distribution by factor_at_normal (Nelsen, An Introduction to Copulas, 2nd ed., 2006,
   /// section 2.3 and example 2.2 for the normal copula; the rank correlation is close to rho).
   double purchase_rental_correlation = 0;
+  /// Exchange rates, by ISO 4217 code of the currency converted from: a relative change of
+  /// the rate (plan currency per unit of CODE) that multiplies exactly the amounts the resolver
+  /// converted from CODE (OptionInputs::converted_from, SiteInputs::tariff_converted_from; an
+  /// owned option's overflow rate when its overflow rental's rate was converted), on top of
+  /// the other draws. Drawn after every other input, in code order (std::map), one draw per
+  /// currency shared by every option; a currency not listed is not varied. Zero width draws
+  /// nothing, so a `fixed` rate leaves every seed's numbers as they were.
+  std::map<std::string, UncertainInput> fx;
 };
 
 /// Seed of the Monte Carlo when none is given (plan, risk without --seed).
@@ -215,7 +228,8 @@ using RiskProgress = std::function<void(int draws_done, int draws_total)>;
 /// flows of every feasible option recomputed with option_cash_flow into reused rows (fit,
 /// speed and capacity do not depend on prices: prepared once); returns the share of draws in which
 /// the owned option's NPV is strictly below the rental's, and P10/P50/P90 of each feasible option's
-/// total cost (Plan order; infeasible options are left out).
+/// total cost (Plan order; infeasible options are left out). Without a pair (nullopt: no
+/// owned option or no rental to compare) only the percentiles, RiskResult::compared false.
 /// Reproducible: the random numbers are std::mt19937_64 (its sequence is fixed by the C++
 /// standard) turned into distributions by our own transforms (risk.hpp), never by
 /// std::uniform_real_distribution or std::normal_distribution, whose algorithms each
@@ -226,14 +240,15 @@ using RiskProgress = std::function<void(int draws_done, int draws_total)>;
 /// by its index and the percentiles taken over all of them.
 /// Quantiles: Hyndman & Fan (1996) definition 7, as Excel PERCENTILE.INC and NumPy's default.
 /// `progress` is called on the calling thread only.
-/// Memory: 8 bytes x (feasible options + 1) per draw (56 MB for 1,000,000 draws of 6 options),
-/// plus one set of cash-flow rows per thread.
+/// Memory: 8 bytes x (feasible options, + 1 with a pair) per draw (56 MB for 1,000,000 draws of
+/// 6 options with a pair), plus one set of cash-flow rows per thread.
 /// Throws EngineError on draws outside 1..kMaxRiskDraws, draws x options above
 /// kMaxRiskOptionDraws, threads below 1 or a distribution outside its domain; an exception of a
 /// worker thread is rethrown on the calling thread once every thread has been joined.
-RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan, const Comparison& pair,
-                       int draws, std::uint64_t seed, const RiskModel& model = {},
-                       const RiskProgress& progress = {}, int threads = 1);
+RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
+                       const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
+                       const RiskModel& model = {}, const RiskProgress& progress = {},
+                       int threads = 1);
 
 /// Sensitivity of a plan, for the workbook's Sensitivity and Crossover sheets and the CLI:
 /// the tornado (swing_fraction), the utilization sweep (the sweep grid) and, when draws > 0,

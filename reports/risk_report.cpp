@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -46,6 +47,12 @@ std::vector<RiskInputText> risk_input_texts(const RiskModel& model) {
     const UncertainInput& in = model.*(k.field);
     out.push_back({k.name, k.key, describe(in), k.applies_to, &in});
   }
+  // The exchange rates the plan converts amounts from, in code order (RiskModel::fx).
+  for (const auto& [code, in] : model.fx) {
+    out.push_back({"exchange rate " + code, kRiskFxPrefix + code, describe(in),
+                   "every amount converted from " + code + " (plan currency per " + code + ")",
+                   &in});
+  }
   return out;
 }
 
@@ -57,7 +64,7 @@ std::string risk_correlation_text(const RiskModel& model) {
 }
 
 std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
-                      const RiskModel& model) {
+                      const RiskModel& model, const std::string& comparison_note) {
   std::string out;
   out += fmt::format("{}\n", s.name);
   out += fmt::format("Monte Carlo: {} draws, seed {}; amounts in {} over {} months\n\n", r.draws,
@@ -68,14 +75,21 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
     if (o.id == r.rented_option_id) api = o.kind == OptionKind::api;
   }
   const char* other = api ? "paying per token" : "renting";
-  out +=
-      fmt::format("Buying {} beats {} {} (lower NPV of cost) in {:.1f} % of draws.\n",
-                  r.owned_option_id, other, r.rented_option_id, r.probability_buy_beats_rent * 100);
-  out += fmt::format(
-      "NPV of buying minus {}: P10 {}, P50 {}, P90 {} (negative: buying is "
-      "cheaper)\n\n",
-      other, whole_money_text(r.p10_difference), whole_money_text(r.p50_difference),
-      whole_money_text(r.p90_difference));
+  if (r.compared) {
+    out += fmt::format("Buying {} beats {} {} (lower NPV of cost) in {:.1f} % of draws.\n",
+                       r.owned_option_id, other, r.rented_option_id,
+                       r.probability_buy_beats_rent * 100);
+    out += fmt::format(
+        "NPV of buying minus {}: P10 {}, P50 {}, P90 {} (negative: buying is "
+        "cheaper)\n\n",
+        other, whole_money_text(r.p10_difference), whole_money_text(r.p50_difference),
+        whole_money_text(r.p90_difference));
+  } else {
+    out += fmt::format(
+        "No buy-versus-rent probability: {}. The total costs below are drawn all the same.\n\n",
+        comparison_note.empty() ? "the plan has no owned option and rental to compare"
+                                : comparison_note);
+  }
   size_t id_width = 16;
   for (const auto& o : r.options) id_width = std::max(id_width, o.id.size());
   out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan", "P10",
@@ -94,8 +108,11 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   out +=
       "\nUncertain inputs, as a change of the scenario's value (one draw per input, shared by "
       "every option):\n";
-  for (const auto& n : risk_input_texts(model)) {
-    out += fmt::format("  {:<15} {:<36} {}\n", n.name, n.distribution, n.applies_to);
+  const auto inputs = risk_input_texts(model);
+  size_t name_width = 15;
+  for (const auto& n : inputs) name_width = std::max(name_width, n.name.size());
+  for (const auto& n : inputs) {
+    out += fmt::format("  {:<{}} {:<36} {}\n", n.name, name_width, n.distribution, n.applies_to);
   }
   out += "  " + risk_correlation_text(model) + "\n";
   out += "Percentiles: Hyndman & Fan (1996) type 7, as Excel PERCENTILE.INC.\n";
@@ -103,7 +120,8 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
 }
 
 std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskResult& r,
-                      const RiskModel& model, const JsonStamp& stamp) {
+                      const RiskModel& model, const JsonStamp& stamp,
+                      const std::string& comparison_note) {
   using ordered = nlohmann::ordered_json;
   ordered j;
   j["gputco"] = stamp_json(stamp);
@@ -112,11 +130,20 @@ std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskRes
   j["horizon_months"] = plan.horizon_months;
   j["draws"] = r.draws;
   j["seed"] = r.seed;
-  j["owned_option_id"] = r.owned_option_id;
-  j["rented_option_id"] = r.rented_option_id;
-  j["probability_buy_beats_rent"] = r.probability_buy_beats_rent;
-  j["npv_difference"] = {
-      {"p10", r.p10_difference}, {"p50", r.p50_difference}, {"p90", r.p90_difference}};
+  if (r.compared) {
+    j["owned_option_id"] = r.owned_option_id;
+    j["rented_option_id"] = r.rented_option_id;
+    j["probability_buy_beats_rent"] = r.probability_buy_beats_rent;
+    j["npv_difference"] = {
+        {"p10", r.p10_difference}, {"p50", r.p50_difference}, {"p90", r.p90_difference}};
+  } else {
+    // Nothing to compare: the keys stay, null, and the note says why.
+    j["owned_option_id"] = nullptr;
+    j["rented_option_id"] = nullptr;
+    j["probability_buy_beats_rent"] = nullptr;
+    j["npv_difference"] = nullptr;
+    j["no_comparison"] = comparison_note;
+  }
   ordered options = ordered::array();
   for (const auto& o : r.options) {
     options.push_back({{"id", o.id},

@@ -131,8 +131,10 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     for (const TornadoBar& bar : s.tornado) {
       sheet.text(row, c_input, bar.input);
       sheet.text(row, c_key, bar.key);
-      sheet.number(row, c_low, bar.low_value, formats.decimal2);
-      sheet.number(row, c_high, bar.high_value, formats.decimal2);
+      // Two to four decimals: a -/+20 % move of a discount rate of 0.08 reads 0.064 / 0.096
+      // (two decimals showed 0.06 / 0.10, not the values the engine used).
+      sheet.number(row, c_low, bar.low_value, formats.amount);
+      sheet.number(row, c_high, bar.high_value, formats.amount);
       sheet.number(row, c_diff_low, bar.difference_low, formats.money_whole);
       sheet.number(row, c_diff_high, bar.difference_high, formats.money_whole);
       sheet.formula(row, c_off_low, "=" + cell_ref(row, c_diff_low) + "-" + base,
@@ -234,6 +236,9 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
           return "[risk] " + risk_key + ", " + in.provenance;
         }
       }
+      // An exchange rate [risk] does not name is held at the plan's rate (fixed).
+      if (risk_key.rfind("fx.", 0) == 0)
+        return "not set in [risk] (exchange rates have no default range)";
       return "default (symmetric about the scenario's value)";
     };
     for (const auto& in : risk_input_texts(s.risk_model)) {

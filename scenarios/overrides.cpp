@@ -121,7 +121,8 @@ ScenarioOverride parse_set_option(const std::string& text) {
   };
   const auto eq = text.find('=');
   const std::string name = eq == std::string::npos ? text : text.substr(0, eq);
-  const auto dot = name.rfind('.');
+  // [risk] fx.USD: that section's keys hold a dot of their own.
+  const auto dot = name.rfind("risk.", 0) == 0 ? name.find('.') : name.rfind('.');
   if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == name.size()) {
     throw fail(
         "expected SECTION.KEY=VALUE, e.g. workload.hours_per_day=10 or "

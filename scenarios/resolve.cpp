@@ -40,6 +40,7 @@ ResolvedScenario Resolver::run() {
   resolve_scenario_constraints();
   resolve_risk();
   for (const auto& o : s_.options) resolve_option(o);
+  resolve_risk_fx();
   require_request_shape();
   check_spot_above_on_demand();
   // [fx] rates no catalog amount needed are listed all the same: the file's values show.
@@ -325,7 +326,8 @@ void Resolver::resolve_site() {
     }
     std::string provenance =
         source("tariff " + t->id, t->amount_per_kwh, t->currency, "per kWh", t->provenance);
-    site.tariff_per_kwh = convert(t->amount_per_kwh, t->currency, provenance, "site", "tariff");
+    site.tariff_per_kwh = convert(t->amount_per_kwh, t->currency, provenance, "site", "tariff",
+                                  site.tariff_converted_from);
     number("site", "tariff_per_kwh", "Electricity tariff (" + t->id + ")", site.tariff_per_kwh,
            s_.currency + "/kWh", provenance);
     tariff_region_ = t->region;

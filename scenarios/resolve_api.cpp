@@ -51,7 +51,8 @@ void Resolver::resolve_api(const ScenarioOption& o, OptionInputs& oi, const std:
     oi.api_model = o.id;
   }
   const auto price_of = [&](const char* key, const std::optional<double>& given_value,
-                            double catalog_amount, const char* label, const char* unit_text) {
+                            double catalog_amount, const char* label, const char* unit_text,
+                            std::string& converted_from) {
     if (given_value) {
       number(o.id, key, label, *given_value, s_.currency + "/M tokens");
       return *given_value;
@@ -59,16 +60,18 @@ void Resolver::resolve_api(const ScenarioOption& o, OptionInputs& oi, const std:
     std::string provenance =
         source("API " + price->id + " " + unit_text, catalog_amount, price->currency,
                "per million " + std::string(unit_text), price->provenance);
-    const double amount = convert(catalog_amount, price->currency, provenance, section, "api");
+    const double amount =
+        convert(catalog_amount, price->currency, provenance, section, "api", converted_from);
     number(o.id, key, label, amount, s_.currency + "/M tokens", provenance);
     return amount;
   };
-  oi.input_price_per_million = price_of("input_price_per_million", o.input_price_per_million,
-                                        price ? price->input_per_million : 0,
-                                        "Price per million input tokens", "input tokens");
-  oi.output_price_per_million = price_of("output_price_per_million", o.output_price_per_million,
-                                         price ? price->output_per_million : 0,
-                                         "Price per million output tokens", "output tokens");
+  oi.input_price_per_million = price_of(
+      "input_price_per_million", o.input_price_per_million, price ? price->input_per_million : 0,
+      "Price per million input tokens", "input tokens", oi.converted_from.input_price_per_million);
+  oi.output_price_per_million =
+      price_of("output_price_per_million", o.output_price_per_million,
+               price ? price->output_per_million : 0, "Price per million output tokens",
+               "output tokens", oi.converted_from.output_price_per_million);
   const auto limit = [&](const char* key, const std::optional<double>& given_value,
                          const std::optional<double>& catalog_value, const char* label,
                          const char* unit) -> std::optional<double> {

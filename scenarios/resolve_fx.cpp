@@ -56,10 +56,14 @@ std::string Resolver::listed_fx_source(const FxRate& fx) {
 }
 
 double Resolver::convert(double amount, const std::string& from, std::string& provenance,
-                         const std::string& section, const std::string& key) {
+                         const std::string& section, const std::string& key,
+                         std::string& converted_from) {
   const std::string& to = s_.currency;
+  converted_from.clear();
   if (from == to) return amount;
   const double rate = fx_rate_to_plan(from, section, key);
+  converted_from = from;
+  converted_currencies_.insert(from);
   provenance += "; converted from " + fixed(amount, 4) + " " + from + " at " + fixed(rate, 4) +
                 " " + to + "/" + from + " (fx." + from + ")";
   pending_conversion_ = Conversion{amount, from, rate};

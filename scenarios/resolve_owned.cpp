@@ -38,7 +38,8 @@ void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std:
                price.amount, price.currency, "per device", price.provenance);
     provenance += "; " + choice->reason;
     for (const auto& w : choice->warnings) oi.input_warnings.push_back("purchase price: " + w);
-    oi.price_per_gpu = convert(price.amount, price.currency, provenance, section, "gpu");
+    oi.price_per_gpu = convert(price.amount, price.currency, provenance, section, "gpu",
+                               oi.converted_from.price_per_gpu);
     number(o.id, "price_per_gpu", "Purchase price per device", oi.price_per_gpu, s_.currency,
            provenance);
     check_purchase(o, oi, oi.price_per_gpu, false);

@@ -213,8 +213,8 @@ void Resolver::resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi,
   provenance += "; " + choice->reason;
   for (const auto& w : choice->warnings) oi.input_warnings.push_back("rental rate: " + w);
   offer_region_ = best.region;
-  oi.rate_per_gpu_hour =
-      convert(best.amount_per_device(), best.currency, provenance, section, "gpu");
+  oi.rate_per_gpu_hour = convert(best.amount_per_device(), best.currency, provenance, section,
+                                 "gpu", oi.converted_from.rate_per_gpu_hour);
   number(o.id, "rate_per_gpu_hour", "Rate per device-hour (" + best.provider + ")",
          oi.rate_per_gpu_hour, s_.currency + "/h", provenance);
   check_rental(o, oi, term, "rate_per_gpu_hour", oi.rate_per_gpu_hour, false);
@@ -270,7 +270,8 @@ void Resolver::resolve_monthly(const ScenarioOption& o, OptionInputs& oi,
   std::string provenance = source(best->provider + " " + best->sku + " (monthly)", best->amount,
                                   best->currency, "per month", best->provenance);
   provenance += "; " + choice->reason;
-  oi.price_per_month = convert(best->amount, best->currency, provenance, section, "gpu");
+  oi.price_per_month = convert(best->amount, best->currency, provenance, section, "gpu",
+                               oi.converted_from.price_per_month);
   number(o.id, "price_per_month", "Server rent per month (" + best->provider + ")",
          oi.price_per_month, s_.currency, provenance);
   check_rental(o, oi, "on_demand", "price_per_month",
@@ -280,7 +281,8 @@ void Resolver::resolve_monthly(const ScenarioOption& o, OptionInputs& oi,
     number(o.id, "setup_fee", "Setup fee", oi.setup_fee, s_.currency);
   } else {
     std::string fee_provenance = "catalog offer " + best->provider + " " + best->sku;
-    oi.setup_fee = convert(best->setup_fee, best->currency, fee_provenance, section, "gpu");
+    oi.setup_fee = convert(best->setup_fee, best->currency, fee_provenance, section, "gpu",
+                           oi.converted_from.setup_fee);
     number(o.id, "setup_fee", "Setup fee", oi.setup_fee, s_.currency, fee_provenance);
   }
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,8 +101,12 @@ class Resolver {
 
   /// Converts a catalog amount into the plan currency at fx_rate_to_plan; appends the
   /// conversion to `provenance` and remembers it for the next number() (pending_conversion_).
+  /// Sets `converted_from` (the amount's OptionInputs::converted_from or
+  /// SiteInputs::tariff_converted_from field) to `from` when it is not the plan currency, else
+  /// clears it, and lists `from` in converted_currencies_: the [risk] fx.CODE draws move
+  /// exactly these amounts.
   double convert(double amount, const std::string& from, std::string& provenance,
-                 const std::string& section, const std::string& key);
+                 const std::string& section, const std::string& key, std::string& converted_from);
 
   /// The plan currency per 1 unit of `from` and the catalog rates it is made of: none for the
   /// scenario's [fx] rate, one for the catalog's dated rate (direct or inverted), two for a
@@ -215,6 +220,10 @@ class Resolver {
   /// [risk]: the Monte Carlo's ranges (r_.risk_model) over RiskModel's defaults; each range
   /// the scenario sets is an input.
   void resolve_risk();
+  /// [risk] fx.CODE ranges into RiskModel::fx, after every option is resolved: every currency
+  /// an amount was converted from is listed (fixed unless the scenario gives its range). Fails
+  /// naming the key when CODE is a currency no amount of the plan was converted from.
+  void resolve_risk_fx();
   /// [constraints]: the requirements every option must meet and the site's region, as inputs.
   void resolve_scenario_constraints();
   /// Whether the option may be chosen (scenarios/constraints.hpp): allowed = no, or a
@@ -272,6 +281,9 @@ class Resolver {
 
   /// The exchange rates taken so far (fx_rate_to_plan), by currency.
   std::map<std::string, double> fx_rates_;
+
+  /// The currencies convert() converted an amount from (not the [fx] rates only listed).
+  std::set<std::string> converted_currencies_;
 
   /// The last conversion: an amount in another currency and its rate. The next number() whose
   /// value is amount x rate keeps both on its row (InputRow::published_amount), so that the

@@ -7,6 +7,7 @@
 
 #include "pricing/number_text.hpp"
 #include "pricing/suggest.hpp"
+#include "scenarios/currencies.hpp"
 #include "scenarios/section_reader.hpp"
 
 namespace gputco {
@@ -152,8 +153,31 @@ const std::vector<std::string>& risk_keys() {
   return keys;
 }
 
+bool is_risk_fx_key(const std::string& key) {
+  const std::string prefix = kRiskFxPrefix;
+  return key.rfind(prefix, 0) == 0 && is_iso_4217_currency(key.substr(prefix.size()));
+}
+
 void read_risk_section(const boost::property_tree::ptree& tree, Scenario& scenario) {
-  SectionReader r(tree, "risk", scenario, risk_keys());
+  // fx.CODE keys: an ISO 4217 code after the prefix, else refused naming the key.
+  std::vector<std::string> known = risk_keys();
+  std::vector<std::string> fx_keys;
+  for (const auto& entry : tree) {
+    const std::string& key = entry.first;
+    if (key.rfind(kRiskFxPrefix, 0) != 0) continue;
+    if (!is_risk_fx_key(key)) {
+      const auto [where, line] = scenario.location_of("risk", key);  // the file or --set
+      throw ScenarioError(where, line, "[risk] " + key,
+                          "expected fx. and an ISO 4217 currency code in capitals (fx.USD: the "
+                          "exchange rate, plan currency per 1 USD)");
+    }
+    known.push_back(key);
+    fx_keys.push_back(key);
+  }
+  SectionReader r(tree, "risk", scenario, known);
+  for (const auto& key : fx_keys) {
+    if (const auto text = r.text(key)) scenario.risk_inputs[key] = read_distribution(r, key, *text);
+  }
   for (const auto& key : risk_keys()) {
     if (key == kRiskCorrelationKey) {
       r.fraction(key, scenario.risk_correlation, -1, 1,

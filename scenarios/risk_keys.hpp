@@ -31,6 +31,9 @@ const std::vector<RiskKey>& risk_key_table();
 /// The key of the purchase/rental correlation (a number in -1..1, not a distribution).
 inline constexpr const char* kRiskCorrelationKey = "correlation_purchase_rental";
 
+/// The prefix of an exchange rate's key in `[risk]`: fx.USD.
+inline constexpr const char* kRiskFxPrefix = "fx.";
+
 /// The text of a range, each number a change in percent with `percent_decimals` decimals
 /// (0 or more): "uniform -20 % .. +20 %", "triangular -15 % / 0 % / +15 %", "normal, sd 10 %",
 /// "fixed (not varied)" for 0 .. 0. Zero is written without a sign. Never throws beyond
@@ -41,8 +44,12 @@ std::string risk_range_text(const UncertainInput& input, int percent_decimals);
 
 namespace gputco::scenario_detail {
 
-/// The keys of `[risk]`: risk_key_table()'s, then kRiskCorrelationKey.
+/// The keys of `[risk]`: risk_key_table()'s, then kRiskCorrelationKey. (Besides these, one
+/// fx.CODE key per exchange rate: is_risk_fx_key.)
 const std::vector<std::string>& risk_keys();
+
+/// true for fx.CODE with CODE an ISO 4217 currency code (fx.USD, fx.GBP).
+bool is_risk_fx_key(const std::string& key);
 
 /// Reads `[risk]` (`tree`) into scenario.risk_inputs and scenario.risk_correlation. A
 /// distribution is written `uniform LOW HIGH`, `triangular LOW MODE HIGH`, `normal SD` or
@@ -50,7 +57,9 @@ const std::vector<std::string>& risk_keys();
 /// growth: an absolute change of growth_per_month). Throws ScenarioError naming the key: an
 /// unknown distribution (the nearest suggested), a wrong count of numbers, a number that is
 /// not one, LOW > MODE > HIGH, a change below -1 (-100 %), SD outside 0..1, a correlation
-/// outside -1..1.
+/// outside -1..1, an fx.CODE key whose CODE is not an ISO 4217 code. The fx.CODE ranges (a
+/// relative change of the exchange rate, plan currency per CODE) go into
+/// scenario.risk_inputs under their key ("fx.USD").
 void read_risk_section(const boost::property_tree::ptree& tree, Scenario& scenario);
 
 }  // namespace gputco::scenario_detail

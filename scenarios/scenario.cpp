@@ -212,6 +212,7 @@ const std::vector<std::string>& scenario_keys(const std::string& section) {
 
 bool is_scenario_key(const std::string& section, const std::string& key) {
   if (section == "fx") return is_iso_4217_currency(key);
+  if (section == "risk" && scenario_detail::is_risk_fx_key(key)) return true;
   const auto& keys = scenario_keys(section);
   return std::find(keys.begin(), keys.end(), key) != keys.end();
 }

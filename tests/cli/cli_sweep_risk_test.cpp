@@ -195,7 +195,12 @@ TEST(CliRisk, jsonHasOrderedPercentilesAndAProbability) {
     EXPECT_LE(o["p10_total_cost"].get<double>(), o["p50_total_cost"].get<double>()) << o["id"];
     EXPECT_LE(o["p50_total_cost"].get<double>(), o["p90_total_cost"].get<double>()) << o["id"];
   }
-  EXPECT_EQ(j["uncertain_inputs"].size(), 9u);
+  // The nine [risk] inputs, then the exchange rate of the USD catalog prices the EUR plan
+  // converts (held: the scenario names no fx.USD range).
+  ASSERT_EQ(j["uncertain_inputs"].size(), 10u);
+  EXPECT_EQ(j["uncertain_inputs"][9]["key"], "fx.USD");
+  EXPECT_EQ(j["uncertain_inputs"][9]["low"], 0.0);
+  EXPECT_EQ(j["uncertain_inputs"][9]["high"], 0.0);
 }
 
 TEST(CliRisk, timeGoesToStderrOnly) {
@@ -228,7 +233,7 @@ TEST(CliRisk, badArgumentsExitWith2) {
             0);
 }
 
-TEST(CliRisk, aScenarioWithoutARentalHasNothingToCompare) {
+TEST(CliRisk, aScenarioWithoutARentalGivesPercentilesWithoutAProbability) {
   test::TempDir dir;
   const std::string path = dir.file("own-only.ini");
   test::write_file(path,
@@ -236,9 +241,34 @@ TEST(CliRisk, aScenarioWithoutARentalHasNothingToCompare) {
                    "[workload]\nmodel = llama-3.3-70b\nquant = Q4_K_M\n"
                    "[site]\ntariff_per_kwh = 0.3\n"
                    "[option:rig]\nkind = buy\ngpu = rtx-3090\ncondition = used\ncount = 4\n");
-  const auto r = gputco({"risk", path});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("no rental holds the model"), std::string::npos) << r.err;
+  // Nothing to compare owning with: every option's percentiles all the same, and the output
+  // says why there is no probability (it was refused with exit 2 before).
+  const auto r = gputco({"risk", path, "--draws", "500"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("No buy-versus-rent probability: no rental holds the model: nothing to "
+                       "compare owning with. The total costs below are drawn all the same."),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("beats"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nrig +[0-9,]+ +[0-9,]+ )"))) << r.out;
+  const auto j = gputco({"risk", path, "--draws", "500", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  expect_no_nan_or_inf(j.out);
+  const auto parsed = json::parse(j.out);
+  EXPECT_TRUE(parsed["probability_buy_beats_rent"].is_null());
+  EXPECT_TRUE(parsed["npv_difference"].is_null());
+  EXPECT_EQ(parsed["no_comparison"], "no rental holds the model: nothing to compare owning with");
+  ASSERT_EQ(parsed["options"].size(), 1u);
+  EXPECT_LT(parsed["options"][0]["p10_total_cost"].get<double>(),
+            parsed["options"][0]["p90_total_cost"].get<double>());
+  // The used card's catalog price is in USD (a EUR plan): its rate is varied by --set.
+  const auto fx = gputco({"risk", path, "--draws", "200", "--set", "risk.fx.USD=uniform -0.1 0.1"});
+  ASSERT_EQ(fx.exit_code, 0) << fx.err;
+  EXPECT_TRUE(std::regex_search(
+      fx.out,
+      std::regex(
+          R"(exchange rate USD +uniform -10 % \.\. \+10 % +every amount converted from USD)")))
+      << fx.out;
   // The sweep still works: it needs no pair.
   EXPECT_EQ(gputco({"sweep", path, "--vary", "workload.hours_per_day=0:24:12"}).exit_code, 0);
 }

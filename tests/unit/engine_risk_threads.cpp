@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -93,6 +94,40 @@ TEST(MonteCarloThreads, oneTwoAndThreeThreadsGiveTheSameFiguresBitForBit) {
   correlated.purchase_rental_correlation = 0.6;
   EXPECT_EQ(figures(monte_carlo(in, plan, pair, 1500, 7, correlated, {}, 1)),
             figures(monte_carlo(in, plan, pair, 1500, 7, correlated, {}, 8)));
+}
+
+TEST(MonteCarloThreads, exchangeRatesAndNoPairGiveTheSameFiguresOnAnyThreadCount) {
+  // The [risk] fx draws (issue #16) come from each block's own stream, as the other inputs:
+  // a plan in EUR with USD rentals and tariff and a GBP purchase price, both rates drawn.
+  PlanInputs in = varied_plan();
+  in.finance.currency = "EUR";
+  in.site.tariff_converted_from = "USD";
+  in.options[0].converted_from.price_per_gpu = "GBP";
+  in.options[1].converted_from.rate_per_gpu_hour = "USD";
+  in.options[2].converted_from.price_per_month = "USD";
+  in.options[2].converted_from.setup_fee = "USD";
+  const Plan plan = make_plan(in);
+  const Comparison pair = *comparison(in, plan);
+  RiskModel fx = varied_model();
+  fx.fx["USD"] = {Distribution::uniform, -0.1, 0, 0.1, 0};
+  fx.fx["GBP"] = {Distribution::triangular, -0.05, 0, 0.08, 0};
+  const RiskResult one = monte_carlo(in, plan, pair, 3000, 11, fx, {}, 1);
+  EXPECT_EQ(figures(one), figures(monte_carlo(in, plan, pair, 3000, 11, fx, {}, 2)));
+  EXPECT_EQ(figures(one), figures(monte_carlo(in, plan, pair, 3000, 11, fx, {}, 3)));
+  // The rates move the figures: without them the same seed gives other totals.
+  EXPECT_NE(figures(one), figures(monte_carlo(in, plan, pair, 3000, 11, varied_model(), {}, 1)));
+  // Without a pair: the same on any thread count, and each option's percentiles are those of
+  // the run with the pair (the pair only adds the difference column; the draws are the same).
+  const RiskResult alone_one = monte_carlo(in, plan, std::nullopt, 3000, 11, fx, {}, 1);
+  const RiskResult alone_two = monte_carlo(in, plan, std::nullopt, 3000, 11, fx, {}, 2);
+  EXPECT_FALSE(alone_one.compared);
+  EXPECT_EQ(figures(alone_one), figures(alone_two));
+  ASSERT_EQ(alone_one.options.size(), one.options.size());
+  for (size_t k = 0; k < one.options.size(); ++k) {
+    EXPECT_EQ(exact(alone_one.options[k].p10_total_cost), exact(one.options[k].p10_total_cost));
+    EXPECT_EQ(exact(alone_one.options[k].p50_total_cost), exact(one.options[k].p50_total_cost));
+    EXPECT_EQ(exact(alone_one.options[k].p90_total_cost), exact(one.options[k].p90_total_cost));
+  }
 }
 
 TEST(MonteCarloThreads, progressComesFromTheCallingThreadInOrder) {

@@ -1,0 +1,228 @@
+// CashFlowRows::money (issue #19): the Monte Carlo's cash flows set only the rows its totals
+// are made of; each row they set, total and discounted above all, is bit for bit the full
+// cash flow's, for every kind of option and every path of option_cash_flow.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/cash_flow.hpp"
+#include "engine/month_factors.hpp"
+#include "tests/unit/engine_sensitivity_fixture.hpp"
+
+namespace gputco {
+namespace {
+
+/// Equal sizes and equal bits (EXPECT_EQ on doubles would take -0.0 for 0.0).
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+/// The rows CashFlowRows::money sets, by name.
+std::vector<NamedCashFlowRow> money_rows(const CashFlow& cf) {
+  return {{"capex", &cf.capex},
+          {"energy", &cf.energy},
+          {"maintenance", &cf.maintenance},
+          {"rent", &cf.rent},
+          {"resale", &cf.resale},
+          {"total", &cf.total},
+          {"discounted", &cf.discounted},
+          {"hosting", &cf.hosting},
+          {"failures", &cf.failures},
+          {"financing", &cf.financing},
+          {"vat", &cf.vat},
+          {"colo_extras", &cf.colo_extras},
+          {"insurance", &cf.insurance},
+          {"staff", &cf.staff},
+          {"licences", &cf.licences},
+          {"support", &cf.support},
+          {"load", &cf.load},
+          {"units", &cf.units},
+          {"overflow_load", &cf.overflow_load}};
+}
+
+/// A workload that grows past one unit (load 1.2 in month 1 at 100,000 tokens an hour per
+/// unit, +3 % a month) with a peak hour 1.5 x the mean, and a finance with every money row:
+/// discounting, trends, VAT as a cost, a horizon (30 months) that is no whole term.
+struct Inputs {
+  WorkloadInputs workload;
+  SiteInputs site;
+  FinanceInputs finance;
+};
+
+Inputs growing_inputs() {
+  const PlanInputs plan = test::tiny_plan();
+  Inputs in{plan.workload, plan.site, plan.finance};
+  in.workload.tokens_per_day = 1.2e6;  // 10 h/day: 120,000 an hour
+  in.workload.input_tokens_per_output_token = 3;
+  in.workload.growth_per_month = 0.03;
+  in.workload.peak_factor = 1.5;
+  in.site.tariff_per_kwh = 0.3;
+  in.site.tariff_trend_per_year = 0.04;
+  in.site.pue = 1.2;
+  in.finance.horizon_months = 30;
+  in.finance.discount_rate_per_year = 0.07;
+  in.finance.rent_trend_per_year = -0.1;
+  in.finance.api_price_trend_per_year = -0.2;
+  in.finance.vat_rate = 0.2;
+  in.finance.vat_reclaimable = false;
+  in.finance.useful_life_months = 24;
+  return in;
+}
+
+/// Every kind and path: owned bought for cash with idle power, failures after a warranty and
+/// every cost line; owned on a loan renting its overflow; leased past the horizon; colocated
+/// with its power in the kW fee on an interest-free loan; hourly rentals always on,
+/// autoscaled spot and reserved; a monthly server; an API.
+std::vector<OptionInputs> every_path() {
+  const PlanInputs plan = test::tiny_plan();
+  OptionInputs own = plan.options[0];
+  own.capacity_tokens_per_hour = 1e5;
+  own.count = 2;
+  own.host_cost = 900;
+  own.host_power_w = 120;
+  own.residual_fraction = 0.35;
+  own.maintenance_per_year = 0.06;
+  own.warranty_months = 12;
+  own.annual_failure_rate = 0.04;
+  own.idle_power_w = 40;
+  own.powered_off_when_idle = false;
+  own.grid_g_co2e_per_kwh = 350;
+  own.cost_lines.staff_hours_per_month = 6;
+  own.cost_lines.staff_rate_per_hour = 55;
+  own.cost_lines.licence_per_gpu_per_year = 120;
+  own.cost_lines.support_per_year = 600;
+  own.cost_lines.insurance_per_year = 0.01;
+
+  OptionInputs loan = own;
+  loan.id = "loan";
+  loan.financing = Financing::loan;
+  loan.down_payment_fraction = 0.2;
+  loan.loan_rate_per_year = 0.09;
+  loan.loan_term_months = 24;
+  loan.overflow = Overflow::rent;
+  loan.overflow_option_id = "rent";
+  loan.overflow_rate_per_hour = 2.5;
+  loan.overflow_capacity_tokens_per_hour = 8e4;
+
+  OptionInputs lease = own;
+  lease.id = "lease";
+  lease.financing = Financing::lease;
+  lease.lease_rate_per_month = 0.03;
+  lease.lease_term_months = 36;
+
+  OptionInputs colo = own;
+  colo.id = "colo";
+  colo.hosting = Hosting::colocation;
+  colo.colo_per_kw_month = 150;
+  colo.contracted_kw = 1.2;
+  colo.colo_per_rack_unit_month = 20;
+  colo.rack_units = 4;
+  colo.power_metered = false;
+  colo.pue = 1.4;
+  colo.cost_lines.colo_extras_per_month = 35;
+  colo.financing = Financing::loan;
+  colo.loan_rate_per_year = 0;
+  colo.loan_term_months = 12;
+
+  OptionInputs rent = plan.options[1];
+  rent.capacity_tokens_per_hour = 9e4;
+  rent.rate_per_gpu_hour = 1.7;
+  rent.cost_lines.licence_per_gpu_per_year = 90;
+
+  OptionInputs spot = rent;
+  spot.id = "spot";
+  spot.term = RentTerm::spot;
+  spot.goodput = 0.85;
+  spot.hourly_billing.billing = Billing::autoscaled;
+  spot.hourly_billing.min_instances = 1;
+  spot.hourly_billing.granularity = BillingGranularity::hour;
+
+  OptionInputs reserved = rent;
+  reserved.id = "reserved";
+  reserved.term = RentTerm::reserved_1y;
+
+  OptionInputs server = rent;
+  server.id = "server";
+  server.kind = OptionKind::rent_monthly;
+  server.price_per_month = 650;
+  server.setup_fee = 100;
+  server.notice_months = 2;
+
+  OptionInputs api;
+  api.id = "api";
+  api.kind = OptionKind::api;
+  api.input_price_per_million = 0.6;
+  api.output_price_per_million = 2.4;
+  api.cost_lines.staff_fte = 0.05;
+  api.cost_lines.staff_salary_per_year = 90000;
+
+  return {own, loan, lease, colo, rent, spot, reserved, server, api};
+}
+
+TEST(CashFlowRows, moneyRowsAreTheFullCashFlowsBitForBitOnEveryPath) {
+  const Inputs base = growing_inputs();
+  const std::vector<OptionInputs> options = every_path();
+  // Draws as the Monte Carlo makes them (its factors on prices, tariff, hours, demand and
+  // growth), from a fixed seed; 40 of them per option.
+  std::mt19937_64 generator(19);
+  std::uniform_real_distribution<double> factor(0.6, 1.4);
+  // One reused money cash flow for all options and draws, as a Monte Carlo thread reuses its
+  // rows: a row left from another option must not leak into the next one's total.
+  CashFlow money;
+  MonthFactors factors;
+  set_finance_factors(base.site, base.finance, factors);
+  int paths_with_interest = 0;
+  for (int draw = 0; draw < 40; ++draw) {
+    Inputs in = base;
+    in.workload.hours_per_day = std::min(24.0, base.workload.hours_per_day * factor(generator));
+    *in.workload.tokens_per_day *= factor(generator);
+    in.workload.growth_per_month = base.workload.growth_per_month * factor(generator);
+    in.site.tariff_per_kwh = base.site.tariff_per_kwh * factor(generator);
+    set_workload_factors(in.workload, in.finance, factors);
+    const double price = factor(generator), rental = factor(generator);
+    for (OptionInputs o : options) {
+      o.price_per_gpu *= price;
+      o.host_cost *= price;
+      o.rate_per_gpu_hour *= rental;
+      o.price_per_month *= rental;
+      o.overflow_rate_per_hour *= rental;
+      o.input_price_per_million *= rental;
+      CashFlow full;
+      option_cash_flow(o, in.workload, in.site, in.finance, factors, full, CashFlowRows::all);
+      option_cash_flow(o, in.workload, in.site, in.finance, factors, money, CashFlowRows::money);
+      const auto expected = money_rows(full);
+      const auto got = money_rows(money);
+      for (size_t r = 0; r < expected.size(); ++r) {
+        EXPECT_TRUE(same_bits(*expected[r].values, *got[r].values))
+            << o.id << " draw " << draw << " row " << expected[r].name;
+      }
+      // The rows that never enter total are really computed by the full cash flow only.
+      for (const double i : full.interest) paths_with_interest += i > 0 ? 1 : 0;
+    }
+  }
+  // The loan at 9 % pays interest in its 24 instalment months, in each of the 40 draws.
+  EXPECT_EQ(paths_with_interest, 24 * 40);
+}
+
+TEST(CashFlowRows, moneyLeavesTheRowsOutsideTotalUnset) {
+  const Inputs in = growing_inputs();
+  const OptionInputs loan = every_path()[1];
+  CashFlow money;
+  option_cash_flow(loan, in.workload, in.site, in.finance,
+                   month_factors(in.workload, in.site, in.finance), money, CashFlowRows::money);
+  // A fresh cash flow: the physical and accounting rows, cumulative and discount_factor stay
+  // empty (31 months in the others: 0..30).
+  EXPECT_EQ(money.total.size(), 31u);
+  for (const auto* row :
+       {&money.energy_kwh, &money.idle_kwh, &money.co2e_kg, &money.interest, &money.depreciation,
+        &money.book_value, &money.cumulative, &money.discount_factor}) {
+    EXPECT_TRUE(row->empty());
+  }
+}
+
+}  // namespace
+}  // namespace gputco
