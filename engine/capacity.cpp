@@ -23,8 +23,12 @@ double capacity_tokens_per_hour(double aggregate_decode_tokens_per_s, double pre
 
 int prefill_prompt_tokens(const WorkloadInputs& w) {
   double prompt = w.context_tokens;
-  if (w.tokens_per_day && w.input_tokens_per_output_token && w.requests_per_day &&
-      *w.requests_per_day > 0) {
+  if (w.prompt_tokens_per_request) {
+    // The stated mean request: the same prompt whether the demand is given in requests or
+    // in tokens per day (newcomer3 M2: tokens_per_day fell back to context_tokens).
+    prompt = *w.prompt_tokens_per_request;
+  } else if (w.tokens_per_day && w.input_tokens_per_output_token && w.requests_per_day &&
+             *w.requests_per_day > 0) {
     prompt = *w.tokens_per_day * *w.input_tokens_per_output_token / *w.requests_per_day;
   }
   if (!std::isfinite(prompt)) prompt = w.context_tokens;

@@ -24,9 +24,11 @@ double capacity_tokens_per_hour(double aggregate_decode_tokens_per_s, double pre
                                 double input_tokens_per_output_token);
 
 /// Prompt length (tokens per request) at which the plan estimates prefill FLOPs (attention
-/// grows with the position): input tokens per day / requests_per_day when both are known, else
-/// context_tokens (the longest prompt a conversation holds: the conservative end); at least 1
-/// and at most context_tokens. Throws nothing.
+/// grows with the position): prompt_tokens_per_request when given (the stated mean request,
+/// whether the demand is in requests or tokens per day), else input tokens per day /
+/// requests_per_day when both are known, else context_tokens (the longest prompt a
+/// conversation holds: the conservative end); rounded, at least 1 and at most
+/// context_tokens. Throws nothing.
 int prefill_prompt_tokens(const WorkloadInputs& workload);
 
 /// Month-1 load of an option in units of its own capacity: tokens_per_day /

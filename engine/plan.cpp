@@ -426,6 +426,12 @@ Plan make_plan(const PlanInputs& given) {
                                                             in.workload, in.site, in.finance);
       // Hours of use over the horizon at the break-even utilization (DOMAIN E2's hours when
       // nothing but the purchase and the rent counts).
+      // A break-even at 0 h/day (owning no dearer even unused) is no number of hours: owning
+      // is cheaper at any use.
+      if (r.break_even_hours_per_day && *r.break_even_hours_per_day <= 0) {
+        r.owning_cheaper_at_any_use = true;
+        r.break_even_hours_per_day.reset();
+      }
       if (r.break_even_hours_per_day) {
         r.break_even_hours = *r.break_even_hours_per_day * days_of_use_total;
       }

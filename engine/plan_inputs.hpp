@@ -144,7 +144,8 @@ struct WorkloadInputs {
   std::vector<double> hourly_profile;
   /// The request shape: mean prompt (input) and generated (output) tokens per request, from
   /// the scenario's prompt_tokens_per_request / output_tokens_per_request; nullopt: not
-  /// stated. Options sized by the serving model (engine/serving_capacity_plan.hpp) need them.
+  /// stated. Options sized by the serving model (engine/serving_capacity_plan.hpp) need them;
+  /// the prompt is the prefill estimate's prompt length when given (prefill_prompt_tokens).
   std::optional<double> prompt_tokens_per_request = std::nullopt;
   std::optional<double> output_tokens_per_request = std::nullopt;
   /// Latency targets at the 99th percentile (engine/serving.hpp ServingGoal, the names of

@@ -136,10 +136,12 @@ struct OptionResult {
   CashFlow cash_flow;
   /// The P&L per plan year beside the cash view, and the tax depreciation schedule.
   ProfitAndLoss profit_and_loss;
-  double total_cost = 0;                   ///< sum of all flows, resale netted
-  double npv = 0;                          ///< present value of cost at the discount rate
-  std::vector<double> annual_costs;        ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
-  std::optional<double> break_even_hours;  ///< hours of use at which owning = renting baseline
+  double total_cost = 0;             ///< sum of all flows, resale netted
+  double npv = 0;                    ///< present value of cost at the discount rate
+  std::vector<double> annual_costs;  ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
+  /// Hours of use over the horizon at which owning = renting baseline; nullopt: never, or
+  /// owning_cheaper_at_any_use.
+  std::optional<double> break_even_hours;
   /// First month in which the owned option's cumulative cost, having been above the
   /// baseline's, is at or below it (see break_even_month()); nullopt: never, or n/a when
   /// comparison_na_reason says why.
@@ -184,8 +186,15 @@ struct OptionResult {
   /// The device's board power is unknown (Device::board_power_w 0): energy and CO2e are
   /// unknown, and an owned option's energy cost counts the host's draw only.
   bool power_unknown = false;
-  /// Hours of use per day at which owning costs the same as the baseline over the horizon.
+  /// Hours of use per day at which owning costs the same as the baseline over the horizon;
+  /// nullopt: never (renting is cheaper even at 24 h/day), or owning_cheaper_at_any_use.
   std::optional<double> break_even_hours_per_day;
+  /// Owned option that costs no more than the baseline over the horizon even at 0 hours of
+  /// use a day (e.g. a rental billed for every hour of a 24x7 availability): the break-even
+  /// lies at or below zero hours, so owning is cheaper from the first hour of use. The
+  /// reports say "always"; break_even_hours and break_even_hours_per_day are then nullopt
+  /// (no break-even number, not 0).
+  bool owning_cheaper_at_any_use = false;
   std::optional<double> cost_per_user_per_month;
 
   // Pay-per-token API (kind api) and the break-even volume against it. An api option is

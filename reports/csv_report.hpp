@@ -16,7 +16,7 @@ namespace gputco {
 /// annual_costs), break_even_hours, break_even_month, cost_per_million_tokens, recommended
 /// (true | false), note. Amounts are in the plan currency, numbers in the shortest form that
 /// reads back to the same double ('.' decimal point, whatever the locale); absent values
-/// (never breaks even, does not fit) are empty fields. Text cells (ids, names, the note)
+/// (never breaks even, owning cheaper at any use, does not fit) are empty fields. Text cells (ids, names, the note)
 /// starting with '=', '+', '-', '@', a tab or a CR get a leading apostrophe
 /// (csv_text_field: a spreadsheet never runs them as formulas); numbers are never prefixed.
 std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario);

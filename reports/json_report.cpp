@@ -179,6 +179,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["payback_months"] = optional(r.payback_months);
     o["irr"] = optional(r.irr);
     o["break_even_hours_per_day"] = optional(r.break_even_hours_per_day);
+    // Owning cheaper even unused: both break-even hours are null, this says why (not "never").
+    o["owning_cheaper_at_any_use"] = r.owning_cheaper_at_any_use;
     o["cost_per_user_per_month"] = optional(r.cost_per_user_per_month);
     const auto& cf = r.cash_flow;
     o["cash_flow"] = {{"capex", numbers(cf.capex)},

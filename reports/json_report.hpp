@@ -17,7 +17,9 @@ namespace gputco {
 ///   kv_cache_gib, overhead_gib, required_gib, usable_gib, headroom_gib}, devices_needed,
 ///   speed: {decode_tokens_per_s, aggregate_tokens_per_s}, power_at_load_w,
 ///   energy_kwh_per_month, tokens_per_month, total_cost, npv, annual_costs[],
-///   break_even_hours, break_even_month, cost_per_million_tokens, monthly_total[],
+///   break_even_hours, break_even_month, cost_per_million_tokens, payback_months, irr,
+///   break_even_hours_per_day, owning_cheaper_at_any_use (true: owning costs no more than
+///   the baseline even unused; both break-even hours are then null, "always"), monthly_total[],
 ///   monthly_cumulative[], break_even_tokens_per_day, energy_kwh: {total, per_month[],
 ///   idle_per_month[], unknown_reason}, co2e_kg: {total, per_month[], per_million_tokens,
 ///   grid_g_co2e_per_kwh, unknown_reason}, api: {model, input_price_per_million,

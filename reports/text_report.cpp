@@ -156,7 +156,10 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
         r.feasible && !api ? fmt::format("{:.1f}", r.speed.decode_tokens_per_s) : std::string("-");
     std::string be_hours = "n/a", be_month = "n/a";
     if (r.kind == OptionKind::buy && r.feasible && !plan.baseline_option_id.empty()) {
-      be_hours = r.break_even_hours ? fmt::format("{:.0f} h", *r.break_even_hours) : "never";
+      // Owning cheaper even unused: "always", not a break-even of "0 h".
+      be_hours = r.owning_cheaper_at_any_use ? "always"
+                 : r.break_even_hours        ? fmt::format("{:.0f} h", *r.break_even_hours)
+                                             : "never";
       be_month = r.break_even_month             ? fmt::format("{}", *r.break_even_month)
                  : r.never_dearer_than_baseline ? "n/a"
                                                 : "never";
@@ -191,7 +194,10 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
         r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
     out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", name(r.id),
                        variant_text(o), whole_money_text(r.cost_per_year), payback, irr,
-                       or_never(r.break_even_hours_per_day, "{:.2f}"), per_user);
+                       compared && r.owning_cheaper_at_any_use
+                           ? std::string("always")
+                           : or_never(r.break_even_hours_per_day, "{:.2f}"),
+                       per_user);
   }
   for (const auto& r : plan.options) {
     if (!r.billing.empty()) out += fmt::format("{} billing: {}\n", name(r.id), r.billing);

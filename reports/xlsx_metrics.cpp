@@ -213,27 +213,30 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
       const CashFlow& own_cf = option.cash_flow;
       const CashFlow& base_cf = plan.options[b].cash_flow;
       // Break-even hours per day: the gap of the totals, (fixed own - fixed baseline) + h x
-      // (scaled own - scaled baseline) / hours_per_day, is 0 at h = -fixed gap / slope; 0 when
-      // owning costs no more unused, "never" when renting is still cheaper at 24 h a day.
+      // (scaled own - scaled baseline) / hours_per_day, is 0 at h = -fixed gap / slope;
+      // "always" when owning costs no more unused (engine owning_cheaper_at_any_use: a
+      // break-even at or below 0 h is no number of hours), "never" when renting is still
+      // cheaper at 24 h a day.
       const std::string gap_fixed = "(" + ref(out.fixed_col) + "-" + here(b, out.fixed_col) + ")";
       const std::string gap_scaled =
           "(" + ref(out.scaled_col) + "-" + here(b, out.scaled_col) + ")";
       const std::string full_day = names.at(kConstantsSection, "hours_per_full_day");
-      const std::string per_day_formula = "=IF(" + hours + ">0,IF(" + gap_fixed + "<=0,0,IF(" +
-                                          gap_fixed + "+" + full_day + "*" + gap_scaled + "/" +
-                                          hours + ">0,\"never\",-" + gap_fixed + "*" + hours + "/" +
-                                          gap_scaled + ")),\"n/a\")";
+      const std::string per_day_formula = "=IF(" + hours + ">0,IF(" + gap_fixed +
+                                          "<=0,\"always\",IF(" + gap_fixed + "+" + full_day + "*" +
+                                          gap_scaled + "/" + hours + ">0,\"never\",-" + gap_fixed +
+                                          "*" + hours + "/" + gap_scaled + ")),\"n/a\")";
       // An uneven day (issue #21): units follow the peak, which a change of hours can cap, so
       // the totals are not linear in the hours: the engine's search, as a figure.
       const bool flat_day = load_shape_of(scenario.plan_inputs.workload).flat;
+      const std::string no_hours = option.owning_cheaper_at_any_use ? "always" : "never";
       if (scenario.plan_inputs.workload.hours_per_day > 0 && flat_day) {
         write_either(sheet, r, out.be_hours_per_day_col, per_day_formula,
-                     option.break_even_hours_per_day, "never", formats.decimal2);
+                     option.break_even_hours_per_day, no_hours, formats.decimal2);
         write_either(sheet, r, out.be_hours_col,
                      "=IF(ISNUMBER(" + ref(out.be_hours_per_day_col) + ")," +
                          ref(out.be_hours_per_day_col) + "*" + days_total + "," +
                          ref(out.be_hours_per_day_col) + ")",
-                     option.break_even_hours, "never", formats.hours);
+                     option.break_even_hours, no_hours, formats.hours);
       } else {
         // No hours of use (nothing scales, no slope to solve with) or an uneven day: the
         // engine's figure.
@@ -241,7 +244,7 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
           if (x) {
             sheet.number(r, col, *x, format);
           } else {
-            sheet.text(r, col, "never", formats.not_available);
+            sheet.text(r, col, no_hours, formats.not_available);
           }
         };
         value(out.be_hours_per_day_col, option.break_even_hours_per_day, formats.decimal2);

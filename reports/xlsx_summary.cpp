@@ -431,10 +431,12 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       if (compared) {
         const std::string never_or_na = option.never_dearer_than_baseline ? "n/a" : "never";
         const bool na = !option.comparison_na_reason.empty();
+        // Owning cheaper even unused: "always", never a break-even of 0 hours.
+        const std::string no_hours = option.owning_cheaper_at_any_use ? "always" : "never";
         figure(row, layout.be_hours_col, i, live ? metrics->be_hours_col : 0,
-               option.break_even_hours, "never", formats.hours);
+               option.break_even_hours, no_hours, formats.hours);
         figure(row, layout.be_hours_per_day_col, i, live ? metrics->be_hours_per_day_col : 0,
-               option.break_even_hours_per_day, "never", formats.decimal2);
+               option.break_even_hours_per_day, no_hours, formats.decimal2);
         figure(row, layout.break_even_month_col, i, live ? metrics->be_month_col : 0,
                option.break_even_month ? std::optional<double>(*option.break_even_month)
                                        : std::nullopt,

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "engine/error.hpp"
+#include "engine/timeline.hpp"
 #include "engine/units.hpp"
 #include "pricing/suggest.hpp"
 #include "scenarios/dates.hpp"
@@ -491,13 +492,35 @@ void Resolver::resolve_option_energy(const ScenarioOption& o, OptionInputs& oi,
   const double devices_idle_w =
       kDefaultIdleFractionOfBoardPower * oi.count * oi.device.board_power_w;
   if (oi.kind == OptionKind::buy) {
-    oi.powered_off_when_idle = o.powered_off_when_idle.value_or(true);
+    // A service that must be reachable every hour of the month (availability = 24x7, the
+    // hours an always-on rental is billed for) keeps the hardware that serves it powered:
+    // the owned unit stays on all month and its unit-hours not at load draw idle power,
+    // unless the file says otherwise.
+    const WorkloadInputs& w = r_.plan_inputs.workload;
+    const bool around_the_clock = w.availability == Availability::around_the_clock;
+    oi.powered_off_when_idle = o.powered_off_when_idle.value_or(!around_the_clock);
     number(o.id, "powered_off_when_idle", "Switched off when not serving (1 = yes)",
            oi.powered_off_when_idle ? 1.0 : 0.0, "flag",
-           o.powered_off_when_idle
-               ? ""
+           o.powered_off_when_idle ? ""
+           : around_the_clock
+               ? "default with availability = 24x7: false (reachable every hour, so on all "
+                 "month: the hours not at load draw idle power)"
                : "default: true (only the hours at load draw power; set false for a machine "
                  "that stays on)");
+    // Off outside the hours of use, yet reachable around the clock: say so, unless the hours
+    // of use already fill every hour of the month.
+    const FinanceInputs& f = r_.plan_inputs.finance;
+    const bool hours_fill_month =
+        w.hours_per_day * days_of_use(w, f, 1) >= hours_in_month(w, f, 1) * (1 - 1e-9);
+    if (around_the_clock && o.powered_off_when_idle && *o.powered_off_when_idle &&
+        !hours_fill_month) {
+      r_.warnings.push_back(
+          "option " + o.id +
+          ": powered_off_when_idle = true with availability = 24x7: the unit is counted as "
+          "switched off outside the hours of use (no idle energy) although the service must be "
+          "reachable around the clock, while the rentals are billed for every hour; remove the "
+          "key (or set it false) to count it on all month");
+    }
     oi.idle_power_w =
         o.idle_power_w.value_or(devices_idle_w + kDefaultIdleFractionOfHostPower * oi.host_power_w);
     number(o.id, "idle_power_w", "Idle power of the unit (devices + host)", oi.idle_power_w, "W",

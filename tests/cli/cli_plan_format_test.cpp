@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
@@ -147,6 +148,48 @@ TEST(PlanFormat, optionsReadByTheirLabelsInTextAndJsonKeepsTheIds) {
                         input["value"] == 0.08);
   }
   EXPECT_TRUE(listed) << "every input with its provenance";
+}
+
+TEST(PlanAvailability, around24x7TheRigStaysOnAndOwningIsCheaperAtAnyUse) {
+  // The worked example reachable around the clock (newcomer3 M3): the rental is billed for
+  // all 730 h a month, so the rig stays on too. Its month: 10 h x 21 days = 210 h at 1,600 W
+  // (4 x 350 + 200 host) = 336 kWh, and 730 - 210 = 520 h idle at 240 W (4 x 350 x 10 % +
+  // 200 x 50 %) = 124.8 kWh (PUE 1.0): 460.8 kWh.
+  test::TempDir dir;
+  const std::string scenario = test::source_path(kExample);
+  const std::vector<std::string> all_day = {"plan", scenario, "--no-workbook", "--set",
+                                            "workload.availability=24x7"};
+  auto json_args = all_day;
+  json_args.push_back("--json");
+  const auto json = test::run(GPUTCO_EXE, json_args);
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const auto plan = nlohmann::json::parse(json.out);
+  const auto& options = plan.at("options");
+  bool seen = false;
+  for (const auto& option : options) {
+    if (option.at("id") != "rig-3090") continue;
+    seen = true;
+    const auto& energy = option.at("energy_kwh");
+    EXPECT_NEAR(energy.at("idle_per_month").at(1).get<double>(), 124.8, 1e-9);
+    EXPECT_NEAR(energy.at("per_month").at(1).get<double>(), 460.8, 1e-9);
+    // Owning is cheaper even unused: a flag, no break-even hours (not 0).
+    EXPECT_TRUE(option.at("owning_cheaper_at_any_use").get<bool>()) << option.dump();
+    EXPECT_TRUE(option.at("break_even_hours").is_null());
+    EXPECT_TRUE(option.at("break_even_hours_per_day").is_null());
+  }
+  EXPECT_TRUE(seen);
+  const auto text = test::run(GPUTCO_EXE, all_day);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  // The rig's rows of both tables: break-even "always", b-e h/day "always" (were 0 h, 0.00).
+  int always = 0;
+  std::istringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("rig-3090 ", 0) != 0) continue;
+    EXPECT_EQ(line.find(" 0 h "), std::string::npos) << line;
+    EXPECT_EQ(line.find(" 0.00 "), std::string::npos) << line;
+    if (line.find(" always ") != std::string::npos) ++always;
+  }
+  EXPECT_EQ(always, 2) << text.out;
 }
 
 }  // namespace

@@ -538,6 +538,39 @@ TEST(Metrics, paybackAndIrrOfBuyingAgainstTheBaseline) {
   EXPECT_NEAR(*make_plan(in).options[0].cost_per_user_per_month, 1000.0 / 120, 1e-9);
 }
 
+TEST(Metrics, owningCheaperEvenUnusedIsAlwaysNotABreakEvenOfZeroHours) {
+  // The same 1,000 card against a rental billed around the clock (availability 24x7, always
+  // on): 730 h x 0.50 = 365 a month, 4,380 over 12 months, whatever the hours of use; the
+  // card costs 1,000 (free power) even unused. Owning is cheaper at 0 h/day: no break-even
+  // number (not 0 h), owning_cheaper_at_any_use instead.
+  PlanInputs in;
+  in.model.id = "m";
+  in.model.params_b = 1;
+  in.model.active_params_b = 1;
+  in.model.layers = 16;
+  in.model.hidden = 2048;
+  in.model.heads = 16;
+  in.model.kv_heads = 8;
+  in.model.head_dim = 128;
+  in.quant = Quant{"Q4_K_M", 4.85, "block"};
+  in.workload = workload(10, 30);
+  in.workload.availability = Availability::around_the_clock;
+  in.site = kFreePower;
+  in.finance = finance(12);
+  in.options = {buy(1000), hourly(0.50)};
+  const Plan plan = make_plan(in);
+  const auto& own = plan.options[0];
+  EXPECT_NEAR(plan.options[1].total_cost, 730 * 0.50 * 12, 1e-6);
+  EXPECT_TRUE(own.owning_cheaper_at_any_use);
+  EXPECT_FALSE(own.break_even_hours_per_day.has_value());
+  EXPECT_FALSE(own.break_even_hours.has_value());
+  // Hours of use (300 h a month billed): the break-even is a number again, 2,000 h (above).
+  in.workload.availability = Availability::hours_of_use;
+  const Plan hours = make_plan(in);
+  EXPECT_FALSE(hours.options[0].owning_cheaper_at_any_use);
+  EXPECT_NEAR(hours.options[0].break_even_hours.value_or(-1), 1000 / 0.50, 1e-6);
+}
+
 TEST(Validation, refusesInputsOutsideTheirDomain) {
   PlanInputs in = everything();
   in.model.layers = 1;

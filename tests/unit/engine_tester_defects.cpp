@@ -43,6 +43,26 @@ TEST(PrefillCapacity, promptLengthFromRequestsElseContext) {
   EXPECT_EQ(prefill_prompt_tokens(w), 16384);  // unknown: the context, the conservative end
 }
 
+TEST(PrefillCapacity, aStatedPromptLengthWinsOverTheContextWithTokensPerDay) {
+  // Newcomer3 M2: 480,000 output tokens a day, 1500 prompt and 400 output tokens per request
+  // (3.75 input per output), no requests_per_day (a tokens_per_day sweep drops it): the prompt
+  // is the stated 1500, not the 16,384-token context.
+  WorkloadInputs w;
+  w.context_tokens = 16384;
+  w.tokens_per_day = 480000;
+  w.input_tokens_per_output_token = 3.75;
+  w.prompt_tokens_per_request = 1500;
+  EXPECT_EQ(prefill_prompt_tokens(w), 1500);
+  // The same demand in requests: 1200 x 400 = 480,000; 480,000 x 3.75 / 1200 = 1500 either way.
+  w.requests_per_day = 1200;
+  EXPECT_EQ(prefill_prompt_tokens(w), 1500);
+  // Beyond the context: capped at it; 0: at least 1 token.
+  w.prompt_tokens_per_request = 20000;
+  EXPECT_EQ(prefill_prompt_tokens(w), 16384);
+  w.prompt_tokens_per_request = 0;
+  EXPECT_EQ(prefill_prompt_tokens(w), 1);
+}
+
 PlanInputs prompt_heavy_plan(double fp16_tflops) {
   PlanInputs in = test::tiny_plan();
   for (auto& o : in.options) o.device.fp16_tflops = fp16_tflops;

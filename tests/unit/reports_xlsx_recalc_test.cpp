@@ -153,6 +153,15 @@ class Recalculation : public ::testing::Test {
         break;
       }
     });
+    // Newcomer3 M3: a service reachable 24x7 keeps owned hardware on (the resolver's default
+    // then): idle energy on the Cash flow sheet, and an always-on rental billed every hour, so
+    // owning may be cheaper at any use (break-even "always", not 0).
+    add_peaked("availability 24x7", "allday", [](PlanInputs& in) {
+      in.workload.availability = Availability::around_the_clock;
+      for (OptionInputs& o : in.options) {
+        if (o.kind == OptionKind::buy) o.powered_off_when_idle = false;
+      }
+    });
     WorkbookOptions api_quote;
     api_quote.quote = true;
     add("the api and carbon plan (quote)", "carbonquote", api, api_quote, 5);

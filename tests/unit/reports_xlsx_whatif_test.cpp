@@ -56,9 +56,10 @@ void expect_summary_is_the_engines(const Sheets& sheets, const Plan& expected,
         option.kind == OptionKind::buy && option.feasible && !expected.baseline_option_id.empty();
     if (compared) {
       const bool na = !option.comparison_na_reason.empty();
-      expect_figure(sheets, "Break-even hours of use", id, option.break_even_hours, "never");
+      const std::string no_hours = option.owning_cheaper_at_any_use ? "always" : "never";
+      expect_figure(sheets, "Break-even hours of use", id, option.break_even_hours, no_hours);
       expect_figure(sheets, "Break-even hours per day", id, option.break_even_hours_per_day,
-                    "never");
+                    no_hours);
       expect_figure(
           sheets, "Break-even month", id,
           option.break_even_month ? std::optional<double>(*option.break_even_month) : std::nullopt,

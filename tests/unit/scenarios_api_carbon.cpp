@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "engine/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
@@ -226,6 +227,49 @@ TEST(IdlePower, defaultsAndKeys) {
                "powered_off_when_idle = false\n");
   EXPECT_DOUBLE_EQ(option(r, "rig").idle_power_w, 90);
   EXPECT_FALSE(option(r, "rig").powered_off_when_idle);
+}
+
+TEST(IdlePower, aServiceReachable24x7KeepsOwnedHardwareOnUnlessTheFileSaysOff) {
+  const std::string rig =
+      "[site]\ntariff_per_kwh = 0.25\n[option:rig]\nkind = buy\ngpu = rtx-3090\n"
+      "condition = used\ncount = 2\n";
+  // availability = 24x7: reachable every hour, so on all month by default; no warning.
+  auto r = resolved(kHead + "hours_per_day = 8\navailability = 24x7\n" + rig);
+  EXPECT_FALSE(option(r, "rig").powered_off_when_idle);
+  const InputRow* row = input(r, "rig", "powered_off_when_idle");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->value.value_or(-1), 0.0);
+  EXPECT_NE(row->provenance.find("availability = 24x7"), std::string::npos) << row->provenance;
+  EXPECT_TRUE(r.warnings.empty());
+  // The engine then counts the idle unit-hours: month 1 (730 h) less the 8 h x 730 / 24 =
+  // 243.33 h at load (no stated demand: one unit at full load) = 486.67 h x 145 W (2 x 350 W
+  // x 10 % + 150 W x 50 %) / 1000 x PUE 1.0 = 70.57 kWh.
+  const Plan plan = make_plan(r.plan_inputs);
+  EXPECT_NEAR(plan.options.at(0).cash_flow.idle_kwh.at(1), (730 - 8 * 730 / 24.0) * 0.145, 1e-9);
+  // Hours of use (the default availability): off outside them, as before.
+  r = resolved(kHead + "hours_per_day = 8\n" + rig);
+  EXPECT_TRUE(option(r, "rig").powered_off_when_idle);
+  // An explicit true wins, with a warning naming the option and the conflict.
+  r = resolved(kHead + "hours_per_day = 8\navailability = 24x7\n" + rig +
+               "powered_off_when_idle = true\n");
+  EXPECT_TRUE(option(r, "rig").powered_off_when_idle);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].rfind("option rig: powered_off_when_idle = true with availability = "
+                                "24x7: the unit is counted as switched off outside the hours of "
+                                "use",
+                                0),
+            0u)
+      << r.warnings[0];
+  // ... but not when the hours of use fill the month (24 h x 730 / 24 days = 730 h): no
+  // hour is left to be off in.
+  r = resolved(kHead + "hours_per_day = 24\navailability = 24x7\n" + rig +
+               "powered_off_when_idle = true\n");
+  EXPECT_TRUE(r.warnings.empty());
+  // An explicit false with 24x7 agrees: no warning.
+  r = resolved(kHead + "hours_per_day = 8\navailability = 24x7\n" + rig +
+               "powered_off_when_idle = false\n");
+  EXPECT_FALSE(option(r, "rig").powered_off_when_idle);
+  EXPECT_TRUE(r.warnings.empty());
 }
 
 TEST(ApiOption, jsonScenariosCarryTheSameKeys) {
