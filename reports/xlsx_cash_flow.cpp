@@ -246,8 +246,17 @@ class BlockFormulas {
         idle_fixed = "(" + idle_fixed + ")*" + in("power_metered");
       }
     }
-    return "=(" + here(block_.energy) + "-" + idle_fixed + "+" + here(block_.rent) + ")*" +
-           vat_factor;
+    // The overflow rent scales with the hours only where it is linear in them (always on for
+    // the hours of use); else, as for a rental, 2 x (the rent - the rent at h / 2).
+    std::string rent = here(block_.rent);
+    if (inputs_.overflow == Overflow::rent &&
+        (inputs_.overflow_billing.billing != Billing::always_on ||
+         availability_ != Availability::hours_of_use)) {
+      const std::string half_day = "(" + global("workload", "hours_per_day") + "/2)";
+      const std::string half_use = "(" + flag(layout_.hours_of_use_row) + "/2)";
+      rent = "2*(" + rent + "-" + overflow_rent(half_day, half_use) + ")";
+    }
+    return "=(" + here(block_.energy) + "-" + idle_fixed + "+" + rent + ")*" + vat_factor;
   }
 
  private:
@@ -292,6 +301,49 @@ class BlockFormulas {
            billed + "/" + in("goodput") + "*" + flag(layout_.rent_factor_row);
   }
 
+  /// The rent of an owned option's overflow in a month (engine option_cash_flow,
+  /// billed_overflow_instance_hours) at `hours_per_day` hours of use a day and `hours_of_use`
+  /// in the month (formulas), without the leading "=": rate x count x billed instance-hours /
+  /// goodput x rent trend, the overflow rental's inputs, with o = max(0, load at the peak -
+  /// units) x r instances left over at the peak, r = this option's capacity / the rental's
+  /// (1 without a demand in tokens). Always on: IF(o > tol, ROUNDUP(o - tol), 0) x
+  /// availability hours. Autoscaled (a flat day: o = overflow load x r): IF(o > tol,
+  /// min_instances x availability + days of use x (INT(X) x RU(h) + RU(frac(X) x h)), 0), X =
+  /// max(0, o - min_instances), RU as in hourly_rent.
+  std::string overflow_rent(const std::string& hours_per_day,
+                            const std::string& hours_of_use) const {
+    const std::string rental = inputs_.overflow_option_id;
+    const auto of = [&](const char* key) { return names_.at(rental, key); };
+    const std::string own = in("capacity_tokens_per_hour");
+    const std::string theirs = of("capacity_tokens_per_hour");
+    const std::string ratio = "IF(AND(" + global("workload", "demand_in_tokens") + "=1," + own +
+                              ">0," + theirs + ">0)," + own + "/" + theirs + ",1)";
+    const std::string availability = availability_ == Availability::around_the_clock
+                                         ? flag(layout_.hours_in_month_row)
+                                         : hours_of_use;
+    const std::string tol = constant("load_tolerance");
+    std::string billed;
+    if (inputs_.overflow_billing.billing == Billing::always_on) {
+      const std::string o =
+          "MAX(0," + at_peak(here(block_.load)) + "-" + here(block_.units) + ")*" + ratio;
+      billed = "IF(" + o + ">" + tol + ",ROUNDUP(" + o + "-" + tol + ",0),0)*" + availability;
+    } else {
+      const std::string periods = of("billing_periods_per_hour");
+      const std::string minimum = of("min_instances");
+      const auto round_up = [&](const std::string& y) {
+        const std::string p = "(" + y + ")*" + periods;
+        return "(-INT(-(" + p + "-" + tol + "*MAX(1," + p + ")))/" + periods + ")";
+      };
+      const std::string o = "(" + here(block_.overflow_load) + "*" + ratio + ")";
+      const std::string x = "MAX(0," + o + "-" + minimum + ")";
+      billed = "IF(" + o + ">" + tol + "," + minimum + "*" + availability + "+" +
+               flag(layout_.days_of_use_row) + "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
+               round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "),0)";
+    }
+    return flag(layout_.is_running_row) + "*" + of("rate_per_gpu_hour") + "*" + of("count") + "*" +
+           billed + "/" + of("goodput") + "*" + flag(layout_.rent_factor_row);
+  }
+
   std::string units() const {
     if (!adds_units()) return "";
     return "=MAX(1,ROUNDUP(" + at_peak("MAX(" + from_start(block_.load) + ")") + "-" +
@@ -322,18 +374,12 @@ class BlockFormulas {
   std::string rent() const {
     const std::string running = flag(layout_.is_running_row);
     switch (option_.kind) {
-      case OptionKind::buy: {
+      case OptionKind::buy:
         if (inputs_.overflow != Overflow::rent) return "";
-        const std::string rental = inputs_.overflow_option_id;
-        const auto of = [&](const char* key) { return names_.at(rental, key); };
-        const std::string own = in("capacity_tokens_per_hour");
-        const std::string theirs = of("capacity_tokens_per_hour");
-        return "=" + here(block_.overflow_load) + "*IF(AND(" +
-               global("workload", "demand_in_tokens") + "=1," + own + ">0," + theirs + ">0)," +
-               own + "/" + theirs + ",1)*" + flag(layout_.hours_of_use_row) + "*" +
-               of("rate_per_gpu_hour") + "*" + of("count") + "/" + of("goodput") + "*" +
-               flag(layout_.rent_factor_row);
-      }
+        // Autoscaled over an uneven day: billed stretch by stretch (engine); its figures.
+        if (!shape_.flat && inputs_.overflow_billing.billing == Billing::autoscaled) return "";
+        return "=" +
+               overflow_rent(global("workload", "hours_per_day"), flag(layout_.hours_of_use_row));
       case OptionKind::rent_hourly:
         if (reserved()) {
           const std::string per_unit_hour =
