@@ -103,12 +103,18 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
     if (option.kind == OptionKind::api) continue;  // the provider sizes it
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     sheet.text(row, 0, option_label(scenario, option.id), formats.bold);
+    const OptionInputs* overflow_rental =
+        inputs != nullptr && inputs->overflow == Overflow::rent
+            ? find_option_inputs(scenario, inputs->overflow_option_id)
+            : nullptr;
     std::string how;
     switch (option.kind) {
       case OptionKind::buy:
         how = inputs != nullptr && inputs->overflow == Overflow::rent
                   ? "owned; the overflow is rented from " + inputs->overflow_option_id + ", " +
-                        overflow_billing_text(inputs->overflow_billing)
+                        overflow_billing_text(overflow_rental != nullptr
+                                                  ? overflow_rental->hourly_billing
+                                                  : inputs->overflow_billing)
                   : "owned: units added for the peak";
         break;
       case OptionKind::rent_monthly:
