@@ -60,4 +60,27 @@ double billed_instance_hours(const HourlyBilling& b, double load, const DailyLoa
   return b.min_instances * a + std::max(0.0, days_of_use) * busy_per_day;
 }
 
+double billed_overflow_instance_hours(const HourlyBilling& b, double load, double units,
+                                      double instances_per_load, const DailyLoadShape& shape,
+                                      double days_of_use, double availability_hours) {
+  const double l = std::max(0.0, load);
+  const double u = std::max(0.0, units);
+  const double r = std::max(0.0, instances_per_load);
+  DailyLoadShape overflow = shape;
+  double peak = 0;
+  for (int i = 0; i < overflow.count; ++i) {
+    LoadStretch& s = overflow.stretches[static_cast<size_t>(i)];
+    s.multiplier = std::max(0.0, l * s.multiplier - u) * r;
+    peak = std::max(peak, s.multiplier);
+  }
+  if (!(peak > kWholeTolerance)) return 0.0;  // the owned units carry the whole month
+  if (b.billing == Billing::always_on) {
+    return std::ceil(peak - kWholeTolerance) * std::max(0.0, availability_hours);
+  }
+  // Not a day's shape any more (the multipliers are instances, not shares of a mean):
+  // billed_instance_hours reads only the stretches when autoscaled.
+  overflow.peak_multiplier = peak;
+  return billed_instance_hours(b, 1.0, overflow, days_of_use, availability_hours);
+}
+
 }  // namespace gputco

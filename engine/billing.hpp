@@ -73,4 +73,23 @@ double billed_instance_hours(const HourlyBilling& billing, double load, double h
 double billed_instance_hours(const HourlyBilling& billing, double load, const DailyLoadShape& shape,
                              double days_of_use, double availability_hours);
 
+/// Instance-hours billed in one month for the overflow an owned option rents (overflow =
+/// rent, issue #21), before goodput and trend, by the overflow rental's own billing. L =
+/// `load` (the owned option's mean load, in units of one owned unit's capacity), U = `units`
+/// owned, r = `instances_per_load` (overflow_units_per_load: rental instances per owned unit
+/// of load). Each stretch s of `shape` rents o_s = max(0, L x multiplier_s - U) x r instances;
+/// o = max_s o_s (the peak's). With A = availability_hours, D = days_of_use:
+/// - no overflow (o <= 1e-9): 0, nothing is rented that month;
+/// - always_on: ceil(o - 1e-9) x A: the instances the peak leaves over, every hour of
+///   availability, busy or not (as the rental itself is billed);
+/// - autoscaled: billed_instance_hours(billing, 1, shape', D, A) with shape' the same
+///   stretches at multipliers o_s: min_instances x A + D x sum_s (floor(X_s) x RU(h_s) +
+///   RU(frac(X_s) x h_s)), X_s = max(0, o_s - min_instances), RU rounded up to the
+///   granularity. Per second without a minimum it is sum_s o_s x h_s x D to the second: the
+///   load-hours billing of before issue #21.
+/// Throws nothing; negative inputs count as 0.
+double billed_overflow_instance_hours(const HourlyBilling& billing, double load, double units,
+                                      double instances_per_load, const DailyLoadShape& shape,
+                                      double days_of_use, double availability_hours);
+
 }  // namespace gputco

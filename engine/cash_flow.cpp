@@ -143,7 +143,11 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     }
     if (o.overflow == Overflow::rent) {
       cf.overflow_load[m] = std::max(0.0, cf.load[m] - served);  // what the units leave over
-      cf.rent[m] = cf.overflow_load[m] * ratio * hours * o.overflow_rate_per_hour * x.rent_trend[m];
+      // Billed as the rental bills its instances (issue #21), not per load-hour.
+      const double billed =
+          billed_overflow_instance_hours(o.overflow_billing, cf.load[m], units, ratio, shape,
+                                         x.days_of_use[m], x.availability_hours[m]);
+      cf.rent[m] = billed * o.overflow_rate_per_hour * x.rent_trend[m];
     }
   }
   double capex_total = 0;

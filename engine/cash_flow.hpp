@@ -34,8 +34,13 @@ double capex_of(const OptionInputs& option);
 ///   maintenance[m] = C x u_m x maintenance_per_year / 12; hosting[m] (colocation) = u_m x
 ///   (colo_per_kw_month x contracted_kw + colo_per_rack_unit_month x rack_units);
 ///   failures[m] = [m > warranty_months] x annual_failure_rate / 12 x count x price_per_gpu
-///   x u_m; rent[m] (overflow = rent) = max(0, L_m - u_m) x overflow_units_per_load x H_m x
-///   overflow_rate_per_hour x R_m; resale[N] = -residual_fraction x sum(capex).
+///   x u_m; rent[m] (overflow = rent) = B'_m x overflow_rate_per_hour x R_m, B'_m =
+///   billed_overflow_instance_hours(overflow_billing, L_m, u_m, overflow_units_per_load, shape,
+///   D_m, A_m) (engine/billing.hpp): the overflow rental billed as it bills its instances
+///   (always on: ceil(max(0, L_m x P - u_m) x ratio) instances x A_m, 0 without overflow;
+///   autoscaled: its minimum and granularity over the overflow of each stretch). Before issue
+///   #21 it was max(0, L_m - u_m) x ratio x H_m (per load-hour); resale[N] =
+///   -residual_fraction x sum(capex).
 ///   Financing covers the month-0 purchase: loan: financing[0] = -P (P = capex[0] x (1 -
 ///   down_payment_fraction)), financing[m] = PMT for m <= loan_term_months, and the balance
 ///   still owed after N instalments at N (annuity: PMT = r P / (1 - (1 + r)^-n), r =

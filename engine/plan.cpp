@@ -82,6 +82,7 @@ void prepare_plan_inputs(PlanInputs& in) {
                              << "' must be a rent_hourly option billed by use (on_demand or "
                                 "spot)");
     o.overflow_rate_per_hour = rental->rate_per_gpu_hour * rental->count / rental->goodput;
+    o.overflow_billing = rental->hourly_billing;
     o.overflow_capacity_tokens_per_hour = rental->capacity_tokens_per_hour;
   }
 }

@@ -331,6 +331,9 @@ struct OptionInputs {
   /// The engine, batch and latency figures of `serving`, one sentence ("" when nullopt).
   std::string serving_note;
   double overflow_rate_per_hour = 0;  ///< overflow rental: rate x count / goodput, per hour
+  /// How the overflow rental is billed (its hourly_billing): always on for the instances the
+  /// peak leaves over, or autoscaled with its minimum and granularity (issue #21).
+  HourlyBilling overflow_billing;
   double overflow_capacity_tokens_per_hour = 0;  ///< one overflow rental unit at load
 };
 

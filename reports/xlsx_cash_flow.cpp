@@ -192,6 +192,9 @@ class BlockFormulas {
   /// The day of use (engine load_shape_of): units and always-on instances are sized for the
   /// load x Inputs' peak_multiplier when it is not flat.
   void set_shape(const DailyLoadShape& shape) { shape_ = shape; }
+  /// How the overflow rental bills (its own hourly_billing, read from the rental's inputs:
+  /// the owned option's copy is only as fresh as prepare_plan_inputs left it).
+  void set_overflow_billing(const HourlyBilling& billing) { overflow_billing_ = billing; }
 
   /// Output tokens served in the month (engine OptionResult::tokens_served): tokens_per_day x
   /// growth factor x days of use with a demand in tokens, else the aggregate decode tokens/s
@@ -246,8 +249,16 @@ class BlockFormulas {
         idle_fixed = "(" + idle_fixed + ")*" + in("power_metered");
       }
     }
-    return "=(" + here(block_.energy) + "-" + idle_fixed + "+" + here(block_.rent) + ")*" +
-           vat_factor;
+    // The overflow rent scales with the hours only where it is linear in them (always on for
+    // the hours of use); else, as for a rental, 2 x (the rent - the rent at h / 2).
+    std::string rent = here(block_.rent);
+    if (inputs_.overflow == Overflow::rent && (overflow_billing_.billing != Billing::always_on ||
+                                               availability_ != Availability::hours_of_use)) {
+      const std::string half_day = "(" + global("workload", "hours_per_day") + "/2)";
+      const std::string half_use = "(" + flag(layout_.hours_of_use_row) + "/2)";
+      rent = "2*(" + rent + "-" + overflow_rent(half_day, half_use) + ")";
+    }
+    return "=(" + here(block_.energy) + "-" + idle_fixed + "+" + rent + ")*" + vat_factor;
   }
 
  private:
@@ -292,6 +303,49 @@ class BlockFormulas {
            billed + "/" + in("goodput") + "*" + flag(layout_.rent_factor_row);
   }
 
+  /// The rent of an owned option's overflow in a month (engine option_cash_flow,
+  /// billed_overflow_instance_hours) at `hours_per_day` hours of use a day and `hours_of_use`
+  /// in the month (formulas), without the leading "=": rate x count x billed instance-hours /
+  /// goodput x rent trend, the overflow rental's inputs, with o = max(0, load at the peak -
+  /// units) x r instances left over at the peak, r = this option's capacity / the rental's
+  /// (1 without a demand in tokens). Always on: IF(o > tol, ROUNDUP(o - tol), 0) x
+  /// availability hours. Autoscaled (a flat day: o = overflow load x r): IF(o > tol,
+  /// min_instances x availability + days of use x (INT(X) x RU(h) + RU(frac(X) x h)), 0), X =
+  /// max(0, o - min_instances), RU as in hourly_rent.
+  std::string overflow_rent(const std::string& hours_per_day,
+                            const std::string& hours_of_use) const {
+    const std::string rental = inputs_.overflow_option_id;
+    const auto of = [&](const char* key) { return names_.at(rental, key); };
+    const std::string own = in("capacity_tokens_per_hour");
+    const std::string theirs = of("capacity_tokens_per_hour");
+    const std::string ratio = "IF(AND(" + global("workload", "demand_in_tokens") + "=1," + own +
+                              ">0," + theirs + ">0)," + own + "/" + theirs + ",1)";
+    const std::string availability = availability_ == Availability::around_the_clock
+                                         ? flag(layout_.hours_in_month_row)
+                                         : hours_of_use;
+    const std::string tol = constant("load_tolerance");
+    std::string billed;
+    if (overflow_billing_.billing == Billing::always_on) {
+      const std::string o =
+          "MAX(0," + at_peak(here(block_.load)) + "-" + here(block_.units) + ")*" + ratio;
+      billed = "IF(" + o + ">" + tol + ",ROUNDUP(" + o + "-" + tol + ",0),0)*" + availability;
+    } else {
+      const std::string periods = of("billing_periods_per_hour");
+      const std::string minimum = of("min_instances");
+      const auto round_up = [&](const std::string& y) {
+        const std::string p = "(" + y + ")*" + periods;
+        return "(-INT(-(" + p + "-" + tol + "*MAX(1," + p + ")))/" + periods + ")";
+      };
+      const std::string o = "(" + here(block_.overflow_load) + "*" + ratio + ")";
+      const std::string x = "MAX(0," + o + "-" + minimum + ")";
+      billed = "IF(" + o + ">" + tol + "," + minimum + "*" + availability + "+" +
+               flag(layout_.days_of_use_row) + "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
+               round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "),0)";
+    }
+    return flag(layout_.is_running_row) + "*" + of("rate_per_gpu_hour") + "*" + of("count") + "*" +
+           billed + "/" + of("goodput") + "*" + flag(layout_.rent_factor_row);
+  }
+
   std::string units() const {
     if (!adds_units()) return "";
     return "=MAX(1,ROUNDUP(" + at_peak("MAX(" + from_start(block_.load) + ")") + "-" +
@@ -322,18 +376,12 @@ class BlockFormulas {
   std::string rent() const {
     const std::string running = flag(layout_.is_running_row);
     switch (option_.kind) {
-      case OptionKind::buy: {
+      case OptionKind::buy:
         if (inputs_.overflow != Overflow::rent) return "";
-        const std::string rental = inputs_.overflow_option_id;
-        const auto of = [&](const char* key) { return names_.at(rental, key); };
-        const std::string own = in("capacity_tokens_per_hour");
-        const std::string theirs = of("capacity_tokens_per_hour");
-        return "=" + here(block_.overflow_load) + "*IF(AND(" +
-               global("workload", "demand_in_tokens") + "=1," + own + ">0," + theirs + ">0)," +
-               own + "/" + theirs + ",1)*" + flag(layout_.hours_of_use_row) + "*" +
-               of("rate_per_gpu_hour") + "*" + of("count") + "/" + of("goodput") + "*" +
-               flag(layout_.rent_factor_row);
-      }
+        // Autoscaled over an uneven day: billed stretch by stretch (engine); its figures.
+        if (!shape_.flat && overflow_billing_.billing == Billing::autoscaled) return "";
+        return "=" +
+               overflow_rent(global("workload", "hours_per_day"), flag(layout_.hours_of_use_row));
       case OptionKind::rent_hourly:
         if (reserved()) {
           const std::string per_unit_hour =
@@ -462,6 +510,7 @@ class BlockFormulas {
   std::string site_key_ = "grid_g_co2e_per_kwh";
   Availability availability_ = Availability::hours_of_use;
   DailyLoadShape shape_;
+  HourlyBilling overflow_billing_;
 
   /// `load` at the peak hour: x Inputs' peak_multiplier when the day is not flat.
   std::string at_peak(const std::string& load) const {
@@ -575,11 +624,19 @@ void write_metric_rows(SheetWriter& sheet, const Formats& formats, const OptionR
                 formats.money);
 }
 
+/// How an owned option's overflow is billed: its rental's hourly_billing (the copy in the
+/// owned option when the rental is not found; always on without overflow).
+HourlyBilling overflow_billing_of(const ResolvedScenario& scenario, const OptionInputs* inputs) {
+  if (inputs == nullptr || inputs->overflow != Overflow::rent) return HourlyBilling{};
+  const OptionInputs* rental = find_option_inputs(scenario, inputs->overflow_option_id);
+  return rental != nullptr ? rental->hourly_billing : inputs->overflow_billing;
+}
+
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
                  const OptionInputs* inputs, const std::string& label, OptionBlock& block,
                  const CashFlowLayout& layout, const InputNames& names,
                  const std::string& site_intensity, Availability availability,
-                 const DailyLoadShape& shape) {
+                 const DailyLoadShape& shape, const HourlyBilling& overflow_billing) {
   const CashFlow& cf = option.cash_flow;
   sheet.text(block.title, layout.label_col, label, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
@@ -597,6 +654,7 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   formulas.set_site_intensity_key(site_intensity);
   formulas.set_availability(availability);
   formulas.set_shape(shape);
+  formulas.set_overflow_billing(overflow_billing);
   const lxw_col_t first = layout.first_month_col;
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
@@ -711,10 +769,11 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.tokens = row++;
     block.hours_scaled = row++;
     ++row;
-    write_block(sheet, formats, option, find_option_inputs(scenario, option.id),
-                option_label(scenario, option.id), block, layout, names, site_intensity,
-                scenario.plan_inputs.workload.availability,
-                load_shape_of(scenario.plan_inputs.workload));
+    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
+    write_block(sheet, formats, option, inputs, option_label(scenario, option.id), block, layout,
+                names, site_intensity, scenario.plan_inputs.workload.availability,
+                load_shape_of(scenario.plan_inputs.workload),
+                overflow_billing_of(scenario, inputs));
     layout.blocks.push_back(block);
   }
 

@@ -20,6 +20,22 @@ double units_for(double load) {
   return up > 1 ? up : 1;
 }
 
+/// Height of one line of text in a row, points (the default font's row).
+constexpr double kLineHeightPt = 15;
+/// Characters of "How it is billed" a line holds in its 26-wide column, with a margin.
+constexpr size_t kCharsPerLine = 24;
+
+/// How an owned option's overflow rental bills it (engine billed_overflow_instance_hours).
+std::string overflow_billing_text(const HourlyBilling& b) {
+  if (b.billing == Billing::always_on) {
+    return "billed always on: the whole instances the peak leaves over, every hour of "
+           "availability";
+  }
+  return "billed autoscaled: min " + std::to_string(b.min_instances) +
+         " instance(s) while it overflows, the rest per " + to_string(b.granularity) +
+         " of busy time";
+}
+
 }  // namespace
 
 lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Plan& plan,
@@ -78,18 +94,27 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
   for (lxw_col_t c = 0; c < 7; ++c) {
     sheet.text(header, c, headers[c], c >= 2 ? formats.header_number : formats.header);
   }
-  check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the peak header");
+  // Four lines: "Output tokens/s per replica at the target" wraps to four in 11 characters.
+  check_xlsx(worksheet_set_row(sheet.raw(), header, 4 * kLineHeightPt, nullptr),
+             "sizing the peak header");
 
   const lxw_col_t month1 = layout.first_month_col + 1;
   for (const OptionResult& option : plan.options) {
     if (option.kind == OptionKind::api) continue;  // the provider sizes it
     const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     sheet.text(row, 0, option_label(scenario, option.id), formats.bold);
+    const OptionInputs* overflow_rental =
+        inputs != nullptr && inputs->overflow == Overflow::rent
+            ? find_option_inputs(scenario, inputs->overflow_option_id)
+            : nullptr;
     std::string how;
     switch (option.kind) {
       case OptionKind::buy:
         how = inputs != nullptr && inputs->overflow == Overflow::rent
-                  ? "owned; the overflow is rented from " + inputs->overflow_option_id
+                  ? "owned; the overflow is rented from " + inputs->overflow_option_id + ", " +
+                        overflow_billing_text(overflow_rental != nullptr
+                                                  ? overflow_rental->hourly_billing
+                                                  : inputs->overflow_billing)
                   : "owned: units added for the peak";
         break;
       case OptionKind::rent_monthly:
@@ -103,7 +128,15 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
       case OptionKind::api:
         break;
     }
-    sheet.text(row, 1, how);
+    // Wrapped in its column (26 characters wide: about 24 a line), the row as tall as its
+    // lines: the billing sentence runs to 150 characters and was cut off in print.
+    sheet.text(row, 1, how, formats.wrapped);
+    const size_t lines = (how.size() + kCharsPerLine - 1) / kCharsPerLine;
+    if (lines > 1) {
+      check_xlsx(
+          worksheet_set_row(sheet.raw(), row, kLineHeightPt * static_cast<double>(lines), nullptr),
+          "sizing a sizing row");
+    }
     const double capacity = names.has(option.id, "capacity_tokens_per_hour")
                                 ? names.value_of(option.id, "capacity_tokens_per_hour")
                                 : 0.0;

@@ -162,7 +162,10 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   }
   sheet.width(0, 0, 24);
   sheet.width(1, 1, 26);
-  sheet.width(2, 13, 11);
+  sheet.width(2, 5, 11);
+  // The sizing block's "Instance-hours billed in month 1": "Instance-hours" is 14 wide.
+  sheet.width(6, 6, 15);
+  sheet.width(7, 13, 11);
   sheet.width(14, 14, 13);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
 }

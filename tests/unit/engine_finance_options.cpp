@@ -273,7 +273,8 @@ TEST(Growth, hourlyRentAddsAnInstanceWhenTheDemandOutgrowsOne) {
 TEST(Blend, ownTheBaseLoadRentThePeaks) {
   // The owned card carries one unit; demand 1.5 units (tokens per day given) is rented half a
   // unit of the owned card's capacity from a rental twice as fast: 0.5 x (1e6 / 2e6) = 0.25
-  // rental units x 300 h x 4.00 per hour = 300 per month.
+  // rental instance, billed as the rental is (always on, issue #21): ceil(0.25) = 1 instance
+  // x 300 h x 4.00 per hour = 1,200 per month (per load-hour it was 0.25 x 300 x 4.00 = 300).
   PlanInputs in;
   in.workload = workload(10, 30);
   in.workload.tokens_per_day = 15e6;  // 1.5 x 1e6 tokens/h x 10 h
@@ -290,7 +291,7 @@ TEST(Blend, ownTheBaseLoadRentThePeaks) {
   const auto cf = option_cash_flow(in.options[0], in.workload, kFreePower, in.finance);
   EXPECT_DOUBLE_EQ(cf.units[2], 1);  // never buys more
   EXPECT_NEAR(cf.overflow_load[1], 0.5, 1e-12);
-  EXPECT_NEAR(cf.rent[1], 300, 1e-9);
+  EXPECT_NEAR(cf.rent[1], 1200, 1e-9);
   // A missing or unfit overflow option is refused.
   in.options[0].overflow_option_id = "nowhere";
   EXPECT_THROW(prepare_plan_inputs(in), EngineError);

@@ -132,9 +132,10 @@ TEST(PeakDemand, anHourlyProfileBillsAnAutoscaledRentalHourByHour) {
 
 TEST(PeakDemand, overflowIsRentedOnlyForWhatThePeakHoursLeaveOver) {
   // 100,000 tokens a day in 4 h with shares 0.05, 0.05, 0.1, 0.8: loads 0.5, 0.5, 1 and 8
-  // units (mean 2.5). One owned unit, overflow rented at 3.00 an hour per unit of load:
-  // overflow hour by hour 0 + 0 + 0 + 7 = 7 unit-hours a day, a mean of 7 / 4 = 1.75 over the
-  // 4 h (spread evenly it would be 2.5 - 1 = 1.5): 1.75 x 4 h x 20 days x 3.00 = 420 a month.
+  // units (mean 2.5). One owned unit, overflow rented at 3.00 an hour per unit of load,
+  // autoscaled per second without a minimum: overflow hour by hour 0 + 0 + 0 + 7 = 7
+  // unit-hours a day, a mean of 7 / 4 = 1.75 over the 4 h (spread evenly it would be 2.5 - 1 =
+  // 1.5): 1.75 x 4 h x 20 days x 3.00 = 420 a month.
   // The unit serves 0.5 + 0.5 + 1 + 1 = 3 unit-hours a day (mean 0.75, not 1): 0.75 x 300 W x
   // 80 h = 18 kWh, x 0.50 a kWh = 9.00 a month.
   WorkloadInputs w = workload(4, 100'000);
@@ -143,14 +144,19 @@ TEST(PeakDemand, overflowIsRentedOnlyForWhatThePeakHoursLeaveOver) {
   o.overflow = Overflow::rent;
   o.overflow_rate_per_hour = 3.0;
   o.overflow_capacity_tokens_per_hour = kCapacity;
+  o.overflow_billing.billing = Billing::autoscaled;
   SiteInputs site;
   site.tariff_per_kwh = 0.5;
   const CashFlow cf = option_cash_flow(o, w, site, months(1));
   EXPECT_DOUBLE_EQ(cf.units[1], 1.0);
   EXPECT_DOUBLE_EQ(cf.overflow_load[1], 1.75);
-  EXPECT_DOUBLE_EQ(cf.rent[1], 420.0);
+  EXPECT_NEAR(cf.rent[1], 420.0, 1e-9);
   EXPECT_DOUBLE_EQ(cf.energy_kwh[1], 18.0);
   EXPECT_DOUBLE_EQ(cf.energy[1], 9.0);
+  // Always on (the default): the peak hour's 7 instances for all 4 h x 20 days = 80 h of
+  // availability: 7 x 80 x 3.00 = 1,680 a month.
+  o.overflow_billing = HourlyBilling{};
+  EXPECT_DOUBLE_EQ(option_cash_flow(o, w, site, months(1)).rent[1], 1680.0);
 }
 
 TEST(PeakDemand, statingAPeakNeverMakesARentalCheaper) {

@@ -162,6 +162,36 @@ class Recalculation : public ::testing::Test {
         if (o.kind == OptionKind::buy) o.powered_off_when_idle = false;
       }
     });
+    // Issue #21: overflow billed as its rental bills (a demand of 2 owned units a day,
+    // 7,092,000 tokens in 10 h on the office-3090's 354,600 tokens/h): always on at a peak
+    // factor of 2 (the instances the peak leaves over, a formula over peak_multiplier), and
+    // autoscaled with a minimum, per minute, around the clock (a formula on a flat day; its
+    // hours-scaled part 2 x (rent - rent at half the hours)).
+    const auto rent_overflow = [](PlanInputs& in, const HourlyBilling& billing) {
+      in.workload.tokens_per_day = 7'092'000;
+      for (OptionInputs& o : in.options) {
+        if (o.kind != OptionKind::rent_hourly) continue;
+        o.hourly_billing = billing;
+        for (OptionInputs& owned : in.options) {
+          if (owned.kind != OptionKind::buy) continue;
+          owned.overflow = Overflow::rent;
+          owned.overflow_option_id = o.id;
+        }
+        break;
+      }
+    };
+    add_peaked("overflow always on at a peak factor of 2", "overflowalwayson", [&](PlanInputs& in) {
+      rent_overflow(in, HourlyBilling{});
+      in.workload.peak_factor = 2;
+    });
+    add_peaked("overflow autoscaled around the clock", "overflowautoscaled", [&](PlanInputs& in) {
+      HourlyBilling billing;
+      billing.billing = Billing::autoscaled;
+      billing.min_instances = 1;
+      billing.granularity = BillingGranularity::minute;
+      rent_overflow(in, billing);
+      in.workload.availability = Availability::around_the_clock;
+    });
     WorkbookOptions api_quote;
     api_quote.quote = true;
     add("the api and carbon plan (quote)", "carbonquote", api, api_quote, 5);

@@ -1,0 +1,121 @@
+// Overflow rented by an owned option (overflow = rent, a blend) is billed as its rental bills
+// its instances (issue #21): always on, the instances the peak leaves over for every hour of
+// availability; autoscaled, the rental's minimum and granularity over what each stretch leaves
+// over. Hand-computed cases.
+#include <gtest/gtest.h>
+
+#include "engine/billing.hpp"
+#include "engine/cash_flow.hpp"
+#include "engine/plan.hpp"
+
+namespace gputco {
+namespace {
+
+/// 10 h a day, 30 days a month (300 h of use = of availability), `tokens` output tokens a day:
+/// the load of one owned unit of 1e6 tokens/h is tokens / 1e7.
+PlanInputs blend(double tokens, const HourlyBilling& billing) {
+  PlanInputs in;
+  in.workload.hours_per_day = 10;
+  in.workload.days_per_month = 30;
+  in.workload.tokens_per_day = tokens;
+  in.finance.horizon_months = 2;
+  in.finance.discount_rate_per_year = 0;
+  OptionInputs own;
+  own.id = "own";
+  own.kind = OptionKind::buy;
+  own.device.id = "card";
+  own.price_per_gpu = 1000;
+  own.capacity_tokens_per_hour = 1e6;
+  own.overflow = Overflow::rent;
+  own.overflow_option_id = "rent";
+  OptionInputs rent;
+  rent.id = "rent";
+  rent.kind = OptionKind::rent_hourly;
+  rent.device.id = "card";
+  rent.rate_per_gpu_hour = 4.0;
+  rent.capacity_tokens_per_hour = 1e6;  // as fast as the owned unit: 1 instance per unit of load
+  rent.hourly_billing = billing;
+  in.options = {own, rent};
+  prepare_plan_inputs(in);  // links the overflow: rate 4.00 x 1 / 1, the rental's billing
+  return in;
+}
+
+CashFlow owned_flow(const PlanInputs& in) {
+  return option_cash_flow(in.options[0], in.workload, SiteInputs{}, in.finance);
+}
+
+HourlyBilling autoscaled(int min_instances, BillingGranularity granularity) {
+  HourlyBilling b;
+  b.billing = Billing::autoscaled;
+  b.min_instances = min_instances;
+  b.granularity = granularity;
+  return b;
+}
+
+TEST(OverflowBilling, theOverflowRentalIsLinkedWithItsBilling) {
+  const PlanInputs in = blend(15e6, autoscaled(2, BillingGranularity::minute));
+  EXPECT_EQ(in.options[0].overflow_billing.billing, Billing::autoscaled);
+  EXPECT_EQ(in.options[0].overflow_billing.min_instances, 2);
+  EXPECT_EQ(in.options[0].overflow_billing.granularity, BillingGranularity::minute);
+  EXPECT_DOUBLE_EQ(in.options[0].overflow_rate_per_hour, 4.0);
+}
+
+TEST(OverflowBilling, alwaysOnBillsTheWholeInstancesThePeakLeavesOverForEveryHour) {
+  // Month 1: load 15e6 / 1e7 = 1.5 on 1 owned unit: 0.5 left over x 1 instance per unit of
+  // load = 0.5 instance -> ceil = 1 instance x 300 h x 4.00 = 1,200 (per load-hour, as
+  // before: 0.5 x 300 x 4.00 = 600).
+  // Month 2 (growth 60 %): load 2.4, 1.4 left over -> 2 instances x 300 h x 4.00 = 2,400
+  // (per load-hour 1.4 x 300 x 4.00 = 1,680).
+  PlanInputs in = blend(15e6, HourlyBilling{});
+  in.workload.growth_per_month = 0.6;
+  const CashFlow cf = owned_flow(in);
+  EXPECT_DOUBLE_EQ(cf.units[2], 1.0);
+  EXPECT_NEAR(cf.overflow_load[1], 0.5, 1e-12);
+  EXPECT_NEAR(cf.overflow_load[2], 1.4, 1e-12);
+  EXPECT_DOUBLE_EQ(cf.rent[1], 1200.0);
+  EXPECT_DOUBLE_EQ(cf.rent[2], 2400.0);
+  // Around the clock: 1 instance x 730 h (the 730-hour month) x 4.00 = 2,920 in month 1.
+  in.workload.availability = Availability::around_the_clock;
+  EXPECT_DOUBLE_EQ(owned_flow(in).rent[1], 2920.0);
+}
+
+TEST(OverflowBilling, autoscaledBillsItsMinimumAndRoundsTheBusyPeriodsUp) {
+  // Load 32.5e6 / 1e7 = 3.25 on 1 owned unit: 2.25 instances left over. Min 1, per hour:
+  // 1 x 300 h + 30 days x (floor(1.25) x 10 h + RU(0.25 x 10 h = 2.5 h) = 3 h) = 300 + 30 x
+  // 13 = 690 instance-hours x 4.00 = 2,760.
+  EXPECT_DOUBLE_EQ(owned_flow(blend(32.5e6, autoscaled(1, BillingGranularity::hour))).rent[1],
+                   2760.0);
+  // Min 0, per second: 30 x (2 x 10 h + 2.5 h) = 675 = 2.25 x 300 h, x 4.00 = 2,700: the
+  // per-load-hour bill of before issue #21.
+  EXPECT_NEAR(owned_flow(blend(32.5e6, autoscaled(0, BillingGranularity::second))).rent[1], 2700.0,
+              1e-9);
+}
+
+TEST(OverflowBilling, aMonthTheOwnedUnitCarriesRentsNothing) {
+  // Load 0.8 on 1 owned unit: no overflow, no rental started, its minimum not billed either.
+  EXPECT_DOUBLE_EQ(owned_flow(blend(8e6, HourlyBilling{})).rent[1], 0.0);
+  EXPECT_DOUBLE_EQ(owned_flow(blend(8e6, autoscaled(2, BillingGranularity::hour))).rent[1], 0.0);
+  // Exactly one unit of load (1e7 / 1e7): 0 left over, nothing rented.
+  EXPECT_DOUBLE_EQ(owned_flow(blend(1e7, HourlyBilling{})).rent[1], 0.0);
+}
+
+TEST(OverflowBilling, billedOverflowInstanceHoursOverAShapedDay) {
+  // A day of two stretches: 2 h at 3 x the mean, 6 h at 1/3 (2 x 3 + 6 / 3 = 8 = the hours).
+  // Mean load 1, 1 owned unit, 0.5 rental instance per unit of load: the peak leaves
+  // (3 - 1) x 0.5 = 1 instance, the rest 0. Always on: 1 x A = 1 x 160 = 160.
+  // Autoscaled per hour, min 0: 20 days x (1 x RU(2 h)) = 40.
+  DailyLoadShape shape;
+  shape.count = 2;
+  shape.stretches[0] = {2, 3};
+  shape.stretches[1] = {6, 1.0 / 3};
+  shape.peak_multiplier = 3;
+  shape.flat = false;
+  EXPECT_DOUBLE_EQ(billed_overflow_instance_hours(HourlyBilling{}, 1, 1, 0.5, shape, 20, 160),
+                   160.0);
+  EXPECT_DOUBLE_EQ(billed_overflow_instance_hours(autoscaled(0, BillingGranularity::hour), 1, 1,
+                                                  0.5, shape, 20, 160),
+                   40.0);
+}
+
+}  // namespace
+}  // namespace gputco
