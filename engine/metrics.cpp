@@ -98,8 +98,12 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
   // With tokens_per_day, the load per hour of use must come from the stated hours.
   if (workload.tokens_per_day && workload.hours_per_day <= 0) return std::nullopt;
   double lo = 0, hi = kHoursPerFullDay;
-  if (gap(lo) <= 0) return 0.0;
+  // Renting still cheaper at 24 h a day first: with a rental billed for every hour of a 24x7
+  // availability the rent is flat in the hours while owning draws more power with them, so
+  // owning can be cheaper unused and dearer at the plan's hours: no hours of use make owning
+  // pay off ("never"), which is not "cheaper at any use".
   if (gap(hi) > 0) return std::nullopt;
+  if (gap(lo) <= 0) return 0.0;
   for (int i = 0; i < 100 && hi - lo > 1e-10; ++i) {
     const double mid = 0.5 * (lo + hi);
     (gap(mid) > 0 ? lo : hi) = mid;

@@ -58,8 +58,10 @@ std::optional<double> payback_months(const std::vector<double>& saving);
 /// Hours of use per day (0..24) at which the owned option's total cost over the horizon
 /// equals the rented one's, solved by bisection on the totals of option_cash_flow with both
 /// options at the same hours per day (tokens_per_day scaled with it: the load per hour of
-/// use stays the same). 0 when owning is no dearer even unused; nullopt ("never") when
-/// renting is still cheaper at 24 h/day. Needs prepared inputs.
+/// use stays the same). nullopt ("never") when renting is still cheaper at 24 h/day (also
+/// when owning is cheaper unused but dearer with use, as against a rental billed for every
+/// hour of a 24x7 availability); else 0 when owning is no dearer even unused (cheaper at
+/// any use). Needs prepared inputs.
 std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
                                                const OptionInputs& rented,
                                                const WorkloadInputs& workload,

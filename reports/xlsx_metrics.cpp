@@ -214,17 +214,19 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
       const CashFlow& base_cf = plan.options[b].cash_flow;
       // Break-even hours per day: the gap of the totals, (fixed own - fixed baseline) + h x
       // (scaled own - scaled baseline) / hours_per_day, is 0 at h = -fixed gap / slope;
-      // "always" when owning costs no more unused (engine owning_cheaper_at_any_use: a
-      // break-even at or below 0 h is no number of hours), "never" when renting is still
-      // cheaper at 24 h a day.
+      // "never" when renting is still cheaper at 24 h a day, else "always" when owning costs
+      // no more unused (engine owning_cheaper_at_any_use: a break-even at or below 0 h is no
+      // number of hours).
       const std::string gap_fixed = "(" + ref(out.fixed_col) + "-" + here(b, out.fixed_col) + ")";
       const std::string gap_scaled =
           "(" + ref(out.scaled_col) + "-" + here(b, out.scaled_col) + ")";
       const std::string full_day = names.at(kConstantsSection, "hours_per_full_day");
-      const std::string per_day_formula = "=IF(" + hours + ">0,IF(" + gap_fixed +
-                                          "<=0,\"always\",IF(" + gap_fixed + "+" + full_day + "*" +
-                                          gap_scaled + "/" + hours + ">0,\"never\",-" + gap_fixed +
-                                          "*" + hours + "/" + gap_scaled + ")),\"n/a\")";
+      // "never" is tested first, as the engine does: owning cheaper unused but dearer at 24 h
+      // (a flat 24x7 rent) is not "always".
+      const std::string per_day_formula = "=IF(" + hours + ">0,IF(" + gap_fixed + "+" + full_day +
+                                          "*" + gap_scaled + "/" + hours + ">0,\"never\",IF(" +
+                                          gap_fixed + "<=0,\"always\",-" + gap_fixed + "*" + hours +
+                                          "/" + gap_scaled + ")),\"n/a\")";
       // An uneven day (issue #21): units follow the peak, which a change of hours can cap, so
       // the totals are not linear in the hours: the engine's search, as a figure.
       const bool flat_day = load_shape_of(scenario.plan_inputs.workload).flat;

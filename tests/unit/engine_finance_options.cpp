@@ -572,6 +572,37 @@ TEST(Metrics, owningCheaperEvenUnusedIsAlwaysNotABreakEvenOfZeroHours) {
   EXPECT_NEAR(hours.options[0].break_even_hours.value_or(-1), 1000 / 0.50, 1e-6);
 }
 
+TEST(Metrics, owningCheaperUnusedButDearerAtItsHoursIsNeverNotAlways) {
+  // Newcomer4: against a rental billed around the clock the rent is flat in the hours of use,
+  // while owning pays power for each of them. The 1,000 card (350 W, 1.00 per kWh, off when
+  // idle) costs 1,000 + 0.35 kW x h x 30 days x 12 months = 1,000 + 126 h; the rental 730 h x
+  // 0.25 x 12 = 2,190 whatever h. Unused owning is cheaper (1,000), at the plan's 10 h/day
+  // dearer (2,260), at 24 h/day dearer still (4,024): no hours make owning pay off ("never"),
+  // and it is not "cheaper at any use".
+  PlanInputs in;
+  in.model.id = "m";
+  in.model.params_b = 1;
+  in.model.active_params_b = 1;
+  in.model.layers = 16;
+  in.model.hidden = 2048;
+  in.model.heads = 16;
+  in.model.kv_heads = 8;
+  in.model.head_dim = 128;
+  in.quant = Quant{"Q4_K_M", 4.85, "block"};
+  in.workload = workload(10, 30);
+  in.workload.availability = Availability::around_the_clock;
+  in.site = SiteInputs{1.0, 1.0};
+  in.finance = finance(12);
+  in.options = {buy(1000), hourly(0.25)};
+  const Plan plan = make_plan(in);
+  const auto& own = plan.options[0];
+  EXPECT_NEAR(plan.options[1].total_cost, 730 * 0.25 * 12, 1e-6);
+  EXPECT_NEAR(own.total_cost, 1000 + 0.35 * 10 * 30 * 12, 1e-6);
+  EXPECT_FALSE(own.owning_cheaper_at_any_use);
+  EXPECT_FALSE(own.break_even_hours_per_day.has_value());
+  EXPECT_FALSE(own.break_even_hours.has_value());
+}
+
 TEST(Validation, refusesInputsOutsideTheirDomain) {
   PlanInputs in = everything();
   in.model.layers = 1;

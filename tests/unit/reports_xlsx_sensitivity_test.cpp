@@ -68,9 +68,11 @@ TEST(XlsxSensitivity, aDiscountRatesSwingIsVisibleAndExchangeRatesAreListed) {
     if (text == "exchange rate USD" && ref[0] == 'A') fx_row = ref.substr(1);
   }
   ASSERT_FALSE(fx_row.empty());
+  // Merged wrapped spans: Distribution B:C, What it moves D:F, Set by G:I (the text in the
+  // first cell of each).
   EXPECT_EQ(texts.at("B" + fx_row), "uniform -10 % .. +10 %");
-  EXPECT_EQ(texts.at("C" + fx_row), "every amount converted from USD (plan currency per USD)");
-  EXPECT_EQ(texts.at("D" + fx_row), "not set in [risk] (exchange rates have no default range)");
+  EXPECT_EQ(texts.at("D" + fx_row), "every amount converted from USD (plan currency per USD)");
+  EXPECT_EQ(texts.at("G" + fx_row), "not set in [risk] (exchange rates have no default range)");
 }
 
 }  // namespace
