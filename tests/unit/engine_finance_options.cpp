@@ -63,6 +63,23 @@ double sum(const std::vector<double>& xs) {
 
 const SiteInputs kFreePower{0.0, 1.0};
 
+/// A plan of a 1 B model (16 layers, hidden 2,048, 16 heads, 8 KV heads of 128, Q4_K_M) at
+/// `w`; the caller sets the site, finance and options.
+PlanInputs one_billion_model_at(const WorkloadInputs& w) {
+  PlanInputs in;
+  in.model.id = "m";
+  in.model.params_b = 1;
+  in.model.active_params_b = 1;
+  in.model.layers = 16;
+  in.model.hidden = 2048;
+  in.model.heads = 16;
+  in.model.kv_heads = 8;
+  in.model.head_dim = 128;
+  in.quant = Quant{"Q4_K_M", 4.85, "block"};
+  in.workload = w;
+  return in;
+}
+
 TEST(UsedMarket, failuresCostNothingWithinTheWarrantyThenRateOverTwelve) {
   // 4 used cards at 700, 6 % failing a year after a 3-month warranty:
   // 0.06 / 12 x 4 x 700 = 14 per month from month 4.
@@ -509,17 +526,7 @@ TEST(Properties, moreHoursNeverMakeRentingCheaperThanOwningPastTheBreakEven) {
 TEST(Metrics, paybackAndIrrOfBuyingAgainstTheBaseline) {
   // The saving of owning a 1,000 card against renting 300 h a month at 0.50 = 150 a month:
   // -1,000, then +150 x 12: payback 6.67 months; monthly =IRR(-1000, 150 x 12) annualised.
-  PlanInputs in;
-  in.model.id = "m";
-  in.model.params_b = 1;
-  in.model.active_params_b = 1;
-  in.model.layers = 16;
-  in.model.hidden = 2048;
-  in.model.heads = 16;
-  in.model.kv_heads = 8;
-  in.model.head_dim = 128;
-  in.quant = Quant{"Q4_K_M", 4.85, "block"};
-  in.workload = workload(10, 30);
+  PlanInputs in = one_billion_model_at(workload(10, 30));
   in.site = kFreePower;
   in.finance = finance(12);
   in.options = {buy(1000), hourly(0.50)};
@@ -544,17 +551,7 @@ TEST(Metrics, owningCheaperEvenUnusedIsAlwaysNotABreakEvenOfZeroHours) {
   // on): 730 h x 0.50 = 365 a month, 4,380 over 12 months, whatever the hours of use; the
   // card costs 1,000 (free power) even unused. Owning is cheaper at 0 h/day: no break-even
   // number (not 0 h), owning_cheaper_at_any_use instead.
-  PlanInputs in;
-  in.model.id = "m";
-  in.model.params_b = 1;
-  in.model.active_params_b = 1;
-  in.model.layers = 16;
-  in.model.hidden = 2048;
-  in.model.heads = 16;
-  in.model.kv_heads = 8;
-  in.model.head_dim = 128;
-  in.quant = Quant{"Q4_K_M", 4.85, "block"};
-  in.workload = workload(10, 30);
+  PlanInputs in = one_billion_model_at(workload(10, 30));
   in.workload.availability = Availability::around_the_clock;
   in.site = kFreePower;
   in.finance = finance(12);
@@ -579,17 +576,7 @@ TEST(Metrics, owningCheaperUnusedButDearerAtItsHoursIsNeverNotAlways) {
   // 0.25 x 12 = 2,190 whatever h. Unused owning is cheaper (1,000), at the plan's 10 h/day
   // dearer (2,260), at 24 h/day dearer still (4,024): no hours make owning pay off ("never"),
   // and it is not "cheaper at any use".
-  PlanInputs in;
-  in.model.id = "m";
-  in.model.params_b = 1;
-  in.model.active_params_b = 1;
-  in.model.layers = 16;
-  in.model.hidden = 2048;
-  in.model.heads = 16;
-  in.model.kv_heads = 8;
-  in.model.head_dim = 128;
-  in.quant = Quant{"Q4_K_M", 4.85, "block"};
-  in.workload = workload(10, 30);
+  PlanInputs in = one_billion_model_at(workload(10, 30));
   in.workload.availability = Availability::around_the_clock;
   in.site = SiteInputs{1.0, 1.0};
   in.finance = finance(12);
