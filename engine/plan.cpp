@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/billing.hpp"
+#include "engine/billing_description.hpp"
 #include "engine/capacity.hpp"
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
@@ -170,67 +171,6 @@ void api_rate_limits(const OptionInputs& o, const WorkloadInputs& w, const Finan
 
 }  // namespace
 
-namespace {
-
-/// Fills OptionResult::billing and billed_instance_hours of an on-demand or spot rental from
-/// its load row (option_cash_flow's).
-void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
-                      OptionResult& r) {
-  const HourlyBilling& b = o.hourly_billing;
-  double first = 0, most = 0, hours_month_1 = 0;
-  int most_month = 1;
-  const DailyLoadShape shape = load_shape_of(w);
-  for (int m = 1; m <= f.horizon_months; ++m) {
-    const auto i = static_cast<size_t>(m);
-    const double availability = availability_hours(w, f, m);
-    r.billed_instance_hours +=
-        billed_instance_hours(b, r.cash_flow.load[i], shape, days_of_use(w, f, m), availability);
-    const double instances =
-        std::max(static_cast<double>(b.min_instances),
-                 always_on_instances(r.cash_flow.load[i] * shape.peak_multiplier));
-    if (m == 1) {
-      first = instances;
-      hours_month_1 = availability;
-    }
-    if (instances > most) {
-      most = instances;
-      most_month = m;
-    }
-  }
-  const std::string hours = fmt::format("{:.1f} h of availability in month 1 ({})", hours_month_1,
-                                        w.availability == Availability::around_the_clock
-                                            ? "24/7"
-                                            : fmt::format("{:.1f} h/day of use", w.hours_per_day));
-  const std::string peak =
-      most > first ? fmt::format(", up to {:.0f} by month {}", most, most_month) : "";
-  const std::string spot =
-      o.term == RentTerm::spot
-          ? fmt::format(", / goodput {:.2f} (interruptions' lost work)", o.goodput)
-          : "";
-  // The peak the instances are sized for, when the demand is not spread evenly (issue #21).
-  const std::string at_peak =
-      shape.flat
-          ? ""
-          : fmt::format(" (the peak hour at {:.2f} x the mean load{})", shape.peak_multiplier,
-                        w.hourly_profile.empty() ? "" : ", hourly profile");
-  if (b.billing == Billing::always_on) {
-    r.billing = fmt::format(
-        "always on: {:.0f} instance(s) at the peak{}{} billed for all {}, busy or not{}", first,
-        at_peak, peak, hours, spot);
-  } else {
-    r.billing = fmt::format(
-        "autoscaled: {} instance(s) always running for the {}, the rest ({:.0f} at month 1{}) "
-        "billed per {} of busy time{}{}",
-        b.min_instances, hours, first, peak, to_string(b.granularity),
-        shape.flat ? ""
-                   : (w.hourly_profile.empty() ? " (the peak hour at its factor, the rest even)"
-                                               : " (hour by hour, as the hourly profile says)"),
-        spot);
-  }
-}
-
-}  // namespace
-
 Plan make_plan(const PlanInputs& given) {
   validate_plan_inputs(given);
   PlanInputs in = given;
@@ -340,6 +280,8 @@ Plan make_plan(const PlanInputs& given) {
     r.cash_flow = option_cash_flow(o, in.workload, in.site, in.finance);
     if (o.kind == OptionKind::rent_hourly && term_months(o.term) == 0) {
       describe_billing(o, in.workload, in.finance, r);
+    } else if (o.kind == OptionKind::buy && o.overflow == Overflow::rent) {
+      describe_overflow_billing(o, in.workload, in.finance, r);
     }
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
     r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);

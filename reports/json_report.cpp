@@ -155,9 +155,13 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     if (r.billing.empty()) {
       o["billing"] = nullptr;
     } else {
-      const HourlyBilling& b = in.hourly_billing;
+      // An owned option's overflow is billed as its rental bills (engine
+      // describe_overflow_billing).
+      const bool overflow = in.kind == OptionKind::buy && in.overflow == Overflow::rent;
+      const HourlyBilling& b = overflow ? in.overflow_billing : in.hourly_billing;
       const bool autoscaled = b.billing == Billing::autoscaled;
       o["billing"] = {
+          {"rented_from", overflow ? ordered(in.overflow_option_id) : ordered(nullptr)},
           {"mode", to_string(b.billing)},
           {"availability", to_string(inputs.workload.availability)},
           {"min_instances", autoscaled ? ordered(b.min_instances) : ordered(nullptr)},

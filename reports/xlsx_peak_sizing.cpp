@@ -36,6 +36,28 @@ std::string overflow_billing_text(const HourlyBilling& b) {
          " of busy time";
 }
 
+/// The instance-hours month 1's rent of block `block` pays for, as a formula over the Inputs
+/// cells of the hourly rental `rental_id` (its rate, devices and goodput) and the Cash flow:
+/// rent x goodput / (rate x devices x price trend), 0 when nothing is paid per hour.
+std::string billed_hours_formula(const InputNames& names, const std::string& rental_id,
+                                 const CashFlowLayout& layout, size_t block, lxw_col_t month1) {
+  const std::string rate = names.at(rental_id, "rate_per_gpu_hour");
+  const std::string count = names.at(rental_id, "count");
+  const std::string goodput = names.at(rental_id, "goodput");
+  const std::string factor = sheet_cell_ref(kCashFlowSheet, layout.rent_factor_row, month1);
+  return "=IF(" + rate + "*" + count + "*" + factor + ">0," +
+         sheet_cell_ref(kCashFlowSheet, layout.blocks[block].rent, month1) + "*" + goodput + "/(" +
+         rate + "*" + count + "*" + factor + "),0)";
+}
+
+/// The value billed_hours_formula computes, from the same inputs and `option`'s month-1 rent.
+double billed_hours_value(const InputNames& names, const std::string& rental_id, const Plan& plan,
+                          const OptionResult& option) {
+  const double paid = names.value_of(rental_id, "rate_per_gpu_hour") *
+                      names.value_of(rental_id, "count") * plan.timeline.rent_factor[1];
+  return paid > 0 ? option.cash_flow.rent[1] * names.value_of(rental_id, "goodput") / paid : 0.0;
+}
+
 }  // namespace
 
 lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Plan& plan,
@@ -186,7 +208,18 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
                             plan.timeline.rent_factor.size() > 1 &&
                             option.cash_flow.rent.size() > 1;
     const size_t block = static_cast<size_t>(&option - plan.options.data());
-    if (option.kind != OptionKind::rent_hourly || !has_month1 || block >= layout.blocks.size()) {
+    const bool overflow_named =
+        overflow_rental != nullptr && names.has(overflow_rental->id, "rate_per_gpu_hour") &&
+        names.has(overflow_rental->id, "count") && names.has(overflow_rental->id, "goodput");
+    if (option.kind == OptionKind::buy && overflow_named && has_month1 &&
+        block < layout.blocks.size()) {
+      // Owned + overflow: the instance-hours month 1's overflow rent pays for, as for an
+      // autoscaled rental below, at the overflow rental's rate, devices and goodput (engine
+      // billed_overflow_instance_hours; 0 when the owned units carry month 1 alone).
+      sheet.formula(row, 6, billed_hours_formula(names, overflow_rental->id, layout, block, month1),
+                    billed_hours_value(names, overflow_rental->id, plan, option), formats.decimal1);
+    } else if (option.kind != OptionKind::rent_hourly || !has_month1 ||
+               block >= layout.blocks.size()) {
       sheet.text(row, 6, option.kind == OptionKind::buy ? "owned" : "by the month",
                  formats.not_available);
     } else if (term_months(inputs->term) > 0) {
@@ -207,20 +240,8 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
     } else {
       // Autoscaled: what month 1's rent pays for, rent / (rate x devices x price trend) x
       // goodput (billed stretch by stretch with min_instances and the granularity).
-      const std::string rate = names.at(option.id, "rate_per_gpu_hour");
-      const std::string count = names.at(option.id, "count");
-      const std::string goodput = names.at(option.id, "goodput");
-      const OptionBlock& rows = layout.blocks[block];
-      const std::string factor = sheet_cell_ref(kCashFlowSheet, layout.rent_factor_row, month1);
-      const double paid = names.value_of(option.id, "rate_per_gpu_hour") *
-                          names.value_of(option.id, "count") * plan.timeline.rent_factor[1];
-      const double billed =
-          paid > 0 ? option.cash_flow.rent[1] * names.value_of(option.id, "goodput") / paid : 0.0;
-      sheet.formula(row, 6,
-                    "=IF(" + rate + "*" + count + "*" + factor + ">0," +
-                        sheet_cell_ref(kCashFlowSheet, rows.rent, month1) + "*" + goodput + "/(" +
-                        rate + "*" + count + "*" + factor + "),0)",
-                    billed, formats.decimal1);
+      sheet.formula(row, 6, billed_hours_formula(names, option.id, layout, block, month1),
+                    billed_hours_value(names, option.id, plan, option), formats.decimal1);
     }
     ++row;
   }

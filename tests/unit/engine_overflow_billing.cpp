@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/billing.hpp"
+#include "engine/billing_description.hpp"
 #include "engine/cash_flow.hpp"
 #include "engine/plan.hpp"
 
@@ -115,6 +116,40 @@ TEST(OverflowBilling, billedOverflowInstanceHoursOverAShapedDay) {
   EXPECT_DOUBLE_EQ(billed_overflow_instance_hours(autoscaled(0, BillingGranularity::hour), 1, 1,
                                                   0.5, shape, 20, 160),
                    40.0);
+}
+
+/// The billing sentence and instance-hours every report shows for `in`'s owned option.
+OptionResult described(const PlanInputs& in) {
+  OptionResult r;
+  r.cash_flow = owned_flow(in);
+  describe_overflow_billing(in.options[0], in.workload, in.finance, r);
+  return r;
+}
+
+TEST(OverflowBilling, theBlendSaysHowItsOverflowIsBilledAndHowManyHours) {
+  // As in alwaysOnBills... above: 1 instance x 300 h in month 1, 2 x 300 h in month 2 =
+  // 900 instance-hours, the hours the rent row's 1,200 + 2,400 = 3,600 pay for at 4.00.
+  PlanInputs in = blend(15e6, HourlyBilling{});
+  in.workload.growth_per_month = 0.6;
+  const OptionResult r = described(in);
+  EXPECT_DOUBLE_EQ(r.billed_instance_hours, 900.0);
+  EXPECT_EQ(r.billing,
+            "overflow rented from rent, always on: 1 instance(s) at the peak from month 1, up to "
+            "2 by month 2, billed for 300.0 h of availability that month, busy or not; none in a "
+            "month the owned units carry alone; 900 instance-hours over the horizon");
+  // Autoscaled, min 1, per hour: 690 instance-hours a month (autoscaledBills... above) x 2.
+  const OptionResult scaled = described(blend(32.5e6, autoscaled(1, BillingGranularity::hour)));
+  EXPECT_DOUBLE_EQ(scaled.billed_instance_hours, 1380.0);
+  EXPECT_NE(scaled.billing.find("autoscaled (min 1 instance(s) while it overflows, the rest per "
+                                "hour of busy time): 3 instance(s) at the peak from month 1"),
+            std::string::npos)
+      << scaled.billing;
+}
+
+TEST(OverflowBilling, aBlendThatNeverOverflowsSaysSo) {
+  const OptionResult r = described(blend(8e6, autoscaled(2, BillingGranularity::hour)));
+  EXPECT_DOUBLE_EQ(r.billed_instance_hours, 0.0);
+  EXPECT_NE(r.billing.find("never needed within the horizon"), std::string::npos) << r.billing;
 }
 
 }  // namespace
