@@ -118,6 +118,27 @@ TEST_F(InputSlips, anIdlePowerAboveThePowerAtLoadIsRefused) {
   EXPECT_EQ(resolve_error(rig("host_power_w = 200\nidle_power_w = 1600\n")), "");
 }
 
+TEST_F(InputSlips, aPowerInKilowattsTypedIntoAKeyInWattsIsRefusedWithTheWattsSuggested) {
+  // 0.2 W of host, 0.15 W idle: no machine draws under 1 W; 0.2 kW = 200 W, 0.15 kW = 150 W.
+  EXPECT_EQ(error_of(rig("host_power_w = 0.2\n")),
+            "test.ini:15: [option:rig] host_power_w: is in watts, got 0.2: no GPU or host draws "
+            "under 1 W (a figure in kW?); did you mean 200?");
+  EXPECT_EQ(error_of(rig("idle_power_w = 0.15\n")),
+            "test.ini:15: [option:rig] idle_power_w: is in watts, got 0.15: no GPU or host draws "
+            "under 1 W (a figure in kW?); did you mean 150?");
+  // A [device]'s board power (line 9 of kHead + the section): 0.35 x 1000 = 350, not the
+  // double product 349.99999999999994.
+  EXPECT_EQ(error_of(kHead + "[device:card]\nvendor = nvidia\nmemory_gb = 24\n"
+                             "bandwidth_gbps = 936\nboard_power_w = 0.35\n"),
+            "test.ini:13: [device:card] board_power_w: is in watts, got 0.35: no GPU or host "
+            "draws under 1 W (a figure in kW?); did you mean 350?");
+  // 0 (a host counted in the GPUs' power) and 1 W and more are watts.
+  for (const std::string line :
+       {"host_power_w = 0\n", "host_power_w = 1\n", "idle_power_w = 0\n", "idle_power_w = 1.5\n"}) {
+    EXPECT_EQ(error_of(rig(line)), "") << line;
+  }
+}
+
 TEST_F(InputSlips, aHostPriceFarAboveItsGpusIsWarned) {
   // 4 x 700 = 2,800 EUR of GPUs: a host of 1e9 is a slip (warned); 5,600 (2 x) is not.
   EXPECT_TRUE(has(warnings_of(rig("host_cost = 1e9\n")),
