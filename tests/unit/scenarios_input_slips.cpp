@@ -139,6 +139,36 @@ TEST_F(InputSlips, aPowerInKilowattsTypedIntoAKeyInWattsIsRefusedWithTheWattsSug
   }
 }
 
+// The rig over `scenario_keys` (from line 4 of [scenario]) and `site_keys` (after the tariff).
+std::string trended(const std::string& scenario_keys, const std::string& site_keys) {
+  return "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\n" + scenario_keys +
+         "[workload]\nmodel = llama-3.1-8b\nquant = Q4_K_M\n[site]\ntariff_per_kwh = 0.25\n" +
+         site_keys + "[option:rig]\nkind = buy\ngpu = rtx-3090\nprice_per_gpu = 700\n";
+}
+
+TEST_F(InputSlips, aYearlyTrendCompoundingBeyondFourTimesOrAQuarterOverTheHorizonIsWarned) {
+  // +5 %/yr over 600 months: month 600 has 1.05^(599/12) = 11.42 x month 1's rate; month 600
+  // from 2027-01 is 2076-12.
+  EXPECT_EQ(warnings_of(trended("horizon_months = 600\nrent_trend_per_year = 0.05\n", "")),
+            std::vector<std::string>{
+                "test.ini:5: [scenario] rent_trend_per_year = 0.05 compounds to x11.42 by month "
+                "600 (2076-12), the horizon's last: rental rates that far out are a guess (a "
+                "yearly change rarely holds so long)"});
+  // -30 %/yr over 60 months: 0.7^(59/12) = 0.17, below a quarter; [site] line 10.
+  EXPECT_TRUE(has(warnings_of(trended("horizon_months = 60\n", "tariff_trend_per_year = -0.3\n")),
+                  "test.ini:10: [site] tariff_trend_per_year = -0.3 compounds to x0.17 by month 60 "
+                  "(2031-12), the horizon's last: tariffs that far out"));
+  // +30 %/yr over 120 months: 1.3^(119/12) = 13.49.
+  EXPECT_TRUE(
+      has(warnings_of(trended("horizon_months = 120\napi_price_trend_per_year = 0.3\n", "")),
+          "api_price_trend_per_year = 0.3 compounds to x13.49 by month 120 (2036-12)"));
+  // Within x0.25 to x4: +5 %/yr over 300 months is 1.05^(299/12) = 3.37; -15 %/yr over 36
+  // months 0.85^(35/12) = 0.62.
+  EXPECT_FALSE(has(warnings_of(trended("horizon_months = 300\nrent_trend_per_year = 0.05\n", "")),
+                   "compounds"));
+  EXPECT_FALSE(has(warnings_of(trended("rent_trend_per_year = -0.15\n", "")), "compounds"));
+}
+
 TEST_F(InputSlips, aHostPriceFarAboveItsGpusIsWarned) {
   // 4 x 700 = 2,800 EUR of GPUs: a host of 1e9 is a slip (warned); 5,600 (2 x) is not.
   EXPECT_TRUE(has(warnings_of(rig("host_cost = 1e9\n")),
