@@ -183,6 +183,11 @@ TEST_F(InputSlips, aColocationContractOfZeroIsRefusedAndOneBelowTheDrawWarned) {
   EXPECT_EQ(error_of(rig(colo + "contracted_kw = 0\n")),
             "test.ini:18: [option:rig] contracted_kw: expected a power in kW between 0.01 and "
             "100000, got 0");
+  // Above 100 MW for one unit (W typed as kW?): refused by the same range (newcomer slip 3
+  // found no upper check; the range has held one since contracted_kw = 0 was refused).
+  EXPECT_EQ(error_of(rig(colo + "contracted_kw = 150000\n")),
+            "test.ini:18: [option:rig] contracted_kw: expected a power in kW between 0.01 and "
+            "100000, got 150000");
   // 0.1 kW for a unit drawing 4 x 350 + 200 = 1,600 W = 1.600 kW at load.
   EXPECT_TRUE(has(warnings_of(rig(colo + "contracted_kw = 0.1\n")),
                   "contracted_kw = 0.100 kW is below the unit's power at load, 1.600 kW (4 x 350 "
