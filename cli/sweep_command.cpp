@@ -115,14 +115,34 @@ const ScenarioNumberKey& find_key(const Scenario& s, const Vary& vary) {
                           kVaryExample + ")");
 }
 
+/// The fewest decimals (0 to 15) that write `x` exactly as the double it is (0.1: 1,
+/// 0.024: 3, 500: 0); nullopt when none does (a value with more digits than that).
+std::optional<int> decimals_of(double x) {
+  double scale = 1;
+  for (int d = 0; d <= 15; ++d, scale *= 10) {
+    if (std::round(x * scale) / scale == x) return d;
+  }
+  return std::nullopt;
+}
+
+/// Points FROM + i x STEP, each computed from FROM (no sum carried over), rounded to the
+/// decimals FROM and STEP are written with: 0.1 + 2 x 0.1 is 0.30000000000000004 in doubles,
+/// which would reach the scenario and every output; rounded to 1 decimal it is 0.3.
 std::vector<double> sweep_values(const Vary& vary, const ScenarioNumberKey& key) {
   const double intervals = std::floor((vary.to - vary.from) / vary.step + 1e-9);
   if (intervals + 1 > static_cast<double>(kMaxSweepPoints)) {
     bad_vary(vary.text, fmt::format("{:.0f} points; at most {}", intervals + 1, kMaxSweepPoints));
   }
+  const auto from_decimals = decimals_of(vary.from);
+  const auto step_decimals = decimals_of(vary.step);
+  const auto on_grid = [&](double v) {
+    if (!from_decimals || !step_decimals) return v;
+    const double scale = std::pow(10.0, std::max(*from_decimals, *step_decimals));
+    return std::round(v * scale) / scale;
+  };
   std::vector<double> values;
   for (int i = 0; i <= static_cast<int>(intervals); ++i) {
-    const double v = std::min(vary.from + i * vary.step, vary.to);
+    const double v = std::min(on_grid(vary.from + i * vary.step), vary.to);
     if (v < key.min || v > key.max) {
       bad_vary(vary.text,
                fmt::format("{} = {} is outside {} .. {}", key.full_name(), v, key.min, key.max));
@@ -140,8 +160,9 @@ struct SweepRow {
   Plan plan;
 };
 
+/// The shortest text that reads back as `v` (0.3, 1500, 2.5e-07), as the CSV and JSON write it.
 std::string value_text(double v) {
-  return fmt::format("{:.6g}", v);
+  return fmt::format("{}", v);
 }
 
 std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const InputRow* row,

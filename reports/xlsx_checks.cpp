@@ -346,13 +346,42 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
     }
     checks.push_back(c);
   }
-  // Spot rates not above on-demand, for every offer the Sources list at both terms.
+  // Spot rates not above on-demand: per device-hour for every spot option beside an
+  // on-demand option of the same device (the rates the plan uses, whichever offers they came
+  // from), and for every offer the Sources list at both terms. A warning: a fact about the
+  // inputs, not the model's arithmetic (the terminal warns of the same options).
+  constexpr const char* kSpotCheck = "Spot rate not above on-demand (warning)";
+  bool any_spot = false;
+  for (const OptionInputs& spot : scenario.plan_inputs.options) {
+    if (spot.kind != OptionKind::rent_hourly || spot.term != RentTerm::spot) continue;
+    for (const OptionInputs& od : scenario.plan_inputs.options) {
+      if (od.kind != OptionKind::rent_hourly || od.term != RentTerm::on_demand ||
+          od.device.id != spot.device.id) {
+        continue;
+      }
+      any_spot = true;
+      Check c{kSpotCheck,
+              spot.id,
+              "",
+              spot.rate_per_gpu_hour <= od.rate_per_gpu_hour,
+              "Inputs: the spot rate per device-hour of " + spot.id +
+                  " is at most the on-demand rate of " + od.id + " (the same device, " +
+                  spot.device.id +
+                  "). A warning: spot capacity sells below on-demand; FALSE "
+                  "means a rate to check.",
+              true};
+      if (names.has(spot.id, "rate_per_gpu_hour") && names.has(od.id, "rate_per_gpu_hour")) {
+        c.formula = "=" + names.at(spot.id, "rate_per_gpu_hour") +
+                    "<=" + names.at(od.id, "rate_per_gpu_hour");
+      }
+      checks.push_back(c);
+    }
+  }
   std::map<std::string, size_t> on_demand;
   for (size_t i = 0; i < scenario.sources.size(); ++i) {
     const auto [offer, term] = offer_and_term(scenario.sources[i].what);
     if (term == "on_demand") on_demand[offer] = i;
   }
-  bool any_spot = false;
   for (size_t i = 0; i < scenario.sources.size(); ++i) {
     const SourceRow& spot = scenario.sources[i];
     const auto [offer, term] = offer_and_term(spot.what);
@@ -361,8 +390,12 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
     const SourceRow& base = scenario.sources[it->second];
     if (base.currency != spot.currency || base.unit != spot.unit) continue;
     any_spot = true;
-    Check c{"Spot rate not above on-demand", offer, "", spot.amount <= base.amount,
-            "Sources: the spot rate of " + offer + " is at most its on-demand rate."};
+    Check c{kSpotCheck,
+            offer,
+            "",
+            spot.amount <= base.amount,
+            "Sources: the spot rate of " + offer + " is at most its on-demand rate.",
+            true};
     if (in.sources != nullptr) {
       c.formula =
           "=" +
@@ -375,8 +408,9 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
     checks.push_back(c);
   }
   if (!any_spot) {
-    checks.push_back({"Spot rate not above on-demand", "workbook", "", true,
-                      "Not applicable: the Sources list no offer at both the spot and the "
+    checks.push_back({kSpotCheck, "workbook", "", true,
+                      "Not applicable: no spot option beside an on-demand option of the same "
+                      "device, and the Sources list no offer at both the spot and the "
                       "on-demand rate."});
     checks.back().scope = "n/a";
   }

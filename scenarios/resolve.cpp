@@ -229,7 +229,10 @@ ResolvedModel Resolver::inline_model() const {
     // "num_hidden_layers: missing (the layer count)": the key, then its problem.
     const auto colon = problem.find(": ");
     if (colon == std::string::npos) fail("model", "", problem);
-    fail("model", problem.substr(0, colon), problem.substr(colon + 2));
+    // "rope_scaling.factor: ...": the field inside a key's JSON value is at that key's line.
+    const std::string field = problem.substr(0, colon);
+    const auto [where, line] = s_.location_of("model", field.substr(0, field.find_first_of(".[")));
+    throw ScenarioError(where, line, "[model] " + field, problem.substr(colon + 2));
   }
   file->model.id = s_.inline_model->name;
   file->model.name = s_.inline_model->name;

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "scenarios/constraints.hpp"
 #include "scenarios/cost_line_keys.hpp"
 #include "scenarios/currencies.hpp"
@@ -193,6 +195,34 @@ bool valid_option_id(const std::string& id) {
   return std::all_of(id.begin(), id.end(), [](unsigned char c) {
     return std::isalnum(c) || c == '-' || c == '_' || c == '.';
   });
+}
+
+// A yearly trend held over a long horizon compounds far (+5 %/yr over 600 months: x11.4):
+// beyond x4 or below x0.25 by the last month, a warning names the key, the factor and that
+// month, as the engine applies it (trend_factor: (1 + trend)^((month - 1) / 12)).
+void warn_compounding_trends(Scenario& s) {
+  constexpr double kFactorAbove = 4.0;
+  constexpr double kFactorBelow = 0.25;
+  const struct {
+    const char* section;
+    const char* key;
+    double trend_per_year;
+    const char* what;
+  } trends[] = {
+      {"scenario", "rent_trend_per_year", s.rent_trend_per_year, "rental rates"},
+      {"scenario", "api_price_trend_per_year", s.api_price_trend_per_year, "per-token API prices"},
+      {"site", "tariff_trend_per_year", s.tariff_trend_per_year, "tariffs"}};
+  const int last_month = s.horizon_months;
+  for (const auto& t : trends) {
+    const double factor = std::pow(1.0 + t.trend_per_year, (last_month - 1) / 12.0);
+    if (!(factor > kFactorAbove || factor < kFactorBelow)) continue;
+    const auto [file, line] = s.location_of(t.section, t.key);
+    s.warnings.push_back(fmt::format(
+        "{}{}: [{}] {} = {} compounds to x{:.2f} by month {} ({}), the horizon's last: {} that "
+        "far out are a guess (a yearly change rarely holds so long)",
+        file, line > 0 ? ":" + std::to_string(line) : "", t.section, t.key, t.trend_per_year,
+        factor, last_month, add_months(s.start, last_month - 1), t.what));
+  }
 }
 
 }  // namespace
@@ -700,6 +730,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
     const auto [where, where_line] = s.location_of("workload", "growth_per_month");
     throw ScenarioError(where, where_line, "[workload] growth_per_month", problem.str());
   }
+  warn_compounding_trends(s);
   return s;
 }
 

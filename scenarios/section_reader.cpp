@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "pricing/number_text.hpp"
 #include "pricing/suggest.hpp"
 #include "pricing/visible_text.hpp"
@@ -95,8 +97,23 @@ std::optional<double> SectionReader::number(const std::string& key, double min, 
             << " (a value this small is a typo)";
     fail(key, problem.str());
   }
+  if (value) refuse_kilowatts(key, *value);
   if (value && money_like(what)) warn_dot_thousands(key);
   return value;
+}
+
+void SectionReader::refuse_kilowatts(const std::string& key, double value) const {
+  // No GPU board, host or idle machine draws under 1 W (the smallest catalog board power is
+  // tens of W): 0.15 is a figure in kW (150 W) typed into a key in W.
+  const std::string kSuffix = "_power_w";
+  const bool in_watts = key.size() > kSuffix.size() &&
+                        key.compare(key.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0;
+  if (!in_watts || value <= 0 || value >= 1) return;
+  // x 1000 rounded to a millionth of a W, so 0.35 suggests 350, not 349.99999999999994.
+  const double watts = std::round(value * 1e9) / 1e6;
+  fail(key, fmt::format("is in watts, got {}: no GPU or host draws under 1 W (a figure in kW?); "
+                        "did you mean {}?",
+                        *text(key), watts));
 }
 
 bool SectionReader::money_like(const std::string& what) {

@@ -70,6 +70,9 @@ class SectionReader {
  private:
   std::optional<double> fraction(const std::string& key, double min, double max,
                                  const std::string& what) const;
+  /// Refuses a value of a *_power_w key above 0 and below 1 W (no GPU or host draws so
+  /// little): a figure in kW typed into a key in W, with the value x 1000 suggested.
+  void refuse_kilowatts(const std::string& key, double value) const;
   /// Whether a number described as `what` is an amount of money ("a price ...", "a yearly
   /// cost ..."): the keys warn_dot_thousands looks at.
   static bool money_like(const std::string& what);

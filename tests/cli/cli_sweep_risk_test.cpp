@@ -87,6 +87,28 @@ TEST(CliSweep, aTariffGivenInTheSweepReplacesTheCatalogTariff) {
   EXPECT_EQ(rent(0), rent(3));
 }
 
+TEST(CliSweep, pointsAreFromPlusStepTimesIRoundedToTheDecimalsGivenInEveryFormat) {
+  // 0.1 + 2 x 0.1 is 0.30000000000000004 in doubles; the point is 0.3 (1 decimal given).
+  const std::string vary = "site.tariff_per_kwh=0.1:0.4:0.1";
+  const auto j =
+      json::parse(gputco({"sweep", test::source_path(kRig), "--vary", vary, "--json"}).out);
+  ASSERT_EQ(j["points"].size(), 4u);
+  EXPECT_EQ(j["points"][2]["value"].dump(), "0.3");
+  const auto csv = gputco({"sweep", test::source_path(kRig), "--vary", vary, "--format", "csv"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\r\nsite.tariff_per_kwh,0.3,rig-3090,"), std::string::npos) << csv.out;
+  EXPECT_EQ(csv.out.find("0.30000000000000004"), std::string::npos) << csv.out;
+  // The terminal writes each value in full: 1234567, 1234568 and 1234569 are three rows, not
+  // three of "1.23457e+06".
+  const auto text = gputco(
+      {"sweep", test::source_path(kRig), "--vary", "option:rig-3090.host_cost=1234567:1234569:1"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  for (const char* row : {" 1234567  ", " 1234568  ", " 1234569  "}) {
+    EXPECT_NE(text.out.find(row), std::string::npos) << row << "\n" << text.out;
+  }
+  EXPECT_EQ(text.out.find("e+06"), std::string::npos) << text.out;
+}
+
 TEST(CliSweep, badVaryExitsWith2AndSaysWhy) {
   struct Case {
     std::string vary;

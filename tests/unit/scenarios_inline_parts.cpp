@@ -184,6 +184,11 @@ TEST(InlineModel, badFieldsNamedByKey) {
   EXPECT_EQ(error_of(kHead + kModel + "rope_scaling = {\"factor\": 4\n" + rest),
             "test.ini:16: [model] rope_scaling: expected a JSON value (as config.json holds it), "
             "got '{\"factor\": 4'");
+  // A field inside a key's JSON value: at the key's line (16), not the section's (5).
+  EXPECT_EQ(error_of(kHead + kModel + "rope_scaling = {\"rope_type\": \"yarn\", \"factor\": -8}\n" +
+                     rest),
+            "test.ini:16: [model] rope_scaling.factor: expected a RoPE scaling factor above 0 and "
+            "at most 1024 (the multiple of the trained context), got -8");
   EXPECT_EQ(error_of(kHead + kModel + "[workload]\nmodel = llama-3.1-8b\n" + kDevice + kBuy),
             "test.ini:17: [workload] model: give the model once: here or in the [model] section");
   // Was a crash (stack overflow, exit 139) at 300,000 levels; refused from level 65 on.
