@@ -42,7 +42,11 @@ double net_present_value(const std::vector<double>& flows, double rate_per_perio
 /// the first sign change of the NPV, then bisects to 1e-12 (no Newton steps that can diverge);
 /// rates at which the NPV overflows a double (near -100 % over hundreds of periods) are skipped.
 /// nullopt ("n/a") when the flows never change sign or the NPV has no root in that range.
-/// Same root as the spreadsheet IRR(flows) when IRR converges to the lowest root.
+/// Same root as the spreadsheet IRR(flows) when IRR converges to the lowest root. The root is
+/// unique only when the flows change sign once (Descartes' rule of signs on the NPV as a
+/// polynomial in 1 / (1 + r)); with more changes this gives the lowest of possibly several
+/// roots, which is no rate of return: make_plan then reports the IRR as not applicable
+/// (engine/metrics.hpp saving_sign_changes) and does not call this.
 std::optional<double> internal_rate_of_return(const std::vector<double>& flows);
 
 /// An annual rate as the equivalent monthly one: (1 + r)^(1/12) - 1; and back: (1 + m)^12 - 1.

@@ -40,17 +40,63 @@ std::optional<double> break_even_hours(const OptionInputs& owned, const OptionIn
   return fixed / saving_per_hour;
 }
 
-std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented) {
+namespace {
+
+/// Is owning dearer than renting (cumulative) in each month? Sums within
+/// kComparisonTolerance x max(1, |rented sum|) are equal, so a rounding residue never makes
+/// owning dearer.
+std::vector<bool> dearer_by_month(const CashFlow& owned, const CashFlow& rented) {
   const size_t n = std::min(owned.cumulative.size(), rented.cumulative.size());
-  bool was_above = false;
+  std::vector<bool> dearer(n);
   for (size_t m = 0; m < n; ++m) {
-    // A tiny tolerance keeps two equal running sums from missing each other by rounding.
     const double tolerance = kComparisonTolerance * std::max(1.0, std::abs(rented.cumulative[m]));
-    const bool at_or_below = owned.cumulative[m] <= rented.cumulative[m] + tolerance;
-    if (at_or_below && was_above) return static_cast<int>(m);
-    if (!at_or_below) was_above = true;
+    dearer[m] = owned.cumulative[m] > rented.cumulative[m] + tolerance;
   }
-  return std::nullopt;
+  return dearer;
+}
+
+}  // namespace
+
+std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented) {
+  const std::vector<bool> dearer = dearer_by_month(owned, rented);
+  // Owning breaks even for good in the month after the last month it is dearer.
+  for (size_t m = dearer.size(); m-- > 0;) {
+    if (!dearer[m]) continue;
+    if (m + 1 < dearer.size()) return static_cast<int>(m + 1);
+    return std::nullopt;  // dearer at the end of the horizon: never
+  }
+  return std::nullopt;  // never dearer: nothing to break even
+}
+
+std::optional<MonthSpan> ahead_then_behind(const CashFlow& owned, const CashFlow& rented) {
+  const std::vector<bool> dearer = dearer_by_month(owned, rented);
+  if (dearer.empty() || !dearer.back()) return std::nullopt;
+  size_t last = dearer.size() - 1;
+  while (last > 0 && dearer[last]) --last;
+  // Month 0 is the start, before any month has run: a tie there is no lead.
+  if (last == 0) return std::nullopt;
+  size_t first = last;
+  while (first > 1 && !dearer[first - 1]) --first;
+  return MonthSpan{static_cast<int>(first), static_cast<int>(last)};
+}
+
+int saving_sign_changes(const std::vector<double>& saving,
+                        const std::vector<double>& rented_total) {
+  int changes = 0;
+  int last_sign = 0;
+  for (size_t m = 0; m < saving.size(); ++m) {
+    const double rent = m < rented_total.size() ? rented_total[m] : 0.0;
+    const double tolerance = kComparisonTolerance * std::max(1.0, std::abs(rent));
+    const int sign = saving[m] > tolerance ? 1 : saving[m] < -tolerance ? -1 : 0;
+    if (sign == 0) continue;
+    if (last_sign != 0 && sign != last_sign) ++changes;
+    last_sign = sign;
+  }
+  return changes;
+}
+
+std::string irr_not_unique_text(int sign_changes) {
+  return "n/a (saving changes sign " + std::to_string(sign_changes) + " times)";
 }
 
 bool has_initial_outlay(const std::vector<double>& saving) {
@@ -61,6 +107,10 @@ bool has_initial_outlay(const std::vector<double>& saving) {
 
 std::optional<double> payback_months(const std::vector<double>& saving) {
   if (!has_initial_outlay(saving)) return std::nullopt;
+  // The first month of the last stretch in which the running sum is not negative, with the
+  // running sum before it: the month it pays back for good.
+  std::optional<size_t> from;
+  double before_from = 0;
   double running = 0;
   for (size_t m = 0; m < saving.size(); ++m) {
     const double before = running;
@@ -68,13 +118,18 @@ std::optional<double> payback_months(const std::vector<double>& saving) {
     // Tolerance: equal running sums must not miss each other by rounding.
     const double tolerance =
         kComparisonTolerance * std::max(1.0, std::abs(before) + std::abs(saving[m]));
-    if (running >= -tolerance) {
-      if (m == 0 || before >= 0 || saving[m] <= 0) return static_cast<double>(m);
-      // Linear within the month: the saving accrues evenly from m - 1 to m.
-      return static_cast<double>(m - 1) + std::min(1.0, -before / saving[m]);
+    if (running < -tolerance) {
+      from.reset();
+    } else if (!from) {
+      from = m;
+      before_from = before;
     }
   }
-  return std::nullopt;
+  if (!from) return std::nullopt;
+  const size_t m = *from;
+  if (m == 0 || before_from >= 0 || saving[m] <= 0) return static_cast<double>(m);
+  // Linear within the month: the saving accrues evenly from m - 1 to m.
+  return static_cast<double>(m - 1) + std::min(1.0, -before_from / saving[m]);
 }
 
 std::optional<double> break_even_hours_per_day(const OptionInputs& owned,

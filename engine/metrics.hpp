@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/plan_inputs.hpp"
@@ -37,11 +38,35 @@ std::vector<double> hours_scaled_costs(const OptionInputs& option, const Workloa
 std::optional<double> break_even_hours(const OptionInputs& owned, const OptionInputs& rented,
                                        const SiteInputs& site, const FinanceInputs& finance);
 
-/// The first month index (0..horizon) at which the owned option's cumulative cost is at or
-/// below the rented one's after having been above it in an earlier month (owning must first
-/// cost more, then catch up: a month-0 tie of two zero sums is no break-even); nullopt when
-/// that never happens within the horizon, including when owning never costs more.
+/// The break-even month: the month index (0..horizon) from which the owned option's
+/// cumulative cost stays at or below the rented one's through the end of the horizon,
+/// having been above it in the month before (owning must first cost more, then catch up
+/// for good: a month-0 tie of two zero sums is no break-even). That is the month after the
+/// last month owning is dearer. nullopt when owning is still dearer in the last month
+/// ("never", even if it was ahead for a while: see ahead_then_behind) and when owning is
+/// never dearer. With a monthly saving that changes sign once (an outlay, then savings) this
+/// is the first month at or below. Sums within kComparisonTolerance x max(1, |rented sum|)
+/// are equal.
 std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rented);
+
+/// When owning is dearer (cumulative, as break_even_month) in the last month of the horizon
+/// but was at or below the rented option in some month >= 1 before: the last such stretch of
+/// months (owning is dearer from span.last + 1 to the end). nullopt otherwise (a break-even
+/// month exists, owning is never at or below after month 0, or never dearer). Throws nothing.
+std::optional<MonthSpan> ahead_then_behind(const CashFlow& owned, const CashFlow& rented);
+
+/// Sign changes of the monthly saving of owning (`saving`, index = month: rented total -
+/// owned total), the count of Descartes' rule of signs: by it the saving's NPV, a polynomial
+/// in 1 / (1 + r), has at most that many roots r > -1, and exactly one when the saving
+/// changes sign once. A month whose saving is within kComparisonTolerance x max(1,
+/// |rented_total[m]|) of 0 is 0 and skipped (a rounding residue is no sign). `rented_total`
+/// is the baseline's monthly total (index as `saving`; missing months count as 0).
+int saving_sign_changes(const std::vector<double>& saving, const std::vector<double>& rented_total);
+
+/// What the reports show for an IRR that does not apply because the saving changes sign
+/// `sign_changes` (> 1) times: "n/a (saving changes sign N times)". The workbook's IRR
+/// formula builds the same text.
+std::string irr_not_unique_text(int sign_changes);
 
 /// Is there an initial outlay in `saving` (baseline - own, index 0 = month 0)? True when the
 /// month-0 saving is negative beyond rounding: money is invested up front (capex, a down
@@ -50,9 +75,13 @@ std::optional<int> break_even_month(const CashFlow& owned, const CashFlow& rente
 bool has_initial_outlay(const std::vector<double>& saving);
 
 /// Payback period of an investment whose incremental monthly flows are `saving` (index 0 =
-/// month 0, negative: the outlay): the first month after it when the running sum turns
-/// non-negative, interpolated linearly within that month. nullopt when it never does, and
-/// when there is no initial outlay (has_initial_outlay false: nothing to pay back).
+/// month 0, negative: the outlay): the month from which the running sum stays non-negative
+/// through the last month (within kComparisonTolerance x max(1, |sum before| + |flow|)),
+/// interpolated linearly within that month. With a saving that changes sign once this is the
+/// first month the running sum turns non-negative; a running sum that turns non-negative and
+/// negative again later has not paid back there. nullopt when the running sum is negative in
+/// the last month, and when there is no initial outlay (has_initial_outlay false: nothing to
+/// pay back).
 std::optional<double> payback_months(const std::vector<double>& saving);
 
 /// Hours of use per day (0..24) at which the owned option's total cost over the horizon

@@ -365,6 +365,7 @@ Plan make_plan(const PlanInputs& given) {
       if (in.options[i].kind != OptionKind::buy || !plan.options[i].feasible) continue;
       auto& r = plan.options[i];
       r.break_even_month = break_even_month(r.cash_flow, rented);
+      r.ahead_then_behind = ahead_then_behind(r.cash_flow, rented);
       r.break_even_hours_per_day = break_even_hours_per_day(in.options[i], in.options[*baseline],
                                                             in.workload, in.site, in.finance);
       // Hours of use over the horizon at the break-even utilization (DOMAIN E2's hours when
@@ -403,13 +404,38 @@ Plan make_plan(const PlanInputs& given) {
                                       : "nothing paid up front beyond " + plan.baseline_option_id) +
                                  "): nothing invested to pay back; compare the totals and NPV";
       }
+      r.saving_sign_changes = saving_sign_changes(saving, rented.total);
       if (r.comparison_na_reason.empty()) {
         r.payback_months = payback_months(saving);
-        if (const auto monthly = internal_rate_of_return(saving)) {
+        if (r.saving_sign_changes > 1) {
+          // Descartes' rule of signs: as many rates as sign changes (less an even number) zero
+          // the saving's NPV; the lowest of them (a -100 % at 600 months) means nothing.
+          const std::string why =
+              "several rates or none zero the saving's NPV (Descartes' rule of signs), so the "
+              "IRR is not unique; compare the totals and NPV";
+          r.irr_na_reason =
+              "the saving changes sign " + std::to_string(r.saving_sign_changes) + " times: " + why;
+          r.warnings.push_back("IRR " + irr_not_unique_text(r.saving_sign_changes) + ": " + why);
+        } else if (const auto monthly = internal_rate_of_return(saving)) {
           r.irr = annual_from_monthly(*monthly);
+        } else {
+          r.irr_na_reason = r.saving_sign_changes == 0
+                                ? "the saving never changes sign: no rate zeroes its NPV"
+                                : "no rate from -99 % to +1000 % a month zeroes the saving's NPV";
         }
       } else {
+        r.irr_na_reason = r.comparison_na_reason;
         r.warnings.push_back("payback and IRR n/a: " + r.comparison_na_reason);
+      }
+      if (r.ahead_then_behind) {
+        const MonthSpan& ahead = *r.ahead_then_behind;
+        r.warnings.push_back(
+            "break-even month never (ahead months " + std::to_string(ahead.first) + "-" +
+            std::to_string(ahead.last) + ", behind from " + std::to_string(ahead.last + 1) +
+            "): the cumulative cost of owning was at or below " + plan.baseline_option_id +
+            "'s in months " + std::to_string(ahead.first) + "-" + std::to_string(ahead.last) +
+            " and is above it from month " + std::to_string(ahead.last + 1) + " to the end (" +
+            std::to_string(rented.cumulative.size() - 1) + ")");
       }
       r.note = "break-even against " + plan.baseline_option_id;
     }

@@ -56,6 +56,12 @@ struct CashFlow {
 
 /// One row of a CashFlow and its name ("capex", "financing", "kWh"): for code that walks every
 /// row (the figure check before any report).
+/// Months first..last of the plan (index as CashFlow), both included.
+struct MonthSpan {
+  int first = 0;
+  int last = 0;
+};
+
 struct NamedCashFlowRow {
   const char* name;
   const std::vector<double>* values;
@@ -142,10 +148,16 @@ struct OptionResult {
   /// Hours of use over the horizon at which owning = renting baseline; nullopt: never, or
   /// owning_cheaper_at_any_use.
   std::optional<double> break_even_hours;
-  /// First month in which the owned option's cumulative cost, having been above the
-  /// baseline's, is at or below it (see break_even_month()); nullopt: never, or n/a when
-  /// comparison_na_reason says why.
+  /// Month from which the owned option's cumulative cost, having been above the baseline's,
+  /// stays at or below it through the end of the horizon (see break_even_month()); nullopt:
+  /// never (dearer at the end of the horizon; ahead_then_behind says when it led), or n/a
+  /// when never_dearer_than_baseline.
   std::optional<int> break_even_month;
+  /// Owned option with no break-even month that was nonetheless at or below the baseline
+  /// (cumulative) for a while after month 0: the last such stretch, dearer from last + 1 to
+  /// the end (engine ahead_then_behind). The reports say "never (ahead months 12-40, behind
+  /// from 41)". nullopt otherwise.
+  std::optional<MonthSpan> ahead_then_behind;
   /// Total cost / generated (output) tokens of the stated demand over the horizon x 1e6: the
   /// same meaning for every option (hardware, rentals, api). Tokens = sum over months of
   /// tokens_per_day x growth factor x days of use when tokens_per_day is given, else (no
@@ -164,13 +176,23 @@ struct OptionResult {
   /// as 0, and every report says so.
   std::vector<std::string> cost_lines_not_entered;
   double cost_per_year = 0;  ///< total_cost / (horizon_months / 12)
-  /// Months until the cumulative saving of owning against the baseline turns non-negative,
-  /// interpolated within the month; nullopt: never within the horizon (or not owned).
+  /// Months until the cumulative saving of owning against the baseline turns non-negative
+  /// for good (stays so through the end of the horizon), interpolated within the month
+  /// (engine payback_months); nullopt: never within the horizon (or not owned).
   std::optional<double> payback_months;
   /// IRR of owning against the baseline (baseline total - own total by month), annualised
-  /// (1 + monthly)^12 - 1; nullopt ("n/a") when the flows do not change sign or no root, or
-  /// when comparison_na_reason is set (no initial outlay, no use).
+  /// (1 + monthly)^12 - 1; nullopt ("n/a", irr_na_reason says why) when the saving does not
+  /// change sign or has no root, when it changes sign more than once (the rate is not unique:
+  /// Descartes' rule of signs), or when comparison_na_reason is set (no initial outlay, no
+  /// use).
   std::optional<double> irr;
+  /// Sign changes of the monthly saving against the baseline (engine saving_sign_changes);
+  /// 0 for an option not compared with a baseline.
+  int saving_sign_changes = 0;
+  /// Why irr is nullopt for an owned option compared with the baseline: comparison_na_reason,
+  /// "the saving changes sign N times: ...", "the saving never changes sign: ..." or no root
+  /// in range; "" when irr has a value or the option is not compared.
+  std::string irr_na_reason;
   /// Why payback, IRR and (when nullopt) the break-even month are not applicable rather than
   /// "never" for an owned option compared with the baseline: no initial outlay (a lease, a loan
   /// without down payment: nothing is invested up front to pay back), owning never costs
@@ -189,9 +211,14 @@ struct OptionResult {
   /// Hours of use per day at which owning costs the same as the baseline over the horizon;
   /// nullopt: never (renting is cheaper even at 24 h/day), or owning_cheaper_at_any_use.
   std::optional<double> break_even_hours_per_day;
-  /// Owned option that costs no more than the baseline over the horizon even at 0 hours of
-  /// use a day (e.g. a rental billed for every hour of a 24x7 availability): the break-even
-  /// lies at or below zero hours, so owning is cheaper from the first hour of use. The
+  /// Owned option whose total cost over the horizon is no more than the baseline's both
+  /// unused (0 hours of use a day) and at 24 hours a day, both options at the same hours
+  /// (tokens per day scaled with them), e.g. against a rental billed for every hour of a
+  /// 24x7 availability whose rent the owned option's energy never reaches: no break-even
+  /// number of hours, owning is no dearer from the first hour of use. Set by make_plan when
+  /// break_even_hours_per_day() gives 0: its gap (own total - baseline total) is <= 0 at
+  /// 24 h/day and at 0 h/day. Not "even at 0 hours" alone: owning that is cheaper unused but
+  /// dearer at 24 h/day (a flat rent against rising energy) has a break-even of "never". The
   /// reports say "always"; break_even_hours and break_even_hours_per_day are then nullopt
   /// (no break-even number, not 0).
   bool owning_cheaper_at_any_use = false;

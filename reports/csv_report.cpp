@@ -93,11 +93,24 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     for (size_t y = 0; y < years; ++y) {
       fields.push_back(y < option.annual_costs.size() ? number(option.annual_costs[y]) : "");
     }
-    fields.push_back(number(option.break_even_hours));
-    fields.push_back(option.break_even_month ? whole(*option.break_even_month) : "");
+    // The break-even columns: a number, else the terminal's word, so that "always" (owning
+    // no dearer at any use), "never" and "n/a" (not compared) stay apart.
+    const bool compared =
+        option.kind == OptionKind::buy && option.feasible && !plan.baseline_option_id.empty();
+    fields.push_back(!compared                          ? text("n/a")
+                     : option.owning_cheaper_at_any_use ? text("always")
+                     : option.break_even_hours          ? number(option.break_even_hours)
+                                                        : text("never"));
+    fields.push_back(!compared                           ? text("n/a")
+                     : option.break_even_month           ? whole(*option.break_even_month)
+                     : option.never_dearer_than_baseline ? text("n/a")
+                                                         : text("never"));
     fields.push_back(number(option.cost_per_million_tokens));
+    const bool against_api = !plan.api_reference_option_id.empty() && !api && option.feasible;
+    fields.push_back(!against_api                       ? text("n/a")
+                     : option.break_even_tokens_per_day ? number(option.break_even_tokens_per_day)
+                                                        : text("never"));
     // Unknown energy or CO2e is an empty field, never 0.
-    fields.push_back(number(option.break_even_tokens_per_day));
     fields.push_back(number(option.energy_kwh_total));
     fields.push_back(number(option.co2e_kg_total));
     fields.push_back(number(option.co2e_kg_per_million_tokens));

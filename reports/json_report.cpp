@@ -182,6 +182,18 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["cost_per_year"] = number(r.cost_per_year);
     o["payback_months"] = optional(r.payback_months);
     o["irr"] = optional(r.irr);
+    // Why the IRR is null for an owned option compared with the baseline (the saving changes
+    // sign more than once: no unique rate; no initial outlay; ...), else null.
+    o["irr_na_reason"] = reason(r.irr_na_reason);
+    o["saving_sign_changes"] = r.saving_sign_changes;
+    // No break-even month although owning led for a while: when, and when it fell behind.
+    if (r.ahead_then_behind) {
+      o["ahead_then_behind"] = {{"ahead_first_month", r.ahead_then_behind->first},
+                                {"ahead_last_month", r.ahead_then_behind->last},
+                                {"behind_from_month", r.ahead_then_behind->last + 1}};
+    } else {
+      o["ahead_then_behind"] = nullptr;
+    }
     o["break_even_hours_per_day"] = optional(r.break_even_hours_per_day);
     // Owning cheaper even unused: both break-even hours are null, this says why (not "never").
     o["owning_cheaper_at_any_use"] = r.owning_cheaper_at_any_use;

@@ -18,8 +18,12 @@ namespace gputco {
 ///   speed: {decode_tokens_per_s, aggregate_tokens_per_s}, power_at_load_w,
 ///   energy_kwh_per_month, tokens_per_month, total_cost, npv, annual_costs[],
 ///   break_even_hours, break_even_month, cost_per_million_tokens, payback_months, irr,
-///   break_even_hours_per_day, owning_cheaper_at_any_use (true: owning costs no more than
-///   the baseline even unused; both break-even hours are then null, "always"), monthly_total[],
+///   irr_na_reason (why irr is null for a compared owned option, e.g. "the saving changes
+///   sign 3 times: ..."), saving_sign_changes, ahead_then_behind ({ahead_first_month,
+///   ahead_last_month, behind_from_month} when there is no break-even month although owning
+///   led for a while, else null), break_even_hours_per_day, owning_cheaper_at_any_use (true:
+///   owning costs no more than the baseline unused and at 24 h/day; both break-even hours are
+///   then null, "always"), monthly_total[],
 ///   monthly_cumulative[], break_even_tokens_per_day, energy_kwh: {total, per_month[],
 ///   idle_per_month[], unknown_reason}, co2e_kg: {total, per_month[], per_million_tokens,
 ///   grid_g_co2e_per_kwh, unknown_reason}, api: {model, input_price_per_million,

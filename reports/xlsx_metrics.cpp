@@ -36,11 +36,15 @@ void write_either(SheetWriter& sheet, lxw_row_t row, lxw_col_t col, const std::s
 
 /// The monthly rows of an owned option compared with the baseline.
 struct ComparisonRows {
-  lxw_row_t saving = 0;       ///< baseline total - own total
-  lxw_row_t cumulative = 0;   ///< running sum of the saving
-  lxw_row_t dearer = 0;       ///< 1: owning's cumulative cost is above the baseline's
-  lxw_row_t breaks_even = 0;  ///< 1: at or below in this month after being above before
-  lxw_row_t paid_back = 0;    ///< 1: the running saving is not negative (within tolerance)
+  lxw_row_t saving = 0;      ///< baseline total - own total
+  lxw_row_t cumulative = 0;  ///< running sum of the saving
+  lxw_row_t dearer = 0;      ///< 1: owning's cumulative cost is above the baseline's
+  /// 1: dearer in the month before, in no month from this one to the end (breaks even for good)
+  lxw_row_t breaks_even = 0;
+  /// 1: the running saving is not negative (within tolerance) here and in every later month
+  lxw_row_t paid_back = 0;
+  lxw_row_t sign = 0;  ///< the saving's last sign so far: 1, -1 (0 within rounding is skipped)
+  lxw_row_t sign_changes = 0;  ///< 1: the sign above flips this month; their sum in the Sum column
 };
 
 }  // namespace
@@ -117,7 +121,7 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                            "Break-even hours per day",
                            "Break-even hours of use",
                            "Break-even month",
-                           "First month paid back",
+                           "First month paid back for good",
                            "Payback, months",
                            "IRR start (gputco's, per month)",
                            "IRR per month (spreadsheet IRR)",
@@ -264,21 +268,52 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
       rows.dearer = row++;
       rows.breaks_even = row++;
       rows.paid_back = row++;
+      rows.sign = row++;
+      rows.sign_changes = row++;
       ++row;
       sheet.text(rows.saving, 0,
                  "Saving against " + option_label(scenario, plan.baseline_option_id));
       sheet.text(rows.cumulative, 0, "Cumulative saving");
       sheet.text(rows.dearer, 0, "Owning dearer so far (cumulative), 1 = yes", formats.flag_label);
-      sheet.text(rows.breaks_even, 0, "Breaks even this month, 1 = yes", formats.flag_label);
-      sheet.text(rows.paid_back, 0, "Paid back by this month, 1 = yes", formats.flag_label);
+      sheet.text(rows.breaks_even, 0, "Breaks even for good this month, 1 = yes",
+                 formats.flag_label);
+      sheet.text(rows.paid_back, 0, "Paid back by this month and every later one, 1 = yes",
+                 formats.flag_label);
+      sheet.text(rows.sign, 0, "Sign of the saving so far (1, -1; 0 within rounding skipped)",
+                 formats.flag_label);
+      sheet.text(rows.sign_changes, 0, "The saving changes sign this month, 1 = yes",
+                 formats.flag_label);
+      // The engine's rules month by month first: breaking even and paying back "for good"
+      // look ahead to the end of the horizon.
+      const size_t months_n = static_cast<size_t>(last - first) + 1;
+      std::vector<double> savings(months_n), running_sums(months_n);
+      std::vector<bool> dearer_at(months_n), paid_at(months_n);
       double running = 0;
-      bool was_dearer = false;
+      for (size_t m = 0; m < months_n; ++m) {
+        savings[m] = base_cf.total[m] - own_cf.total[m];
+        const double before = running;
+        running += savings[m];
+        running_sums[m] = running;
+        // The engine's break_even_month: dearer beyond the tolerance.
+        const double tol_dearer =
+            kComparisonTolerance * std::max(1.0, std::abs(base_cf.cumulative[m]));
+        dearer_at[m] = own_cf.cumulative[m] > base_cf.cumulative[m] + tol_dearer;
+        // The engine's payback_months: the running saving within tolerance of 0 or above.
+        const double tol_paid =
+            kComparisonTolerance * std::max(1.0, std::abs(before) + std::abs(savings[m]));
+        paid_at[m] = running >= -tol_paid;
+      }
+      std::vector<bool> dearer_later(months_n + 1, false), paid_for_good(months_n + 1, true);
+      for (size_t m = months_n; m-- > 0;) {
+        dearer_later[m] = dearer_at[m] || dearer_later[m + 1];
+        paid_for_good[m] = paid_at[m] && paid_for_good[m + 1];
+      }
       std::optional<int> first_paid_back;
+      int sign_so_far = 0, sign_changes = 0;
       for (lxw_col_t col = first; col <= last; ++col) {
         const auto m = static_cast<size_t>(col - first);
-        const double saving = base_cf.total[m] - own_cf.total[m];
-        const double before = running;
-        running += saving;
+        const double saving = savings[m];
+        if (paid_for_good[m] && !first_paid_back) first_paid_back = static_cast<int>(m);
         const std::string s_here = cell_ref(rows.saving, col);
         const std::string r_here = cell_ref(rows.cumulative, col);
         sheet.formula(rows.saving, col,
@@ -286,44 +321,63 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                       formats.money);
         sheet.formula(rows.cumulative, col,
                       "=SUM(" + cell_ref(rows.saving, first, true, true) + ":" + s_here + ")",
-                      running, formats.money);
-        // The engine's break_even_month: at or below the baseline, having been above it.
-        const double tol_dearer =
-            kComparisonTolerance * std::max(1.0, std::abs(base_cf.cumulative[m]));
-        const bool dearer = own_cf.cumulative[m] > base_cf.cumulative[m] + tol_dearer;
+                      running_sums[m], formats.money);
         sheet.formula(rows.dearer, col,
                       "=IF(" + cash_here(block.cumulative, col) + ">" +
                           cash_here(base.cumulative, col) + "+" + tolerance + "*MAX(1,ABS(" +
                           cash_here(base.cumulative, col) + ")),1,0)",
-                      dearer ? 1 : 0, formats.flag);
+                      dearer_at[m] ? 1 : 0, formats.flag);
+        // The engine's break_even_month: dearer the month before and never again.
         if (col == first) {
           sheet.number(rows.breaks_even, col, 0, formats.flag);
         } else {
           sheet.formula(rows.breaks_even, col,
-                        "=IF(AND(" + cell_ref(rows.dearer, col) + "=0,MAX(" +
-                            cell_ref(rows.dearer, first, true, true) + ":" +
-                            cell_ref(rows.dearer, col - 1) + ")=1),1,0)",
-                        !dearer && was_dearer ? 1 : 0, formats.flag);
+                        "=IF(AND(" + cell_ref(rows.dearer, col - 1) + "=1,MAX(" +
+                            cell_ref(rows.dearer, col) + ":" +
+                            cell_ref(rows.dearer, last, false, true) + ")=0),1,0)",
+                        dearer_at[m - 1] && !dearer_later[m] ? 1 : 0, formats.flag);
         }
-        was_dearer = was_dearer || dearer;
-        // The engine's payback_months: the running saving within tolerance of 0 or above.
-        const double tol_paid =
-            kComparisonTolerance * std::max(1.0, std::abs(before) + std::abs(saving));
-        const bool paid = running >= -tol_paid;
-        if (paid && !first_paid_back) first_paid_back = static_cast<int>(m);
+        // Paid back here and (the next month's flag, which looks further ahead) ever after.
         const std::string before_ref =
             col == first ? std::string("0") : cell_ref(rows.cumulative, col - 1);
+        const std::string paid_here =
+            r_here + ">=-" + tolerance + "*MAX(1,ABS(" + before_ref + ")+ABS(" + s_here + "))";
         sheet.formula(rows.paid_back, col,
-                      "=IF(" + r_here + ">=-" + tolerance + "*MAX(1,ABS(" + before_ref + ")+ABS(" +
-                          s_here + ")),1,0)",
-                      paid ? 1 : 0, formats.flag);
+                      col == last ? "=IF(" + paid_here + ",1,0)"
+                                  : "=IF(AND(" + paid_here + "," +
+                                        cell_ref(rows.paid_back, col + 1) + "=1),1,0)",
+                      paid_for_good[m] ? 1 : 0, formats.flag);
+        // The engine's saving_sign_changes: a saving within the tolerance of the baseline's
+        // month is 0 and keeps the sign before it.
+        const double tol_sign = kComparisonTolerance * std::max(1.0, std::abs(base_cf.total[m]));
+        const int sign = saving > tol_sign ? 1 : saving < -tol_sign ? -1 : 0;
+        const bool flips = sign != 0 && sign_so_far != 0 && sign != sign_so_far;
+        if (flips) ++sign_changes;
+        if (sign != 0) sign_so_far = sign;
+        const std::string tol_here = tolerance + "*MAX(1,ABS(" + cash_here(base.total, col) + "))";
+        sheet.formula(rows.sign, col,
+                      "=IF(" + s_here + ">" + tol_here + ",1,IF(" + s_here + "<-" + tol_here +
+                          ",-1," +
+                          (col == first ? std::string("0") : cell_ref(rows.sign, col - 1)) + "))",
+                      sign_so_far, formats.flag);
+        if (col == first) {
+          sheet.number(rows.sign_changes, col, 0, formats.flag);
+        } else {
+          sheet.formula(
+              rows.sign_changes, col,
+              "=IF(" + cell_ref(rows.sign, col) + "*" + cell_ref(rows.sign, col - 1) + "<0,1,0)",
+              flips ? 1 : 0, formats.flag);
+        }
       }
       const auto range = [&](lxw_row_t monthly) {
         return cell_ref(monthly, first, true, true) + ":" + cell_ref(monthly, last, true, true);
       };
       sheet.formula(rows.saving, 1, "=SUM(" + range(rows.saving) + ")", running, formats.money);
-
-      // Break-even month: "n/a" when owning is never dearer, "never" when it never catches up.
+      sheet.formula(rows.sign_changes, 1, "=SUM(" + range(rows.sign_changes) + ")", sign_changes,
+                    formats.integer);
+      const std::string changes = cell_ref(rows.sign_changes, 1, true, true);
+      // Break-even month: "n/a" when owning is never dearer, "never" when it does not catch up
+      // for good (dearer in the last month).
       const std::string month_formula = "=IF(MAX(" + range(rows.dearer) + ")=0,\"n/a\",IFERROR(" +
                                         "MATCH(1," + range(rows.breaks_even) + ",0)-1,\"never\"))";
       const std::optional<double> month =
@@ -352,14 +406,15 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                    formats.decimal1);
 
       // IRR: the spreadsheet's IRR from gputco's rate, one Newton step on the NPV of the
-      // saving (as exact as the engine's bisection), annualised.
+      // saving (as exact as the engine's bisection), annualised; not applicable when the
+      // saving changes sign more than once (no unique rate: Descartes' rule of signs).
       const std::optional<double> monthly =
           option.irr ? std::optional<double>(monthly_from_annual(*option.irr)) : std::nullopt;
       sheet.number(r, out.irr_start_col, monthly.value_or(0.0), formats.factor);
-      write_either(
-          sheet, r, out.irr_monthly_col,
-          "=IFERROR(IRR(" + range(rows.saving) + "," + ref(out.irr_start_col) + "),\"n/a\")",
-          monthly, "n/a", formats.factor);
+      write_either(sheet, r, out.irr_monthly_col,
+                   "=IF(" + changes + ">1,\"n/a\",IFERROR(IRR(" + range(rows.saving) + "," +
+                       ref(out.irr_start_col) + "),\"n/a\"))",
+                   monthly, "n/a", formats.factor);
       const std::string q = ref(out.irr_monthly_col);
       write_either(sheet, r, out.irr_refined_col,
                    "=IF(ISNUMBER(" + q + ")," + q + "-SUMPRODUCT(" + range(rows.saving) + ",(1+" +
@@ -367,10 +422,13 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                        months_here + "*(1+" + q + ")^(-" + months_here + "-1)),\"n/a\")",
                    monthly, "n/a", formats.factor);
       write_either(sheet, r, out.irr_col,
-                   "=IF(" + not_applicable + ",\"n/a\",IF(ISNUMBER(" + ref(out.irr_refined_col) +
-                       "),(1+" + ref(out.irr_refined_col) + ")^" +
-                       names.at(kConstantsSection, "months_per_year") + "-1,\"n/a\"))",
-                   na ? std::nullopt : option.irr, "n/a", formats.percent);
+                   "=IF(" + not_applicable + ",\"n/a\",IF(" + changes +
+                       ">1,\"n/a (saving changes sign \"&" + changes + "&\" times)\",IF(ISNUMBER(" +
+                       ref(out.irr_refined_col) + "),(1+" + ref(out.irr_refined_col) + ")^" +
+                       names.at(kConstantsSection, "months_per_year") + "-1,\"n/a\")))",
+                   na ? std::nullopt : option.irr,
+                   !na && sign_changes > 1 ? irr_not_unique_text(sign_changes) : "n/a",
+                   formats.percent);
     }
 
     // Break-even volume against the API: the gap is linear in the tokens per day while one

@@ -48,9 +48,11 @@ TEST(CsvReport, oneLinePerOptionAfterTheHeader) {
     EXPECT_EQ(std::stod(table[i + 1][9]), sample.plan.options[i].total_cost);
     EXPECT_EQ(std::stod(table[i + 1][10]), sample.plan.options[i].npv);
   }
-  // A rental has no break-even: empty fields, not "n/a" or NaN.
-  EXPECT_EQ(table[2][13], "");
-  EXPECT_EQ(table[2][14], "");
+  // A rental is not compared with the baseline: "n/a" (the terminal's word), never NaN or an
+  // empty field that reads like "always" or "never".
+  EXPECT_EQ(table[0][13], "break_even_hours");
+  EXPECT_EQ(table[2][13], "n/a");
+  EXPECT_EQ(table[2][14], "n/a");
   // Every line ends in CRLF.
   size_t crlf = 0;
   for (size_t at = csv.find("\r\n"); at != std::string::npos; at = csv.find("\r\n", at + 2)) {

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "engine/finance.hpp"
+#include "engine/metrics.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
@@ -292,7 +293,11 @@ void recompute_money(SamplePlan& sample) {
   }
   plan.options[0].payback_months = payback_months(monthly_saving);
   plan.options[0].irr.reset();
-  if (const auto monthly = internal_rate_of_return(monthly_saving)) {
+  plan.options[0].saving_sign_changes =
+      saving_sign_changes(monthly_saving, plan.options[1].cash_flow.total);
+  // More than one sign change: no unique rate (make_plan's rule).
+  if (const auto monthly = internal_rate_of_return(monthly_saving);
+      monthly && plan.options[0].saving_sign_changes <= 1) {
     plan.options[0].irr = annual_from_monthly(*monthly);
   }
   plan.options[0].break_even_month.reset();
