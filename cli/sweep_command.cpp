@@ -5,9 +5,13 @@
 // by writing that value in the file: a price given replaces the catalog's (and its source
 // row), a count re-fits, a tariff given wins over a catalog tariff. The Inputs row of the
 // varied key says where its value came from ("gputco sweep --vary ..."), not the file.
+// The values are resolved and planned on a few threads (engine/parallel.hpp), each into its
+// own row: the output is the same on any number of threads.
 #include <fmt/format.h>
 #include <algorithm>
+#include <atomic>
 #include <boost/program_options.hpp>
+#include <charconv>
 #include <cmath>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -18,6 +22,7 @@
 #include "cli/commands.hpp"
 #include "cli/environment.hpp"
 #include "cli/progress.hpp"
+#include "engine/parallel.hpp"
 #include "engine/plan.hpp"
 #include "pricing/csv_table.hpp"
 #include "pricing/number_text.hpp"
@@ -38,6 +43,8 @@ constexpr size_t kMaxSweepPoints = 1000;
 /// Points x options a sweep plans at most: 20,000 (1,000 points of 20 options, 200 of 100;
 /// about 0.8 ms of CPU each, 17 s in all). The plans are kept for the table.
 constexpr size_t kMaxSweepOptionPlans = 20'000;
+/// The most --threads: more than the cores only adds switching (the result is the same).
+constexpr int kMaxSweepThreads = 64;
 
 struct Vary {
   std::string text;  ///< as given, for messages and provenance
@@ -123,6 +130,18 @@ std::optional<int> decimals_of(double x) {
     if (std::round(x * scale) / scale == x) return d;
   }
   return std::nullopt;
+}
+
+/// --threads N: a whole decimal number from 1 to kMaxSweepThreads, digits only.
+int parse_threads(const std::string& text) {
+  int value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < 1 ||
+      value > kMaxSweepThreads) {
+    throw UsageError(fmt::format("sweep: --threads expects a whole number from 1 to {}, got '{}'",
+                                 kMaxSweepThreads, text));
+  }
+  return value;
 }
 
 /// Points FROM + i x STEP, each computed from FROM (no sum carried over), rounded to the
@@ -264,7 +283,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "  option:rig-3090.price_per_gpu=500:900:100\n"
       "Values run FROM, FROM+STEP, ... up to TO (at most 1000); each must be a value the\n"
       "scenario file could hold.\n\noptions");
-  std::string catalog_path, scenario_path, vary_text, format;
+  std::string catalog_path, scenario_path, vary_text, format, threads_text;
   std::vector<std::string> sets;
   bool json = false, quiet = false;
   visible.add_options()("help,h", "this text")(
@@ -274,7 +293,11 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "option, RFC 4180)")("json", po::bool_switch(&json), "the same as --format json")(
       "set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
       "a value in place of the scenario's (repeatable), as plan --set")(
-      "quiet,q", po::bool_switch(&quiet), "no progress bar")(
+      "threads", po::value(&threads_text)->value_name("N"),
+      fmt::format("threads planning the values, 1 to {} (default: the cores, at most 2); the "
+                  "result is the same for any number",
+                  kMaxSweepThreads)
+          .c_str())("quiet,q", po::bool_switch(&quiet), "no progress bar")(
       "catalog", po::value(&catalog_path)->value_name("DB"), kCatalogOptionHelp);
   const auto vm = parse_arguments(args, visible, {{"scenario", &scenario_path}});
   if (vm.count("help")) {
@@ -287,6 +310,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   }
   format = output_format("sweep", format, json, {"text", "json", "csv"});
   const Vary vary = parse_vary(vary_text);
+  const int threads = threads_text.empty() ? default_thread_count() : parse_threads(threads_text);
 
   // Read once (standard input cannot be read again), parsed once per value.
   const ScenarioSource source = read_scenario_source(scenario_path);
@@ -321,26 +345,40 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   const std::string input_section =
       key.section.rfind("option:", 0) == 0 ? key.section.substr(7) : key.section;
   const Catalog catalog = open_catalog(catalog_path);
-  std::vector<SweepRow> rows;
+  // Each value is resolved and planned into its own row (the catalog is read-only and its
+  // memo locked: engine/parallel.hpp's contract); the first resolution and the first Inputs
+  // row of the key are taken in the order of the values, and the error of the lowest value
+  // that fails is the one reported, as on one thread.
+  std::vector<SweepRow> rows(values.size());
   std::optional<ResolvedScenario> first;
-  std::optional<InputRow> row;
+  std::vector<std::optional<InputRow>> key_rows(values.size());
+  std::atomic<long long> done{0};
   ProgressBar progress(err, "sweep", quiet);
-  for (size_t i = 0; i < values.size(); ++i) {
+  parallel_for(values.size(), threads, [&](size_t i, int thread) {
     ResolvedScenario resolved = resolve(varied[i], catalog);
     for (auto& input : resolved.inputs) {
       // Honest provenance: the value is the sweep's, not the file's or the catalog's.
       if (input.section == input_section && input.key == key.key) {
         input.provenance = "gputco sweep --vary " + vary.text;
-        if (!row) row = input;
+        if (!key_rows[i]) key_rows[i] = input;
       }
     }
-    rows.push_back({values[i], on_scenario(
-                                   varied[i], [&] { return make_plan(resolved.plan_inputs); },
-                                   fmt::format(" (sweep: {} = {})", vary.name, values[i]))});
-    if (!first) first = std::move(resolved);
-    progress.update(static_cast<long long>(i + 1), static_cast<long long>(values.size()));
-  }
+    rows[i] = {values[i], on_scenario(
+                              varied[i], [&] { return make_plan(resolved.plan_inputs); },
+                              fmt::format(" (sweep: {} = {})", vary.name, values[i]))};
+    if (i == 0) first = std::move(resolved);
+    const long long finished = ++done;
+    // The bar is drawn by the calling thread alone (ProgressBar is not shared).
+    if (thread == 0) progress.update(finished, static_cast<long long>(values.size()));
+  });
   progress.finish();
+  std::optional<InputRow> row;
+  for (auto& r : key_rows) {
+    if (r) {
+      row = std::move(r);
+      break;
+    }
+  }
   const InputRow* input_row = row ? &*row : nullptr;
   if (format == "json") {
     out << sweep_json(vary, key, input_row, *first, rows, json_stamp(catalog));

@@ -9,13 +9,11 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
-#include <map>
-#include <mutex>
-#include <tuple>
 #include <utility>
 
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_file.hpp"
+#include "pricing/catalog_memo.hpp"
 #include "pricing/catalog_schema.hpp"
 #include "pricing/embedded.hpp"
 
@@ -394,12 +392,6 @@ void create_layered_views(SQLite::Database& db) {
   create_layer_views(db, {kBuiltinSchema, kMainSchema});
 }
 
-/// fx_rate's answers by (from, to, as_of); see Catalog::memo_.
-struct Catalog::Memo {
-  std::mutex mutex;
-  std::map<std::tuple<std::string, std::string, std::string>, std::optional<FxRate>> fx_rates;
-};
-
 Catalog::Catalog(std::unique_ptr<SQLite::Database> db)
     : db_(std::move(db)), memo_(std::make_unique<Memo>()) {}
 
@@ -448,13 +440,15 @@ std::vector<Device> Catalog::devices() const {
 }
 
 std::optional<Device> Catalog::device(const std::string& id) const {
-  return guarded("reading a device", [&]() -> std::optional<Device> {
-    // Ids ignore case; an exact match first.
-    SQLite::Statement q(*db_, std::string(kDeviceColumns) +
-                                  " WHERE id = ?1 COLLATE NOCASE ORDER BY id = ?1 DESC LIMIT 1");
-    q.bind(1, id);
-    if (!q.executeStep()) return std::nullopt;
-    return read_device(q);
+  return memo_->remembered(memo_->device, id, [&] {
+    return guarded("reading a device", [&]() -> std::optional<Device> {
+      // Ids ignore case; an exact match first.
+      SQLite::Statement q(*db_, std::string(kDeviceColumns) +
+                                    " WHERE id = ?1 COLLATE NOCASE ORDER BY id = ?1 DESC LIMIT 1");
+      q.bind(1, id);
+      if (!q.executeStep()) return std::nullopt;
+      return read_device(q);
+    });
   });
 }
 
@@ -468,30 +462,34 @@ std::vector<ModelArch> Catalog::models() const {
 }
 
 std::optional<ModelArch> Catalog::model(const std::string& id) const {
-  return guarded("reading a model", [&]() -> std::optional<ModelArch> {
-    // The id in any case, or the Hugging Face repository id the model is known by; an exact
-    // id first, then an id ignoring case, then an alias.
-    SQLite::Statement q(*db_, std::string(kModelColumns) +
-                                  " WHERE id = ?1 COLLATE NOCASE OR (hf_repo <> '' AND hf_repo = "
-                                  "?1 COLLATE NOCASE) ORDER BY id = ?1 DESC, id = ?1 COLLATE "
-                                  "NOCASE DESC, id LIMIT 1");
-    q.bind(1, id);
-    if (!q.executeStep()) return std::nullopt;
-    return read_model(q);
+  return memo_->remembered(memo_->model, id, [&] {
+    return guarded("reading a model", [&]() -> std::optional<ModelArch> {
+      // The id in any case, or the Hugging Face repository id the model is known by; an exact
+      // id first, then an id ignoring case, then an alias.
+      SQLite::Statement q(*db_, std::string(kModelColumns) +
+                                    " WHERE id = ?1 COLLATE NOCASE OR (hf_repo <> '' AND hf_repo = "
+                                    "?1 COLLATE NOCASE) ORDER BY id = ?1 DESC, id = ?1 COLLATE "
+                                    "NOCASE DESC, id LIMIT 1");
+      q.bind(1, id);
+      if (!q.executeStep()) return std::nullopt;
+      return read_model(q);
+    });
   });
 }
 
 std::optional<ModelArch> Catalog::model_by_repo(const std::string& repo) const {
-  if (auto exact = model(repo)) return exact;  // an id or an alias (hf_repo), any case
-  return guarded("reading a model by repository", [&]() -> std::optional<ModelArch> {
-    // The instruction or chat tuning of a catalog model's repository has its architecture.
-    SQLite::Statement q(*db_,
-                        "SELECT id FROM layered_models WHERE hf_repo <> '' AND lower(?1) IN "
-                        "(lower(hf_repo) || '-instruct', lower(hf_repo) || '-it', lower(hf_repo) "
-                        "|| '-chat', lower(hf_repo) || '-chat-hf') ORDER BY id LIMIT 1");
-    q.bind(1, repo);
-    if (!q.executeStep()) return std::nullopt;
-    return model(q.getColumn(0).getString());
+  return memo_->remembered(memo_->model_by_repo, repo, [&]() -> std::optional<ModelArch> {
+    if (auto exact = model(repo)) return exact;  // an id or an alias (hf_repo), any case
+    return guarded("reading a model by repository", [&]() -> std::optional<ModelArch> {
+      // The instruction or chat tuning of a catalog model's repository has its architecture.
+      SQLite::Statement q(*db_,
+                          "SELECT id FROM layered_models WHERE hf_repo <> '' AND lower(?1) IN "
+                          "(lower(hf_repo) || '-instruct', lower(hf_repo) || '-it', lower(hf_repo) "
+                          "|| '-chat', lower(hf_repo) || '-chat-hf') ORDER BY id LIMIT 1");
+      q.bind(1, repo);
+      if (!q.executeStep()) return std::nullopt;
+      return model(q.getColumn(0).getString());
+    });
   });
 }
 
@@ -505,13 +503,15 @@ std::vector<Quant> Catalog::quants() const {
 }
 
 std::optional<Quant> Catalog::quant(const std::string& id) const {
-  return guarded("reading a quant", [&]() -> std::optional<Quant> {
-    SQLite::Statement q(*db_, std::string(kQuantColumns) +
-                                  " WHERE quant = ?1 COLLATE NOCASE ORDER BY quant = ?1 DESC "
-                                  "LIMIT 1");
-    q.bind(1, id);
-    if (!q.executeStep()) return std::nullopt;
-    return read_quant(q);
+  return memo_->remembered(memo_->quant, id, [&] {
+    return guarded("reading a quant", [&]() -> std::optional<Quant> {
+      SQLite::Statement q(*db_, std::string(kQuantColumns) +
+                                    " WHERE quant = ?1 COLLATE NOCASE ORDER BY quant = ?1 DESC "
+                                    "LIMIT 1");
+      q.bind(1, id);
+      if (!q.executeStep()) return std::nullopt;
+      return read_quant(q);
+    });
   });
 }
 
@@ -534,17 +534,19 @@ std::optional<PriceObservation> Catalog::latest_price(const std::string& item_id
 
 std::vector<PriceObservation> Catalog::prices(const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading prices", [&] {
-    SQLite::Statement q(
-        *db_, std::string("SELECT ") + kPriceColumns +
-                  " FROM (SELECT *, row_number() OVER (PARTITION BY item_id, condition, seller, "
-                  "region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
-                  "layered_price_observations WHERE observed_on <= ?) WHERE recency = 1 "
-                  "ORDER BY item_id, condition, region, seller");
-    q.bind(1, as_of);
-    std::vector<PriceObservation> out;
-    while (q.executeStep()) out.push_back(read_price(q));
-    return out;
+  return memo_->remembered(memo_->prices, as_of, [&] {
+    return guarded("reading prices", [&] {
+      SQLite::Statement q(
+          *db_, std::string("SELECT ") + kPriceColumns +
+                    " FROM (SELECT *, row_number() OVER (PARTITION BY item_id, condition, seller, "
+                    "region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
+                    "layered_price_observations WHERE observed_on <= ?) WHERE recency = 1 "
+                    "ORDER BY item_id, condition, region, seller");
+      q.bind(1, as_of);
+      std::vector<PriceObservation> out;
+      while (q.executeStep()) out.push_back(read_price(q));
+      return out;
+    });
   });
 }
 
@@ -576,22 +578,25 @@ std::vector<RentalOffer> Catalog::rental_offers(const std::string& as_of,
                                                 const std::string& billing,
                                                 const std::string& term) const {
   require_date(as_of);
-  return guarded("reading rental offers", [&] {
-    // Latest per key first, then the filters, so that a filter never revives an older row.
-    SQLite::Statement q(
-        *db_, std::string("SELECT ") + kRentalColumns +
-                  " FROM (SELECT *, row_number() OVER (PARTITION BY provider, sku, billing, term, "
-                  "region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
-                  "layered_rental_offers WHERE observed_on <= ?1) WHERE recency = 1 AND (?2 = '' "
-                  "OR device_id = ?2) AND (?3 = '' OR billing = ?3) AND (?4 = '' OR term = ?4) "
-                  "ORDER BY amount / devices_per_instance, provider, sku, billing, term, region");
-    q.bind(1, as_of);
-    q.bind(2, device_id);
-    q.bind(3, billing);
-    q.bind(4, term);
-    std::vector<RentalOffer> out;
-    while (q.executeStep()) out.push_back(read_rental(q));
-    return out;
+  return memo_->remembered(memo_->rental_offers, {as_of, device_id, billing, term}, [&] {
+    return guarded("reading rental offers", [&] {
+      // Latest per key first, then the filters, so that a filter never revives an older row.
+      SQLite::Statement q(
+          *db_,
+          std::string("SELECT ") + kRentalColumns +
+              " FROM (SELECT *, row_number() OVER (PARTITION BY provider, sku, billing, term, "
+              "region ORDER BY observed_on DESC, layer DESC, book) AS recency FROM "
+              "layered_rental_offers WHERE observed_on <= ?1) WHERE recency = 1 AND (?2 = '' "
+              "OR device_id = ?2) AND (?3 = '' OR billing = ?3) AND (?4 = '' OR term = ?4) "
+              "ORDER BY amount / devices_per_instance, provider, sku, billing, term, region");
+      q.bind(1, as_of);
+      q.bind(2, device_id);
+      q.bind(3, billing);
+      q.bind(4, term);
+      std::vector<RentalOffer> out;
+      while (q.executeStep()) out.push_back(read_rental(q));
+      return out;
+    });
   });
 }
 
@@ -611,50 +616,58 @@ std::vector<Catalog::MarketPoint> Catalog::rental_market(const std::string& devi
                                                          const std::string& term,
                                                          const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading the rental market", [&] {
-    SQLite::Statement q(*db_,
-                        "SELECT amount * 1.0 / devices_per_instance / (CASE billing WHEN "
-                        "'monthly' THEN ?4 ELSE 1 END) AS per_hour, currency FROM "
-                        "layered_rental_offers WHERE device_id = ?1 AND term = ?2 AND "
-                        "observed_on <= ?3 AND observed_on >= date(?3, ?5) "
-                        "ORDER BY per_hour, currency");
-    q.bind(1, device_id);
-    q.bind(2, term);
-    q.bind(3, as_of);
-    q.bind(4, kHoursPerMonth);
-    q.bind(5, "-" + std::to_string(kRentalWindowDays) + " days");
-    std::vector<MarketPoint> out;
-    while (q.executeStep()) out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});
-    return out;
+  return memo_->remembered(memo_->rental_market, {device_id, term, as_of}, [&] {
+    return guarded("reading the rental market", [&] {
+      SQLite::Statement q(*db_,
+                          "SELECT amount * 1.0 / devices_per_instance / (CASE billing WHEN "
+                          "'monthly' THEN ?4 ELSE 1 END) AS per_hour, currency FROM "
+                          "layered_rental_offers WHERE device_id = ?1 AND term = ?2 AND "
+                          "observed_on <= ?3 AND observed_on >= date(?3, ?5) "
+                          "ORDER BY per_hour, currency");
+      q.bind(1, device_id);
+      q.bind(2, term);
+      q.bind(3, as_of);
+      q.bind(4, kHoursPerMonth);
+      q.bind(5, "-" + std::to_string(kRentalWindowDays) + " days");
+      std::vector<MarketPoint> out;
+      while (q.executeStep())
+        out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});
+      return out;
+    });
   });
 }
 
 std::vector<Catalog::MarketPoint> Catalog::purchase_market(const std::string& item_id,
                                                            const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading the purchase market", [&] {
-    SQLite::Statement q(*db_,
-                        "SELECT amount, currency FROM layered_price_observations WHERE item_id = "
-                        "?1 AND observed_on <= ?2 ORDER BY amount, currency");
-    q.bind(1, item_id);
-    q.bind(2, as_of);
-    std::vector<MarketPoint> out;
-    while (q.executeStep()) out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});
-    return out;
+  return memo_->remembered(memo_->purchase_market, {item_id, as_of}, [&] {
+    return guarded("reading the purchase market", [&] {
+      SQLite::Statement q(*db_,
+                          "SELECT amount, currency FROM layered_price_observations WHERE item_id = "
+                          "?1 AND observed_on <= ?2 ORDER BY amount, currency");
+      q.bind(1, item_id);
+      q.bind(2, as_of);
+      std::vector<MarketPoint> out;
+      while (q.executeStep())
+        out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});
+      return out;
+    });
   });
 }
 
 std::optional<Tariff> Catalog::tariff(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading a tariff", [&]() -> std::optional<Tariff> {
-    SQLite::Statement q(
-        *db_, std::string("SELECT ") + kTariffColumns +
-                  " FROM layered_tariffs WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
-                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
-    q.bind(1, id);
-    q.bind(2, as_of);
-    if (!q.executeStep()) return std::nullopt;
-    return read_tariff(q);
+  return memo_->remembered(memo_->tariff, {id, as_of}, [&] {
+    return guarded("reading a tariff", [&]() -> std::optional<Tariff> {
+      SQLite::Statement q(
+          *db_, std::string("SELECT ") + kTariffColumns +
+                    " FROM layered_tariffs WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                    "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+      q.bind(1, id);
+      q.bind(2, as_of);
+      if (!q.executeStep()) return std::nullopt;
+      return read_tariff(q);
+    });
   });
 }
 
@@ -674,15 +687,17 @@ std::vector<Tariff> Catalog::tariffs(const std::string& as_of) const {
 
 std::optional<ApiPrice> Catalog::api_price(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading an API price", [&]() -> std::optional<ApiPrice> {
-    SQLite::Statement q(
-        *db_, std::string("SELECT ") + kApiPriceColumns +
-                  " FROM layered_api_prices WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
-                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
-    q.bind(1, id);
-    q.bind(2, as_of);
-    if (!q.executeStep()) return std::nullopt;
-    return read_api_price(q);
+  return memo_->remembered(memo_->api_price, {id, as_of}, [&] {
+    return guarded("reading an API price", [&]() -> std::optional<ApiPrice> {
+      SQLite::Statement q(
+          *db_, std::string("SELECT ") + kApiPriceColumns +
+                    " FROM layered_api_prices WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                    "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+      q.bind(1, id);
+      q.bind(2, as_of);
+      if (!q.executeStep()) return std::nullopt;
+      return read_api_price(q);
+    });
   });
 }
 
@@ -704,15 +719,17 @@ std::vector<ApiPrice> Catalog::api_prices(const std::string& as_of) const {
 std::optional<GridCarbon> Catalog::grid_carbon(const std::string& id,
                                                const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading a grid carbon intensity", [&]() -> std::optional<GridCarbon> {
-    SQLite::Statement q(
-        *db_, std::string("SELECT ") + kGridCarbonColumns +
-                  " FROM layered_grid_carbon WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
-                  "ORDER BY observed_on DESC, layer DESC LIMIT 1");
-    q.bind(1, id);
-    q.bind(2, as_of);
-    if (!q.executeStep()) return std::nullopt;
-    return read_grid_carbon(q);
+  return memo_->remembered(memo_->grid_carbon, {id, as_of}, [&] {
+    return guarded("reading a grid carbon intensity", [&]() -> std::optional<GridCarbon> {
+      SQLite::Statement q(
+          *db_, std::string("SELECT ") + kGridCarbonColumns +
+                    " FROM layered_grid_carbon WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                    "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+      q.bind(1, id);
+      q.bind(2, as_of);
+      if (!q.executeStep()) return std::nullopt;
+      return read_grid_carbon(q);
+    });
   });
 }
 
@@ -735,37 +752,29 @@ std::optional<FxRate> Catalog::fx_rate(const std::string& from, const std::strin
                                        const std::string& as_of) const {
   require_date(as_of);
   if (from == to) return FxRate{from, to, 1.0, {"same currency", as_of}};
-  const auto key = std::make_tuple(from, to, as_of);
-  {
-    const std::lock_guard<std::mutex> lock(memo_->mutex);
-    if (const auto found = memo_->fx_rates.find(key); found != memo_->fx_rates.end()) {
-      return found->second;
-    }
-  }
-  auto answer = guarded("reading an exchange rate", [&]() -> std::optional<FxRate> {
-    // Both directions; the later observation wins, then the upper layer, then the stored
-    // direction.
-    SQLite::Statement q(*db_,
-                        "SELECT base, rate, source, observed_on, book FROM layered_fx_rates "
-                        "WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1)) "
-                        "AND observed_on <= ?3 ORDER BY observed_on DESC, layer DESC, "
-                        "base = ?1 DESC LIMIT 1");
-    q.bind(1, from);
-    q.bind(2, to);
-    q.bind(3, as_of);
-    if (!q.executeStep()) return std::nullopt;
-    const bool direct = q.getColumn(0).getString() == from;
-    const double rate = q.getColumn(1).getDouble();
-    std::string source = q.getColumn(2).getString();
-    if (!direct) source += " (inverted from " + to + "/" + from + ")";
-    return FxRate{from,
-                  to,
-                  direct ? rate : 1.0 / rate,
-                  {source, q.getColumn(3).getString(), q.getColumn(4).getString()}};
+  return memo_->remembered(memo_->fx_rate, {from, to, as_of}, [&] {
+    return guarded("reading an exchange rate", [&]() -> std::optional<FxRate> {
+      // Both directions; the later observation wins, then the upper layer, then the stored
+      // direction.
+      SQLite::Statement q(*db_,
+                          "SELECT base, rate, source, observed_on, book FROM layered_fx_rates "
+                          "WHERE ((base = ?1 AND quote = ?2) OR (base = ?2 AND quote = ?1)) "
+                          "AND observed_on <= ?3 ORDER BY observed_on DESC, layer DESC, "
+                          "base = ?1 DESC LIMIT 1");
+      q.bind(1, from);
+      q.bind(2, to);
+      q.bind(3, as_of);
+      if (!q.executeStep()) return std::nullopt;
+      const bool direct = q.getColumn(0).getString() == from;
+      const double rate = q.getColumn(1).getDouble();
+      std::string source = q.getColumn(2).getString();
+      if (!direct) source += " (inverted from " + to + "/" + from + ")";
+      return FxRate{from,
+                    to,
+                    direct ? rate : 1.0 / rate,
+                    {source, q.getColumn(3).getString(), q.getColumn(4).getString()}};
+    });
   });
-  const std::lock_guard<std::mutex> lock(memo_->mutex);
-  memo_->fx_rates.emplace(key, answer);
-  return answer;
 }
 
 std::vector<System> Catalog::systems() const {
@@ -820,24 +829,27 @@ std::vector<ResalePoint> Catalog::resale_curve(const std::string& device_class,
                                                const std::string& condition,
                                                const std::string& as_of) const {
   require_date(as_of);
-  return guarded("reading a resale curve", [&] {
-    SQLite::Statement q(*db_,
-                        "SELECT age_months, fraction, source, observed_on, book FROM (SELECT *, "
-                        "row_number() OVER (PARTITION BY age_months ORDER BY observed_on DESC, "
-                        "layer DESC) AS recency FROM layered_resale_curves WHERE device_class = ? "
-                        "AND condition = ? AND observed_on <= ?) WHERE recency = 1 "
-                        "ORDER BY age_months");
-    q.bind(1, device_class);
-    q.bind(2, condition);
-    q.bind(3, as_of);
-    std::vector<ResalePoint> out;
-    while (q.executeStep()) {
-      out.push_back(
-          {q.getColumn(0).getInt(),
-           q.getColumn(1).getDouble(),
-           {q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString()}});
-    }
-    return out;
+  return memo_->remembered(memo_->resale_curve, {device_class, condition, as_of}, [&] {
+    return guarded("reading a resale curve", [&] {
+      SQLite::Statement q(
+          *db_,
+          "SELECT age_months, fraction, source, observed_on, book FROM (SELECT *, "
+          "row_number() OVER (PARTITION BY age_months ORDER BY observed_on DESC, "
+          "layer DESC) AS recency FROM layered_resale_curves WHERE device_class = ? "
+          "AND condition = ? AND observed_on <= ?) WHERE recency = 1 "
+          "ORDER BY age_months");
+      q.bind(1, device_class);
+      q.bind(2, condition);
+      q.bind(3, as_of);
+      std::vector<ResalePoint> out;
+      while (q.executeStep()) {
+        out.push_back(
+            {q.getColumn(0).getInt(),
+             q.getColumn(1).getDouble(),
+             {q.getColumn(2).getString(), q.getColumn(3).getString(), q.getColumn(4).getString()}});
+      }
+      return out;
+    });
   });
 }
 

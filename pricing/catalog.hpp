@@ -168,7 +168,9 @@ struct FxRate {
 /// catalog with a user database of price books layered over it (open_layered).
 /// Every method throws CatalogError when the database cannot be read, and every dated
 /// lookup throws CatalogError when `as_of` is not a date YYYY-MM-DD. Results are in a fixed
-/// order (stated per method), never in storage or hash order.
+/// order (stated per method), never in storage or hash order. The lookups a scenario's
+/// resolution makes remember their answers by their arguments (memo_): the same question is
+/// answered from memory, as it was first read.
 ///
 /// Layering: devices, models, quants and systems come from the built-in catalog, and from
 /// the user database only for ids the built-in one lacks. Observations (prices, rental offers,
@@ -269,7 +271,6 @@ class Catalog {
   /// direction on the same date). An inverted rate keeps its observation date and says
   /// "(inverted from TO/FROM)" after its source; an identity rate has source "same
   /// currency" and observed_on = as_of. No cross rates through a third currency.
-  /// Remembered per (from, to, as_of) once read: the same arguments are answered from memory.
   std::optional<FxRate> fx_rate(const std::string& from, const std::string& to,
                                 const std::string& as_of) const;
 
@@ -402,9 +403,12 @@ class Catalog {
   struct Memo;
   explicit Catalog(std::unique_ptr<SQLite::Database> db);
   std::unique_ptr<SQLite::Database> db_;
-  /// Answers already read (fx_rate), by their arguments: a catalog is read-only once open, so
-  /// an answer never changes; a sweep resolves hundreds of scenarios with the same rates.
-  /// Guarded by its own mutex (the memo itself; SQLite reads are not made concurrent by it).
+  /// Answers already read by the lookups a scenario's resolution makes (device, model,
+  /// model_by_repo, quant, prices, rental_offers, rental_market, purchase_market, tariff,
+  /// api_price, grid_carbon, resale_curve, fx_rate), by their arguments
+  /// (pricing/catalog_memo.hpp): a catalog is read-only once open, so an answer never changes;
+  /// a sweep resolves up to 1,000 scenarios asking the same questions. Guarded by its own mutex
+  /// (the memo itself; SQLite reads are not made concurrent by it).
   std::unique_ptr<Memo> memo_;
 };
 

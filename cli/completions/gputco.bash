@@ -82,7 +82,7 @@ _gputco() {
                --kv-cache --batch --max-batch --tpot-ms --ttft-ms --user-tokens-per-s --json
                --catalog --help"
       ;;
-    sweep) options="--vary --format --json --set --quiet -q --catalog --help" ;;
+    sweep) options="--vary --format --json --set --threads --quiet -q --catalog --help" ;;
     risk) options="--draws --seed --threads --set --json --quiet -q --time --catalog --help" ;;
     diff) options="--format --json --catalog --help" ;;
     catalog)

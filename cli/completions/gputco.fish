@@ -28,6 +28,7 @@ complete -c gputco -n "__fish_seen_subcommand_from plan" -l no-workbook -d 'writ
 complete -c gputco -n "__fish_seen_subcommand_from plan sweep" -l format -x -a 'text json csv' -d 'what goes to stdout'
 complete -c gputco -n "__fish_seen_subcommand_from plan" -l quote -d 'the customer-facing workbook'
 complete -c gputco -n "__fish_seen_subcommand_from sweep" -l vary -x -d 'KEY=FROM:TO:STEP'
+complete -c gputco -n "__fish_seen_subcommand_from sweep" -l threads -x -d 'threads planning the values'
 complete -c gputco -n "__fish_seen_subcommand_from risk" -l draws -x -d 'number of draws'
 complete -c gputco -n "__fish_seen_subcommand_from risk" -l seed -x -d 'seed of the random numbers'
 complete -c gputco -n "__fish_seen_subcommand_from risk" -l threads -x -d 'threads for the draws'
