@@ -242,6 +242,10 @@ struct OptionInputs {
   /// GGUF quant. nullopt: PlanInputs::quant. Fit, layout and speed use it.
   std::optional<Quant> quant;
   // buy
+  /// The catalog system the option buys (scenario key `system`, pricing/data/systems.csv): its
+  /// id and display name, for the reports; "" = devices and host described apart.
+  std::string system_id;
+  std::string system_name;
   Condition condition = Condition::new_unit;
   double price_per_gpu = 0;         ///< purchase price per device
   double host_cost = 0;             ///< rest of the system (chassis, CPU, PSU), once

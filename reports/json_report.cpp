@@ -108,6 +108,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["variant"] = variant(in);
     o["gpu"] = in.device.id;
     o["count"] = in.count;
+    // The catalog system it buys (`system = ID`); null: devices and host described apart.
+    o["system_id"] = in.system_id.empty() ? ordered(nullptr) : ordered(in.system_id);
     // Why a constraint excludes it (never recommended; its figures still shown); null: allowed.
     o["excluded_reason"] = reason(r.excluded_reason);
     const bool api = r.kind == OptionKind::api;

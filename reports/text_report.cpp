@@ -199,6 +199,11 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                            : or_never(r.break_even_hours_per_day, "{:.2f}"),
                        per_user);
   }
+  for (const auto& o : in.options) {
+    if (o.system_id.empty()) continue;
+    out += fmt::format("{} system: {} ({}), {} x {}\n", name(o.id), o.system_id, o.system_name,
+                       o.count, o.device.id);
+  }
   for (const auto& r : plan.options) {
     if (!r.billing.empty()) out += fmt::format("{} billing: {}\n", name(r.id), r.billing);
   }

@@ -250,7 +250,12 @@ std::string devices_label(const OptionInputs* option) {
     return "hosted (API)" + (option->api_model.empty() ? std::string() : ": " + option->api_model);
   }
   const std::string& device = option->device.name.empty() ? option->device.id : option->device.name;
-  return std::to_string(option->count) + " x " + device;
+  const std::string devices = std::to_string(option->count) + " x " + device;
+  // A catalog system: its name first, as the seller quotes it.
+  if (!option->system_id.empty()) {
+    return (option->system_name.empty() ? option->system_id : option->system_name) + ": " + devices;
+  }
+  return devices;
 }
 
 void set_print_layout(SheetWriter& sheet) {

@@ -88,7 +88,8 @@ std::string verdict_label(Verdict verdict);
 /// The scenario's inputs for option `id`, or nullptr if the scenario has no such option.
 const OptionInputs* find_option_inputs(const ResolvedScenario& scenario, const std::string& id);
 
-/// "2 x GeForce RTX 3090" (the option's devices), or "n/a" when unknown.
+/// "2 x GeForce RTX 3090" (the option's devices), a catalog system's name first ("8x H100
+/// server with InfiniBand (quoted node): 8 x H100 SXM5 80GB"), or "n/a" when unknown.
 std::string devices_label(const OptionInputs* option);
 
 /// A strict YYYY-MM-DD date (a real calendar day, year 1900..9999), or nullopt.

@@ -351,9 +351,29 @@ void Resolver::resolve_site() {
 }
 
 Device Resolver::device_of(const ScenarioOption& o, const std::string& section) {
+  if (system_) {
+    const System& sys = system_->system;
+    const auto device = catalog_.device(sys.device_id);
+    if (!device) {
+      fail(section, "system",
+           "catalog system '" + sys.id + "' holds device '" + sys.device_id +
+               "', which the catalog lacks; give gpu (and count) instead of system");
+    }
+    return *device;
+  }
   if (const ScenarioDevice* described = inline_device(o.gpu)) return described->device;
   const auto device = catalog_.device(o.gpu);
   if (!device) {
+    // The finder lists systems beside devices: `gpu = hgx-h100-8x-ib` means the system.
+    if (const auto sys = catalog_.system(o.gpu)) {
+      fail(section, "gpu",
+           "'" + o.gpu + "' is a catalog system (" + sys->name + ": " +
+               std::to_string(sys->device_count) + " x " + sys->device_id +
+               "), not a device; use system = " + sys->id +
+               (is_owned_kind(o.kind) ? std::string()
+                                      : " on a buy option, or gpu = " + sys->device_id +
+                                            " with count = " + std::to_string(sys->device_count)));
+    }
     std::vector<std::string> ids = ids_of(catalog_.devices(), [](const Device& d) { return d.id; });
     for (const ScenarioDevice& d : s_.devices) ids.push_back(d.device.id);
     unknown(section, "gpu", "device", o.gpu, ids,
@@ -375,6 +395,8 @@ void Resolver::resolve_option(const ScenarioOption& o) {
     r_.plan_inputs.options.push_back(std::move(oi));
     return;
   }
+  system_.reset();
+  if (!o.system.empty()) resolve_system(o, oi, section);
   oi.device = device_of(o, section);
   oi.kind = is_owned_kind(o.kind)                              ? OptionKind::buy
             : o.kind == "rent_hourly" || o.kind == "rent_spot" ? OptionKind::rent_hourly
@@ -391,6 +413,12 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   const std::string engine = !o.engine.empty() ? o.engine : s_.engine;
   oi.engine = engine.empty() ? ServingEngine::llama_cpp : *parse_serving_engine(engine);
   text(o.id, "kind", "Kind", o.kind);
+  if (system_) {
+    const System& sys = system_->system;
+    text(o.id, "system", "Catalog system",
+         fmt::format("{} ({}): {} x {}; {}", sys.id, sys.name, sys.device_count, sys.device_id,
+                     sys.host));
+  }
   if (!o.engine.empty()) text(o.id, "engine", "Serving engine", o.engine);
   if (!o.quant.empty()) {
     const auto quant = catalog_.quant(o.quant);
@@ -402,7 +430,8 @@ void Resolver::resolve_option(const ScenarioOption& o) {
     oi.quant = *quant;
     text(o.id, "quant", "Weight format (the option's own)", quant->id);
   }
-  text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")");
+  text(o.id, "gpu", "Device", oi.device.id + " (" + oi.device.name + ")",
+       system_ ? "catalog system " + system_->system.id : "");
   if (!o.price_basis.empty()) {
     text(o.id, "price_basis", "Which catalog price (price_basis)", o.price_basis);
   }
@@ -587,7 +616,11 @@ void Resolver::resolve_option_energy(const ScenarioOption& o, OptionInputs& oi,
 }
 
 void Resolver::resolve_count(const ScenarioOption& o, OptionInputs& oi, int needed) {
-  if (o.count) {
+  if (system_) {
+    oi.count = system_->system.device_count;  // a typed count that differs was refused
+    number(o.id, "count", "Devices", oi.count, "devices",
+           o.count ? "" : "catalog system " + system_->system.id);
+  } else if (o.count) {
     oi.count = *o.count;
     number(o.id, "count", "Devices", oi.count, "devices");
   } else {

@@ -13,8 +13,8 @@
 
 namespace gputco::resolve_detail {
 
-void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
-  text(o.id, "condition", "Condition", o.condition);
+void Resolver::resolve_device_price(const ScenarioOption& o, OptionInputs& oi,
+                                    const std::string& section) {
   if (o.price_per_gpu) {
     oi.price_per_gpu = *o.price_per_gpu;
     number(o.id, "price_per_gpu", "Purchase price per device", oi.price_per_gpu, s_.currency);
@@ -44,17 +44,34 @@ void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std:
            provenance);
     check_purchase(o, oi, oi.price_per_gpu, false);
   }
-  oi.host_cost = o.host_cost.value_or(0);
-  number(o.id, "host_cost", "Host system (chassis, CPU, PSU)", oi.host_cost, s_.currency,
-         o.host_cost ? "" : "default: 0 (no host price given)");
+}
+
+void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std::string& section) {
+  text(o.id, "condition", "Condition", o.condition);
+  if (system_) {
+    resolve_system_price(o, oi, section);
+  } else {
+    resolve_device_price(o, oi, section);
+    oi.host_cost = o.host_cost.value_or(0);
+    number(o.id, "host_cost", "Host system (chassis, CPU, PSU)", oi.host_cost, s_.currency,
+           o.host_cost ? "" : "default: 0 (no host price given)");
+  }
   number(o.id, "board_power_w", "Board power per device", oi.device.board_power_w, "W",
          "catalog device " + oi.device.id);
   const bool system_power = oi.device.kind == DeviceKind::unified;
-  oi.host_power_w = o.host_power_w.value_or(system_power ? 0 : kDefaultHostPowerW);
-  number(o.id, "host_power_w", "Host power at load", oi.host_power_w, "W",
-         o.host_power_w ? ""
-         : system_power ? "default: 0 (the device's power is the whole system's)"
-                        : "default: 150 W for the rest of a desktop (DOMAIN E5)");
+  if (system_ && !o.host_power_w) {
+    const System& sys = system_->system;
+    oi.host_power_w = sys.host_power_w;
+    number(o.id, "host_power_w", "Host power at load", oi.host_power_w, "W",
+           "catalog system " + sys.id + ": " + sys.provenance.source + ", observed " +
+               sys.provenance.observed_on);
+  } else {
+    oi.host_power_w = o.host_power_w.value_or(system_power ? 0 : kDefaultHostPowerW);
+    number(o.id, "host_power_w", "Host power at load", oi.host_power_w, "W",
+           o.host_power_w ? ""
+           : system_power ? "default: 0 (the device's power is the whole system's)"
+                          : "default: 150 W for the rest of a desktop (DOMAIN E5)");
+  }
   check_host(o, oi);
   resolve_residual(o, oi);
   oi.maintenance_per_year = o.maintenance_per_year.value_or(0);

@@ -1,7 +1,8 @@
 // The resolver behind resolve() (scenarios/resolve.hpp): one scenario resolved against one
 // catalog, input by input, each with its provenance. Internal to scenarios/: its members are
 // defined in resolve.cpp (the scenario, workload, site, options and their links),
-// resolve_owned.cpp (owned hardware: purchase price, resale, hosting, financing) and
+// resolve_owned.cpp (owned hardware: purchase price, resale, hosting, financing),
+// resolve_system.cpp (a buy option's catalog system: `system = ID`) and
 // resolve_prices.cpp (rental rates, the choice among catalog prices, prices checked against
 // their market).
 #pragma once
@@ -239,6 +240,22 @@ class Resolver {
 
   void resolve_count(const ScenarioOption& o, OptionInputs& oi, int needed);
 
+  /// `system = ID` of a buy option (resolve_system.cpp): the catalog system into system_, its
+  /// price for the option's condition (the latest, Catalog::latest_system_price), its id and
+  /// name into `oi`. Fails naming the key on an unknown id (with the nearest ids), a `gpu` or
+  /// `count` that contradicts the system, or a system whose device the catalog lacks.
+  void resolve_system(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  /// The purchase of a system option (system_ set): price_per_gpu and host_cost from the
+  /// system's price, the typed keys replacing the part they name (README "A catalog system").
+  /// Fails on [option] system when the catalog has no price for the condition and
+  /// price_per_gpu is not given.
+  void resolve_system_price(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
+  /// The purchase price per device when no whole-system price covers it: typed, else the
+  /// catalog's for the option's condition and price basis, checked against its market.
+  void resolve_device_price(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
   void resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
 
   /// Lists the catalog points a resale value rests on on the Sources sheet (once each).
@@ -278,6 +295,17 @@ class Resolver {
   std::string tariff_region_;  ///< the catalog tariff's region, for the default grid region
 
   std::string offer_region_;  ///< the current option's catalog offer region ("" if none)
+
+  /// The current option's catalog system (`system = ID`) and its price for the option's
+  /// condition; nullopt for an option without one.
+  struct SystemChoice {
+    System system;
+    /// The price taken: the condition's, or for a used system without one, the new host-only
+    /// price (the used cards priced apart; engine/finder.hpp system_price's rule); nullopt: none.
+    std::optional<SystemPrice> price;
+    bool new_host_for_used = false;  ///< `price` is the new host's, for a used system
+  };
+  std::optional<SystemChoice> system_;
 
   /// The exchange rates taken so far (fx_rate_to_plan), by currency.
   std::map<std::string, double> fx_rates_;

@@ -117,6 +117,7 @@ const std::vector<std::string> kTaxKeys = {
 const std::vector<std::string> kOptionKeys = {"kind",
                                               "label",
                                               "gpu",
+                                              "system",
                                               "count",
                                               "condition",
                                               "price_per_gpu",
@@ -469,6 +470,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
       r.choice("kind", o.kind, kOptionKinds);
       r.text("gpu", o.gpu);
+      r.text("system", o.system);
       if (o.kind.empty()) {
         r.fail("kind",
                "missing: set kind = buy | rent_hourly | rent_monthly | rent_spot | colocation | "
@@ -476,7 +478,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
       if (o.kind == "api") {
         if (!o.gpu.empty()) r.fail("gpu", "an api option has no devices (kind = api)");
-      } else if (o.gpu.empty()) {
+      } else if (o.gpu.empty() && o.system.empty()) {
         r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
       }
       if (auto c = r.integer("count", 1, 4096)) o.count = *c;
@@ -560,6 +562,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
         }
       };
       for (const char* key : {"condition",
+                              "system",
                               "price_per_gpu",
                               "host_cost",
                               "host_power_w",

@@ -40,6 +40,9 @@ struct ScenarioOption {
   /// (= buy, hosting colocation) | blend (= buy, overflow rent) | api (pay per token)
   std::string kind;
   std::string gpu;  ///< catalog device id (not for api options)
+  /// buy: a catalog system id (pricing/data/systems.csv): its device, device count, host power
+  /// and price (system_prices.csv) for the option; "" = none (gpu and count describe it).
+  std::string system;
   std::optional<int> count;
   std::string condition = "new";  ///< buy: new | used
   std::optional<double> price_per_gpu;
