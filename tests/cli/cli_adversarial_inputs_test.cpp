@@ -41,7 +41,7 @@ TEST_P(Adversarial, exitsWithAClearMessageAndWritesNothing) {
   const Case& c = GetParam();
   test::TempDir dir;
   const std::string scenario = test::source_path("tests/data/adversarial/" + c.file);
-  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("out.xlsx")});
+  const auto result = test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("out.xlsx")});
   EXPECT_EQ(result.exit_code, c.exit_code) << result.err;
   EXPECT_NE(result.err.find(scenario), std::string::npos) << result.err;
   EXPECT_NE(result.err.find(c.expected), std::string::npos)
@@ -65,7 +65,7 @@ TEST(Adversarial, corpusIsNotEmpty) {
 class Inputs : public ::testing::Test {
  protected:
   test::RunResult sh(const std::string& script) const {
-    return test::run("/bin/sh", {"-c", script, GPUTCO_EXE, example()}, dir_.path(),
+    return test::run("/bin/sh", {"-c", script, test::gputco_exe(), example()}, dir_.path(),
                      {{"XDG_DATA_HOME", dir_.file("xdg")}});
   }
   static std::string example() {
@@ -157,7 +157,7 @@ TEST_F(Inputs, aHundredThousandLevelsOfJsonExitTwoNotSigsegv) {
        {std::vector<std::string>{"plan", "deep.json"},
         std::vector<std::string>{"sweep", "deep.json", "--vary", "workload.hours_per_day=1:2:1"},
         std::vector<std::string>{"risk", "deep.json"}}) {
-    const auto result = test::run(GPUTCO_EXE, args, dir_.path());
+    const auto result = test::run(test::gputco_exe(), args, dir_.path());
     EXPECT_EQ(result.exit_code, 2) << args[0] << ": " << result.err;
     EXPECT_EQ(result.err,
               "error: deep.json:1: nested deeper than 64 levels of { and [; a scenario is an "
@@ -269,10 +269,10 @@ TEST_F(Inputs, aCatalogOnReadOnlyMediaIsReadAndWritingItIsRefusedClearly) {
   const auto given = sh("\"$0\" plan plan.ini --catalog " + db + " -o a.xlsx");
   EXPECT_EQ(given.exit_code, 0) << given.err;
   // The same catalog as the default user catalog (XDG_DATA_HOME on the read-only media).
-  const auto by_default = test::run(GPUTCO_EXE, {"plan", "plan.ini", "-o", "b.xlsx"}, dir_.path(),
-                                    {{"XDG_DATA_HOME", media.path()}});
+  const auto by_default = test::run(test::gputco_exe(), {"plan", "plan.ini", "-o", "b.xlsx"},
+                                    dir_.path(), {{"XDG_DATA_HOME", media.path()}});
   EXPECT_EQ(by_default.exit_code, 0) << by_default.err;
-  const auto listed = test::run(GPUTCO_EXE, {"catalog", "show", "rtx-3090"}, dir_.path(),
+  const auto listed = test::run(test::gputco_exe(), {"catalog", "show", "rtx-3090"}, dir_.path(),
                                 {{"XDG_DATA_HOME", media.path()}});
   EXPECT_NE(listed.out.find("ro-seller"), std::string::npos) << listed.out << listed.err;
   // Writing to it: refused clearly, exit 1 (the medium, not the input, is at fault).
@@ -297,7 +297,7 @@ TEST_F(Inputs, aLockedCatalogIsExitOneSayingSoNotABadFile) {
   ASSERT_EQ(sh("\"$0\" catalog import a.csv --catalog catalog.sqlite --as-of 2026-12-01").exit_code,
             0);
   const pid_t holder =
-      test::start_until_marker(GPUTCO_EXE,
+      test::start_until_marker(test::gputco_exe(),
                                {"catalog", "import", dir_.file("b.csv"), "--catalog", db, "--book",
                                 "held", "--as-of", "2026-12-01"},
                                {{"GPUTCO_FAULT_IMPORT_SLEEP_MS", "30000"},

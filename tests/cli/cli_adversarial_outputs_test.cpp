@@ -35,7 +35,7 @@ class Outputs : public ::testing::Test {
     scenario_ = test::read_file(dir_.file("plan.ini"));
   }
   test::RunResult gputco(const std::vector<std::string>& args) const {
-    return test::run(GPUTCO_EXE, args, dir_.path(), {{"XDG_DATA_HOME", dir_.file("xdg")}});
+    return test::run(test::gputco_exe(), args, dir_.path(), {{"XDG_DATA_HOME", dir_.file("xdg")}});
   }
   /// A user catalog at `path` with one book, made by an import.
   void make_catalog(const std::string& path) const {
@@ -153,7 +153,8 @@ TEST_F(Outputs, aCatalogIsNeverWrittenThroughALink) {
 int interrupted_plan(const std::string& dir, int signal_number) {
   const std::string marker = dir + "/written";
   const pid_t child = test::start_until_marker(
-      "/bin/sh", {"-c", "cd \"$1\" && exec \"$0\" plan plan.ini -o plan.xlsx", GPUTCO_EXE, dir},
+      "/bin/sh",
+      {"-c", "cd \"$1\" && exec \"$0\" plan plan.ini -o plan.xlsx", test::gputco_exe(), dir},
       {{"XDG_DATA_HOME", dir + "/xdg"},
        {"GPUTCO_FAULT_WRITE_SLEEP_MS", "60000"},
        {"GPUTCO_FAULT_WRITE_MARKER", marker}},

@@ -16,8 +16,8 @@ namespace {
 const std::string kExample = "scenarios/examples/rig-rent-or-api-30-people.ini";
 
 nlohmann::json plan_json(test::TempDir& dir) {
-  const auto result = test::run(
-      GPUTCO_EXE, {"plan", test::source_path(kExample), "-o", dir.file("plan.xlsx"), "--json"});
+  const auto result = test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "-o",
+                                                     dir.file("plan.xlsx"), "--json"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   return nlohmann::json::parse(result.out);
 }
@@ -86,8 +86,8 @@ TEST(ApiCarbonExample, threePathsSideBySideWithMoneyAndEmissions) {
 
 TEST(ApiCarbonExample, summaryShowsEnergyEmissionsAndUnknown) {
   test::TempDir dir;
-  const auto result =
-      test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "-o", dir.file("plan.xlsx")});
+  const auto result = test::run(test::gputco_exe(),
+                                {"plan", test::source_path(kExample), "-o", dir.file("plan.xlsx")});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find("kWh/month"), std::string::npos) << result.out;
   EXPECT_NE(result.out.find("t CO2e total"), std::string::npos) << result.out;
@@ -98,8 +98,8 @@ TEST(ApiCarbonExample, summaryShowsEnergyEmissionsAndUnknown) {
 
 TEST(ApiCarbonExample, csvHasTheNewColumnsAndEmptyUnknowns) {
   test::TempDir dir;
-  const auto result = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "-o",
-                                             dir.file("plan.xlsx"), "--format", "csv"});
+  const auto result = test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "-o",
+                                                     dir.file("plan.xlsx"), "--format", "csv"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.out.find(",break_even_tokens_per_day,energy_kwh,co2e_kg,"
                             "co2e_kg_per_million_tokens,grid_g_co2e_per_kwh,recommended,note\r\n"),
@@ -121,7 +121,7 @@ TEST(ApiCarbonCli, anApiOptionWithoutAVolumeExitsTwoNamingTheKeys) {
   const std::string scenario = dir.file("api.ini");
   std::ofstream(scenario) << "[scenario]\nas_of = 2026-11-27\n[workload]\nmodel = qwen3-32b\n"
                              "quant = Q4_K_M\n[option:api]\nkind = api\napi = groq-qwen3-32b\n";
-  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("api.xlsx")});
+  const auto result = test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("api.xlsx")});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("[workload] tokens_per_day: missing: option 'api' is a "
                             "pay-per-token API: state the volume, requests_per_day"),
@@ -131,11 +131,11 @@ TEST(ApiCarbonCli, anApiOptionWithoutAVolumeExitsTwoNamingTheKeys) {
 }
 
 TEST(ApiCarbonCli, catalogListsApiPricesAndGridIntensities) {
-  auto apis = test::run(GPUTCO_EXE, {"catalog", "list", "apis", "--as-of", "2026-11-27"});
+  auto apis = test::run(test::gputco_exe(), {"catalog", "list", "apis", "--as-of", "2026-11-27"});
   ASSERT_EQ(apis.exit_code, 0) << apis.err;
   EXPECT_NE(apis.out.find("groq-qwen3-32b"), std::string::npos) << apis.out;
-  auto carbon =
-      test::run(GPUTCO_EXE, {"catalog", "list", "carbon", "--as-of", "2026-11-27", "--json"});
+  auto carbon = test::run(test::gputco_exe(),
+                          {"catalog", "list", "carbon", "--as-of", "2026-11-27", "--json"});
   ASSERT_EQ(carbon.exit_code, 0) << carbon.err;
   const auto rows = nlohmann::json::parse(carbon.out).at("rows");
   bool nl = false;

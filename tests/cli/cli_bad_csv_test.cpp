@@ -67,7 +67,7 @@ TEST_P(BadCsv, exitsWithFileLineColumnAndProblemAndWritesNothing) {
   const std::string data =
       data_dir_with(dir, c.table, test::source_path("tests/data/bad/csv/" + c.file));
   const std::string out = dir.file("catalog.sqlite");
-  const auto result = test::run(GPUTCO_CATALOG_BUILD_EXE, {data, out});
+  const auto result = test::run(test::catalog_build_exe(), {data, out});
   EXPECT_EQ(result.exit_code, c.exit_code) << result.err;
   EXPECT_NE(result.err.find(data + "/" + c.expected), std::string::npos)
       << "expected: " << data << "/" << c.expected << "\ngot: " << result.err;
@@ -90,7 +90,7 @@ TEST_P(GoodCsv, buildsTheCatalog) {
   const std::string data =
       data_dir_with(dir, c.table, test::source_path("tests/data/bad/csv/ok/" + c.file));
   const std::string out = dir.file("catalog.sqlite");
-  const auto result = test::run(GPUTCO_CATALOG_BUILD_EXE, {data, out});
+  const auto result = test::run(test::catalog_build_exe(), {data, out});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(fs::exists(out));
 }

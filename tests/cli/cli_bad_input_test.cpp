@@ -25,7 +25,7 @@ TEST_P(BadInput, exitsWithAClearMessageAndWritesNothing) {
   test::TempDir dir;
   const std::string scenario = test::source_path("tests/data/bad/" + c.file);
   const std::string workbook = dir.file("out.xlsx");
-  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "-o", workbook});
+  const auto result = test::run(test::gputco_exe(), {"plan", scenario, "-o", workbook});
   EXPECT_EQ(result.exit_code, c.exit_code) << result.err;
   EXPECT_NE(result.err.find(scenario), std::string::npos) << "message must name the file:\n"
                                                           << result.err;
@@ -48,8 +48,9 @@ TEST(BadInput, existingWorkbookIsLeftUntouched) {
   test::TempDir dir;
   const std::string workbook = dir.file("plan.xlsx");
   test::write_file(workbook, "yesterday's good workbook");
-  const auto result = test::run(
-      GPUTCO_EXE, {"plan", test::source_path("tests/data/bad/unknown-gpu.ini"), "-o", workbook});
+  const auto result =
+      test::run(test::gputco_exe(),
+                {"plan", test::source_path("tests/data/bad/unknown-gpu.ini"), "-o", workbook});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_EQ(test::read_file(workbook), "yesterday's good workbook");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
@@ -58,7 +59,7 @@ TEST(BadInput, existingWorkbookIsLeftUntouched) {
 }
 
 TEST(BadInput, missingScenarioFileExitsTwo) {
-  const auto result = test::run(GPUTCO_EXE, {"plan", "/nonexistent/plan.ini"});
+  const auto result = test::run(test::gputco_exe(), {"plan", "/nonexistent/plan.ini"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find("/nonexistent/plan.ini: cannot open the file"), std::string::npos)
       << result.err;
@@ -71,7 +72,7 @@ TEST(BadInput, aDirectoryAsTheScenarioExitsTwoNamingIt) {
   const std::string folder = dir.file("plan.ini");
   std::filesystem::create_directory(folder);
   for (const char* command : {"plan", "risk"}) {
-    const auto result = test::run(GPUTCO_EXE, {command, folder});
+    const auto result = test::run(test::gputco_exe(), {command, folder});
     EXPECT_EQ(result.exit_code, 2) << command << ": " << result.err;
     EXPECT_NE(result.err.find(folder + ": this is a directory, not a scenario file"),
               std::string::npos)
@@ -88,8 +89,8 @@ TEST(BadInput, aRefusalInASweepNamesTheFileTheKeyAndTheValue) {
                    "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama-3.1-8b\n"
                    "quant = Q4_K_M\ntokens_per_day = 100000\ngrowth_per_month = 0.05\n"
                    "[option:a]\nkind = rent_hourly\ngpu = rtx-4090\n");
-  const auto result =
-      test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "scenario.horizon_months=36:600:564"});
+  const auto result = test::run(
+      test::gputco_exe(), {"sweep", scenario, "--vary", "scenario.horizon_months=36:600:564"});
   EXPECT_EQ(result.exit_code, 2) << result.err;
   EXPECT_NE(result.err.find("sweep: --vary 'scenario.horizon_months=36:600:564': "
                             "scenario.horizon_months = 600: " +
@@ -111,15 +112,16 @@ TEST(BadInput, aSweepToZeroHoursOfADemandIsRefusedNotFree) {
                    "tokens_per_day = 480000\ninput_tokens_per_output_token = 3.75\n"
                    "[option:l40s]\nkind = rent_hourly\ngpu = l40s\n"
                    "[option:api]\nkind = api\napi = groq-qwen3-32b\n");
-  const auto result =
-      test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "workload.hours_per_day=0:24:12"});
+  const auto result = test::run(test::gputco_exe(),
+                                {"sweep", scenario, "--vary", "workload.hours_per_day=0:24:12"});
   EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
   EXPECT_NE(result.err.find("workload.hours_per_day = 0: " + scenario +
                             ":6: [workload] hours_per_day: 0 hours of use a day cannot serve the "
                             "demand of tokens_per_day"),
             std::string::npos)
       << result.err;
-  EXPECT_EQ(test::run(GPUTCO_EXE, {"sweep", scenario, "--vary", "workload.hours_per_day=12:24:12"})
+  EXPECT_EQ(test::run(test::gputco_exe(),
+                      {"sweep", scenario, "--vary", "workload.hours_per_day=12:24:12"})
                 .exit_code,
             0);
 }
@@ -133,7 +135,8 @@ TEST(BadInput, aContextOrBackendTheModelOrDeviceCannotHaveIsRefusedWithItsLine) 
                      "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama-3-70b\n"
                      "quant = Q4_K_M\n" +
                          workload + "[option:a]\nkind = rent_hourly\ngpu = h100-sxm\n" + option);
-    return std::make_pair(scenario, test::run(GPUTCO_EXE, {"plan", scenario, "--format", "json"}));
+    return std::make_pair(scenario,
+                          test::run(test::gputco_exe(), {"plan", scenario, "--format", "json"}));
   };
   // Llama 3 70B was trained for 8,192 tokens.
   const auto [long_file, too_long] = plan("long", "context_tokens = 32768\n", "");
@@ -175,7 +178,7 @@ TEST(BadInput, aMissingCatalogFigureNamesTheOptionsLine) {
                    "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama-3.1-8b\n"
                    "quant = Q4_K_M\n[option:a]\nkind = rent_hourly\ngpu = rtx-3060-12gb\n"
                    "term = reserved_1y\n");
-  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "--format", "json"});
+  const auto result = test::run(test::gputco_exe(), {"plan", scenario, "--format", "json"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(
       result.err.find(scenario + ":6: [option:a] rate_per_gpu_hour: the catalog has no reserved_1y "
@@ -185,15 +188,16 @@ TEST(BadInput, aMissingCatalogFigureNamesTheOptionsLine) {
 }
 
 TEST(BadUsage, unknownOptionsAndCommandsExitTwo) {
-  EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", "--frobnicate"}).exit_code, 2);
-  EXPECT_EQ(test::run(GPUTCO_EXE, {"frobnicate"}).exit_code, 2);
-  EXPECT_EQ(test::run(GPUTCO_EXE, {}).exit_code, 2);
-  EXPECT_EQ(test::run(GPUTCO_EXE, {"fit", "--model", "llama-3.1-8b"}).exit_code, 2);
-  const auto typo = test::run(GPUTCO_EXE, {"fit", "--model", "lama-3.1-8b", "--quant", "Q4_K_M"});
+  EXPECT_EQ(test::run(test::gputco_exe(), {"plan", "--frobnicate"}).exit_code, 2);
+  EXPECT_EQ(test::run(test::gputco_exe(), {"frobnicate"}).exit_code, 2);
+  EXPECT_EQ(test::run(test::gputco_exe(), {}).exit_code, 2);
+  EXPECT_EQ(test::run(test::gputco_exe(), {"fit", "--model", "llama-3.1-8b"}).exit_code, 2);
+  const auto typo =
+      test::run(test::gputco_exe(), {"fit", "--model", "lama-3.1-8b", "--quant", "Q4_K_M"});
   EXPECT_EQ(typo.exit_code, 2);
   EXPECT_NE(typo.err.find("did you mean 'llama-3.1-8b'?"), std::string::npos) << typo.err;
   const auto not_a_catalog = test::run(
-      GPUTCO_EXE, {"catalog", "list", "gpus", "--catalog", test::source_path("README.md")});
+      test::gputco_exe(), {"catalog", "list", "gpus", "--catalog", test::source_path("README.md")});
   EXPECT_EQ(not_a_catalog.exit_code, 2) << not_a_catalog.err;
 }
 
@@ -201,7 +205,7 @@ TEST(BadUsage, anEmptyOutputNameIsRefusedNotReplacedByTheDefault) {
   // -o "$OUT" with OUT unset wrote used-3090-rig-vs-rented-h100.xlsx in the working directory.
   test::TempDir dir;
   const auto result = test::run(
-      GPUTCO_EXE,
+      test::gputco_exe(),
       {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"), "-o", ""},
       dir.path());
   EXPECT_EQ(result.exit_code, 2) << result.err;
@@ -215,10 +219,11 @@ TEST(BadUsage, theWorkbookExtensionIsCaseInsensitiveAndOthersAreRefused) {
   test::TempDir dir;
   const std::string scenario =
       test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini");
-  const auto upper = test::run(GPUTCO_EXE, {"plan", scenario, "-o", "PLAN.XLSX"}, dir.path());
+  const auto upper =
+      test::run(test::gputco_exe(), {"plan", scenario, "-o", "PLAN.XLSX"}, dir.path());
   EXPECT_EQ(upper.exit_code, 0) << upper.err;
   EXPECT_TRUE(std::filesystem::exists(dir.path() + "/PLAN.XLSX"));
-  const auto csv = test::run(GPUTCO_EXE, {"plan", scenario, "-o", "plan.csv"}, dir.path());
+  const auto csv = test::run(test::gputco_exe(), {"plan", scenario, "-o", "plan.csv"}, dir.path());
   EXPECT_EQ(csv.exit_code, 2) << csv.err;
   EXPECT_NE(csv.err.find("--output must end in .xlsx, got 'plan.csv'"), std::string::npos)
       << csv.err;
@@ -226,9 +231,10 @@ TEST(BadUsage, theWorkbookExtensionIsCaseInsensitiveAndOthersAreRefused) {
 }
 
 TEST(BadUsage, unwritableOutputIsARuntimeFailure) {
-  const auto result = test::run(
-      GPUTCO_EXE, {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"),
-                   "-o", "/nonexistent-dir/plan.xlsx"});
+  const auto result =
+      test::run(test::gputco_exe(),
+                {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini"),
+                 "-o", "/nonexistent-dir/plan.xlsx"});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_NE(result.err.find("/nonexistent-dir/plan.xlsx"), std::string::npos) << result.err;
 }

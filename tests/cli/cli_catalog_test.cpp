@@ -34,7 +34,7 @@ class CatalogCli : public ::testing::Test {
   std::string db() const { return home_.path() + "/gputco/catalog.sqlite"; }
   test::RunResult gputco(const std::vector<std::string>& args, test::Environment extra = {}) const {
     extra.emplace_back("XDG_DATA_HOME", home_.path());
-    return test::run(GPUTCO_EXE, args, work_.path(), extra);
+    return test::run(test::gputco_exe(), args, work_.path(), extra);
   }
   std::string file(const std::string& name, const std::string& content) const {
     test::write_file(work_.file(name), content);
@@ -472,8 +472,8 @@ TEST_F(CatalogCli, importKilledMidTransactionLeavesTheCatalogAsItWas) {
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
     dup2(null, 2);
-    execl(GPUTCO_EXE, GPUTCO_EXE, "catalog", "import", big_file.c_str(), "--book", "big", "--as-of",
-          "2026-12-01", static_cast<char*>(nullptr));
+    execl(test::gputco_exe(), test::gputco_exe(), "catalog", "import", big_file.c_str(), "--book",
+          "big", "--as-of", "2026-12-01", static_cast<char*>(nullptr));
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

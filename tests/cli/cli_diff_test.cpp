@@ -26,7 +26,7 @@ std::string fewer_hours(const test::TempDir& dir) {
 nlohmann::json plan_json(const test::TempDir& dir, const std::string& scenario,
                          const std::string& name) {
   const auto result =
-      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file(name + ".xlsx"), "--json"});
+      test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file(name + ".xlsx"), "--json"});
   EXPECT_EQ(result.exit_code, 0) << result.err;
   test::write_file(dir.file(name + ".json"), result.out);
   return nlohmann::json::parse(result.out);
@@ -38,7 +38,7 @@ TEST(Diff, twoScenariosAsJsonCarryEachPlansFiguresAndTheMovedRecommendation) {
   const std::string new_path = fewer_hours(dir);
   const auto old_plan = plan_json(dir, old_path, "old");
   const auto new_plan = plan_json(dir, new_path, "new");
-  const auto result = test::run(GPUTCO_EXE, {"diff", old_path, new_path, "--json"});
+  const auto result = test::run(test::gputco_exe(), {"diff", old_path, new_path, "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto diff = nlohmann::json::parse(result.out);
   EXPECT_EQ(diff["recommendation"]["old"], old_plan["recommendation"]);
@@ -66,7 +66,7 @@ TEST(Diff, twoScenariosAsJsonCarryEachPlansFiguresAndTheMovedRecommendation) {
 
   // The same comparison from the plans' JSON files.
   const auto from_json =
-      test::run(GPUTCO_EXE, {"diff", dir.file("old.json"), dir.file("new.json"), "--json"});
+      test::run(test::gputco_exe(), {"diff", dir.file("old.json"), dir.file("new.json"), "--json"});
   ASSERT_EQ(from_json.exit_code, 0) << from_json.err;
   auto again = nlohmann::json::parse(from_json.out);
   again["old"]["source"] = diff["old"]["source"];
@@ -78,7 +78,7 @@ TEST(Diff, textAndMarkdownSayTheSameForPeople) {
   test::TempDir dir;
   const std::string old_path = test::source_path(kExample);
   const std::string new_path = fewer_hours(dir);
-  const auto text = test::run(GPUTCO_EXE, {"diff", old_path, new_path});
+  const auto text = test::run(test::gputco_exe(), {"diff", old_path, new_path});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("Recommendation: rig-3090 -> h100-rented (changed)"), std::string::npos)
       << text.out;
@@ -87,7 +87,8 @@ TEST(Diff, textAndMarkdownSayTheSameForPeople) {
                           "(Hours of use per day): 10 -> 2 h/day"),
             std::string::npos)
       << text.out;
-  const auto markdown = test::run(GPUTCO_EXE, {"diff", old_path, new_path, "--format", "markdown"});
+  const auto markdown =
+      test::run(test::gputco_exe(), {"diff", old_path, new_path, "--format", "markdown"});
   ASSERT_EQ(markdown.exit_code, 0) << markdown.err;
   EXPECT_EQ(markdown.out.rfind("### gputco diff: ", 0), 0u) << markdown.out;
   EXPECT_NE(markdown.out.find("**Recommendation:** rig-3090 \xE2\x86\x92 h100-rented (changed)"),
@@ -99,7 +100,7 @@ TEST(Diff, textAndMarkdownSayTheSameForPeople) {
             std::string::npos)
       << markdown.out;
   // A plan against itself: nothing changed.
-  const auto same = test::run(GPUTCO_EXE, {"diff", old_path, old_path});
+  const auto same = test::run(test::gputco_exe(), {"diff", old_path, old_path});
   ASSERT_EQ(same.exit_code, 0) << same.err;
   EXPECT_NE(same.out.find("Recommendation: rig-3090 (unchanged)"), std::string::npos);
   EXPECT_NE(same.out.find("Inputs: 0 changed, 0 added, 0 removed"), std::string::npos);
@@ -108,25 +109,25 @@ TEST(Diff, textAndMarkdownSayTheSameForPeople) {
 TEST(Diff, badUsageAndPlansThatCannotBeComparedExitTwo) {
   test::TempDir dir;
   const std::string example = test::source_path(kExample);
-  const auto missing = test::run(GPUTCO_EXE, {"diff", example});
+  const auto missing = test::run(test::gputco_exe(), {"diff", example});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("diff: give two files, OLD and NEW"), std::string::npos)
       << missing.err;
   std::string usd = test::read_file(example);
   usd.replace(usd.find("currency = EUR"), 14, "currency = USD");
   test::write_file(dir.file("usd.ini"), usd);
-  const auto currencies = test::run(GPUTCO_EXE, {"diff", example, dir.file("usd.ini")});
+  const auto currencies = test::run(test::gputco_exe(), {"diff", example, dir.file("usd.ini")});
   EXPECT_EQ(currencies.exit_code, 2);
   EXPECT_NE(currencies.err.find("different currencies (EUR and USD)"), std::string::npos)
       << currencies.err;
   test::write_file(dir.file("broken.json"), "{\"options\": [], \"currency\": \"EUR\"}");
-  const auto broken = test::run(GPUTCO_EXE, {"diff", dir.file("broken.json"), example});
+  const auto broken = test::run(test::gputco_exe(), {"diff", dir.file("broken.json"), example});
   EXPECT_EQ(broken.exit_code, 2);
   EXPECT_NE(broken.err.find("not a plan's JSON (gputco plan --json): the plan: no field "
                             "'scenario'"),
             std::string::npos)
       << broken.err;
-  const auto format = test::run(GPUTCO_EXE, {"diff", example, example, "--format", "html"});
+  const auto format = test::run(test::gputco_exe(), {"diff", example, example, "--format", "html"});
   EXPECT_EQ(format.exit_code, 2);
 }
 

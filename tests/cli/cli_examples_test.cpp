@@ -27,7 +27,7 @@ TEST_P(Example, plansAndRecommendsAnOptionThatHoldsTheModel) {
   test::TempDir dir;
   const std::string workbook = dir.file("plan.xlsx");
   const auto result = test::run(
-      GPUTCO_EXE,
+      test::gputco_exe(),
       {"plan", test::source_path("scenarios/examples/" + GetParam()), "-o", workbook, "--json"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   ASSERT_TRUE(std::filesystem::exists(workbook));
@@ -56,8 +56,10 @@ TEST_P(Example, plansAndRecommendsAnOptionThatHoldsTheModel) {
 TEST_P(Example, sameInputGivesTheSameBytes) {
   test::TempDir dir;
   const std::string scenario = test::source_path("scenarios/examples/" + GetParam());
-  ASSERT_EQ(test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx")}).exit_code, 0);
-  ASSERT_EQ(test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("b.xlsx")}).exit_code, 0);
+  ASSERT_EQ(test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("a.xlsx")}).exit_code,
+            0);
+  ASSERT_EQ(test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("b.xlsx")}).exit_code,
+            0);
   EXPECT_EQ(test::read_file(dir.file("a.xlsx")), test::read_file(dir.file("b.xlsx")));
 }
 
@@ -73,7 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Bundled, Example, ::testing::ValuesIn(examples()),
 TEST(Summary, printsATableAndTheRecommendation) {
   test::TempDir dir;
   const auto result =
-      test::run(GPUTCO_EXE,
+      test::run(test::gputco_exe(),
                 {"plan", test::source_path("scenarios/examples/used-3090-rig-vs-rented-h100.ini")},
                 dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.err;

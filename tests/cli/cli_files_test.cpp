@@ -78,7 +78,8 @@ TEST(OutputFiles, successLeavesOnlyTheWorkbook) {
   test::TempDir dir;
   test::write_file(dir.file("plan.xlsx"), kOld);
   ASSERT_EQ(::chmod(dir.file("plan.xlsx").c_str(), 0640), 0);
-  const auto result = test::run(GPUTCO_EXE, {"plan", example(), "-o", dir.file("plan.xlsx")});
+  const auto result =
+      test::run(test::gputco_exe(), {"plan", example(), "-o", dir.file("plan.xlsx")});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"plan.xlsx"});
   EXPECT_NE(test::read_file(dir.file("plan.xlsx")), kOld);
@@ -91,7 +92,7 @@ TEST(OutputFiles, aDirectoryThatIsAFileIsAClearError) {
   test::TempDir dir;
   test::write_file(dir.file("not-a-dir"), kOld);
   const std::string workbook = dir.file("not-a-dir/plan.xlsx");
-  const auto result = test::run(GPUTCO_EXE, {"plan", example(), "-o", workbook});
+  const auto result = test::run(test::gputco_exe(), {"plan", example(), "-o", workbook});
   expect_write_failure(result, workbook, "Not a directory");
   EXPECT_EQ(test::read_file(dir.file("not-a-dir")), kOld);
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"not-a-dir"});
@@ -103,7 +104,7 @@ TEST(OutputFiles, aReadOnlyFileSystemLeavesTheOldWorkbook) {
   test::write_file(fs_mount.file("plan.xlsx"), kOld);
   ASSERT_TRUE(fs_mount.remount("ro"));
   const std::string workbook = fs_mount.file("plan.xlsx");
-  const auto result = test::run(GPUTCO_EXE, {"plan", example(), "-o", workbook});
+  const auto result = test::run(test::gputco_exe(), {"plan", example(), "-o", workbook});
   expect_write_failure(result, workbook, "Read-only file system");
   EXPECT_EQ(test::read_file(workbook), kOld);
   EXPECT_EQ(entries(fs_mount.path()), std::vector<std::string>{"plan.xlsx"});
@@ -118,7 +119,7 @@ TEST(OutputFiles, aFullDiskLeavesTheOldWorkbookAndNoTemporaryFile) {
   // Fill the file system but for one page: far less than a workbook.
   test::run("/bin/sh",
             {"-c", "dd if=/dev/zero of=\"$0\" bs=4096 count=14", fs_mount.file("filler")});
-  const auto result = test::run(GPUTCO_EXE, {"plan", example(), "-o", workbook});
+  const auto result = test::run(test::gputco_exe(), {"plan", example(), "-o", workbook});
   expect_write_failure(result, workbook, "No space left on device");
   EXPECT_EQ(test::read_file(workbook), kOld);
   EXPECT_EQ(entries(fs_mount.path()), (std::vector<std::string>{"filler", "plan.xlsx"}));
@@ -132,7 +133,7 @@ TEST(OutputFiles, aFileSizeLimitLeavesTheOldWorkbookAndNoTemporaryFile) {
   test::write_file(workbook, kOld);
   const auto result =
       test::run("/bin/sh", {"-c", "trap '' XFSZ; ulimit -f 16; exec \"$0\" plan \"$1\" -o \"$2\"",
-                            GPUTCO_EXE, example(), workbook});
+                            test::gputco_exe(), example(), workbook});
   expect_write_failure(result, workbook, "File too large");
   EXPECT_EQ(test::read_file(workbook), kOld);
   EXPECT_EQ(entries(dir.path()), std::vector<std::string>{"plan.xlsx"});
@@ -142,7 +143,7 @@ TEST(OutputFiles, planNeverChangesTheCatalog) {
   test::TempDir dir;
   const std::string catalog = dir.file("catalog.sqlite");
   const auto built =
-      test::run(GPUTCO_CATALOG_BUILD_EXE, {test::source_path("tests/data/catalog/good"), catalog});
+      test::run(test::catalog_build_exe(), {test::source_path("tests/data/catalog/good"), catalog});
   ASSERT_EQ(built.exit_code, 0) << built.err;
   const std::string before = test::read_file(catalog);
   const auto mtime = fs::last_write_time(catalog);
@@ -151,8 +152,8 @@ TEST(OutputFiles, planNeverChangesTheCatalog) {
                    "quant = Q4_K_M\n[site]\ntariff = nl-business\n[option:own]\nkind = buy\n"
                    "gpu = rtx-3090\ncondition = used\n[option:cloud]\nkind = rent_hourly\n"
                    "gpu = h100-sxm\n");
-  const auto result = test::run(GPUTCO_EXE, {"plan", dir.file("plan.ini"), "--catalog", catalog,
-                                             "-o", dir.file("plan.xlsx")});
+  const auto result = test::run(test::gputco_exe(), {"plan", dir.file("plan.ini"), "--catalog",
+                                                     catalog, "-o", dir.file("plan.xlsx")});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(test::read_file(catalog), before);
   EXPECT_EQ(fs::last_write_time(catalog), mtime);
@@ -164,7 +165,7 @@ TEST(OutputFiles, theCatalogBuilderWritesNothingWhenItCannotWrite) {
   test::TempDir dir;
   test::write_file(dir.file("not-a-dir"), kOld);
   const auto result = test::run(
-      GPUTCO_CATALOG_BUILD_EXE,
+      test::catalog_build_exe(),
       {test::source_path("tests/data/catalog/good"), dir.file("not-a-dir/catalog.sqlite")});
   EXPECT_NE(result.exit_code, 0);
   EXPECT_NE(result.err.find(dir.file("not-a-dir/catalog.sqlite")), std::string::npos) << result.err;

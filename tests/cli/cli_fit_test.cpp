@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
 
 namespace gputco {
@@ -13,7 +14,7 @@ using nlohmann::json;
 
 test::RunResult fit(std::vector<std::string> args) {
   args.insert(args.begin(), "fit");
-  return test::run(GPUTCO_EXE, args);
+  return test::run(test::gputco_exe(), args);
 }
 
 json fit_json(std::vector<std::string> args) {

@@ -51,14 +51,14 @@ bool installed(const char* program) {
 std::string help_of(const std::vector<std::string>& command) {
   std::vector<std::string> args = command;
   args.push_back("--help");
-  const auto r = test::run(GPUTCO_EXE, args);
+  const auto r = test::run(test::gputco_exe(), args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return r.out;
 }
 
 TEST(ManualPage, namesEveryCommandAndOptionOfHelp) {
   const std::string page = man_words(test::source_path("cli/man/gputco.1"));
-  const auto top = test::run(GPUTCO_EXE, {"--help"});
+  const auto top = test::run(test::gputco_exe(), {"--help"});
   for (const char* command :
        {"plan", "fit", "throughput", "sweep", "risk", "diff", "catalog list", "catalog show",
         "catalog import", "catalog export", "catalog check"}) {
@@ -120,8 +120,9 @@ TEST(Install, layoutAndAProgramThatNeedsNoDataFiles) {
   // cmake --install into a scratch prefix, then run the installed program from elsewhere:
   // the catalog is compiled in, so nothing of the source or build tree is needed.
   test::TempDir prefix;
-  const std::string install = std::string("'") + GPUTCO_CMAKE_COMMAND + "' --install '" +
-                              GPUTCO_BINARY_DIR + "' --prefix '" + prefix.path() + "' >/dev/null";
+  const std::string install = std::string("'") + test::cmake_command() + "' --install '" +
+                              test::binary_path(".") + "' --prefix '" + prefix.path() +
+                              "' >/dev/null";
   ASSERT_EQ(std::system(install.c_str()), 0) << install;
   for (const char* file :
        {"bin/gputco", "share/man/man1/gputco.1.gz", "share/man/man5/gputco-scenario.5.gz",

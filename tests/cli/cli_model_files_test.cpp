@@ -8,6 +8,7 @@
 
 #include "tests/support/gguf_writer.hpp"
 #include "tests/support/hf_configs.hpp"
+#include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
 
 namespace gputco {
@@ -17,7 +18,7 @@ using nlohmann::json;
 
 test::RunResult fit(std::vector<std::string> args) {
   args.insert(args.begin(), "fit");
-  return test::run(GPUTCO_EXE, args);
+  return test::run(test::gputco_exe(), args);
 }
 
 // The GGUF's exact bytes: 4,912,898,304 (tests/support/gguf_writer.hpp) = 4.5755 GiB.
@@ -126,9 +127,10 @@ TEST(CliModelFiles, float32ConfigOnVllmSpeaksOfTheDtype) {
   config.replace(config.find(dtype), dtype.size(), R"("torch_dtype": "float32")");
   std::filesystem::create_directories(dir.file("llama-f32"));
   test::write_file(dir.file("llama-f32/config.json"), config);
-  const auto r = test::run(
-      GPUTCO_EXE, {"throughput", "--model", dir.file("llama-f32"), "--gpu", "h100-sxm", "--engine",
-                   "vllm", "--input-tokens", "1000", "--output-tokens", "1000", "--max-batch"});
+  const auto r =
+      test::run(test::gputco_exe(),
+                {"throughput", "--model", dir.file("llama-f32"), "--gpu", "h100-sxm", "--engine",
+                 "vllm", "--input-tokens", "1000", "--output-tokens", "1000", "--max-batch"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("vLLM does not serve F32 weights: F32 is the checkpoint's dtype "
                        "(float32, as in a config.json's torch_dtype)"),
@@ -151,10 +153,11 @@ TEST(CliModelFiles, hybridCatalogModelFitsAndServes) {
   EXPECT_DOUBLE_EQ(j["memory"]["kv_cache_gib"].get<double>(), 3.0);
   EXPECT_DOUBLE_EQ(j["memory"]["recurrent_state_gib"].get<double>(), 316145664.0 / 1073741824.0);
   EXPECT_EQ(j["results"][0]["verdict"], "fits");
-  const auto t = test::run(
-      GPUTCO_EXE, {"throughput", "--model", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--quant", "FP8",
-                   "--gpu", "h100-sxm", "--count", "2", "--engine", "vllm", "--input-tokens",
-                   "1000", "--output-tokens", "1000", "--max-batch", "--json"});
+  const auto t =
+      test::run(test::gputco_exe(),
+                {"throughput", "--model", "Qwen/Qwen3-Next-80B-A3B-Instruct", "--quant", "FP8",
+                 "--gpu", "h100-sxm", "--count", "2", "--engine", "vllm", "--input-tokens", "1000",
+                 "--output-tokens", "1000", "--max-batch", "--json"});
   ASSERT_EQ(t.exit_code, 0) << t.err;
   const json tj = json::parse(t.out);
   EXPECT_NEAR(tj["memory_per_gpu"]["recurrent_state_per_sequence_gib"].get<double>(),
@@ -202,8 +205,8 @@ TEST(CliModelFiles, planWithAModelFile) {
       "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = llama.gguf\ncache_type_k = q8_0\n"
       "[option:a]\nkind = rent_hourly\ngpu = rtx-4090\nrate_per_gpu_hour = 0.5\n";
   test::write_file(dir.file("plan.ini"), scenario);
-  const auto r =
-      test::run(GPUTCO_EXE, {"plan", dir.file("plan.ini"), "-o", dir.file("plan.xlsx"), "--json"});
+  const auto r = test::run(test::gputco_exe(),
+                           {"plan", dir.file("plan.ini"), "-o", dir.file("plan.xlsx"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_DOUBLE_EQ(j["options"][0]["fit"]["weights_gib"].get<double>(),
@@ -215,8 +218,8 @@ TEST(CliModelFiles, planWithAModelFile) {
   test::write_file(dir.file("broken.ini"),
                    "[scenario]\nas_of = 2026-11-01\n[workload]\nmodel = broken.gguf\n"
                    "[option:a]\nkind = rent_hourly\ngpu = rtx-4090\nrate_per_gpu_hour = 0.5\n");
-  const auto bad =
-      test::run(GPUTCO_EXE, {"plan", dir.file("broken.ini"), "-o", dir.file("broken.xlsx")});
+  const auto bad = test::run(test::gputco_exe(),
+                             {"plan", dir.file("broken.ini"), "-o", dir.file("broken.xlsx")});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "error: " + dir.file("broken.ini") +
                          ":4: [workload] model: " + dir.file("broken.gguf") +

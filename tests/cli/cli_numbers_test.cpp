@@ -158,7 +158,7 @@ TEST_P(ExtremeNumbers, planOrRefuseButNeverNanOrInf) {
   test::write_file(scenario, c.scenario);
   const std::string workbook = dir.file("out.xlsx");
 
-  const auto json = test::run(GPUTCO_EXE, {"plan", scenario, "--json", "-o", workbook});
+  const auto json = test::run(test::gputco_exe(), {"plan", scenario, "--json", "-o", workbook});
   ASSERT_TRUE(json.exit_code == 0 || json.exit_code == 2) << "exit " << json.exit_code << "\n"
                                                           << json.err;
   EXPECT_FALSE(has_non_finite_word(json.out)) << json.out;
@@ -174,7 +174,7 @@ TEST_P(ExtremeNumbers, planOrRefuseButNeverNanOrInf) {
   const auto bad = non_finite_cell_values(workbook);
   EXPECT_TRUE(bad.empty()) << bad.size() << " cells, first: " << bad.front();
 
-  const auto text = test::run(GPUTCO_EXE, {"plan", scenario, "-o", workbook});
+  const auto text = test::run(test::gputco_exe(), {"plan", scenario, "-o", workbook});
   EXPECT_EQ(text.exit_code, 0) << text.err;
   EXPECT_FALSE(has_non_finite_word(text.out)) << text.out;
 }
@@ -199,18 +199,18 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
   for (const auto& c : cases()) {
     const std::string scenario = dir.file(c.name + ".ini");
     test::write_file(scenario, c.scenario);
-    const auto result =
-        test::run(GPUTCO_EXE, {"plan", scenario, "--json", "-o", dir.file(c.name + ".xlsx")});
+    const auto result = test::run(test::gputco_exe(),
+                                  {"plan", scenario, "--json", "-o", dir.file(c.name + ".xlsx")});
     EXPECT_EQ(result.exit_code, expected.at(c.name)) << c.name << ": " << result.err;
   }
-  const auto zero_horizon = test::run(
-      GPUTCO_EXE, {"plan", dir.file("zeroHorizon.ini"), "-o", dir.file("zeroHorizon.xlsx")});
+  const auto zero_horizon = test::run(test::gputco_exe(), {"plan", dir.file("zeroHorizon.ini"),
+                                                           "-o", dir.file("zeroHorizon.xlsx")});
   EXPECT_NE(
       zero_horizon.err.find("horizon_months: expected a whole number between 1 and 600, got 0"),
       std::string::npos)
       << zero_horizon.err;
   const auto huge =
-      test::run(GPUTCO_EXE, {"plan", dir.file("huge.ini"), "-o", dir.file("huge.xlsx")});
+      test::run(test::gputco_exe(), {"plan", dir.file("huge.ini"), "-o", dir.file("huge.xlsx")});
   EXPECT_NE(huge.err.find("[option:own] price_per_gpu: 1000000000.00 EUR per device is "),
             std::string::npos)
       << huge.err;
@@ -218,20 +218,20 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
             std::string::npos)
       << huge.err;
   const auto tiny =
-      test::run(GPUTCO_EXE, {"plan", dir.file("tiny.ini"), "-o", dir.file("tiny.xlsx")});
+      test::run(test::gputco_exe(), {"plan", dir.file("tiny.ini"), "-o", dir.file("tiny.xlsx")});
   EXPECT_NE(tiny.err.find("tiny.ini:8: [workload] hours_per_day: expected 0 or at least 1e-06, "
                           "got 1e-300 (a value this small is a typo)"),
             std::string::npos)
       << tiny.err;
-  const auto infinity =
-      test::run(GPUTCO_EXE, {"plan", dir.file("infinity.ini"), "-o", dir.file("infinity.xlsx")});
+  const auto infinity = test::run(
+      test::gputco_exe(), {"plan", dir.file("infinity.ini"), "-o", dir.file("infinity.xlsx")});
   EXPECT_NE(infinity.err.find("tariff_per_kwh: expected a finite number, got 'infinity'"),
             std::string::npos)
       << infinity.err;
 
   // Renting for nothing: owning never breaks even, and no tokens means no cost per token.
-  const auto zeros = test::run(
-      GPUTCO_EXE, {"plan", dir.file("zeroRates.ini"), "--json", "-o", dir.file("zeroRates.xlsx")});
+  const auto zeros = test::run(test::gputco_exe(), {"plan", dir.file("zeroRates.ini"), "--json",
+                                                    "-o", dir.file("zeroRates.xlsx")});
   ASSERT_EQ(zeros.exit_code, 0) << zeros.err;
   const auto plan = nlohmann::json::parse(zeros.out);
   for (const auto& option : plan["options"]) {
@@ -240,11 +240,11 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
       EXPECT_TRUE(option["break_even_month"].is_null()) << option.dump();
     }
   }
-  const auto summary =
-      test::run(GPUTCO_EXE, {"plan", dir.file("zeroRates.ini"), "-o", dir.file("zeroRates.xlsx")});
+  const auto summary = test::run(
+      test::gputco_exe(), {"plan", dir.file("zeroRates.ini"), "-o", dir.file("zeroRates.xlsx")});
   EXPECT_NE(summary.out.find("never"), std::string::npos) << summary.out;
   const auto idle = test::run(
-      GPUTCO_EXE, {"plan", dir.file("zeros.ini"), "--json", "-o", dir.file("zeros.xlsx")});
+      test::gputco_exe(), {"plan", dir.file("zeros.ini"), "--json", "-o", dir.file("zeros.xlsx")});
   ASSERT_EQ(idle.exit_code, 0) << idle.err;
   const auto idle_plan = nlohmann::json::parse(idle.out);
   for (const auto& option : idle_plan["options"]) {

@@ -16,12 +16,12 @@ const std::string kExample = "scenarios/examples/used-3090-rig-vs-rented-h100.in
 
 TEST(PlanFormat, csvHasAHeaderAndOneCrlfLinePerOption) {
   test::TempDir dir;
-  const auto result = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "-o",
-                                             dir.file("plan.xlsx"), "--format", "csv"});
+  const auto result = test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "-o",
+                                                     dir.file("plan.xlsx"), "--format", "csv"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_NE(result.err.find("workbook: "), std::string::npos);
-  const auto json = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "-o",
-                                           dir.file("plan.xlsx"), "--format", "json"});
+  const auto json = test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "-o",
+                                                   dir.file("plan.xlsx"), "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto plan = nlohmann::json::parse(json.out);
 
@@ -52,14 +52,15 @@ TEST(PlanFormat, csvHasAHeaderAndOneCrlfLinePerOption) {
 TEST(PlanFormat, jsonSwitchIsAnAliasAndTextIsTheDefault) {
   test::TempDir dir;
   const std::string scenario = test::source_path(kExample);
-  const auto a = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx"), "--json"});
-  const auto b =
-      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("b.xlsx"), "--format", "json"});
+  const auto a =
+      test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("a.xlsx"), "--json"});
+  const auto b = test::run(test::gputco_exe(),
+                           {"plan", scenario, "-o", dir.file("b.xlsx"), "--format", "json"});
   ASSERT_EQ(a.exit_code, 0) << a.err;
   EXPECT_EQ(a.out, b.out);
-  const auto text = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("c.xlsx")});
-  const auto explicit_text =
-      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("c.xlsx"), "--format", "text"});
+  const auto text = test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("c.xlsx")});
+  const auto explicit_text = test::run(
+      test::gputco_exe(), {"plan", scenario, "-o", dir.file("c.xlsx"), "--format", "text"});
   EXPECT_NE(text.out.find("Recommendation: "), std::string::npos);
   EXPECT_EQ(text.out, explicit_text.out);
 }
@@ -67,12 +68,12 @@ TEST(PlanFormat, jsonSwitchIsAnAliasAndTextIsTheDefault) {
 TEST(PlanFormat, badFormatsAreUsageErrors) {
   test::TempDir dir;
   const std::string scenario = test::source_path(kExample);
-  const auto bad =
-      test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx"), "--format", "xml"});
+  const auto bad = test::run(test::gputco_exe(),
+                             {"plan", scenario, "-o", dir.file("a.xlsx"), "--format", "xml"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--format must be text, json or csv"), std::string::npos) << bad.err;
-  const auto clash = test::run(
-      GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx"), "--json", "--format", "csv"});
+  const auto clash = test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("a.xlsx"),
+                                                    "--json", "--format", "csv"});
   EXPECT_EQ(clash.exit_code, 2);
   EXPECT_FALSE(std::filesystem::exists(dir.file("a.xlsx")));
 }
@@ -80,7 +81,7 @@ TEST(PlanFormat, badFormatsAreUsageErrors) {
 TEST(PlanQuote, writesTheCustomerSubsetNextToTheScenarioName) {
   test::TempDir dir;
   const auto result =
-      test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--quote"}, dir.path());
+      test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "--quote"}, dir.path());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const std::string quote = dir.file("used-3090-rig-vs-rented-h100-quote.xlsx");
   ASSERT_TRUE(std::filesystem::exists(quote));
@@ -122,7 +123,7 @@ std::string labelled_scenario(const test::TempDir& dir) {
 TEST(PlanFormat, optionsReadByTheirLabelsInTextAndJsonKeepsTheIds) {
   test::TempDir dir;
   const std::string scenario = labelled_scenario(dir);
-  const auto text = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("a.xlsx")});
+  const auto text = test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("a.xlsx")});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("\nUsed RTX 3090 rig "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("Recommendation: Used RTX 3090 rig (lowest NPV"), std::string::npos)
@@ -135,7 +136,8 @@ TEST(PlanFormat, optionsReadByTheirLabelsInTextAndJsonKeepsTheIds) {
                           "cost than the recommendation)."),
             std::string::npos)
       << text.out;
-  const auto json = test::run(GPUTCO_EXE, {"plan", scenario, "-o", dir.file("b.xlsx"), "--json"});
+  const auto json =
+      test::run(test::gputco_exe(), {"plan", scenario, "-o", dir.file("b.xlsx"), "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto plan = nlohmann::json::parse(json.out);
   EXPECT_EQ(plan["recommendation"], "rig-3090");
@@ -161,7 +163,7 @@ TEST(PlanAvailability, around24x7TheRigStaysOnAndOwningIsCheaperAtAnyUse) {
                                             "workload.availability=24x7"};
   auto json_args = all_day;
   json_args.push_back("--json");
-  const auto json = test::run(GPUTCO_EXE, json_args);
+  const auto json = test::run(test::gputco_exe(), json_args);
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto plan = nlohmann::json::parse(json.out);
   const auto& options = plan.at("options");
@@ -178,7 +180,7 @@ TEST(PlanAvailability, around24x7TheRigStaysOnAndOwningIsCheaperAtAnyUse) {
     EXPECT_TRUE(option.at("break_even_hours_per_day").is_null());
   }
   EXPECT_TRUE(seen);
-  const auto text = test::run(GPUTCO_EXE, all_day);
+  const auto text = test::run(test::gputco_exe(), all_day);
   ASSERT_EQ(text.exit_code, 0) << text.err;
   // The rig's rows of both tables: break-even "always", b-e h/day "always" (were 0 h, 0.00).
   int always = 0;

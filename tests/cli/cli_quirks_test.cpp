@@ -37,7 +37,7 @@ TEST_P(Quirk, simplyPlans) {
   test::TempDir dir;
   const std::string workbook = dir.file("plan.xlsx");
   const auto result = test::run(
-      GPUTCO_EXE,
+      test::gputco_exe(),
       {"plan", test::source_path("tests/data/bad/ok/" + c.file), "--json", "-o", workbook});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_TRUE(std::filesystem::exists(workbook));

@@ -55,7 +55,7 @@ TEST(Readme, everyCommandExamplePrintsWhatTheBinaryPrints) {
   ASSERT_GE(examples.size(), 3u) << "the README's worked examples were not found";
   for (const auto& e : examples) {
     test::TempDir dir;
-    const auto result = test::run(GPUTCO_EXE, e.args, dir.path());
+    const auto result = test::run(test::gputco_exe(), e.args, dir.path());
     ASSERT_EQ(result.exit_code, 0) << "README.md:" << e.line << "\n" << result.err;
     const auto printed = lines_of(result.out);
     size_t at = 0;  // next output line to compare

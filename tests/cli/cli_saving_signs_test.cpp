@@ -56,7 +56,7 @@ std::string field(const std::vector<std::vector<std::string>>& rows, const std::
 }
 
 TEST(SavingSigns, ownedOptionDearerOverTheHorizonNeverBreaksEvenAndHasNoIrr) {
-  const auto json_run = test::run(GPUTCO_EXE, repro_args("json"));
+  const auto json_run = test::run(test::gputco_exe(), repro_args("json"));
   ASSERT_EQ(json_run.exit_code, 0) << json_run.err;
   const auto plan = nlohmann::json::parse(json_run.out);
   const auto& rig = plan["options"][0];
@@ -98,7 +98,7 @@ TEST(SavingSigns, ownedOptionDearerOverTheHorizonNeverBreaksEvenAndHasNoIrr) {
   EXPECT_TRUE(rented["irr_na_reason"].is_null());
   EXPECT_TRUE(rented["ahead_then_behind"].is_null());
 
-  const auto text = test::run(GPUTCO_EXE, repro_args("text"));
+  const auto text = test::run(test::gputco_exe(), repro_args("text"));
   ASSERT_EQ(text.exit_code, 0) << text.err;
   // The options table: break-even hours and month "never"; then payback "never", IRR "n/a".
   EXPECT_NE(text.out.find("   53231        16776       never     never "), std::string::npos)
@@ -121,7 +121,7 @@ TEST(SavingSigns, ownedOptionDearerOverTheHorizonNeverBreaksEvenAndHasNoIrr) {
 TEST(SavingSigns, csvBreakEvenColumnsSayAlwaysNeverOrNotApplicable) {
   // The repro: the rig never breaks even (hours: renting stays cheaper at 24 h/day over a
   // rent that falls 30 % a year; month: dearer at the end); the rental is not compared.
-  const auto repro = test::run(GPUTCO_EXE, repro_args("csv"));
+  const auto repro = test::run(test::gputco_exe(), repro_args("csv"));
   ASSERT_EQ(repro.exit_code, 0) << repro.err;
   const auto rows = csv_rows(repro.out);
   EXPECT_EQ(field(rows, "rig-3090", "break_even_hours"), "never");
@@ -135,8 +135,8 @@ TEST(SavingSigns, csvBreakEvenColumnsSayAlwaysNeverOrNotApplicable) {
   // Around the clock the H100 is billed all 730 h of each month while the rig draws about
   // 1.6 kW: owning is no dearer unused and at 24 h/day: "always"; it breaks even in month 3.
   const auto all_day =
-      test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--no-workbook", "--set",
-                             "workload.availability=24x7", "--format", "csv"});
+      test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "--no-workbook", "--set",
+                                     "workload.availability=24x7", "--format", "csv"});
   ASSERT_EQ(all_day.exit_code, 0) << all_day.err;
   const auto day_rows = csv_rows(all_day.out);
   EXPECT_EQ(field(day_rows, "rig-3090", "break_even_hours"), "always");

@@ -17,7 +17,7 @@ const std::string kRig = "scenarios/examples/used-3090-rig-vs-rented-h100.ini";
 const std::string kOffice = "scenarios/examples/office-assistant-32b.ini";
 
 test::RunResult gputco(const std::vector<std::string>& args) {
-  return test::run(GPUTCO_EXE, args);
+  return test::run(test::gputco_exe(), args);
 }
 
 /// No "nan", "inf" or "infinity" as a word ("maintenance" contains "nan", and is fine).

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
 
 namespace gputco {
@@ -21,7 +22,7 @@ TEST(SystemOption, terminalAndJsonNameTheSystem) {
   test::TempDir dir;
   const std::string scenario = dir.file("s.ini");
   test::write_file(scenario, kScenario);
-  const auto text = test::run(GPUTCO_EXE, {"plan", scenario, "--no-workbook"});
+  const auto text = test::run(test::gputco_exe(), {"plan", scenario, "--no-workbook"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("\nnode system: hgx-h100-8x-ib (8x H100 server with InfiniBand "
                           "(quoted node)), 8 x h100-sxm\n"),
@@ -29,7 +30,7 @@ TEST(SystemOption, terminalAndJsonNameTheSystem) {
       << text.out;
   EXPECT_EQ(text.out.find("rig system:"), std::string::npos) << text.out;
 
-  const auto json = test::run(GPUTCO_EXE, {"plan", scenario, "--no-workbook", "--json"});
+  const auto json = test::run(test::gputco_exe(), {"plan", scenario, "--no-workbook", "--json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   const auto plan = nlohmann::json::parse(json.out);
   ASSERT_EQ(plan["options"].size(), 2u);
@@ -51,7 +52,7 @@ TEST(SystemOption, aSystemIdAsGpuExitsTwoSayingUseSystem) {
   std::string text = kScenario;
   text.replace(text.find("system = hgx-h100-8x-ib"), 23, "gpu = hgx-h100-8x-ib");
   test::write_file(scenario, text);
-  const auto result = test::run(GPUTCO_EXE, {"plan", scenario, "--no-workbook"});
+  const auto result = test::run(test::gputco_exe(), {"plan", scenario, "--no-workbook"});
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.err.find(scenario + ":14: [option:node] gpu: 'hgx-h100-8x-ib' is a catalog "
                                        "system"),

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "tests/support/hf_configs.hpp"
+#include "tests/support/paths.hpp"
 #include "tests/support/process.hpp"
 
 namespace gputco {
@@ -16,7 +17,7 @@ using nlohmann::json;
 
 test::RunResult throughput(std::vector<std::string> args) {
   args.insert(args.begin(), "throughput");
-  return test::run(GPUTCO_EXE, args);
+  return test::run(test::gputco_exe(), args);
 }
 
 std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
@@ -227,7 +228,7 @@ namespace {
 
 test::RunResult fit(std::vector<std::string> args) {
   args.insert(args.begin(), "fit");
-  return test::run(GPUTCO_EXE, args);
+  return test::run(test::gputco_exe(), args);
 }
 
 TEST(CliServingFinder, ranksDevicesByTheCostOfAMillionTokensAtTheTarget) {

@@ -51,7 +51,7 @@ TEST(UnixHabits, outputThatCannotBeWrittenExitsOne) {
         std::vector<std::string>{"catalog", "list", "gpus", "--format", "ids"},
         std::vector<std::string>{"fit", "--model", "llama-3.1-8b", "--quant", "Q4_K_M", "--gpu",
                                  "rtx-3090"}}) {
-    const auto r = test::run(GPUTCO_EXE, args, "", {}, "", "/dev/full");
+    const auto r = test::run(test::gputco_exe(), args, "", {}, "", "/dev/full");
     EXPECT_EQ(r.exit_code, 1) << args.front() << ": " << r.err;
     EXPECT_NE(r.err.find("gputco: cannot write to standard output"), std::string::npos) << r.err;
   }
@@ -59,11 +59,11 @@ TEST(UnixHabits, outputThatCannotBeWrittenExitsOne) {
 
 TEST(UnixHabits, aScenarioFromStandardInput) {
   test::TempDir dir;
-  const auto ini = test::run(GPUTCO_EXE, {"plan", "-", "-o", dir.file("x.xlsx"), "--json"}, "", {},
-                             test::source_path(kExample));
+  const auto ini = test::run(test::gputco_exe(), {"plan", "-", "-o", dir.file("x.xlsx"), "--json"},
+                             "", {}, test::source_path(kExample));
   ASSERT_EQ(ini.exit_code, 0) << ini.err;
-  const auto from_file =
-      test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--json", "--no-workbook"});
+  const auto from_file = test::run(
+      test::gputco_exe(), {"plan", test::source_path(kExample), "--json", "--no-workbook"});
   ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
   EXPECT_TRUE(std::filesystem::exists(dir.file("x.xlsx")));
   EXPECT_EQ(json::parse(ini.out).at("options"), json::parse(from_file.out).at("options"));
@@ -73,28 +73,28 @@ TEST(UnixHabits, aScenarioFromStandardInput) {
                    R"({"scenario": {"as_of": "2026-11-27"},
                        "workload": {"model": "llama-3.1-8b", "quant": "Q4_K_M"},
                        "option:a": {"kind": "rent_hourly", "gpu": "h100-sxm"}})");
-  const auto js =
-      test::run(GPUTCO_EXE, {"plan", "-", "--no-workbook", "--json"}, "", {}, dir.file("s.json"));
+  const auto js = test::run(test::gputco_exe(), {"plan", "-", "--no-workbook", "--json"}, "", {},
+                            dir.file("s.json"));
   ASSERT_EQ(js.exit_code, 0) << js.err;
   EXPECT_EQ(json::parse(js.out).at("options").at(0).at("id"), "a");
 
   // A bad scenario on standard input is named <stdin>.
   test::write_file(dir.file("bad.ini"), "[scenario]\nas_of = 2026-13-01\n");
   const auto bad =
-      test::run(GPUTCO_EXE, {"plan", "-", "--no-workbook"}, "", {}, dir.file("bad.ini"));
+      test::run(test::gputco_exe(), {"plan", "-", "--no-workbook"}, "", {}, dir.file("bad.ini"));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err.rfind("error: <stdin>:2: [scenario] as_of: expected a date", 0), 0u) << bad.err;
 
   // The workbook has no name to take: say so before reading anything.
   const auto unnamed =
-      test::run(GPUTCO_EXE, {"plan", "-"}, dir.path(), {}, test::source_path(kExample));
+      test::run(test::gputco_exe(), {"plan", "-"}, dir.path(), {}, test::source_path(kExample));
   EXPECT_EQ(unnamed.exit_code, 2);
   EXPECT_NE(unnamed.err.find("give -o OUT.xlsx (or --no-workbook)"), std::string::npos)
       << unnamed.err;
   // sweep reads standard input once and plans it once per value.
-  const auto sweep =
-      test::run(GPUTCO_EXE, {"sweep", "-", "--vary", "workload.hours_per_day=8:12:2", "--json"}, "",
-                {}, test::source_path(kExample));
+  const auto sweep = test::run(test::gputco_exe(),
+                               {"sweep", "-", "--vary", "workload.hours_per_day=8:12:2", "--json"},
+                               "", {}, test::source_path(kExample));
   ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
   EXPECT_EQ(json::parse(sweep.out).at("points").size(), 3u);
 }
@@ -103,27 +103,29 @@ TEST(UnixHabits, noWorkbookAndQuiet) {
   test::TempDir dir;
   const std::string scenario = dir.file("s.ini");
   test::write_file(scenario, example_text());
-  const auto none = test::run(GPUTCO_EXE, {"plan", scenario, "--no-workbook"}, dir.path());
+  const auto none = test::run(test::gputco_exe(), {"plan", scenario, "--no-workbook"}, dir.path());
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_EQ(none.out.find("Workbook:"), std::string::npos) << none.out;
   EXPECT_NE(none.out.find("Recommendation: rig-3090"), std::string::npos) << none.out;
   EXPECT_FALSE(std::filesystem::exists(dir.file("s.xlsx")));
-  EXPECT_EQ(test::run(GPUTCO_EXE, {"plan", scenario, "--no-workbook", "-o", "x.xlsx"}).exit_code,
-            2);
+  EXPECT_EQ(
+      test::run(test::gputco_exe(), {"plan", scenario, "--no-workbook", "-o", "x.xlsx"}).exit_code,
+      2);
 
   // --quiet: the workbook, and not a word.
-  const auto quiet = test::run(GPUTCO_EXE, {"plan", scenario, "--quiet"}, dir.path());
+  const auto quiet = test::run(test::gputco_exe(), {"plan", scenario, "--quiet"}, dir.path());
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
   EXPECT_EQ(quiet.out, "");
   EXPECT_EQ(quiet.err, "");
   EXPECT_TRUE(std::filesystem::exists(dir.file("s.xlsx")));
   // ... but the output a --format asked for, without the note on stderr.
-  const auto quiet_json = test::run(GPUTCO_EXE, {"plan", scenario, "-q", "--json"}, dir.path());
+  const auto quiet_json =
+      test::run(test::gputco_exe(), {"plan", scenario, "-q", "--json"}, dir.path());
   ASSERT_EQ(quiet_json.exit_code, 0) << quiet_json.err;
   EXPECT_EQ(quiet_json.err, "");
   EXPECT_EQ(json::parse(quiet_json.out).at("recommendation"), "rig-3090");
   // Errors are never quiet.
-  const auto error = test::run(GPUTCO_EXE, {"plan", dir.file("missing.ini"), "--quiet"});
+  const auto error = test::run(test::gputco_exe(), {"plan", dir.file("missing.ini"), "--quiet"});
   EXPECT_EQ(error.exit_code, 2);
   EXPECT_NE(error.err.find("missing.ini: cannot open the file"), std::string::npos) << error.err;
 }
@@ -131,8 +133,9 @@ TEST(UnixHabits, noWorkbookAndQuiet) {
 TEST(UnixHabits, setReplacesAValueAndSaysSo) {
   // 12 h instead of 10: the rig draws (4 x 350 W + 200 W host) x 12 h x 21 days = 403.2 kWh
   // in a month (README: 336 kWh at 10 h).
-  const auto r = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--json",
-                                        "--no-workbook", "--set", "workload.hours_per_day=12"});
+  const auto r =
+      test::run(test::gputco_exe(), {"plan", test::source_path(kExample), "--json", "--no-workbook",
+                                     "--set", "workload.hours_per_day=12"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto plan = json::parse(r.out);
   EXPECT_DOUBLE_EQ(rig_kwh_month_1(plan), 403.2);
@@ -141,25 +144,27 @@ TEST(UnixHabits, setReplacesAValueAndSaysSo) {
   // Repeated: the last one wins; an option's key too (2 cards of 4: 2 x 350 + 200 = 900 W,
   // 900 W x 10 h x 21 days = 189 kWh).
   const auto two = test::run(
-      GPUTCO_EXE, {"plan", test::source_path(kExample), "--json", "--no-workbook", "--set",
-                   "option:rig-3090.count=3", "--set", "option:rig-3090.count=2"});
+      test::gputco_exe(), {"plan", test::source_path(kExample), "--json", "--no-workbook", "--set",
+                           "option:rig-3090.count=3", "--set", "option:rig-3090.count=2"});
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_DOUBLE_EQ(rig_kwh_month_1(json::parse(two.out)), 189.0);
 
-  const auto typo = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--no-workbook",
-                                           "--set", "workload.hours_per_dya=12"});
+  const auto typo = test::run(
+      test::gputco_exe(),
+      {"plan", test::source_path(kExample), "--no-workbook", "--set", "workload.hours_per_dya=12"});
   EXPECT_EQ(typo.exit_code, 2);
   EXPECT_EQ(typo.err,
             "error: --set: workload.hours_per_dya=12: 'hours_per_dya' is not a key of [workload]; "
             "did you mean 'hours_per_day'?\n");
-  const auto bad = test::run(GPUTCO_EXE, {"plan", test::source_path(kExample), "--no-workbook",
-                                          "--set", "workload.hours_per_day=25"});
+  const auto bad = test::run(
+      test::gputco_exe(),
+      {"plan", test::source_path(kExample), "--no-workbook", "--set", "workload.hours_per_day=25"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err,
             "error: --set workload.hours_per_day=25: [workload] hours_per_day: expected hours per "
             "day between 0 and 24, got 25\n");
-  const auto shape = test::run(
-      GPUTCO_EXE, {"plan", test::source_path(kExample), "--no-workbook", "--set", "hours_per_day"});
+  const auto shape = test::run(test::gputco_exe(), {"plan", test::source_path(kExample),
+                                                    "--no-workbook", "--set", "hours_per_day"});
   EXPECT_EQ(shape.exit_code, 2);
   EXPECT_NE(shape.err.find("expected SECTION.KEY=VALUE"), std::string::npos) << shape.err;
 }
@@ -178,7 +183,7 @@ class ConfigFile : public ::testing::Test {
     test::write_file(home_.file("s.ini"), scenario_text);
     std::vector<std::string> args = {"plan", home_.file("s.ini"), "--json", "--no-workbook"};
     args.insert(args.end(), extra.begin(), extra.end());
-    return test::run(GPUTCO_EXE, args, "", env_);
+    return test::run(test::gputco_exe(), args, "", env_);
   }
 };
 
@@ -236,13 +241,13 @@ TEST_F(ConfigFile, problemsNameTheConfigFileAndLine) {
                        ":3: [scenario] horizon_months: expected a whole number between 1 and "
                        "600, got 0\n");
   write_config("[catalog]\npath = missing.sqlite\n");
-  r = test::run(GPUTCO_EXE, {"catalog", "list", "gpus"}, "", env_);
+  r = test::run(test::gputco_exe(), {"catalog", "list", "gpus"}, "", env_);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(config_ + ":2: [catalog] path: "), std::string::npos) << r.err;
 }
 
 TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
-  const auto all = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--json"});
+  const auto all = test::run(test::gputco_exe(), {"catalog", "list", "gpus", "--json"});
   ASSERT_EQ(all.exit_code, 0) << all.err;
   const auto everything = json::parse(all.out).at("rows");
   size_t expected = 0;  // counted here from the unfiltered list
@@ -250,8 +255,8 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
     if (d.at("vendor") == "nvidia" && d.at("memory_nameplate_gb").get<double>() >= 80) ++expected;
   }
   ASSERT_GT(expected, 2u);
-  const auto big = test::run(GPUTCO_EXE, {"catalog", "list", "devices", "--vendor", "NVIDIA",
-                                          "--min-memory", "80", "--json"});
+  const auto big = test::run(test::gputco_exe(), {"catalog", "list", "devices", "--vendor",
+                                                  "NVIDIA", "--min-memory", "80", "--json"});
   ASSERT_EQ(big.exit_code, 0) << big.err;
   const auto rows = json::parse(big.out).at("rows");
   EXPECT_EQ(rows.size(), expected);
@@ -260,8 +265,8 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
     EXPECT_GE(d.at("memory_nameplate_gb").get<double>(), 80);
   }
   // CSV: every JSON field a column, one CRLF line per row; ids: one a line.
-  const auto csv = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--vendor", "nvidia",
-                                          "--min-memory", "80", "--format", "csv"});
+  const auto csv = test::run(test::gputco_exe(), {"catalog", "list", "gpus", "--vendor", "nvidia",
+                                                  "--min-memory", "80", "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_EQ(csv.out.rfind("id,name,vendor,kind,memory_nameplate_gb,memory_type,bandwidth_gbps,"
                           "board_power_w,fp16_tflops,fp8_tflops,fp4_tflops,nvlink_gbps\r\n",
@@ -271,7 +276,7 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
   EXPECT_EQ(static_cast<size_t>(std::count(csv.out.begin(), csv.out.end(), '\n')), expected + 1);
   // A compute peak a device lacks is empty, not 0: the A100 has no FP8 or FP4 tensor cores
   // (NVIDIA A100 datasheet), the H100 no FP4 ones (H100 datasheet: 1,979 dense FP8 TFLOPS).
-  const auto a100 = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "json"});
+  const auto a100 = test::run(test::gputco_exe(), {"catalog", "list", "gpus", "--format", "json"});
   ASSERT_EQ(a100.exit_code, 0) << a100.err;
   const auto all_rows = json::parse(a100.out);  // named: the loop must not outlive it
   for (const auto& d : all_rows.at("rows")) {
@@ -290,7 +295,8 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
   }
   // A model's counts that do not apply are null too: DeepSeek R1 (MLA, models.csv) has no KV
   // heads and no sliding window, Llama 3.1 8B no experts; what applies is a number.
-  const auto models = test::run(GPUTCO_EXE, {"catalog", "list", "models", "--format", "json"});
+  const auto models =
+      test::run(test::gputco_exe(), {"catalog", "list", "models", "--format", "json"});
   ASSERT_EQ(models.exit_code, 0) << models.err;
   const auto model_rows = json::parse(models.out);
   int checked = 0;
@@ -310,14 +316,14 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
   }
   EXPECT_EQ(checked, 2);
   EXPECT_EQ(csv.out.find(",0,"), std::string::npos) << "a 0 peak in " << csv.out;
-  const auto ids = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--format", "ids"});
+  const auto ids = test::run(test::gputco_exe(), {"catalog", "list", "gpus", "--format", "ids"});
   EXPECT_EQ(static_cast<size_t>(std::count(ids.out.begin(), ids.out.end(), '\n')),
             everything.size());
   EXPECT_EQ(ids.out.rfind(everything.at(0).at("id").get<std::string>() + "\n", 0), 0u);
 
   // Rentals: term and price per device and hour, in the offer's currency.
-  const auto spot = test::run(
-      GPUTCO_EXE, {"catalog", "list", "rentals", "--term", "spot", "--max-price", "2", "--json"});
+  const auto spot = test::run(test::gputco_exe(), {"catalog", "list", "rentals", "--term", "spot",
+                                                   "--max-price", "2", "--json"});
   ASSERT_EQ(spot.exit_code, 0) << spot.err;
   const auto spot_rows = json::parse(spot.out).at("rows");
   ASSERT_FALSE(spot_rows.empty());
@@ -326,22 +332,24 @@ TEST(CatalogListFilters, filterFormatAndRefuseWhatMatchesNothing) {
     EXPECT_LE(r.at("amount_per_device").get<double>(), 2.0);
   }
   // A filter of another list, or a value no row has, is a usage error naming the nearest.
-  const auto wrong = test::run(GPUTCO_EXE, {"catalog", "list", "models", "--vendor", "nvidia"});
+  const auto wrong =
+      test::run(test::gputco_exe(), {"catalog", "list", "models", "--vendor", "nvidia"});
   EXPECT_EQ(wrong.exit_code, 2);
   EXPECT_EQ(wrong.err,
             "gputco: catalog list models: --vendor applies to gpus, prices and rentals only\n");
-  const auto typo = test::run(GPUTCO_EXE, {"catalog", "list", "gpus", "--vendor", "nvida"});
+  const auto typo = test::run(test::gputco_exe(), {"catalog", "list", "gpus", "--vendor", "nvida"});
   EXPECT_EQ(typo.exit_code, 2);
   EXPECT_NE(typo.err.find("no row has 'nvida'; did you mean 'nvidia'?"), std::string::npos)
       << typo.err;
-  const auto list = test::run(GPUTCO_EXE, {"catalog", "list", "gpu"});
+  const auto list = test::run(test::gputco_exe(), {"catalog", "list", "gpu"});
   EXPECT_EQ(list.exit_code, 2);
   EXPECT_NE(list.err.find("got 'gpu'; did you mean 'gpus'?"), std::string::npos) << list.err;
 }
 
 TEST(SweepFormat, csvHasOneRowPerValueAndOption) {
-  const auto r = test::run(GPUTCO_EXE, {"sweep", test::source_path(kExample), "--vary",
-                                        "workload.hours_per_day=8:12:2", "--format", "csv"});
+  const auto r =
+      test::run(test::gputco_exe(), {"sweep", test::source_path(kExample), "--vary",
+                                     "workload.hours_per_day=8:12:2", "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // 3 values x 2 options + the header.
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 7);
@@ -367,7 +375,7 @@ TEST(JsonStamp, everyJsonOutputSaysWhoWroteItFromWhichCatalog) {
                                  "--gpu", "rtx-3090", "--json"},
         std::vector<std::string>{"catalog", "list", "tariffs", "--json"},
         std::vector<std::string>{"catalog", "show", "rtx-3090", "--json"}}) {
-    const auto r = test::run(GPUTCO_EXE, args);
+    const auto r = test::run(test::gputco_exe(), args);
     ASSERT_EQ(r.exit_code, 0) << args.front() << ": " << r.err;
     // In the order written: the stamp comes first.
     const auto doc = nlohmann::ordered_json::parse(r.out);
@@ -386,13 +394,13 @@ TEST(JsonStamp, everyJsonOutputSaysWhoWroteItFromWhichCatalog) {
 }
 
 TEST(Suggestions, aSwapOfTwoCharactersIsOneStep) {
-  const auto fit = test::run(
-      GPUTCO_EXE, {"fit", "--model", "llama-3.1-8b", "--quant", "Q4_K_M", "--gpu", "rtx-3900"});
+  const auto fit = test::run(test::gputco_exe(), {"fit", "--model", "llama-3.1-8b", "--quant",
+                                                  "Q4_K_M", "--gpu", "rtx-3900"});
   EXPECT_EQ(fit.exit_code, 2);
   EXPECT_EQ(fit.err,
             "gputco: fit: --gpu: unknown id 'rtx-3900'; did you mean 'rtx-3090'? (gputco "
             "catalog list gpus)\n");
-  const auto command = test::run(GPUTCO_EXE, {"pnla"});
+  const auto command = test::run(test::gputco_exe(), {"pnla"});
   EXPECT_EQ(command.exit_code, 2);
   EXPECT_EQ(command.err.rfind("gputco: unknown command 'pnla'; did you mean 'plan'?\n", 0), 0u)
       << command.err;

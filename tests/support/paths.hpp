@@ -9,5 +9,11 @@ namespace gputco::test {
 std::string source_path(const std::string& relative);
 /// Absolute path of a file in the build tree.
 std::string binary_path(const std::string& relative);
+/// Absolute path of the gputco program built with the tests ("" in a build without it).
+std::string gputco_exe();
+/// Absolute path of the catalog builder, gputco-catalog-build ("" in a build without it).
+std::string catalog_build_exe();
+/// The cmake program that configured the build (the install test runs `cmake --install`).
+std::string cmake_command();
 
 }  // namespace gputco::test
