@@ -464,6 +464,7 @@ TEST_F(CatalogCli, importKilledMidTransactionLeavesTheCatalogAsItWas) {
   }
   const std::string big_file = file("big.csv", big);
   const std::string marker = work_.file("inside");
+  const std::string exe = test::gputco_exe();  // before fork: the child only execs
   const pid_t child = fork();
   if (child == 0) {
     setenv("XDG_DATA_HOME", home_.path().c_str(), 1);
@@ -472,8 +473,8 @@ TEST_F(CatalogCli, importKilledMidTransactionLeavesTheCatalogAsItWas) {
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
     dup2(null, 2);
-    execl(test::gputco_exe(), test::gputco_exe(), "catalog", "import", big_file.c_str(), "--book",
-          "big", "--as-of", "2026-12-01", static_cast<char*>(nullptr));
+    execl(exe.c_str(), exe.c_str(), "catalog", "import", big_file.c_str(), "--book", "big",
+          "--as-of", "2026-12-01", static_cast<char*>(nullptr));
     _exit(127);
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
