@@ -105,12 +105,13 @@ TEST(ApiCarbonExample, csvHasTheNewColumnsAndEmptyUnknowns) {
                             "co2e_kg_per_million_tokens,grid_g_co2e_per_kwh,recommended,note\r\n"),
             std::string::npos)
       << result.out;
-  // The API's break-even volume, energy, CO2e, per million and intensity are all empty
-  // (unknown or not applicable), then recommended = true and an empty note.
+  // The API's break-even volume says n/a (not compared: the break-even columns hold a
+  // number or always / never / n/a), energy, CO2e, per million and intensity are empty
+  // (unknown), then recommended = true and an empty note.
   const auto api = result.out.find("api-qwen3-32b,api,");
   ASSERT_NE(api, std::string::npos);
   const auto end = result.out.find("\r\n", api);
-  EXPECT_EQ(result.out.substr(end - 11, 11), ",,,,,,true,") << result.out.substr(api, end - api);
+  EXPECT_EQ(result.out.substr(end - 14, 14), ",n/a,,,,,true,") << result.out.substr(api, end - api);
   // Hosted, as in the text and JSON (not "fits"), and no decode speed (empty, not 0).
   EXPECT_EQ(result.out.find("api-qwen3-32b,api,qwen/qwen3-32b,1,hosted,true,,,EUR,", api), api)
       << result.out.substr(api, end - api);

@@ -65,13 +65,14 @@ std::vector<NumbersCase> cases() {
                              "tariff_per_kwh = 1e-300\n",
                              "price_per_gpu = 1e-300\nhost_cost = 5e-324\nhost_power_w = 1e-300\n",
                              "rate_per_gpu_hour = 1e-300\n", "price_per_month = 1e-300\n")},
-      // The smallest quantities a scenario takes (1e-6, below: a typo), and rates so small
-      // they read as 0 (issue 20: loan_rate = 1e-17 made the annuity 0 / 0). The device prices
-      // stay in their market: one a hundred times off is refused (issue 17).
+      // The smallest quantities a scenario takes (1e-6, below: a typo; a power 1 W, below: a
+      // figure in kW), and rates so small they read as 0 (issue 20: loan_rate = 1e-17 made
+      // the annuity 0 / 0). The device prices stay in their market: one a hundred times off
+      // is refused (issue 17).
       {"smallest",
        scenario_text("discount_rate = -0.2\nhorizon_months = 600\n",
                      "hours_per_day = 1e-6\ndays_per_month = 1e-6\n", "tariff_per_kwh = 1e-6\n",
-                     "price_per_gpu = 2000\nhost_cost = 1e-6\nhost_power_w = 1e-6\n",
+                     "price_per_gpu = 2000\nhost_cost = 1e-6\nhost_power_w = 1\n",
                      "rate_per_gpu_hour = 0.5\n", "price_per_month = 400\n")},
       {"tinyRates",
        scenario_text("discount_rate = 1e-300\nrent_trend_per_year = -5e-324\n",

@@ -360,7 +360,11 @@ TEST_F(Recalculation, everyCheckOfEveryExampleHoldsButStalePrices) {
     for (size_t r = 7; r < checks.size(); ++r) {
       if (checks[r].size() < 3 || checks[r][2] == "n/a") continue;
       const bool stale_check = checks[r][0] == "No price older than the scenario allows";
-      EXPECT_EQ(checks[r][2], stale_check && any_stale ? "FALSE" : "TRUE")
+      // own-base-rent-peaks rents spot H100s at 5.6466 EUR/h beside on-demand ones at 2.3116
+      // EUR/h (2.44 x): the spot check, a warning outside the master, is FALSE there.
+      const bool spot_above = checks[r][0] == "Spot rate not above on-demand (warning)" &&
+                              book.label.find("own-base-rent-peaks") != std::string::npos;
+      EXPECT_EQ(checks[r][2], (stale_check && any_stale) || spot_above ? "FALSE" : "TRUE")
           << book.label << ": Checks row " << r + 1 << ": " << checks[r][0];
     }
     EXPECT_EQ(checks.at(4).at(2), "TRUE") << book.label << ": master";
