@@ -67,8 +67,8 @@ void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const Fina
   }
 }
 
-void describe_overflow_billing(const OptionInputs& o, const WorkloadInputs& w,
-                               const FinanceInputs& f, OptionResult& r) {
+void describe_overflow_billing(const OptionInputs& o, const OptionInputs& rental,
+                               const WorkloadInputs& w, const FinanceInputs& f, OptionResult& r) {
   const HourlyBilling& b = o.overflow_billing;
   const DailyLoadShape shape = load_shape_of(w);
   const double instances_per_load = overflow_units_per_load(o, w);
@@ -102,26 +102,35 @@ void describe_overflow_billing(const OptionInputs& o, const WorkloadInputs& w,
       most_month = m;
     }
   }
-  const std::string from = "overflow rented from " + o.overflow_option_id + ", ";
-  const std::string mode = b.billing == Billing::always_on
-                               ? "always on"
-                               : fmt::format(
-                                     "autoscaled (min {} instance(s) while it "
-                                     "overflows, the rest per {} of busy time)",
-                                     b.min_instances, to_string(b.granularity));
+  const bool always_on = b.billing == Billing::always_on;
+  const std::string head =
+      "overflow rented from " + rental.id + ", " +
+      (always_on ? std::string("always on")
+                 : fmt::format("autoscaled (min {} instance(s) for every hour of availability "
+                               "in a month it overflows, the rest per {} of busy time)",
+                               b.min_instances, to_string(b.granularity)));
+  // Spot: the rent is the billed hours / goodput (the work interruptions lose, redone).
+  const std::string spot =
+      rental.term == RentTerm::spot
+          ? fmt::format(", / goodput {:.2f} (interruptions' lost work)", rental.goodput)
+          : "";
   if (first_month == 0) {
-    r.billing = from + mode + ": never needed within the horizon (the owned units carry the " +
-                "peak every month), 0 instance-hours";
+    r.billing = head + ": never needed within the horizon (the owned units carry the peak " +
+                "every month), 0 instance-hours";
     return;
   }
   const std::string peak =
       most > first ? fmt::format(", up to {:.0f} by month {}", most, most_month) : "";
+  const std::string hours =
+      always_on ? fmt::format(
+                      ", billed for every hour of availability ({:.1f} h in month {}), "
+                      "busy or not",
+                      first_hours, first_month)
+                : "";
   r.billing = fmt::format(
-      "{}{}: {:.0f} instance(s) at the peak from month {}{}, billed for {:.1f} h of availability "
-      "that month{}; none in a month the owned units carry alone; {:.0f} instance-hours over "
-      "the horizon",
-      from, mode, first, first_month, peak, first_hours,
-      b.billing == Billing::always_on ? ", busy or not" : "", r.billed_instance_hours);
+      "{}: {:.0f} instance(s) at the peak from month {}{}{}; none in a month the owned units "
+      "carry alone; {:.0f} instance-hours over the horizon{}",
+      head, first, first_month, peak, hours, r.billed_instance_hours, spot);
 }
 
 }  // namespace gputco

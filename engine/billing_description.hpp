@@ -16,15 +16,19 @@ void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const Fina
                       OptionResult& r);
 
 /// Fills `r.billing` and `r.billed_instance_hours` of an owned option `o` that rents its
-/// overflow (overflow = rent) from the rows option_cash_flow left in `r.cash_flow` (load and
+/// overflow (overflow = rent) from `rental` (the on-demand or spot option named by
+/// o.overflow_option_id), from the rows option_cash_flow left in `r.cash_flow` (load and
 /// units, months 0..horizon): the overflow rental's id and billing mode (o.overflow_billing),
 /// the first month anything is rented and the instances at the peak (always on: the whole
 /// instances the peak leaves over, ceil(max(0, L x P - U) x r - 1e-9), P the day's peak
 /// multiplier, U the owned units, r = overflow_units_per_load; autoscaled: its minimum while
 /// it overflows), and the instance-hours billed over the horizon: the sum of
 /// billed_overflow_instance_hours (engine/billing.hpp) month by month, the hours the cash
-/// flow's rent row is priced on. Throws nothing but bad_alloc.
-void describe_overflow_billing(const OptionInputs& o, const WorkloadInputs& w,
-                               const FinanceInputs& f, OptionResult& r);
+/// flow's rent row is priced on, before a spot rental's goodput (the sentence then says
+/// "/ goodput G", as describe_billing does). Always on names the hours of availability of
+/// the first month it rents; autoscaled bills its minimum for them and the busy periods
+/// above it. Throws nothing but bad_alloc.
+void describe_overflow_billing(const OptionInputs& o, const OptionInputs& rental,
+                               const WorkloadInputs& w, const FinanceInputs& f, OptionResult& r);
 
 }  // namespace gputco

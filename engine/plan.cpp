@@ -281,7 +281,11 @@ Plan make_plan(const PlanInputs& given) {
     if (o.kind == OptionKind::rent_hourly && term_months(o.term) == 0) {
       describe_billing(o, in.workload, in.finance, r);
     } else if (o.kind == OptionKind::buy && o.overflow == Overflow::rent) {
-      describe_overflow_billing(o, in.workload, in.finance, r);
+      for (const auto& rental : in.options) {
+        if (rental.id == o.overflow_option_id) {
+          describe_overflow_billing(o, rental, in.workload, in.finance, r);
+        }
+      }
     }
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
     r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);

@@ -122,7 +122,7 @@ TEST(OverflowBilling, billedOverflowInstanceHoursOverAShapedDay) {
 OptionResult described(const PlanInputs& in) {
   OptionResult r;
   r.cash_flow = owned_flow(in);
-  describe_overflow_billing(in.options[0], in.workload, in.finance, r);
+  describe_overflow_billing(in.options[0], in.options[1], in.workload, in.finance, r);
   return r;
 }
 
@@ -135,15 +135,27 @@ TEST(OverflowBilling, theBlendSaysHowItsOverflowIsBilledAndHowManyHours) {
   EXPECT_DOUBLE_EQ(r.billed_instance_hours, 900.0);
   EXPECT_EQ(r.billing,
             "overflow rented from rent, always on: 1 instance(s) at the peak from month 1, up to "
-            "2 by month 2, billed for 300.0 h of availability that month, busy or not; none in a "
-            "month the owned units carry alone; 900 instance-hours over the horizon");
+            "2 by month 2, billed for every hour of availability (300.0 h in month 1), busy or "
+            "not; none in a month the owned units carry alone; 900 instance-hours over the "
+            "horizon");
+  // Spot at goodput 0.8: the same hours, and the sentence says the rent divides them.
+  in.options[1].term = RentTerm::spot;
+  in.options[1].goodput = 0.8;
+  const OptionResult spot = described(in);
+  EXPECT_DOUBLE_EQ(spot.billed_instance_hours, 900.0);
+  EXPECT_NE(spot.billing.find("900 instance-hours over the horizon, / goodput 0.80"),
+            std::string::npos)
+      << spot.billing;
   // Autoscaled, min 1, per hour: 690 instance-hours a month (autoscaledBills... above) x 2.
   const OptionResult scaled = described(blend(32.5e6, autoscaled(1, BillingGranularity::hour)));
   EXPECT_DOUBLE_EQ(scaled.billed_instance_hours, 1380.0);
-  EXPECT_NE(scaled.billing.find("autoscaled (min 1 instance(s) while it overflows, the rest per "
-                                "hour of busy time): 3 instance(s) at the peak from month 1"),
+  EXPECT_NE(scaled.billing.find("autoscaled (min 1 instance(s) for every hour of availability "
+                                "in a month it overflows, the rest per hour of busy time): 3 "
+                                "instance(s) at the peak from month 1; none"),
             std::string::npos)
       << scaled.billing;
+  // Autoscaled claims no "billed for every hour": only its minimum is.
+  EXPECT_EQ(scaled.billing.find("every hour of availability ("), std::string::npos);
 }
 
 TEST(OverflowBilling, aBlendThatNeverOverflowsSaysSo) {
