@@ -375,6 +375,23 @@ std::unique_ptr<SQLite::Database> copy_into_memory(const std::string& path) {
   }
 }
 
+/// The latest row of the layered view `view` (layered_tariffs, layered_api_prices,
+/// layered_grid_carbon) for `id` (case-insensitive) observed on or before `as_of` (ISO date),
+/// the top layer first at a tie, built by `read` from the columns `columns`; nullopt when
+/// there is none. Throws what SQLiteCpp throws (the caller's guarded() names the lookup).
+template <typename Row>
+std::optional<Row> latest_as_of(SQLite::Database& db, const char* columns, const char* view,
+                                const std::string& id, const std::string& as_of,
+                                Row (*read)(SQLite::Statement&)) {
+  SQLite::Statement q(db, std::string("SELECT ") + columns + " FROM " + view +
+                              " WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
+                              "ORDER BY observed_on DESC, layer DESC LIMIT 1");
+  q.bind(1, id);
+  q.bind(2, as_of);
+  if (!q.executeStep()) return std::nullopt;
+  return read(q);
+}
+
 }  // namespace
 
 std::unique_ptr<SQLite::Database> open_builtin_database() {
@@ -658,15 +675,8 @@ std::vector<Catalog::MarketPoint> Catalog::purchase_market(const std::string& it
 std::optional<Tariff> Catalog::tariff(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
   return memo_->remembered(memo_->tariff, {id, as_of}, [&] {
-    return guarded("reading a tariff", [&]() -> std::optional<Tariff> {
-      SQLite::Statement q(
-          *db_, std::string("SELECT ") + kTariffColumns +
-                    " FROM layered_tariffs WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
-                    "ORDER BY observed_on DESC, layer DESC LIMIT 1");
-      q.bind(1, id);
-      q.bind(2, as_of);
-      if (!q.executeStep()) return std::nullopt;
-      return read_tariff(q);
+    return guarded("reading a tariff", [&] {
+      return latest_as_of(*db_, kTariffColumns, "layered_tariffs", id, as_of, read_tariff);
     });
   });
 }
@@ -688,15 +698,8 @@ std::vector<Tariff> Catalog::tariffs(const std::string& as_of) const {
 std::optional<ApiPrice> Catalog::api_price(const std::string& id, const std::string& as_of) const {
   require_date(as_of);
   return memo_->remembered(memo_->api_price, {id, as_of}, [&] {
-    return guarded("reading an API price", [&]() -> std::optional<ApiPrice> {
-      SQLite::Statement q(
-          *db_, std::string("SELECT ") + kApiPriceColumns +
-                    " FROM layered_api_prices WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
-                    "ORDER BY observed_on DESC, layer DESC LIMIT 1");
-      q.bind(1, id);
-      q.bind(2, as_of);
-      if (!q.executeStep()) return std::nullopt;
-      return read_api_price(q);
+    return guarded("reading an API price", [&] {
+      return latest_as_of(*db_, kApiPriceColumns, "layered_api_prices", id, as_of, read_api_price);
     });
   });
 }
@@ -720,15 +723,9 @@ std::optional<GridCarbon> Catalog::grid_carbon(const std::string& id,
                                                const std::string& as_of) const {
   require_date(as_of);
   return memo_->remembered(memo_->grid_carbon, {id, as_of}, [&] {
-    return guarded("reading a grid carbon intensity", [&]() -> std::optional<GridCarbon> {
-      SQLite::Statement q(
-          *db_, std::string("SELECT ") + kGridCarbonColumns +
-                    " FROM layered_grid_carbon WHERE id = ? COLLATE NOCASE AND observed_on <= ? "
-                    "ORDER BY observed_on DESC, layer DESC LIMIT 1");
-      q.bind(1, id);
-      q.bind(2, as_of);
-      if (!q.executeStep()) return std::nullopt;
-      return read_grid_carbon(q);
+    return guarded("reading a grid carbon intensity", [&] {
+      return latest_as_of(*db_, kGridCarbonColumns, "layered_grid_carbon", id, as_of,
+                          read_grid_carbon);
     });
   });
 }
