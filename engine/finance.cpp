@@ -58,7 +58,10 @@ double net_present_value(const std::vector<double>& flows, double rate) {
   return npv;
 }
 
-std::optional<double> internal_rate_of_return(const std::vector<double>& flows) {
+std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
+                                              double lowest_rate) {
+  GPUTCO_REQUIRE(lowest_rate >= -0.99 && lowest_rate < 10.0,
+                 "the IRR search starts from -99 % to below +1000 % a period, got " << lowest_rate);
   bool positive = false, negative = false;
   for (double flow : flows) {
     if (!std::isfinite(flow)) return std::nullopt;
@@ -67,11 +70,12 @@ std::optional<double> internal_rate_of_return(const std::vector<double>& flows) 
   }
   if (!positive || !negative) return std::nullopt;
   // Scan a grid that is dense near zero (where monthly rates live) for the first sign change.
-  constexpr double kLowest = -0.99, kHighest = 10.0;
+  constexpr double kHighest = 10.0;
   constexpr int kSteps = 2000;
-  const auto rate_at = [](int i) {
-    // Geometric spacing of 1 + r: from 0.01 to 11, so equal steps in log(1 + r).
-    const double lo = std::log(1.0 + kLowest), hi = std::log(1.0 + kHighest);
+  const auto rate_at = [lowest_rate](int i) {
+    // Geometric spacing of 1 + r: from 0.01 (or 1 + lowest_rate) to 11, so equal steps in
+    // log(1 + r).
+    const double lo = std::log(1.0 + lowest_rate), hi = std::log(1.0 + kHighest);
     return std::exp(lo + (hi - lo) * i / kSteps) - 1.0;
   };
   double a = rate_at(0);

@@ -38,7 +38,8 @@ double straight_line_depreciation(double cost, double salvage, int life_periods)
 double net_present_value(const std::vector<double>& flows, double rate_per_period);
 
 /// Internal rate of return per period of `flows` (index = period): the rate r > -1 at which
-/// net_present_value(flows, r) = 0. Robust: scans rates from -99 % to +1000 % per period for
+/// net_present_value(flows, r) = 0. Robust: scans rates from `lowest_rate` (default -99 %;
+/// must be in [-0.99, 10)) to +1000 % per period for
 /// the first sign change of the NPV, then bisects to 1e-12 (no Newton steps that can diverge);
 /// rates at which the NPV overflows a double (near -100 % over hundreds of periods) are skipped.
 /// nullopt ("n/a") when the flows never change sign or the NPV has no root in that range.
@@ -46,8 +47,12 @@ double net_present_value(const std::vector<double>& flows, double rate_per_perio
 /// unique only when the flows change sign once (Descartes' rule of signs on the NPV as a
 /// polynomial in 1 / (1 + r)); with more changes this gives the lowest of possibly several
 /// roots, which is no rate of return: make_plan then reports the IRR as not applicable
-/// (engine/metrics.hpp saving_sign_changes) and does not call this.
-std::optional<double> internal_rate_of_return(const std::vector<double>& flows);
+/// (engine/metrics.hpp saving_sign_changes) and does not call this, unless the running sum
+/// changes sign once (Norstrom's criterion, engine/metrics.hpp
+/// cumulative_saving_sign_changes): then the one root above 0 is the rate, found with
+/// `lowest_rate` = 0. Throws EngineError for a `lowest_rate` outside that range.
+std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
+                                              double lowest_rate = -0.99);
 
 /// An annual rate as the equivalent monthly one: (1 + r)^(1/12) - 1; and back: (1 + m)^12 - 1.
 double monthly_from_annual(double annual_rate);

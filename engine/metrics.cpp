@@ -95,6 +95,27 @@ int saving_sign_changes(const std::vector<double>& saving,
   return changes;
 }
 
+int cumulative_saving_sign_changes(const std::vector<double>& saving,
+                                   const std::vector<double>& rented_cumulative) {
+  int changes = 0;
+  int last_sign = 0;
+  double running = 0;
+  for (size_t m = 0; m < saving.size(); ++m) {
+    running += saving[m];
+    const double rent = m < rented_cumulative.size() ? rented_cumulative[m] : 0.0;
+    const double tolerance = kComparisonTolerance * std::max(1.0, std::abs(rent));
+    const int sign = running > tolerance ? 1 : running < -tolerance ? -1 : 0;
+    if (sign == 0) continue;
+    if (last_sign != 0 && sign != last_sign) ++changes;
+    last_sign = sign;
+  }
+  return changes;
+}
+
+bool irr_is_unique(int saving_changes, int cumulative_changes) {
+  return saving_changes <= 1 || cumulative_changes == 1;
+}
+
 std::string irr_not_unique_text(int sign_changes) {
   return "n/a (saving changes sign " + std::to_string(sign_changes) + " times)";
 }

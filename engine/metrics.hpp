@@ -63,6 +63,28 @@ std::optional<MonthSpan> ahead_then_behind(const CashFlow& owned, const CashFlow
 /// is the baseline's monthly total (index as `saving`; missing months count as 0).
 int saving_sign_changes(const std::vector<double>& saving, const std::vector<double>& rented_total);
 
+/// Sign changes of the running sum of the saving (`saving`, index = month; the cumulative
+/// saving of owning, rented - owned cumulative), counted as saving_sign_changes counts the
+/// saving's own: a running sum within kComparisonTolerance x max(1, |rented_cumulative[m]|)
+/// of 0 is 0 and skipped (the tolerance break_even_month uses). `rented_cumulative` is the
+/// baseline's cumulative cost (index as `saving`; missing months count as 0). Throws nothing.
+///
+/// Norstrom's criterion (C. J. Norstrom, "A sufficient condition for a unique nonnegative
+/// internal rate of return", Journal of Financial and Quantitative Analysis 7(3), 1972,
+/// pp. 1835-1839): when the running sum starts negative and changes sign exactly once, the
+/// NPV has exactly one root r > 0, however often the saving itself changes sign. Proof
+/// sketch: NPV(r) = (1 - d) sum_{t<n} A_t d^t + A_n d^n with d = 1 / (1 + r) and A_t the
+/// running sums; for 0 < d < 1 the coefficients change sign once, so by Descartes' rule
+/// there is one root in 0 < d < 1.
+int cumulative_saving_sign_changes(const std::vector<double>& saving,
+                                   const std::vector<double>& rented_cumulative);
+
+/// Is the IRR of a saving with an initial outlay unique? Yes when the saving changes sign at
+/// most once (`saving_changes`, Descartes' rule of signs: one root r > -1) or its running sum
+/// changes sign exactly once (`cumulative_changes`, Norstrom's criterion: one root r > 0,
+/// the rate to report). Throws nothing.
+bool irr_is_unique(int saving_changes, int cumulative_changes);
+
 /// What the reports show for an IRR that does not apply because the saving changes sign
 /// `sign_changes` (> 1) times: "n/a (saving changes sign N times)". The workbook's IRR
 /// formula builds the same text.

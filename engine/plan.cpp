@@ -409,18 +409,26 @@ Plan make_plan(const PlanInputs& given) {
                                  "): nothing invested to pay back; compare the totals and NPV";
       }
       r.saving_sign_changes = saving_sign_changes(saving, rented.total);
+      r.cumulative_saving_sign_changes = cumulative_saving_sign_changes(saving, rented.cumulative);
       if (r.comparison_na_reason.empty()) {
         r.payback_months = payback_months(saving);
-        if (r.saving_sign_changes > 1) {
+        // Norstrom: a running sum that turns positive once has one root above 0, whatever
+        // the months do (a refresh, a resale); search there, below 0 other roots may lie.
+        const bool by_running_sum = r.saving_sign_changes > 1;
+        if (!irr_is_unique(r.saving_sign_changes, r.cumulative_saving_sign_changes)) {
           // Descartes' rule of signs: as many rates as sign changes (less an even number) zero
           // the saving's NPV; the lowest of them (a -100 % at 600 months) means nothing.
           const std::string why =
-              "several rates or none zero the saving's NPV (Descartes' rule of signs), so the "
-              "IRR is not unique; compare the totals and NPV";
+              "several rates or none zero the saving's NPV (Descartes' rule of signs), and the "
+              "cumulative saving changes sign " +
+              std::to_string(r.cumulative_saving_sign_changes) +
+              " times, not once (Norstrom's criterion), so the IRR is not unique; compare the "
+              "totals and NPV";
           r.irr_na_reason =
               "the saving changes sign " + std::to_string(r.saving_sign_changes) + " times: " + why;
           r.warnings.push_back("IRR " + irr_not_unique_text(r.saving_sign_changes) + ": " + why);
-        } else if (const auto monthly = internal_rate_of_return(saving)) {
+        } else if (const auto monthly =
+                       internal_rate_of_return(saving, by_running_sum ? 0.0 : -0.99)) {
           r.irr = annual_from_monthly(*monthly);
         } else {
           r.irr_na_reason = r.saving_sign_changes == 0

@@ -182,13 +182,18 @@ struct OptionResult {
   std::optional<double> payback_months;
   /// IRR of owning against the baseline (baseline total - own total by month), annualised
   /// (1 + monthly)^12 - 1; nullopt ("n/a", irr_na_reason says why) when the saving does not
-  /// change sign or has no root, when it changes sign more than once (the rate is not unique:
-  /// Descartes' rule of signs), or when comparison_na_reason is set (no initial outlay, no
+  /// change sign or has no root, when it changes sign more than once and its running sum
+  /// does not change sign exactly once (the rate is not unique: Descartes' rule of signs and
+  /// Norstrom's criterion, engine irr_is_unique; with one change of the running sum the rate
+  /// is the one root above 0), or when comparison_na_reason is set (no initial outlay, no
   /// use).
   std::optional<double> irr;
   /// Sign changes of the monthly saving against the baseline (engine saving_sign_changes);
   /// 0 for an option not compared with a baseline.
   int saving_sign_changes = 0;
+  /// Sign changes of the cumulative saving against the baseline (engine
+  /// cumulative_saving_sign_changes); 0 for an option not compared with a baseline.
+  int cumulative_saving_sign_changes = 0;
   /// Why irr is nullopt for an owned option compared with the baseline: comparison_na_reason,
   /// "the saving changes sign N times: ...", "the saving never changes sign: ..." or no root
   /// in range; "" when irr has a value or the option is not compared.

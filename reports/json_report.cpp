@@ -188,6 +188,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     // sign more than once: no unique rate; no initial outlay; ...), else null.
     o["irr_na_reason"] = reason(r.irr_na_reason);
     o["saving_sign_changes"] = r.saving_sign_changes;
+    o["cumulative_saving_sign_changes"] = r.cumulative_saving_sign_changes;
     // No break-even month although owning led for a while: when, and when it fell behind.
     if (r.ahead_then_behind) {
       o["ahead_then_behind"] = {{"ahead_first_month", r.ahead_then_behind->first},

@@ -19,7 +19,8 @@ namespace gputco {
 ///   energy_kwh_per_month, tokens_per_month, total_cost, npv, annual_costs[],
 ///   break_even_hours, break_even_month, cost_per_million_tokens, payback_months, irr,
 ///   irr_na_reason (why irr is null for a compared owned option, e.g. "the saving changes
-///   sign 3 times: ..."), saving_sign_changes, ahead_then_behind ({ahead_first_month,
+///   sign 3 times: ..."), saving_sign_changes, cumulative_saving_sign_changes
+///   (Norstrom: one change keeps the IRR unique), ahead_then_behind ({ahead_first_month,
 ///   ahead_last_month, behind_from_month} when there is no break-even month although owning
 ///   led for a while, else null), break_even_hours_per_day, owning_cheaper_at_any_use (true:
 ///   owning costs no more than the baseline unused and at 24 h/day; both break-even hours are

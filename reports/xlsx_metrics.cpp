@@ -45,6 +45,8 @@ struct ComparisonRows {
   lxw_row_t paid_back = 0;
   lxw_row_t sign = 0;  ///< the saving's last sign so far: 1, -1 (0 within rounding is skipped)
   lxw_row_t sign_changes = 0;  ///< 1: the sign above flips this month; their sum in the Sum column
+  lxw_row_t cumulative_sign = 0;          ///< sign of the cumulative saving so far (1, -1)
+  lxw_row_t cumulative_sign_changes = 0;  ///< 1: that sign flips this month; sum in Sum column
 };
 
 }  // namespace
@@ -270,6 +272,8 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
       rows.paid_back = row++;
       rows.sign = row++;
       rows.sign_changes = row++;
+      rows.cumulative_sign = row++;
+      rows.cumulative_sign_changes = row++;
       ++row;
       sheet.text(rows.saving, 0,
                  "Saving against " + option_label(scenario, plan.baseline_option_id));
@@ -283,6 +287,11 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                  formats.flag_label);
       sheet.text(rows.sign_changes, 0, "The saving changes sign this month, 1 = yes",
                  formats.flag_label);
+      sheet.text(rows.cumulative_sign, 0,
+                 "Sign of the cumulative saving so far (1, -1; 0 within rounding skipped)",
+                 formats.flag_label);
+      sheet.text(rows.cumulative_sign_changes, 0,
+                 "The cumulative saving changes sign this month, 1 = yes", formats.flag_label);
       // The engine's rules month by month first: breaking even and paying back "for good"
       // look ahead to the end of the horizon.
       const size_t months_n = static_cast<size_t>(last - first) + 1;
@@ -310,6 +319,7 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
       }
       std::optional<int> first_paid_back;
       int sign_so_far = 0, sign_changes = 0;
+      int cumulative_sign_so_far = 0, cumulative_sign_changes = 0;
       for (lxw_col_t col = first; col <= last; ++col) {
         const auto m = static_cast<size_t>(col - first);
         const double saving = savings[m];
@@ -368,6 +378,33 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
               "=IF(" + cell_ref(rows.sign, col) + "*" + cell_ref(rows.sign, col - 1) + "<0,1,0)",
               flips ? 1 : 0, formats.flag);
         }
+        // The engine's cumulative_saving_sign_changes (Norstrom's criterion), with
+        // break_even_month's tolerance on the baseline's cumulative cost.
+        const double tol_cumulative =
+            kComparisonTolerance * std::max(1.0, std::abs(base_cf.cumulative[m]));
+        const int cumulative_sign = running_sums[m] > tol_cumulative    ? 1
+                                    : running_sums[m] < -tol_cumulative ? -1
+                                                                        : 0;
+        const bool cumulative_flips = cumulative_sign != 0 && cumulative_sign_so_far != 0 &&
+                                      cumulative_sign != cumulative_sign_so_far;
+        if (cumulative_flips) ++cumulative_sign_changes;
+        if (cumulative_sign != 0) cumulative_sign_so_far = cumulative_sign;
+        const std::string tol_cumulative_here =
+            tolerance + "*MAX(1,ABS(" + cash_here(base.cumulative, col) + "))";
+        sheet.formula(
+            rows.cumulative_sign, col,
+            "=IF(" + r_here + ">" + tol_cumulative_here + ",1,IF(" + r_here + "<-" +
+                tol_cumulative_here + ",-1," +
+                (col == first ? std::string("0") : cell_ref(rows.cumulative_sign, col - 1)) + "))",
+            cumulative_sign_so_far, formats.flag);
+        if (col == first) {
+          sheet.number(rows.cumulative_sign_changes, col, 0, formats.flag);
+        } else {
+          sheet.formula(rows.cumulative_sign_changes, col,
+                        "=IF(" + cell_ref(rows.cumulative_sign, col) + "*" +
+                            cell_ref(rows.cumulative_sign, col - 1) + "<0,1,0)",
+                        cumulative_flips ? 1 : 0, formats.flag);
+        }
       }
       const auto range = [&](lxw_row_t monthly) {
         return cell_ref(monthly, first, true, true) + ":" + cell_ref(monthly, last, true, true);
@@ -376,6 +413,13 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
       sheet.formula(rows.sign_changes, 1, "=SUM(" + range(rows.sign_changes) + ")", sign_changes,
                     formats.integer);
       const std::string changes = cell_ref(rows.sign_changes, 1, true, true);
+      sheet.formula(rows.cumulative_sign_changes, 1,
+                    "=SUM(" + range(rows.cumulative_sign_changes) + ")", cumulative_sign_changes,
+                    formats.integer);
+      // No unique rate: the saving changes sign more than once (Descartes' rule of signs) and
+      // its running sum does not change sign exactly once (Norstrom's criterion).
+      const std::string not_unique =
+          "AND(" + changes + ">1," + cell_ref(rows.cumulative_sign_changes, 1, true, true) + "<>1)";
       // Break-even month: "n/a" when owning is never dearer, "never" when it does not catch up
       // for good (dearer in the last month).
       const std::string month_formula = "=IF(MAX(" + range(rows.dearer) + ")=0,\"n/a\",IFERROR(" +
@@ -407,12 +451,13 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
 
       // IRR: the spreadsheet's IRR from gputco's rate, one Newton step on the NPV of the
       // saving (as exact as the engine's bisection), annualised; not applicable when the
-      // saving changes sign more than once (no unique rate: Descartes' rule of signs).
+      // rate is not unique (engine irr_is_unique). The start is the engine's rate: with one
+      // change of the running sum, the one root above 0.
       const std::optional<double> monthly =
           option.irr ? std::optional<double>(monthly_from_annual(*option.irr)) : std::nullopt;
       sheet.number(r, out.irr_start_col, monthly.value_or(0.0), formats.factor);
       write_either(sheet, r, out.irr_monthly_col,
-                   "=IF(" + changes + ">1,\"n/a\",IFERROR(IRR(" + range(rows.saving) + "," +
+                   "=IF(" + not_unique + ",\"n/a\",IFERROR(IRR(" + range(rows.saving) + "," +
                        ref(out.irr_start_col) + "),\"n/a\"))",
                    monthly, "n/a", formats.factor);
       const std::string q = ref(out.irr_monthly_col);
@@ -422,12 +467,14 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                        months_here + "*(1+" + q + ")^(-" + months_here + "-1)),\"n/a\")",
                    monthly, "n/a", formats.factor);
       write_either(sheet, r, out.irr_col,
-                   "=IF(" + not_applicable + ",\"n/a\",IF(" + changes +
-                       ">1,\"n/a (saving changes sign \"&" + changes + "&\" times)\",IF(ISNUMBER(" +
+                   "=IF(" + not_applicable + ",\"n/a\",IF(" + not_unique +
+                       ",\"n/a (saving changes sign \"&" + changes + "&\" times)\",IF(ISNUMBER(" +
                        ref(out.irr_refined_col) + "),(1+" + ref(out.irr_refined_col) + ")^" +
                        names.at(kConstantsSection, "months_per_year") + "-1,\"n/a\")))",
                    na ? std::nullopt : option.irr,
-                   !na && sign_changes > 1 ? irr_not_unique_text(sign_changes) : "n/a",
+                   !na && !irr_is_unique(sign_changes, cumulative_sign_changes)
+                       ? irr_not_unique_text(sign_changes)
+                       : "n/a",
                    formats.percent);
     }
 

@@ -445,11 +445,12 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
         figure(row, layout.payback_col, i, live ? metrics->payback_col : 0,
                na ? std::nullopt : option.payback_months, na ? "n/a" : "never", formats.decimal1);
         // More than one sign change of the saving: no unique rate, the Metrics sheet's words.
-        figure(row, layout.irr_col, i, live ? metrics->irr_col : 0, na ? std::nullopt : option.irr,
-               !na && option.saving_sign_changes > 1
-                   ? irr_not_unique_text(option.saving_sign_changes)
-                   : "n/a",
-               formats.percent);
+        figure(
+            row, layout.irr_col, i, live ? metrics->irr_col : 0, na ? std::nullopt : option.irr,
+            !na && !irr_is_unique(option.saving_sign_changes, option.cumulative_saving_sign_changes)
+                ? irr_not_unique_text(option.saving_sign_changes)
+                : "n/a",
+            formats.percent);
       } else {
         for (lxw_col_t c = layout.be_hours_col; c <= layout.irr_col; ++c) {
           sheet.text(row, c, kNotAvailable, formats.not_available);

@@ -6,6 +6,7 @@
 // break-even columns now say "always", "never" and "n/a" rather than an empty field for all.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -116,6 +117,49 @@ TEST(SavingSigns, ownedOptionDearerOverTheHorizonNeverBreaksEvenAndHasNoIrr) {
                           "months 13-146 and is above it from month 147 to the end (600)"),
             std::string::npos)
       << text.out;
+}
+
+TEST(SavingSigns, aCumulativeSavingThatTurnsPositiveOnceKeepsItsIrr) {
+  // newcomer5: in own-base-rent-peaks the rig's monthly saving against rent-h100 changes sign
+  // 7 times (a card bought in months 18, 28 and 35 costs more than that month's rent), so the
+  // strict Descartes rule said "n/a"; its cumulative saving turns positive once (month 12)
+  // and stays so: Norstrom's criterion gives one rate above 0, which is the IRR.
+  const auto run = test::run(
+      test::gputco_exe(), {"plan", test::source_path("scenarios/examples/own-base-rent-peaks.ini"),
+                           "--no-workbook", "--format", "json"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto plan = nlohmann::json::parse(run.out);
+  const nlohmann::json* rig = nullptr;
+  const nlohmann::json* rented = nullptr;
+  for (const auto& o : plan["options"]) {
+    if (o["id"] == "used-3090-rig") rig = &o;
+    if (o["id"] == "rent-h100") rented = &o;
+  }
+  ASSERT_TRUE(rig && rented);
+  EXPECT_EQ((*rig)["saving_sign_changes"], 7);
+  EXPECT_EQ((*rig)["cumulative_saving_sign_changes"], 1);
+  ASSERT_TRUE((*rig)["irr"].is_number()) << (*rig)["irr_na_reason"];
+  // The rate is a root of the saving's NPV, recomputed here from the monthly totals: at the
+  // monthly rate (1 + irr)^(1/12) - 1 the discounted saving sums to 0 (within 1e-6 of the
+  // outlay), and it is above 0.
+  const double annual = (*rig)["irr"].get<double>();
+  EXPECT_GT(annual, 0);
+  const double monthly = std::pow(1 + annual, 1.0 / 12) - 1;
+  double npv = 0, discount = 1;
+  const auto& own = (*rig)["monthly_total"];
+  const auto& rent = (*rented)["monthly_total"];
+  ASSERT_EQ(own.size(), rent.size());
+  for (size_t m = 0; m < own.size(); ++m) {
+    npv += (rent[m].get<double>() - own[m].get<double>()) * discount;
+    discount /= 1 + monthly;
+  }
+  const double outlay = own[0].get<double>() - rent[0].get<double>();
+  EXPECT_NEAR(npv, 0, 1e-6 * outlay);
+  // The loan's cumulative saving changes sign 3 times: no unique rate, said so.
+  const auto& loan = plan["options"][1];
+  ASSERT_EQ(loan["id"], "new-5090-loan");
+  EXPECT_TRUE(loan["irr"].is_null());
+  EXPECT_EQ(loan["cumulative_saving_sign_changes"], 3);
 }
 
 TEST(SavingSigns, csvBreakEvenColumnsSayAlwaysNeverOrNotApplicable) {

@@ -1,11 +1,13 @@
 // A monthly saving of owning that changes sign more than once (a refresh, a falling rent, a
-// resale): the IRR is not unique (Descartes' rule of signs) and is "n/a"; the break-even
+// resale): the IRR may not be unique (Descartes' rule of signs) and is then "n/a"; the break-even
 // month and the payback are where owning catches up for good, never a first touch that a
-// later loss undoes. One sign change keeps the figures it always had. Hand-computed values.
+// later loss undoes. One sign change keeps the figures it always had, and so does a running
+// sum that changes sign once (Norstrom's criterion). Hand-computed values.
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "engine/error.hpp"
 #include "engine/finance.hpp"
 #include "engine/metrics.hpp"
 
@@ -97,6 +99,52 @@ TEST(SavingSignChanges, breakEvenIsWhereOwningCatchesUpForGood) {
   // Payback from month 6 on: -30 after month 5, +40 in month 6: 5 + 30 / 40 = 5.75 months.
   ASSERT_TRUE(payback_months(saving));
   EXPECT_NEAR(*payback_months(saving), 5.75, 1e-12);
+}
+
+TEST(SavingSignChanges, aRunningSumThatTurnsPositiveOnceKeepsTheIrrUnique) {
+  // Norstrom's criterion (JFQA 7(3), 1972). Saving -100, +60, +60, -10, +30 (a repair in
+  // month 3): signs -, +, +, -, +: three changes, so Descartes allows three roots. The running
+  // sum -100, -40, +20, +10, +40 changes sign once: one root above 0.
+  const std::vector<double> saving = {-100, 60, 60, -10, 30};
+  const Pair p = pair_of(saving);
+  EXPECT_EQ(saving_sign_changes(saving, p.rented.total), 3);
+  EXPECT_EQ(cumulative_saving_sign_changes(saving, p.rented.cumulative), 1);
+  EXPECT_TRUE(irr_is_unique(3, 1));
+  // -100 + 60 d + 60 d^2 - 10 d^3 + 30 d^4 = 0 at d = 1 / 1.2024047 (bisection in Python:
+  // 0.2024046780548613; check: d = 0.831666, 49.90 + 41.50 - 5.75 + 14.35 = 100.0).
+  const auto irr = internal_rate_of_return(saving, 0.0);
+  ASSERT_TRUE(irr);
+  EXPECT_NEAR(*irr, 0.2024046780548613, 1e-9);
+  // The three-change case above: running sum -100, -70, -40, -10, +20, -30, +10, +50 changes
+  // sign three times: no unique rate by either rule.
+  const std::vector<double> three = {-100, 30, 30, 30, 30, -50, 40, 40};
+  EXPECT_EQ(cumulative_saving_sign_changes(three, pair_of(three).rented.cumulative), 3);
+  EXPECT_FALSE(irr_is_unique(3, 3));
+  EXPECT_FALSE(irr_is_unique(2, 0));
+  EXPECT_TRUE(irr_is_unique(1, 0));
+  // A running sum within 1e-9 x max(1, rented cumulative) of 0 has no sign: -100, +100
+  // (sum 0), +1e-12 is one change at most, from -100 to nothing: zero changes.
+  EXPECT_EQ(cumulative_saving_sign_changes({-100, 100, 1e-12}, {0, 50, 100}), 0);
+}
+
+TEST(SavingSignChanges, theRateAboveZeroIsTakenWhereARootBelowZeroAlsoExists) {
+  // Saving -100, +80, +80, -20 (a removal cost at the end): the running sum -100, -20, +60,
+  // +40 changes sign once; the NPV is +40 at 0 %, -92 at +1000 % and -1.9e7 at -99 % (the
+  // last flow dominates as r -> -1): a root on each side of 0. The first from -99 % up
+  // (-78.40 %) is no rate of return; Norstrom's is the one above 0: -100 + 80 d + 80 d^2 - 20
+  // d^3 = 0 at d = 1 / 1.29771 (Python bisection 0.29770947389808883; check d = 0.770588:
+  // 61.647 + 47.505 - 9.152 = 100.0).
+  const std::vector<double> saving = {-100, 80, 80, -20};
+  const Pair p = pair_of(saving);
+  EXPECT_EQ(saving_sign_changes(saving, p.rented.total), 2);
+  EXPECT_EQ(cumulative_saving_sign_changes(saving, p.rented.cumulative), 1);
+  const auto lowest = internal_rate_of_return(saving);
+  ASSERT_TRUE(lowest);
+  EXPECT_NEAR(*lowest, -0.7840468405277439, 1e-9);
+  const auto above_zero = internal_rate_of_return(saving, 0.0);
+  ASSERT_TRUE(above_zero);
+  EXPECT_NEAR(*above_zero, 0.29770947389808883, 1e-9);
+  EXPECT_THROW(internal_rate_of_return(saving, -1.0), EngineError);
 }
 
 TEST(SavingSignChanges, aLeadOfSeveralMonthsIsReportedAsItsSpan) {

@@ -295,9 +295,14 @@ void recompute_money(SamplePlan& sample) {
   plan.options[0].irr.reset();
   plan.options[0].saving_sign_changes =
       saving_sign_changes(monthly_saving, plan.options[1].cash_flow.total);
-  // More than one sign change: no unique rate (make_plan's rule).
-  if (const auto monthly = internal_rate_of_return(monthly_saving);
-      monthly && plan.options[0].saving_sign_changes <= 1) {
+  plan.options[0].cumulative_saving_sign_changes =
+      cumulative_saving_sign_changes(monthly_saving, plan.options[1].cash_flow.cumulative);
+  // No unique rate: make_plan's rule (Descartes, then Norstrom: the root above 0).
+  const bool unique = irr_is_unique(plan.options[0].saving_sign_changes,
+                                    plan.options[0].cumulative_saving_sign_changes);
+  if (const auto monthly = internal_rate_of_return(
+          monthly_saving, plan.options[0].saving_sign_changes > 1 ? 0.0 : -0.99);
+      monthly && unique) {
     plan.options[0].irr = annual_from_monthly(*monthly);
   }
   plan.options[0].break_even_month.reset();

@@ -67,10 +67,11 @@ void expect_summary_is_the_engines(const Sheets& sheets, const Plan& expected,
           option.never_dearer_than_baseline ? "n/a" : "never");
       expect_figure(sheets, "Payback, months", id, na ? std::nullopt : option.payback_months,
                     na ? "n/a" : "never");
-      expect_figure(sheets, "IRR per year", id, na ? std::nullopt : option.irr,
-                    !na && option.saving_sign_changes > 1
-                        ? irr_not_unique_text(option.saving_sign_changes)
-                        : "n/a");
+      expect_figure(
+          sheets, "IRR per year", id, na ? std::nullopt : option.irr,
+          !na && !irr_is_unique(option.saving_sign_changes, option.cumulative_saving_sign_changes)
+              ? irr_not_unique_text(option.saving_sign_changes)
+              : "n/a");
     }
     if (!expected.api_reference_option_id.empty() && option.kind != OptionKind::api &&
         option.feasible) {
