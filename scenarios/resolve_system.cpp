@@ -75,6 +75,13 @@ void Resolver::resolve_system_price(const ScenarioOption& o, OptionInputs& oi,
       number(o.id, "host_cost", host_label, 0, s_.currency,
              "default: 0 (price_per_gpu replaces the catalog's whole-system price of " + sys.id +
                  ", host included; set host_cost for the host)");
+      // newcomer5: a typed per-device price on a whole-system price left the host free
+      // without a word outside the Inputs sheet.
+      oi.input_warnings.push_back("host_cost is 0: price_per_gpu replaces the catalog's " +
+                                  std::string(price ? "whole-system price" : "price") +
+                                  " of system " + sys.id + " (host included), so the host (" +
+                                  sys.host +
+                                  ") costs nothing in this plan; set host_cost to price it");
     }
     return;
   }

@@ -341,9 +341,9 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.text("baseline", s.baseline);
       r.fraction("vat_rate", s.vat_rate, 0, 1, "a fraction (0.19 for 19 %)");
       if (auto v = r.boolean("vat_reclaimable")) s.vat_reclaimable = *v;
-      r.fraction("rent_trend_per_year", s.rent_trend_per_year, -0.99, 10,
+      r.fraction("rent_trend_per_year", s.rent_trend_per_year, -0.99, 1,
                  "a fraction per year (-0.15 for -15 %)");
-      r.fraction("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 10,
+      r.fraction("api_price_trend_per_year", s.api_price_trend_per_year, -0.99, 1,
                  "a fraction per year (-0.3 for -30 %)");
       r.choice("hours_per_month_convention", s.hours_per_month_convention,
                {"730", "720", "calendar"});
@@ -400,7 +400,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
       r.text("tariff", s.tariff);
       r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
-      r.fraction("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 10,
+      r.fraction("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 1,
                  "a fraction per year (0.05 for +5 %)");
       r.text("grid_region", s.grid_region);
       r.number("grid_g_co2e_per_kwh", s.grid_g_co2e_per_kwh, 0, 5000,

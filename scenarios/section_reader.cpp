@@ -172,6 +172,18 @@ std::optional<double> SectionReader::fraction(const std::string& key, double min
   const auto value = parsed_number(key, -kAny, kAny, what);  // the grammar only
   if (!value) return std::nullopt;
   if (std::fabs(*value) < kNegligibleFraction && min <= 0 && max >= 0) return 0.0;
+  // A rate typed in percent (10 for 10 %) where the key takes a fraction: out of range, and
+  // the fraction it meant is in range. Say so rather than read it 100 times too large. Only
+  // for a key whose description speaks of percent (not a correlation).
+  const double as_fraction = *value / 100.0;
+  if (what.find('%') != std::string::npos && (*value < min || *value > max) &&
+      std::fabs(*value) >= 1 && std::fabs(*value) <= 100 && as_fraction >= min &&
+      as_fraction <= max) {
+    std::ostringstream message;
+    message << "expected " << what << " between " << min << " and " << max << ", got " << *text(key)
+            << " (a percentage? did you mean " << as_fraction << "?)";
+    fail(key, message.str());
+  }
   return parsed_number(key, min, max, what);  // the range, with its message
 }
 

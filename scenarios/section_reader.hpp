@@ -54,6 +54,9 @@ class SectionReader {
 
   /// A fraction or a rate (discount, VAT, trends, growth, loan and lease rates, shares of
   /// capex) in [min, max] (min <= 0 <= max): a magnitude below kNegligibleFraction reads as 0.
+  /// A value out of range that reads in range as a percentage (10 where 0.10 was meant) is
+  /// refused with "(a percentage? did you mean 0.1?)" when `what` speaks of percent ("a
+  /// fraction per year (0.05 for +5 %)"; not a correlation).
   void fraction(const std::string& key, double& out, double min, double max,
                 const std::string& what) const;
   void fraction(const std::string& key, std::optional<double>& out, double min, double max,

@@ -169,6 +169,29 @@ TEST_F(InputSlips, aYearlyTrendCompoundingBeyondFourTimesOrAQuarterOverTheHorizo
   EXPECT_FALSE(has(warnings_of(trended("rent_trend_per_year = -0.15\n", "")), "compounds"));
 }
 
+TEST_F(InputSlips, aRateTypedInPercentIsRefusedWithTheFractionItMeant) {
+  // newcomer5: rent_trend_per_year = 10 (meant +10 %) compounded to x1,000,000+ silently.
+  // The trends take -0.99 to 1 (+100 % a year); 10 / 100 = 0.1 is in range: say so.
+  EXPECT_NE(error_of(trended("rent_trend_per_year = 10\n", ""))
+                .find("test.ini:4: [scenario] rent_trend_per_year: expected a fraction per year "
+                      "(-0.15 for -15 %) between -0.99 and 1, got 10 (a percentage? did you mean "
+                      "0.1?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(trended("", "tariff_trend_per_year = -30\n")).find("did you mean -0.3?"),
+            std::string::npos);
+  // vat_rate = 19 (0 to 1): 0.19.
+  EXPECT_NE(error_of(trended("vat_rate = 19\n", "")).find("did you mean 0.19?"), std::string::npos);
+  // 1.5 (+150 % a year) is out of range: more likely 1.5 % than a rent that more than doubles.
+  EXPECT_NE(error_of(trended("rent_trend_per_year = 1.5\n", "")).find("did you mean 0.015?"),
+            std::string::npos);
+  // 500 is no percentage of a trend (5.0 is out of range too): the range alone.
+  const std::string too_steep = error_of(trended("rent_trend_per_year = 500\n", ""));
+  EXPECT_NE(too_steep.find("between -0.99 and 1, got 500"), std::string::npos);
+  EXPECT_EQ(too_steep.find("did you mean"), std::string::npos);
+  // 1 (+100 % a year) is the top of the range and is read (its compounding warned).
+  EXPECT_TRUE(has(warnings_of(trended("rent_trend_per_year = 1\n", "")), "compounds"));
+}
+
 TEST_F(InputSlips, aHostPriceFarAboveItsGpusIsWarned) {
   // 4 x 700 = 2,800 EUR of GPUs: a host of 1e9 is a slip (warned); 5,600 (2 x) is not.
   EXPECT_TRUE(has(warnings_of(rig("host_cost = 1e9\n")),

@@ -146,6 +146,15 @@ TEST_F(SystemOption, typedKeysReplaceThePartTheyName) {
       option(resolved("system = hgx-h100-8x-ib\nprice_per_gpu = 30000\n"), "own");
   EXPECT_DOUBLE_EQ(typed.price_per_gpu, 30000);
   EXPECT_DOUBLE_EQ(typed.host_cost, 0);
+  // ... and says the host is free (newcomer5), naming the host; a typed host_cost is silent.
+  ASSERT_EQ(typed.input_warnings.size(), 1u);
+  EXPECT_EQ(typed.input_warnings[0],
+            "host_cost is 0: price_per_gpu replaces the catalog's whole-system price of system "
+            "hgx-h100-8x-ib (host included), so the host (8x H100 SXM node with InfiniBand "
+            "networking, as quoted) costs nothing in this plan; set host_cost to price it");
+  const OptionInputs host_typed =
+      option(resolved("system = hgx-h100-8x-ib\nprice_per_gpu = 30000\nhost_cost = 9000\n"), "own");
+  EXPECT_TRUE(host_typed.input_warnings.empty());
   // The rig's host price replaced, its cards still the catalog's: 2,000 + 4 x 750.
   const OptionInputs rig =
       option(resolved("system = rig-4x-rtx-3090\ncondition = used\nhost_cost = 2000\n"), "own");
