@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "engine/error.hpp"
+#include "engine/serving_profile.hpp"
 #include "engine/timeline.hpp"
 #include "engine/units.hpp"
 #include "pricing/suggest.hpp"
@@ -441,6 +442,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   }
 
   const auto& p = r_.plan_inputs;
+  warn_format_llama_cpp_cannot_run(oi.quant.value_or(p.quant).id, engine.empty(), oi);
   FitRequest request{p.model, oi.quant.value_or(p.quant), p.workload.context_tokens,
                      p.workload.concurrent_streams, p.workload.kv_cache};
   const int needed = devices_needed(request, oi.device, 64, p.memory_policy);
@@ -464,6 +466,28 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   resolve_cost_lines(o, oi);
   resolve_option_constraints(o, oi);
   r_.plan_inputs.options.push_back(std::move(oi));
+}
+
+void Resolver::warn_format_llama_cpp_cannot_run(const std::string& quant_id, bool engine_defaulted,
+                                                OptionInputs& oi) const {
+  if (oi.engine != ServingEngine::llama_cpp || oi.kind == OptionKind::api) return;
+  const WeightFormat format = weight_format(quant_id);
+  if (format != WeightFormat::fp8 && format != WeightFormat::nvfp4 &&
+      format != WeightFormat::int4_awq) {
+    return;
+  }
+  // engine/serving_profile.cpp format_support refuses this pair in `gputco throughput`; a
+  // plan keeps its llama.cpp estimate (the decode model at the format's bytes per weight) so
+  // that a scenario without request lengths still plans, and says so.
+  oi.input_warnings.push_back(
+      "engine: " + std::string(engine_defaulted ? "llama.cpp (the default engine)" : "llama.cpp") +
+      " runs GGUF files only, and " + quant_id +
+      " is a checkpoint format of vLLM, SGLang and TensorRT-LLM: the speed is llama.cpp's decode "
+      "model at " +
+      quant_id +
+      "'s bytes per weight, a stand-in; set engine = vllm (with prompt_tokens_per_request and "
+      "output_tokens_per_request in [workload]) for a serving estimate, or a GGUF quant such as "
+      "Q8_0");
 }
 
 void Resolver::resolve_cost_lines(const ScenarioOption& o, OptionInputs& oi) {

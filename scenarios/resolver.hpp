@@ -217,6 +217,11 @@ class Resolver {
 
   /// The cost lines (engine/cost_lines.hpp) that apply to the option's kind, each entered one
   /// as an input, each other one as "not entered" (counted as 0; an empty input cell).
+  /// Warns on `oi` when its engine is llama.cpp and `quant_id` is a format llama.cpp cannot
+  /// run (FP8, NVFP4, INT4-AWQ): the plan keeps llama.cpp's estimate as a stated stand-in
+  /// (`engine_defaulted`: no engine was given, so llama.cpp is the default). Throws nothing.
+  void warn_format_llama_cpp_cannot_run(const std::string& quant_id, bool engine_defaulted,
+                                        OptionInputs& oi) const;
   void resolve_cost_lines(const ScenarioOption& o, OptionInputs& oi);
   /// [risk]: the Monte Carlo's ranges (r_.risk_model) over RiskModel's defaults; each range
   /// the scenario sets is an input.

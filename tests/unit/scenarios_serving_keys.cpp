@@ -74,6 +74,21 @@ TEST_F(ServingKeys, noEngineIsLlamaCppAndSaidSo) {
   ASSERT_NE(engine, nullptr);
   EXPECT_EQ(engine->text, "llama.cpp");
   EXPECT_NE(engine->provenance.find("default: llama.cpp"), std::string::npos);
+  // The workload's FP8 on llama.cpp, a format it cannot run: a stated stand-in on h100 (the
+  // default engine); rig runs its own Q4_K_M (GGUF) and is silent.
+  const auto& warnings = test::option(r, "h100").input_warnings;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].rfind("engine: llama.cpp (the default engine) runs GGUF files only, and "
+                              "FP8 is a checkpoint format of vLLM, SGLang and TensorRT-LLM",
+                              0),
+            0u);
+  EXPECT_TRUE(test::option(r, "rig").input_warnings.empty());
+  // Named explicitly, the same warning without "(the default engine)".
+  const ResolvedScenario named =
+      resolve(parse(kHead + kOptions + "engine = llama.cpp\n"), *catalog_);
+  ASSERT_EQ(test::option(named, "h100").input_warnings.size(), 1u);
+  EXPECT_EQ(test::option(named, "h100").input_warnings[0].rfind("engine: llama.cpp runs GGUF", 0),
+            0u);
 }
 
 TEST_F(ServingKeys, targetsReachTheWorkloadAndAnUnmeetableOneIsRefusedNamingIt) {
