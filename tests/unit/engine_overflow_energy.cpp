@@ -51,6 +51,17 @@ PlanInputs blend() {
   return in;
 }
 
+/// The owned option's result as make_plan fills its energy and carbon: its cash flow, then
+/// energy_and_carbon (`tokens` = 300 h x 1.5e6 tokens/h = 4.5e8 output tokens).
+OptionResult owned_result(const PlanInputs& in) {
+  OptionResult r;
+  r.id = in.options[0].id;
+  r.feasible = true;
+  r.cash_flow = option_cash_flow(in.options[0], in.workload, in.site, in.finance);
+  energy_and_carbon(in.options[0], in.site, 4.5e8, r);
+  return r;
+}
+
 TEST(OverflowEnergy, theRentalsFiguresAreLinked) {
   const PlanInputs in = blend();
   const OptionInputs& own = in.options[0];
@@ -89,8 +100,7 @@ TEST(OverflowEnergy, theOverflowPartEqualsWhatTheRentalComputesForTheSameLoad) {
 }
 
 TEST(OverflowEnergy, thePlansTotalsIncludeTheOverflowAndSplitIt) {
-  const Plan plan = make_plan(blend());
-  const OptionResult& own = plan.options.at(0);
+  const OptionResult own = owned_result(blend());
   ASSERT_TRUE(own.energy_kwh_total && own.co2e_kg_total && own.overflow_energy);
   EXPECT_NEAR(*own.energy_kwh_total, 346.875, 1e-9);  // 150 + 196.875 (above)
   EXPECT_NEAR(*own.co2e_kg_total, 143.4375, 1e-9);    // 45 + 98.4375
@@ -100,8 +110,14 @@ TEST(OverflowEnergy, thePlansTotalsIncludeTheOverflowAndSplitIt) {
   EXPECT_NEAR(*own.overflow_energy->owned_co2e_kg, 45.0, 1e-9);
   EXPECT_NEAR(*own.overflow_energy->overflow_co2e_kg, 98.4375, 1e-9);
   EXPECT_EQ(own.overflow_energy->overflow_grid_g_co2e_per_kwh, std::optional<double>(500.0));
-  // Other options carry no split.
-  EXPECT_FALSE(plan.options.at(1).overflow_energy);
+  // 143.4375 kg / 4.5e8 tokens x 1e6 = 0.31875 kg per million tokens.
+  EXPECT_NEAR(*own.co2e_kg_per_million_tokens, 0.31875, 1e-12);
+  // The rental itself carries no split.
+  OptionResult rental;
+  const PlanInputs in = blend();
+  rental.cash_flow = option_cash_flow(in.options[1], in.workload, in.site, in.finance);
+  energy_and_carbon(in.options[1], in.site, 4.5e8, rental);
+  EXPECT_FALSE(rental.overflow_energy);
 }
 
 TEST(OverflowEnergy, anUnknownRentalIntensityMakesTheBlendsCo2eUnknownNotAGuess) {
@@ -110,8 +126,7 @@ TEST(OverflowEnergy, anUnknownRentalIntensityMakesTheBlendsCo2eUnknownNotAGuess)
   in.options[1].carbon_unknown_reason =
       "unknown: the catalog has no grid carbon intensity for the provider's region 'global'";
   prepare_plan_inputs(in);
-  const Plan plan = make_plan(in);
-  const OptionResult& own = plan.options.at(0);
+  const OptionResult own = owned_result(in);
   ASSERT_TRUE(own.energy_kwh_total);
   EXPECT_NEAR(*own.energy_kwh_total, 346.875, 1e-9);  // the energy is known
   EXPECT_FALSE(own.co2e_kg_total);
@@ -131,7 +146,7 @@ TEST(OverflowEnergy, noOverflowRentedCostsNoCarbonEvenWithAnUnknownIntensity) {
   in.workload.tokens_per_day = 8e6;
   in.options[1].grid_g_co2e_per_kwh = std::nullopt;
   prepare_plan_inputs(in);
-  const OptionResult own = make_plan(in).options.at(0);
+  const OptionResult own = owned_result(in);
   ASSERT_TRUE(own.co2e_kg_total && own.overflow_energy);
   EXPECT_DOUBLE_EQ(own.overflow_energy->overflow_kwh, 0.0);
   // 0.8 x 0.5 kW x 300 h x 1.0 = 120 kWh x 300 g = 36 kg.
@@ -142,7 +157,7 @@ TEST(OverflowEnergy, anUnknownRentalBoardPowerMakesTheBlendsEnergyUnknown) {
   PlanInputs in = blend();
   in.options[1].device.board_power_w = 0;
   prepare_plan_inputs(in);
-  const OptionResult own = make_plan(in).options.at(0);
+  const OptionResult own = owned_result(in);
   EXPECT_FALSE(own.energy_kwh_total);
   EXPECT_FALSE(own.co2e_kg_total);
   EXPECT_EQ(own.energy_unknown_reason,
