@@ -50,9 +50,9 @@ void size_rows(CashFlow& cf, size_t n, CashFlowRows rows) {
     for (auto* row : {&cf.load, &cf.total, &cf.discounted}) row->resize(n);
     return;
   }
-  for (auto* row :
-       {&cf.load, &cf.total, &cf.cumulative, &cf.discount_factor, &cf.discounted, &cf.depreciation,
-        &cf.book_value, &cf.interest, &cf.energy_kwh, &cf.idle_kwh, &cf.co2e_kg}) {
+  for (auto* row : {&cf.load, &cf.total, &cf.cumulative, &cf.discount_factor, &cf.discounted,
+                    &cf.depreciation, &cf.book_value, &cf.interest, &cf.energy_kwh, &cf.idle_kwh,
+                    &cf.co2e_kg, &cf.overflow_kwh, &cf.overflow_co2e_kg}) {
     row->assign(n, 0.0);
   }
 }
@@ -314,7 +314,7 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
       api_flows(o, w, f, x, cf);
       break;
   }
-  if (rows == CashFlowRows::all) energy_rows(o, site, f, x, cf);  // kWh and CO2e: not money
+  if (rows == CashFlowRows::all) energy_rows(o, w, site, f, x, cf);  // kWh and CO2e: not money
   cost_line_flows(o, f, x, cf);
   if (!f.vat_reclaimable && f.vat_rate > 0) {
     const bool lease = o.kind == OptionKind::buy && o.financing == Financing::lease;

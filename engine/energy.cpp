@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "engine/capacity.hpp"
 #include "engine/timeline.hpp"
@@ -65,12 +68,63 @@ std::optional<double> intensity_of(const OptionInputs& o, const SiteInputs& site
   return std::nullopt;
 }
 
+/// The reason text after "unknown: " (the engine's reasons begin so).
+std::string without_unknown(const std::string& reason) {
+  const std::string prefix = "unknown: ";
+  return reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : reason;
+}
+
+/// A blend's split of its energy and CO2e into r.overflow_energy (issue #21 H1), from the
+/// rows energy_rows filled; `owned_intensity` = the owned units' g CO2e/kWh. Returns false
+/// (energy unknown, reasons set) when the rental carried load but its board power is unknown.
+bool overflow_energy(const OptionInputs& o, std::optional<double> owned_intensity,
+                     OptionResult& r) {
+  const CashFlow& cf = r.cash_flow;
+  const double overflow_load =
+      std::accumulate(cf.overflow_load.begin(), cf.overflow_load.end(), 0.0);
+  if (overflow_load > 0 && !(o.overflow_power_w > 0)) {
+    r.energy_unknown_reason = "unknown: the catalog has no board power for " +
+                              o.overflow_device_id + ", the device of the overflow rental " +
+                              o.overflow_option_id;
+    r.co2e_unknown_reason = r.energy_unknown_reason;
+    return false;
+  }
+  OptionResult::OverflowEnergy split;
+  split.option_id = o.overflow_option_id;
+  split.overflow_kwh = std::accumulate(cf.overflow_kwh.begin(), cf.overflow_kwh.end(), 0.0);
+  split.owned_kwh =
+      std::accumulate(cf.energy_kwh.begin(), cf.energy_kwh.end(), 0.0) - split.overflow_kwh;
+  split.overflow_grid_g_co2e_per_kwh = o.overflow_grid_g_co2e_per_kwh;
+  if (owned_intensity) split.owned_co2e_kg = split.owned_kwh * *owned_intensity / kGramsPerKilogram;
+  if (o.overflow_grid_g_co2e_per_kwh || !(split.overflow_kwh > 0)) {
+    // Nothing rented: 0 kg whatever its intensity.
+    split.overflow_co2e_kg =
+        std::accumulate(cf.overflow_co2e_kg.begin(), cf.overflow_co2e_kg.end(), 0.0);
+  } else {
+    const std::string rental_reason =
+        !o.overflow_carbon_unknown_reason.empty()
+            ? without_unknown(o.overflow_carbon_unknown_reason)
+            : "the provider's region has no grid carbon intensity (set grid_region or "
+              "grid_g_co2e_per_kwh on " +
+                  o.overflow_option_id + ")";
+    split.overflow_co2e_unknown_reason =
+        "unknown: the overflow rented from " + o.overflow_option_id + " (" +
+        fmt::format("{:.0f}", split.overflow_kwh) +
+        " kWh) has no carbon intensity: " + rental_reason +
+        (split.owned_co2e_kg
+             ? fmt::format("; the owned units alone: {:.3f} t", *split.owned_co2e_kg / 1000.0)
+             : std::string());
+  }
+  r.overflow_energy = split;
+  return true;
+}
+
 }  // namespace
 
 /// Fills the physical rows energy_kwh, idle_kwh and co2e_kg from load and units (see
 /// option_cash_flow); api options keep zeros.
-void energy_rows(const OptionInputs& o, const SiteInputs& site, const FinanceInputs& f,
-                 const MonthFactors& x, CashFlow& cf) {
+void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
+                 const FinanceInputs& f, const MonthFactors& x, CashFlow& cf) {
   if (o.kind == OptionKind::api) return;
   const auto last = static_cast<size_t>(f.horizon_months);
   const double pue = energy_pue_of(o, site);
@@ -96,6 +150,24 @@ void energy_rows(const OptionInputs& o, const SiteInputs& site, const FinanceInp
     cf.energy_kwh[m] = load_kwh + cf.idle_kwh[m];
     if (intensity) cf.co2e_kg[m] = cf.energy_kwh[m] * *intensity / kGramsPerKilogram;
   }
+  if (o.kind != OptionKind::buy || o.overflow != Overflow::rent) return;
+  // The overflow rental's part, as that rental computes its own energy (billed by use, the
+  // by_use branch above): its instances busy x hours of use / goodput x its power x its PUE.
+  // Its busy instances: the load the owned units leave over x rental instances per unit of
+  // owned load (as its bill, engine/cash_flow.cpp owned_flows).
+  const double instances_per_load = overflow_units_per_load(o, w);
+  const double overflow_kw = o.overflow_power_w / kWattsPerKilowatt;
+  for (size_t m = 1; m <= last; ++m) {
+    const double busy_instance_hours =
+        cf.overflow_load[m] * instances_per_load * x.hours_of_use[m] / o.overflow_goodput;
+    cf.overflow_kwh[m] = overflow_kw * busy_instance_hours * o.overflow_pue;
+    cf.energy_kwh[m] += cf.overflow_kwh[m];
+    if (o.overflow_grid_g_co2e_per_kwh) {
+      cf.overflow_co2e_kg[m] =
+          cf.overflow_kwh[m] * *o.overflow_grid_g_co2e_per_kwh / kGramsPerKilogram;
+      cf.co2e_kg[m] += cf.overflow_co2e_kg[m];
+    }
+  }
 }
 
 /// Energy and carbon totals of one option from its physical rows; `tokens` = the tokens of
@@ -116,8 +188,12 @@ void energy_and_carbon(const OptionInputs& o, const SiteInputs& site, double tok
     r.grid_g_co2e_per_kwh = intensity_of(o, site);
     return;
   }
-  r.energy_kwh_total = std::accumulate(cf.energy_kwh.begin(), cf.energy_kwh.end(), 0.0);
   r.grid_g_co2e_per_kwh = intensity_of(o, site);
+  if (o.kind == OptionKind::buy && o.overflow == Overflow::rent &&
+      !overflow_energy(o, r.grid_g_co2e_per_kwh, r)) {
+    return;
+  }
+  r.energy_kwh_total = std::accumulate(cf.energy_kwh.begin(), cf.energy_kwh.end(), 0.0);
   if (!r.grid_g_co2e_per_kwh) {
     r.co2e_unknown_reason =
         !o.carbon_unknown_reason.empty() ? o.carbon_unknown_reason
@@ -126,6 +202,10 @@ void energy_and_carbon(const OptionInputs& o, const SiteInputs& site, double tok
               "grid_g_co2e_per_kwh)"
             : "unknown: the provider's region has no grid carbon intensity (set "
               "grid_region or grid_g_co2e_per_kwh on the option)";
+    return;
+  }
+  if (r.overflow_energy && !r.overflow_energy->overflow_co2e_kg) {
+    r.co2e_unknown_reason = r.overflow_energy->overflow_co2e_unknown_reason;
     return;
   }
   r.co2e_kg_total = std::accumulate(cf.co2e_kg.begin(), cf.co2e_kg.end(), 0.0);

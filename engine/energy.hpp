@@ -21,13 +21,21 @@ double energy_cost_per_hour(const OptionInputs& option, const SiteInputs& site);
 
 /// Fills the physical rows energy_kwh, idle_kwh and co2e_kg of `cash_flow` from its load and
 /// units rows (see option_cash_flow for the formulas); api options keep zeros. `factors` are
-/// month_factors() of the workload, site and finance the cash flow is for.
-void energy_rows(const OptionInputs& option, const SiteInputs& site, const FinanceInputs& finance,
-                 const MonthFactors& factors, CashFlow& cash_flow);
+/// month_factors() of the workload, site and finance the cash flow is for. A blend's rows
+/// overflow_kwh and overflow_co2e_kg (issue #21 H1), added into energy_kwh and co2e_kg: the
+/// overflow rental's energy as that rental computes its own when billed by use, overflow_load
+/// x overflow_units_per_load(option, workload) x hours of use / its goodput x its count x
+/// board power / 1000 x its PUE (kWh), x its g CO2e/kWh / 1000 (kg; 0 when unknown).
+void energy_rows(const OptionInputs& option, const WorkloadInputs& workload, const SiteInputs& site,
+                 const FinanceInputs& finance, const MonthFactors& factors, CashFlow& cash_flow);
 
 /// Energy and carbon totals of one option from its physical rows (result.cash_flow) into
 /// `result` (energy_kwh_total, co2e_kg_total, co2e_kg_per_million_tokens and the reasons when
-/// unknown); `tokens` = the output tokens of its cost per million tokens.
+/// unknown); `tokens` = the output tokens of its cost per million tokens. A blend (owned,
+/// overflow = rent): the totals include the overflow rental's part and
+/// result.overflow_energy splits them; its CO2e is unknown when the rental's intensity is and
+/// it carried load (the reason names the owned part alone), its energy unknown when the
+/// rental's board power is.
 void energy_and_carbon(const OptionInputs& option, const SiteInputs& site, double tokens,
                        OptionResult& result);
 

@@ -85,6 +85,12 @@ void prepare_plan_inputs(PlanInputs& in) {
     o.overflow_rate_per_hour = rental->rate_per_gpu_hour * rental->count / rental->goodput;
     o.overflow_billing = rental->hourly_billing;
     o.overflow_capacity_tokens_per_hour = rental->capacity_tokens_per_hour;
+    o.overflow_device_id = rental->device.id;
+    o.overflow_power_w = rental->count * rental->device.board_power_w;
+    o.overflow_goodput = rental->goodput;
+    o.overflow_pue = rental->pue.value_or(kDefaultDataCentrePue);
+    o.overflow_grid_g_co2e_per_kwh = rental->grid_g_co2e_per_kwh;
+    o.overflow_carbon_unknown_reason = rental->carbon_unknown_reason;
   }
 }
 

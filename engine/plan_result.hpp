@@ -52,6 +52,11 @@ struct CashFlow {
   std::vector<double> energy_kwh;  ///< kWh at the wall in month m (load + idle, x PUE)
   std::vector<double> idle_kwh;    ///< of which idle (powered, not serving), x PUE
   std::vector<double> co2e_kg;     ///< energy_kwh x g CO2e/kWh / 1000 (0 when unknown)
+  /// Of energy_kwh, a blend's overflow rental (issue #21 H1): overflow_load x rental
+  /// instances per load x hours of use / the rental's goodput x its power x its PUE; 0 else.
+  std::vector<double> overflow_kwh;
+  /// Of co2e_kg, the overflow rental's: overflow_kwh x its g CO2e/kWh / 1000 (0 when unknown).
+  std::vector<double> overflow_co2e_kg;
 };
 
 /// One row of a CashFlow and its name ("capex", "financing", "kWh"): for code that walks every
@@ -95,7 +100,9 @@ inline std::vector<NamedCashFlowRow> named_cash_flow_rows(const CashFlow& cf) {
           {"overflow load", &cf.overflow_load},
           {"kWh", &cf.energy_kwh},
           {"idle kWh", &cf.idle_kwh},
-          {"kg CO2e", &cf.co2e_kg}};
+          {"kg CO2e", &cf.co2e_kg},
+          {"overflow kWh", &cf.overflow_kwh},
+          {"overflow kg CO2e", &cf.overflow_co2e_kg}};
 }
 
 struct OptionResult {
@@ -268,6 +275,20 @@ struct OptionResult {
   /// tokens); nullopt when either is unknown.
   std::optional<double> co2e_kg_per_million_tokens = std::nullopt;
   std::string co2e_unknown_reason;  ///< why co2e_kg_total is nullopt ("" when known)
+  /// A blend's split of its energy and CO2e (issue #21 H1): energy_kwh_total and
+  /// co2e_kg_total include the overflow rental's part, computed as that rental computes its
+  /// own (engine/energy.cpp). Set for owned options with overflow = rent whose energy is known.
+  struct OverflowEnergy {
+    std::string option_id;    ///< the overflow rental
+    double owned_kwh = 0;     ///< the owned units' kWh over the horizon (load + idle)
+    double overflow_kwh = 0;  ///< the rental's kWh over the horizon
+    std::optional<double> owned_co2e_kg = std::nullopt;     ///< nullopt: intensity unknown
+    std::optional<double> overflow_co2e_kg = std::nullopt;  ///< nullopt: intensity unknown
+    /// The rental's intensity, g CO2e/kWh (grid_g_co2e_per_kwh is the owned units').
+    std::optional<double> overflow_grid_g_co2e_per_kwh = std::nullopt;
+    std::string overflow_co2e_unknown_reason;  ///< why overflow_co2e_kg is nullopt
+  };
+  std::optional<OverflowEnergy> overflow_energy = std::nullopt;
   /// What the model added month by month (units bought, overflow rented).
   struct Event {
     int month = 0;

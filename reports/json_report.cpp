@@ -234,6 +234,27 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                     {"per_million_tokens", optional(r.co2e_kg_per_million_tokens)},
                     {"grid_g_co2e_per_kwh", optional(r.grid_g_co2e_per_kwh)},
                     {"unknown_reason", reason(r.co2e_unknown_reason)}};
+    // A blend's overflow rental (issue #21 H1): its part of the totals above, computed as that
+    // rental computes its own; the owned units' part. null for other options.
+    if (const auto& split = r.overflow_energy; split && r.energy_kwh_total) {
+      o["energy_kwh"]["owned"] = number(split->owned_kwh);
+      o["energy_kwh"]["overflow"] = {{"option", split->option_id},
+                                     {"total", number(split->overflow_kwh)},
+                                     {"per_month", numbers(cf.overflow_kwh)}};
+      const bool known = split->overflow_co2e_kg.has_value();
+      o["co2e_kg"]["owned"] = optional(split->owned_co2e_kg);
+      o["co2e_kg"]["overflow"] = {
+          {"option", split->option_id},
+          {"total", optional(split->overflow_co2e_kg)},
+          {"per_month", known ? numbers(cf.overflow_co2e_kg) : ordered(nullptr)},
+          {"grid_g_co2e_per_kwh", optional(split->overflow_grid_g_co2e_per_kwh)},
+          {"unknown_reason", reason(split->overflow_co2e_unknown_reason)}};
+    } else {
+      o["energy_kwh"]["owned"] = nullptr;
+      o["energy_kwh"]["overflow"] = nullptr;
+      o["co2e_kg"]["owned"] = nullptr;
+      o["co2e_kg"]["overflow"] = nullptr;
+    }
     if (api) {
       o["api"] = {{"model", in.api_model},
                   {"input_price_per_million", number(in.input_price_per_million)},

@@ -253,6 +253,23 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                            : std::string("n/a"),
                        be);
   }
+  // A blend's totals include its overflow rental's energy and CO2e (issue #21 H1): its part,
+  // at the rental's own intensity, and the owned units'.
+  for (const auto& r : plan.options) {
+    const auto& split = r.overflow_energy;
+    if (!split || !r.energy_kwh_total || !(split->overflow_kwh > 0)) continue;
+    const auto tonnes = [](std::optional<double> kg) {
+      return kg ? fmt::format("{:.3f} t CO2e", *kg / 1000.0) : std::string("CO2e unknown");
+    };
+    out += fmt::format(
+        "  {}: of which the overflow rented from {}: {:.0f} kWh, {}{} (the owned units: {:.0f} "
+        "kWh, {})\n",
+        name(r.id), split->option_id, split->overflow_kwh, tonnes(split->overflow_co2e_kg),
+        split->overflow_grid_g_co2e_per_kwh
+            ? fmt::format(" at {:.0f} g/kWh", *split->overflow_grid_g_co2e_per_kwh)
+            : std::string(),
+        split->owned_kwh, tonnes(split->owned_co2e_kg));
+  }
   for (const auto& r : plan.options) {
     if (!r.co2e_kg_total && !r.co2e_unknown_reason.empty()) {
       out += fmt::format("  {}: CO2e {}\n", name(r.id), r.co2e_unknown_reason);

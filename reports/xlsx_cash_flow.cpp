@@ -144,7 +144,8 @@ class BlockFormulas {
     col_ = col;
     const std::string running = flag(layout_.is_running_row);
     const std::string pue = names_.has(option_.id, "pue") ? in("pue") : global("site", "pue");
-    const std::string idle = "+" + here(block_.idle_kwh);
+    std::string idle = "+" + here(block_.idle_kwh);
+    if (block_.has_overflow_energy) idle += "+" + here(block_.overflow_kwh);
     if (option_.kind == OptionKind::rent_hourly && !reserved()) {
       return "=" + running + "*" + in("count") + "*" + in("board_power_w") + "/" +
              constant("watts_per_kw") + "*" + flag(layout_.hours_of_use_row) + "*" +
@@ -182,7 +183,35 @@ class BlockFormulas {
     const std::string intensity = names_.has(option_.id, "grid_g_co2e_per_kwh")
                                       ? in("grid_g_co2e_per_kwh")
                                       : global("site", site_key_.c_str());
+    if (block_.has_overflow_energy) {
+      // A blend: the owned units' kWh at their intensity + the overflow rental's kg.
+      return "=(" + here(block_.energy_kwh) + "-" + here(block_.overflow_kwh) + ")*" + intensity +
+             "/" + constant("grams_per_kilogram") + "+" + here(block_.overflow_co2e_kg);
+    }
     return "=" + here(block_.energy_kwh) + "*" + intensity + "/" + constant("grams_per_kilogram");
+  }
+
+  /// A blend's overflow kWh (engine energy_rows), as the rental's own energy row computes it:
+  /// overflow load x r (rental instances per unit of this option's load, as overflow_rent)
+  /// x hours of use / its goodput x its count x board power / 1000 x its PUE.
+  std::string overflow_kwh(lxw_col_t col) const {
+    col_ = col;
+    const std::string rental = inputs_.overflow_option_id;
+    const auto of = [&](const char* key) { return names_.at(rental, key); };
+    const std::string pue = names_.has(rental, "pue") ? of("pue") : global("site", "pue");
+    return "=" + flag(layout_.is_running_row) + "*" + here(block_.overflow_load) + "*" +
+           overflow_ratio() + "*" + flag(layout_.hours_of_use_row) + "/" + of("goodput") + "*" +
+           of("count") + "*" + of("board_power_w") + "/" + constant("watts_per_kw") + "*" + pue;
+  }
+
+  /// A blend's overflow kg CO2e: its kWh x the rental's intensity / grams per kg; "" when the
+  /// Inputs sheet has no intensity for the rental (unknown).
+  std::string overflow_co2e_kg(lxw_col_t col) const {
+    col_ = col;
+    const std::string rental = inputs_.overflow_option_id;
+    if (!names_.has(rental, "grid_g_co2e_per_kwh")) return "";
+    return "=" + here(block_.overflow_kwh) + "*" + names_.at(rental, "grid_g_co2e_per_kwh") + "/" +
+           constant("grams_per_kilogram");
   }
 
   /// The site's intensity key on the Inputs sheet (see site_intensity_key).
@@ -316,10 +345,7 @@ class BlockFormulas {
                             const std::string& hours_of_use) const {
     const std::string rental = inputs_.overflow_option_id;
     const auto of = [&](const char* key) { return names_.at(rental, key); };
-    const std::string own = in("capacity_tokens_per_hour");
-    const std::string theirs = of("capacity_tokens_per_hour");
-    const std::string ratio = "IF(AND(" + global("workload", "demand_in_tokens") + "=1," + own +
-                              ">0," + theirs + ">0)," + own + "/" + theirs + ",1)";
+    const std::string ratio = overflow_ratio();
     const std::string availability = availability_ == Availability::around_the_clock
                                          ? flag(layout_.hours_in_month_row)
                                          : hours_of_use;
@@ -344,6 +370,15 @@ class BlockFormulas {
     }
     return flag(layout_.is_running_row) + "*" + of("rate_per_gpu_hour") + "*" + of("count") + "*" +
            billed + "/" + of("goodput") + "*" + flag(layout_.rent_factor_row);
+  }
+
+  /// Rental instances per unit of this option's load: this option's capacity / the overflow
+  /// rental's (1 without a demand in tokens), engine overflow_units_per_load.
+  std::string overflow_ratio() const {
+    const std::string own = in("capacity_tokens_per_hour");
+    const std::string theirs = names_.at(inputs_.overflow_option_id, "capacity_tokens_per_hour");
+    return "IF(AND(" + global("workload", "demand_in_tokens") + "=1," + own + ">0," + theirs +
+           ">0)," + own + "/" + theirs + ",1)";
   }
 
   std::string units() const {
@@ -550,11 +585,29 @@ void write_physical_rows(SheetWriter& sheet, const Formats& formats, const Optio
   };
   block.energy_known = option.energy_kwh_total.has_value();
   block.co2e_known = block.energy_known && option.co2e_kg_total.has_value();
+  const auto& split = option.overflow_energy;
+  if (block.has_overflow_energy) {
+    const std::string rental = split ? split->option_id : std::string("the overflow rental");
+    sheet.text(block.overflow_kwh, layout.label_col,
+               "of which the overflow rental " + rental + ", kWh");
+    sheet.text(block.overflow_co2e_kg, layout.label_col,
+               "of which the overflow rental " + rental + ", kg CO2e");
+  }
+  // Rows written only with the split the engine made (energy known).
+  const bool overflow_rows = block.has_overflow_energy;
+  if (!split) block.has_overflow_energy = false;
+  const bool overflow_co2e_known = block.has_overflow_energy &&
+                                   split->overflow_co2e_kg.has_value() &&
+                                   !formulas.overflow_co2e_kg(layout.first_month_col).empty();
   if (!block.energy_known) {
     unknown(block.energy_kwh, option.energy_unknown_reason);
     unknown(block.idle_kwh, option.energy_unknown_reason);
     unknown(block.co2e_kg, option.co2e_unknown_reason.empty() ? option.energy_unknown_reason
                                                               : option.co2e_unknown_reason);
+    if (overflow_rows) {
+      unknown(block.overflow_kwh, option.energy_unknown_reason);
+      unknown(block.overflow_co2e_kg, option.energy_unknown_reason);
+    }
     return;
   }
   double idle_total = 0;
@@ -572,8 +625,26 @@ void write_physical_rows(SheetWriter& sheet, const Formats& formats, const Optio
     } else {
       sheet.formula(block.energy_kwh, col, kwh, at(cf.energy_kwh, m), formats.decimal2);
     }
+    if (block.has_overflow_energy) {
+      sheet.formula(block.overflow_kwh, col, formulas.overflow_kwh(col), at(cf.overflow_kwh, m),
+                    formats.decimal2);
+      if (overflow_co2e_known) {
+        sheet.formula(block.overflow_co2e_kg, col, formulas.overflow_co2e_kg(col),
+                      at(cf.overflow_co2e_kg, m), formats.decimal2);
+      }
+    }
     if (block.co2e_known) {
       sheet.formula(block.co2e_kg, col, formulas.co2e_kg(col), at(cf.co2e_kg, m), formats.decimal2);
+    }
+  }
+  if (block.has_overflow_energy) {
+    sheet.formula(block.overflow_kwh, layout.sum_col, row_sum(block.overflow_kwh),
+                  split->overflow_kwh, formats.decimal1);
+    if (overflow_co2e_known) {
+      sheet.formula(block.overflow_co2e_kg, layout.sum_col, row_sum(block.overflow_co2e_kg),
+                    *split->overflow_co2e_kg, formats.decimal1);
+    } else {
+      unknown(block.overflow_co2e_kg, split->overflow_co2e_unknown_reason);
     }
   }
   sheet.formula(block.energy_kwh, layout.sum_col, row_sum(block.energy_kwh),
@@ -766,10 +837,15 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     block.energy_kwh = row++;
     block.idle_kwh = row++;
     block.co2e_kg = row++;
+    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
+    if (inputs != nullptr && inputs->overflow == Overflow::rent) {
+      block.has_overflow_energy = true;
+      block.overflow_kwh = row++;
+      block.overflow_co2e_kg = row++;
+    }
     block.tokens = row++;
     block.hours_scaled = row++;
     ++row;
-    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
     write_block(sheet, formats, option, inputs, option_label(scenario, option.id), block, layout,
                 names, site_intensity, scenario.plan_inputs.workload.availability,
                 load_shape_of(scenario.plan_inputs.workload),

@@ -251,10 +251,15 @@ struct OptionBlock {
   lxw_row_t book_value = 0;    ///< accounting view
   lxw_row_t interest = 0;      ///< loan interest (accounting view: part of financing)
   // Physical rows (issue #8): not money, below the accounting view, outside the total's SUM.
-  lxw_row_t energy_kwh = 0;    ///< kWh at the wall (load + idle, x PUE); sum in sum_col
-  lxw_row_t idle_kwh = 0;      ///< of which idle (powered, not serving); sum in sum_col
-  lxw_row_t co2e_kg = 0;       ///< kg CO2e = kWh x g CO2e/kWh / grams per kg; sum in sum_col
-  lxw_row_t tokens = 0;        ///< output tokens served (not money); sum in sum_col
+  lxw_row_t energy_kwh = 0;  ///< kWh at the wall (load + idle, x PUE); sum in sum_col
+  lxw_row_t idle_kwh = 0;    ///< of which idle (powered, not serving); sum in sum_col
+  lxw_row_t co2e_kg = 0;     ///< kg CO2e = kWh x g CO2e/kWh / grams per kg; sum in sum_col
+  /// A blend's overflow rental (issue #21 H1): two rows of its part of energy_kwh and co2e_kg,
+  /// only in the blocks of owned options with overflow = rent (has_overflow_energy).
+  bool has_overflow_energy = false;
+  lxw_row_t overflow_kwh = 0;      ///< of energy_kwh, the overflow rental's; sum in sum_col
+  lxw_row_t overflow_co2e_kg = 0;  ///< of co2e_kg, the overflow rental's; sum in sum_col
+  lxw_row_t tokens = 0;            ///< output tokens served (not money); sum in sum_col
   lxw_row_t hours_scaled = 0;  ///< of the total, what scales with the hours of use; sum in sum_col
   bool energy_known = false;   ///< energy_kwh's sum cell holds a number (else "unknown")
   bool co2e_known = false;     ///< co2e_kg's sum cell holds a number (else "unknown")
