@@ -86,7 +86,7 @@ double peak_tflops(const Device& device, ComputePrecision precision) {
 ServingConstants fitted_serving_constants() {
   // Fitted jointly on the 20 rows of tests/data/reference/serving_configs.csv marked `fit`
   // (fit_serving_constants; scripts/calibrate-serving recomputes them and the errors:
-  // in-sample MAPE 14.9 %, leave-one-out 36.1 %). Each factor rests on several rows: AMD 5,
+  // in-sample MAPE 14.8 %, leave-one-out 33.8 %). Each factor rests on several rows: AMD 5,
   // MoE 5, tuned (MLPerf submissions) 7, FP4 4, dense TP 3.
   ServingConstants c;
   c.bandwidth_efficiency = 0.756006;
