@@ -359,9 +359,14 @@ struct Point {
   double batch = 1;
   double utilization = 1;
   StepTime step;
-  double prefill_s = 0;   ///< per prompt token
-  double tpot_s = 0;      ///< mean: step + the prefill of the replacing requests
-  double tpot_p99_s = 0;  ///< a step carrying the p99 count of arriving prompts
+  double prefill_s = 0;  ///< per prompt token
+  /// The replica's mean time per step: the decode step + the prefill of the batch / output
+  /// requests that replace finished ones each step (all of them: the GPU does them all).
+  double cycle_s = 0;
+  /// A request's mean time per output token: the step + the prefill of the batch - 1 other
+  /// requests that arrive during its decode (its own prompt is in its TTFT).
+  double tpot_s = 0;
+  double tpot_p99_s = 0;  ///< the p99 count of the others' prompts during its decode
   double ttft_own_s = 0;  ///< own prefill under load
   double ttft_s = 0;      ///< mean, with the wait when queued
   double ttft_p99_s = 0;
@@ -385,8 +390,15 @@ Point evaluate(const ReplicaSetup& s, double batch) {
   p.step = decode_step(s, batch);
   p.prefill_s = prefill_s_per_token(s);
   const double input = s.input_tokens, output = s.output_tokens;
-  // Every step, batch / output sequences finish on average and are replaced (DOMAIN V4).
-  p.tpot_s = p.step.total_s + batch * input / output * p.prefill_s;
+  // Every step, batch / output sequences finish on average and are replaced (DOMAIN V4): the
+  // replica's steps carry the prefill of all of them. TPOT is as MLPerf's LoadGen and vLLM's
+  // benchmark_serving report it, a request's (latency - TTFT) / (output - 1): its own prompt
+  // is prefilled before its first token, so during its decode only the batch - 1 other slots
+  // turn over (about once each), and the prompts prefilled in its steps number batch - 1, not
+  // batch. Over the slot's whole occupancy (own prefill + decode) the two agree: a request
+  // holds its slot for input x prefill + output x TPOT = output x cycle.
+  p.cycle_s = p.step.total_s + batch * input / output * p.prefill_s;
+  p.tpot_s = p.step.total_s + (batch - 1) * input / output * p.prefill_s;
   const double chunk = prefill_tokens_per_step(s, batch);
   p.ttft_own_s = std::ceil(input / chunk) * p.step.total_s + input * p.prefill_s;
   p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
@@ -400,17 +412,17 @@ Point at_load(const ReplicaSetup& s, const Point& base, double utilization, bool
   Point p = base;
   const double input = s.input_tokens, output = s.output_tokens;
   p.utilization = utilization;
-  p.output_per_s = utilization * p.batch / p.tpot_s;
+  p.output_per_s = utilization * p.batch / p.cycle_s;
   // TPOT as MLPerf and the engines' benchmarks report it: a request's (latency - TTFT) /
-  // (output - 1), its average over its own decode. While it decodes, the batch turns over about
-  // once, so the prompts prefilled in its steps are Poisson with mean utilization x batch; the
-  // p99 request sees the 99th percentile of that count.
-  const double arrivals_p99 = poisson_quantile(utilization * p.batch, kP99);
+  // (output - 1), its average over its own decode. While it decodes, the other batch - 1 slots
+  // turn over about once, so the prompts prefilled in its steps are Poisson with mean
+  // utilization x (batch - 1); the p99 request sees the 99th percentile of that count.
+  const double arrivals_p99 = poisson_quantile(utilization * (p.batch - 1), kP99);
   p.tpot_p99_s = std::max(p.tpot_s, p.step.total_s + arrivals_p99 * input / output * p.prefill_s);
   p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
   p.queued = queue;
   if (queue) {
-    const double service_s = output * p.tpot_s;  // a slot is held for the whole decode
+    const double service_s = output * p.cycle_s;  // a slot: own prefill + whole decode
     const int slots = std::max(1, static_cast<int>(std::lround(p.batch)));
     const double arrival = utilization * slots / service_s;
     const QueueWait wait = queue_wait_s(slots, arrival, service_s, kP99);

@@ -29,8 +29,12 @@
 //                 in prefill are inside the fitted TP factor)
 //   throughput  X = output / (output x T / B + input x t_p) per replica (chunked prefill of
 //                 the requests replacing finished ones rides inside the steps)            (V4)
-//   mean TPOT   = B / X; p99 TPOT = a request's own average when the prompts prefilled
-//                 during its decode are the 99th percentile of a Poisson count          (V6)
+//   mean TPOT   = T + (B - 1) x input / output x t_p: a request's (latency - TTFT) /
+//                 (output - 1), as MLPerf's LoadGen and vLLM's benchmark_serving define it;
+//                 its own prompt is in its TTFT, so its steps carry the prefill of the B - 1
+//                 others that turn over during its decode (the box's steps, B / X, carry all
+//                 B); p99 TPOT = that average when the others' prompts prefilled during its
+//                 decode are the 99th percentile of a Poisson count                      (V6)
 //   TTFT        = own prefill (input x t_p + its chunks' steps) + the p99 wait for a batch
 //                 slot (M/M/c, c = B, engine/serving_queue.hpp)                           (V7)
 // llama.cpp takes its calibrated decode constants instead (engine/calibration.hpp): the share
