@@ -29,14 +29,19 @@ double energy_cost_per_hour(const OptionInputs& o, const SiteInputs& site) {
   return power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
 }
 
-namespace {
-
-/// PUE of the place an option's energy is drawn: its own, else the site's (owned) or the
-/// default data centre's (rentals).
 double energy_pue_of(const OptionInputs& o, const SiteInputs& site) {
   if (o.kind == OptionKind::buy) return pue_of(o, site);
   return o.pue.value_or(kDefaultDataCentrePue);
 }
+
+std::optional<double> intensity_of(const OptionInputs& o, const SiteInputs& site) {
+  if (o.kind == OptionKind::api) return std::nullopt;
+  if (o.grid_g_co2e_per_kwh) return o.grid_g_co2e_per_kwh;
+  if (o.kind == OptionKind::buy) return site.grid_g_co2e_per_kwh;
+  return std::nullopt;
+}
+
+namespace {
 
 /// Power of one unit at load, W: devices + host (rentals: devices only, the host unknown).
 double load_power_w(const OptionInputs& o) {
@@ -57,15 +62,6 @@ bool stays_on(const OptionInputs& o) {
       return false;
   }
   return false;
-}
-
-/// The intensity an option's electricity carries, g CO2e/kWh: its own, else the site's for
-/// owned hardware; nullopt when unknown (and for api options).
-std::optional<double> intensity_of(const OptionInputs& o, const SiteInputs& site) {
-  if (o.kind == OptionKind::api) return std::nullopt;
-  if (o.grid_g_co2e_per_kwh) return o.grid_g_co2e_per_kwh;
-  if (o.kind == OptionKind::buy) return site.grid_g_co2e_per_kwh;
-  return std::nullopt;
 }
 
 /// The reason text after "unknown: " (the engine's reasons begin so).

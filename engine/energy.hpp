@@ -2,6 +2,8 @@
 // month (load and idle, x PUE), CO2e from the grid's intensity, and their totals.
 #pragma once
 
+#include <optional>
+
 #include "engine/month_factors.hpp"
 #include "engine/plan_inputs.hpp"
 #include "engine/plan_result.hpp"
@@ -13,6 +15,14 @@ double pue_of(const OptionInputs& option, const SiteInputs& site);
 
 /// Tariff an owned option pays per kWh, plan currency: the option's own, else the site's.
 double tariff_of(const OptionInputs& option, const SiteInputs& site);
+
+/// PUE of the place an option's energy is drawn: its own, else the site's (owned, pue_of) or
+/// the default data centre's, kDefaultDataCentrePue (rentals). Throws nothing.
+double energy_pue_of(const OptionInputs& option, const SiteInputs& site);
+
+/// The intensity an option's electricity carries, g CO2e/kWh: its own, else the site's for
+/// owned hardware; nullopt when unknown (and for api options). Throws nothing.
+std::optional<double> intensity_of(const OptionInputs& option, const SiteInputs& site);
 
 /// Electricity cost per hour of use of one unit of an owned option: (count x board_power_w +
 /// host_power_w) / 1000 x tariff x PUE, plan currency per hour (zero when a colocation's power

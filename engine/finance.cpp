@@ -60,7 +60,7 @@ double net_present_value(const std::vector<double>& flows, double rate) {
 
 std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
                                               double lowest_rate) {
-  GPUTCO_REQUIRE(lowest_rate >= -0.99 && lowest_rate < 10.0,
+  GPUTCO_REQUIRE(lowest_rate >= kLowestIrrSearched && lowest_rate < 10.0,
                  "the IRR search starts from -99 % to below +1000 % a period, got " << lowest_rate);
   bool positive = false, negative = false;
   for (double flow : flows) {

@@ -37,6 +37,10 @@ double straight_line_depreciation(double cost, double salvage, int life_periods)
 /// this equals flows[0] + NPV(r, flows[1..]). Throws EngineError unless rate > -1 (finite).
 double net_present_value(const std::vector<double>& flows, double rate_per_period);
 
+/// The lowest rate per period internal_rate_of_return searches by default: -99 % (nearer
+/// -100 % a long stream's discount factors overflow a double).
+inline constexpr double kLowestIrrSearched = -0.99;
+
 /// Internal rate of return per period of `flows` (index = period): the rate r > -1 at which
 /// net_present_value(flows, r) = 0. Robust: scans rates from `lowest_rate` (default -99 %;
 /// must be in [-0.99, 10)) to +1000 % per period for
@@ -52,7 +56,7 @@ double net_present_value(const std::vector<double>& flows, double rate_per_perio
 /// cumulative_saving_sign_changes): then the one root above 0 is the rate, found with
 /// `lowest_rate` = 0. Throws EngineError for a `lowest_rate` outside that range.
 std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
-                                              double lowest_rate = -0.99);
+                                              double lowest_rate = kLowestIrrSearched);
 
 /// An annual rate as the equivalent monthly one: (1 + r)^(1/12) - 1; and back: (1 + m)^12 - 1.
 double monthly_from_annual(double annual_rate);

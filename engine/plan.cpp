@@ -11,6 +11,7 @@
 #include "engine/billing.hpp"
 #include "engine/billing_description.hpp"
 #include "engine/capacity.hpp"
+#include "engine/energy.hpp"
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
@@ -21,6 +22,13 @@
 namespace gputco {
 
 namespace {
+
+/// The option of `options` whose id is `id`; nullptr when none is.
+const OptionInputs* option_named(const std::vector<OptionInputs>& options, const std::string& id) {
+  const auto it = std::find_if(options.begin(), options.end(),
+                               [&](const OptionInputs& o) { return o.id == id; });
+  return it == options.end() ? nullptr : &*it;
+}
 
 /// What fit and speed take for option `o`: the plan's model and workload, the option's weight
 /// format (OptionInputs::quant) or the plan's.
@@ -71,10 +79,7 @@ void prepare_plan_inputs(PlanInputs& in) {
     if (o.overflow != Overflow::rent) continue;
     GPUTCO_REQUIRE(o.kind == OptionKind::buy,
                    "option " << o.id << ": only owned options rent their overflow");
-    const OptionInputs* rental = nullptr;
-    for (const auto& other : in.options) {
-      if (other.id == o.overflow_option_id) rental = &other;
-    }
+    const OptionInputs* rental = option_named(in.options, o.overflow_option_id);
     GPUTCO_REQUIRE(rental != nullptr, "option " << o.id << ": the overflow option '"
                                                 << o.overflow_option_id
                                                 << "' is not an option of the plan");
@@ -88,8 +93,8 @@ void prepare_plan_inputs(PlanInputs& in) {
     o.overflow_device_id = rental->device.id;
     o.overflow_power_w = rental->count * rental->device.board_power_w;
     o.overflow_goodput = rental->goodput;
-    o.overflow_pue = rental->pue.value_or(kDefaultDataCentrePue);
-    o.overflow_grid_g_co2e_per_kwh = rental->grid_g_co2e_per_kwh;
+    o.overflow_pue = energy_pue_of(*rental, in.site);
+    o.overflow_grid_g_co2e_per_kwh = intensity_of(*rental, in.site);
     o.overflow_carbon_unknown_reason = rental->carbon_unknown_reason;
   }
 }
@@ -287,11 +292,9 @@ Plan make_plan(const PlanInputs& given) {
     if (o.kind == OptionKind::rent_hourly && term_months(o.term) == 0) {
       describe_billing(o, in.workload, in.finance, r);
     } else if (o.kind == OptionKind::buy && o.overflow == Overflow::rent) {
-      for (const auto& rental : in.options) {
-        if (rental.id == o.overflow_option_id) {
-          describe_overflow_billing(o, rental, in.workload, in.finance, r);
-        }
-      }
+      // prepare_plan_inputs checked that the rental exists.
+      describe_overflow_billing(o, *option_named(in.options, o.overflow_option_id), in.workload,
+                                in.finance, r);
     }
     r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
     r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
@@ -434,7 +437,7 @@ Plan make_plan(const PlanInputs& given) {
               "the saving changes sign " + std::to_string(r.saving_sign_changes) + " times: " + why;
           r.warnings.push_back("IRR " + irr_not_unique_text(r.saving_sign_changes) + ": " + why);
         } else if (const auto monthly =
-                       internal_rate_of_return(saving, by_running_sum ? 0.0 : -0.99)) {
+                       internal_rate_of_return(saving, by_running_sum ? 0.0 : kLowestIrrSearched)) {
           r.irr = annual_from_monthly(*monthly);
         } else {
           r.irr_na_reason = r.saving_sign_changes == 0

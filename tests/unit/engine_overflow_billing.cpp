@@ -8,6 +8,7 @@
 #include "engine/billing_description.hpp"
 #include "engine/cash_flow.hpp"
 #include "engine/plan.hpp"
+#include "tests/unit/engine_blend_fixture.hpp"
 
 namespace gputco {
 namespace {
@@ -15,28 +16,11 @@ namespace {
 /// 10 h a day, 30 days a month (300 h of use = of availability), `tokens` output tokens a day:
 /// the load of one owned unit of 1e6 tokens/h is tokens / 1e7.
 PlanInputs blend(double tokens, const HourlyBilling& billing) {
-  PlanInputs in;
-  in.workload.hours_per_day = 10;
-  in.workload.days_per_month = 30;
-  in.workload.tokens_per_day = tokens;
-  in.finance.horizon_months = 2;
-  in.finance.discount_rate_per_year = 0;
-  OptionInputs own;
-  own.id = "own";
-  own.kind = OptionKind::buy;
-  own.device.id = "card";
-  own.price_per_gpu = 1000;
-  own.capacity_tokens_per_hour = 1e6;
-  own.overflow = Overflow::rent;
-  own.overflow_option_id = "rent";
-  OptionInputs rent;
-  rent.id = "rent";
-  rent.kind = OptionKind::rent_hourly;
-  rent.device.id = "card";
-  rent.rate_per_gpu_hour = 4.0;
-  rent.capacity_tokens_per_hour = 1e6;  // as fast as the owned unit: 1 instance per unit of load
+  PlanInputs in = test::blend_plan(tokens, 2);
+  // As fast as the owned unit: 1 instance per unit of load.
+  OptionInputs rent = test::overflow_rental("card", 1e6);
   rent.hourly_billing = billing;
-  in.options = {own, rent};
+  in.options = {test::owned_renting_overflow(), rent};
   prepare_plan_inputs(in);  // links the overflow: rate 4.00 x 1 / 1, the rental's billing
   return in;
 }

@@ -7,6 +7,7 @@
 #include "engine/cash_flow.hpp"
 #include "engine/energy.hpp"
 #include "engine/plan.hpp"
+#include "tests/unit/engine_blend_fixture.hpp"
 
 namespace gputco {
 namespace {
@@ -17,35 +18,18 @@ namespace {
 /// use. Owned: 400 W board + 100 W host at the site's PUE 1.0 and 300 g/kWh; rented: 2 x
 /// 700 W at PUE 1.5, goodput 0.8, 500 g/kWh.
 PlanInputs blend() {
-  PlanInputs in;
-  in.workload.hours_per_day = 10;
-  in.workload.days_per_month = 30;
-  in.workload.tokens_per_day = 15e6;
-  in.finance.horizon_months = 1;
-  in.finance.discount_rate_per_year = 0;
+  PlanInputs in = test::blend_plan(15e6, 1);
   in.site.pue = 1.0;
   in.site.grid_g_co2e_per_kwh = 300;
-  OptionInputs own;
-  own.id = "own";
-  own.kind = OptionKind::buy;
-  own.device.id = "card";
+  OptionInputs own = test::owned_renting_overflow();
   own.device.board_power_w = 400;
   own.host_power_w = 100;
-  own.price_per_gpu = 1000;
-  own.capacity_tokens_per_hour = 1e6;
-  own.overflow = Overflow::rent;
-  own.overflow_option_id = "rent";
-  OptionInputs rent;
-  rent.id = "rent";
-  rent.kind = OptionKind::rent_hourly;
-  rent.device.id = "big-card";
+  OptionInputs rent = test::overflow_rental("big-card", 2e6);
   rent.device.board_power_w = 700;
   rent.count = 2;
   rent.goodput = 0.8;
   rent.pue = 1.5;
   rent.grid_g_co2e_per_kwh = 500;
-  rent.rate_per_gpu_hour = 4.0;
-  rent.capacity_tokens_per_hour = 2e6;
   in.options = {own, rent};
   prepare_plan_inputs(in);  // links the overflow: its power, goodput, PUE and intensity
   return in;

@@ -301,7 +301,7 @@ void recompute_money(SamplePlan& sample) {
   const bool unique = irr_is_unique(plan.options[0].saving_sign_changes,
                                     plan.options[0].cumulative_saving_sign_changes);
   if (const auto monthly = internal_rate_of_return(
-          monthly_saving, plan.options[0].saving_sign_changes > 1 ? 0.0 : -0.99);
+          monthly_saving, plan.options[0].saving_sign_changes > 1 ? 0.0 : kLowestIrrSearched);
       monthly && unique) {
     plan.options[0].irr = annual_from_monthly(*monthly);
   }
