@@ -132,8 +132,10 @@ void owned_flows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     const double hours = x.hours_of_use[m];
     const double served = served_load(cf.load[m], units, shape);
     cf.energy[m] = served * energy_per_hour * hours * x.tariff_trend[m];
-    if (!o.powered_off_when_idle && o.idle_power_w > 0) {
-      const double idle_unit_hours = std::max(0.0, units * x.hours_in_month[m] - served * hours);
+    if (o.idle_power_w > 0) {
+      // Switched off when idle: powered through the hours of use only, idle where not serving.
+      const double powered_hours = o.powered_off_when_idle ? hours : x.hours_in_month[m];
+      const double idle_unit_hours = std::max(0.0, units * powered_hours - served * hours);
       cf.energy[m] += idle_unit_hours * idle_per_hour * x.tariff_trend[m];
     }
     cf.maintenance[m] = unit_capex * units * o.maintenance_per_year / kMonthsPerYear;

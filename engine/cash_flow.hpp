@@ -71,7 +71,13 @@ double capex_of(const OptionInputs& option);
 ///   the same with u_m units), = P x H_m x L_m / goodput / 1000 x PUE_o (on-demand, spot);
 ///   idle unit-hours[m] = max(0, u_m x h_m - min(L_m, u_m) x H_m) when the unit stays on
 ///   (owned with powered_off_when_idle = false; reserved and monthly rentals, billed all
-///   month), else 0; idle_kwh[m] = idle unit-hours x I / 1000 x PUE_o; energy_kwh[m] =
+///   month); max(0, u_m x H_m - min(L_m, u_m) x H_m) when an owned unit is switched off
+///   outside the hours of use only (powered_off_when_idle = true: through the hours of use it
+///   is on, and the unit-hours it does not serve draw idle power); on-demand and spot:
+///   max(0, B_m - L_m x H_m) / goodput, B_m = billed_instance_hours (engine/billing.hpp:
+///   always on, the instances of the peak every hour of availability; autoscaled, its
+///   minimum), the billed instance-hours not busy; idle_kwh[m] = idle unit-hours x I / 1000 x
+///   PUE_o; energy_kwh[m] =
 ///   load_kwh[m] + idle_kwh[m]. co2e_kg[m] = energy_kwh[m] x g CO2e/kWh / 1000 when the
 ///   intensity is known, else 0 (and OptionResult says unknown). api: every physical row 0.
 /// - energy (money, owned) = energy_kwh[m] x tariff x T_m, x 0 when colocated power is not

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/billing.hpp"
 #include "engine/capacity.hpp"
 #include "engine/timeline.hpp"
 #include "engine/units.hpp"
@@ -49,7 +50,9 @@ double load_power_w(const OptionInputs& o) {
   return o.kind == OptionKind::buy ? devices + o.host_power_w : devices;
 }
 
-/// Does the unit draw idle power in the unit-hours it does not serve?
+/// Is the unit powered every hour of the month (idle power in the unit-hours it does not
+/// serve)? Else an owned unit is powered through the hours of use only, and an on-demand
+/// rental for its billed hours (energy_rows).
 bool stays_on(const OptionInputs& o) {
   switch (o.kind) {
     case OptionKind::buy:
@@ -135,12 +138,17 @@ void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
     double load_kwh = 0, idle_unit_hours = 0;
     if (by_use) {
       load_kwh = load_kw * hours * cf.load[m] / o.goodput * pue;
+      // The instance-hours billed but not busy (always on, or an autoscaler's minimum) are
+      // powered and idle: the billed hours less the busy ones, / goodput as the bill.
+      const double billed = billed_instance_hours(o.hourly_billing, cf.load[m], shape,
+                                                  x.days_of_use[m], x.availability_hours[m]);
+      idle_unit_hours = std::max(0.0, billed - cf.load[m] * hours) / o.goodput;
     } else {
       const double served = served_load(cf.load[m], cf.units[m], shape);
       load_kwh = served * load_kw * hours * pue;
-      if (on) {
-        idle_unit_hours = std::max(0.0, cf.units[m] * x.hours_in_month[m] - served * hours);
-      }
+      // Switched off when idle: powered through the hours of use only, idle where not serving.
+      const double powered_hours = on ? x.hours_in_month[m] : hours;
+      idle_unit_hours = std::max(0.0, cf.units[m] * powered_hours - served * hours);
     }
     cf.idle_kwh[m] = idle_unit_hours * idle_kw * pue;
     cf.energy_kwh[m] = load_kwh + cf.idle_kwh[m];

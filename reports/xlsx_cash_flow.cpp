@@ -158,22 +158,42 @@ class BlockFormulas {
            "/" + constant("watts_per_kw") + "*" + flag(layout_.hours_of_use_row) + "*" + pue + idle;
   }
 
-  /// Idle kWh: the unit-hours a unit that stays on does not serve, max(0, units x hours in
-  /// the month - min(load, units) x hours of use), x idle_power_w / 1000 x PUE_o. "" when the
-  /// option never idles powered (hourly on demand or spot; owned and switched off without
-  /// the inputs that could turn it on).
+  /// Idle kWh (engine energy_rows): the unit-hours powered but not serving, x idle_power_w /
+  /// 1000 x PUE_o. Powered: all month (units x hours in the month) for a unit that stays on,
+  /// the hours of use (units x hours of use) for an owned one switched off outside them; the
+  /// served unit-hours are min(load, units) x hours of use. On demand and spot: the billed
+  /// instance-hours (hourly_rent's) less load x hours of use, / goodput. "" where the engine's
+  /// figures stand in (an uneven day).
   std::string idle_kwh(lxw_col_t col) const {
     col_ = col;
-    const bool all_month = reserved() || option_.kind == OptionKind::rent_monthly;
-    const bool owned_inputs = owned() && names_.has(option_.id, "powered_off_when_idle") &&
-                              names_.has(option_.id, "idle_power_w");
-    if ((!all_month && !owned_inputs) || shape_bites()) return "";
+    if (!names_.has(option_.id, "idle_power_w") || shape_bites()) return "";
     const std::string pue = names_.has(option_.id, "pue") ? in("pue") : global("site", "pue");
-    return "=" + flag(layout_.is_running_row) +
-           (owned_inputs ? "*(1-" + in("powered_off_when_idle") + ")" : std::string()) + "*MAX(0," +
-           here(block_.units) + "*" + flag(layout_.hours_in_month_row) + "-MIN(" +
-           here(block_.load) + "," + here(block_.units) + ")*" + flag(layout_.hours_of_use_row) +
-           ")*" + in("idle_power_w") + "/" + constant("watts_per_kw") + "*" + pue;
+    const std::string per_unit_hour =
+        "*" + in("idle_power_w") + "/" + constant("watts_per_kw") + "*" + pue;
+    if (option_.kind == OptionKind::rent_hourly && !reserved()) {
+      if (!shape_.flat && inputs_.hourly_billing.billing == Billing::autoscaled) return "";
+      return "=" + flag(layout_.is_running_row) + "*MAX(0," +
+             billed_instance_hours(global("workload", "hours_per_day"),
+                                   flag(layout_.hours_of_use_row)) +
+             "-" + here(block_.load) + "*" + flag(layout_.hours_of_use_row) + ")/" + in("goodput") +
+             per_unit_hour;
+    }
+    return "=" + flag(layout_.is_running_row) + "*" + idle_unit_hours() + per_unit_hour;
+  }
+
+  /// The unit-hours powered but not serving in the month: MAX(0, units x powered hours -
+  /// MIN(load, units) x hours of use); powered all month (hours in the month) for a unit
+  /// that stays on, through the hours of use for an owned one switched off outside them
+  /// (powered_off_when_idle = 1).
+  std::string idle_unit_hours() const {
+    std::string powered_hours = flag(layout_.hours_in_month_row);
+    if (owned()) {
+      powered_hours = "(" + flag(layout_.hours_in_month_row) + "*(1-" +
+                      in("powered_off_when_idle") + ")+" + flag(layout_.hours_of_use_row) + "*" +
+                      in("powered_off_when_idle") + ")";
+    }
+    return "MAX(0," + here(block_.units) + "*" + powered_hours + "-MIN(" + here(block_.load) + "," +
+           here(block_.units) + ")*" + flag(layout_.hours_of_use_row) + ")";
   }
 
   /// kg CO2e = kWh x g CO2e/kWh / grams per kg: the option's intensity, else the site's
@@ -309,13 +329,26 @@ class BlockFormulas {
   /// max(0, load - min_instances), RU(y) = -INT(-(p - tol x MAX(1, p))) / periods per hour,
   /// p = y x periods per hour (a ceiling that leaves a relative rounding residue out).
   std::string hourly_rent(const std::string& hours_per_day, const std::string& hours_of_use) const {
+    return flag(layout_.is_running_row) + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
+           billed_instance_hours(hours_per_day, hours_of_use) + "/" + in("goodput") + "*" +
+           flag(layout_.rent_factor_row);
+  }
+
+  /// The instance-hours an hourly rental bills in a month (engine billed_instance_hours,
+  /// before goodput and trend) at `hours_per_day` and `hours_of_use` (formulas), as a
+  /// parenthesised formula without "=". Always on: MAX(1, ROUNDUP(load at the peak - tol)) x
+  /// availability hours; autoscaled: min_instances x availability + days of use x (INT(X) x
+  /// RU(h) + RU(frac(X) x h)), X = max(0, load - min_instances), RU rounded up to the billing
+  /// period.
+  std::string billed_instance_hours(const std::string& hours_per_day,
+                                    const std::string& hours_of_use) const {
     const std::string availability = availability_ == Availability::around_the_clock
                                          ? flag(layout_.hours_in_month_row)
                                          : hours_of_use;
     std::string billed;
     if (inputs_.hourly_billing.billing == Billing::always_on) {
-      billed = "MAX(1,ROUNDUP(" + at_peak(here(block_.load)) + "-" + constant("load_tolerance") +
-               ",0))*" + availability;
+      billed = "(MAX(1,ROUNDUP(" + at_peak(here(block_.load)) + "-" + constant("load_tolerance") +
+               ",0))*" + availability + ")";
     } else {
       const std::string periods = in("billing_periods_per_hour");
       const auto round_up = [&](const std::string& y) {
@@ -328,8 +361,7 @@ class BlockFormulas {
                flag(layout_.days_of_use_row) + "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
                round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "))";
     }
-    return flag(layout_.is_running_row) + "*" + in("rate_per_gpu_hour") + "*" + in("count") + "*" +
-           billed + "/" + in("goodput") + "*" + flag(layout_.rent_factor_row);
+    return billed;
   }
 
   /// The rent of an owned option's overflow in a month (engine option_cash_flow,
@@ -393,16 +425,12 @@ class BlockFormulas {
                     in("host_power_w") + ")/" + constant("watts_per_kw") + "*" +
                     flag(layout_.hours_of_use_row) + "*" + site_or_own("tariff_per_kwh") + "*" +
                     site_or_own("pue") + "*" + flag(layout_.tariff_factor_row);
-    // Idle energy (issue #8, engine option_cash_flow): a unit that stays on draws
-    // idle_power_w in the unit-hours it does not serve, max(0, units x hours in the month -
-    // min(load, units) x hours of use), at the same tariff, PUE and trend.
+    // Idle energy (issue #8, engine option_cash_flow): idle_power_w in the unit-hours powered
+    // but not serving (idle_unit_hours), at the same tariff, PUE and trend.
     if (names_.has(option_.id, "powered_off_when_idle") && names_.has(option_.id, "idle_power_w")) {
-      f += "+" + flag(layout_.is_running_row) + "*(1-" + in("powered_off_when_idle") + ")*MAX(0," +
-           here(block_.units) + "*" + flag(layout_.hours_in_month_row) + "-MIN(" +
-           here(block_.load) + "," + here(block_.units) + ")*" + flag(layout_.hours_of_use_row) +
-           ")*" + in("idle_power_w") + "/" + constant("watts_per_kw") + "*" +
-           site_or_own("tariff_per_kwh") + "*" + site_or_own("pue") + "*" +
-           flag(layout_.tariff_factor_row);
+      f += "+" + flag(layout_.is_running_row) + "*" + idle_unit_hours() + "*" + in("idle_power_w") +
+           "/" + constant("watts_per_kw") + "*" + site_or_own("tariff_per_kwh") + "*" +
+           site_or_own("pue") + "*" + flag(layout_.tariff_factor_row);
     }
     if (inputs_.hosting == Hosting::colocation) f = "=(" + f.substr(1) + ")*" + in("power_metered");
     return f;

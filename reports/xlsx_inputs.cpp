@@ -280,12 +280,11 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
             v.residual_fraction);
         add("maintenance_per_year", "Maintenance per year", "fraction of capex",
             v.maintenance_per_year);
-        // A unit that stays on draws idle power; one switched off needs neither input (the
-        // resolver lists both for every buy option).
-        if (!v.powered_off_when_idle) {
-          add("powered_off_when_idle", "Switched off when not serving (1 = yes)", "flag", 0.0);
-          add("idle_power_w", "Idle power of the unit (devices + host)", "W", v.idle_power_w);
-        }
+        // Idle power is drawn all month by a unit that stays on, through the hours of use by
+        // one switched off outside them.
+        add("powered_off_when_idle", "Switched off outside the hours of use (1 = yes)", "flag",
+            v.powered_off_when_idle ? 1.0 : 0.0);
+        add("idle_power_w", "Idle power of the unit (devices + host)", "W", v.idle_power_w);
         break;
       case OptionKind::rent_hourly:
         add("count", "Devices", "devices", v.count);
@@ -301,9 +300,9 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         }
         if (term_months(v.term) > 0) {
           add("term_months", "Reserved term", "months", term_months(v.term));
-          add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",
-              v.idle_power_w);
         }
+        add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",
+            v.idle_power_w);
         add("board_power_w", "Board power per device (energy estimate)", "W",
             v.device.board_power_w);
         add("pue", "Data centre PUE (energy estimate)", "ratio",

@@ -32,9 +32,12 @@ double sum(const nlohmann::json& row) {
   return s;
 }
 
-// The owned RTX 5090's own kWh over 36 months: what the blend reported in all before H1
-// (4,978.8 kWh at 341 g = 1.698 t, gputco at commit b448348).
-constexpr double kOwnedKwh = 4978.810386633253;
+// The owned RTX 5090's own kWh at load over 36 months: what the blend reported in all before
+// H1 (4,978.8 kWh, gputco at commit b448348).
+constexpr double kOwnedLoadKwh = 4978.810386633253;
+// ... and in all since newcomer6 H1, with the idle draw of the months its load is under one
+// unit, through the hours of use (91.8 kWh): 5,070.6 kWh at 341 g = 1.729 t.
+constexpr double kOwnedKwh = 5070.589867696832;
 
 TEST(OverflowEnergyExample, onDemandOverflowCountsItsKwhAndLeavesCo2eUnknown) {
   const auto result = plan({"--format", "json"});
@@ -42,6 +45,8 @@ TEST(OverflowEnergyExample, onDemandOverflowCountsItsKwhAndLeavesCo2eUnknown) {
   const auto blend = option(nlohmann::json::parse(result.out), "blend-5090-h100");
   const auto& kwh = blend["energy_kwh"];
   EXPECT_NEAR(kwh["owned"].get<double>(), kOwnedKwh, 1e-6);
+  // The load part is unchanged by H1: the owned kWh less its idle kWh.
+  EXPECT_NEAR(kwh["owned"].get<double>() - sum(kwh["idle_per_month"]), kOwnedLoadKwh, 1e-6);
   EXPECT_EQ(kwh["overflow"]["option"], "rent-h100");
   const double overflow = kwh["overflow"]["total"].get<double>();
   EXPECT_GT(overflow, 1000);  // the H100s carry most of a demand growing 4 % a month
@@ -53,11 +58,11 @@ TEST(OverflowEnergyExample, onDemandOverflowCountsItsKwhAndLeavesCo2eUnknown) {
   EXPECT_TRUE(co2e["total"].is_null());
   EXPECT_TRUE(co2e["overflow"]["total"].is_null());
   EXPECT_TRUE(co2e["overflow"]["grid_g_co2e_per_kwh"].is_null());
-  EXPECT_NEAR(co2e["owned"].get<double>(), kOwnedKwh * 341 / 1000, 1e-6);  // 1,697.8 kg
+  EXPECT_NEAR(co2e["owned"].get<double>(), kOwnedKwh * 341 / 1000, 1e-6);  // 1,729.1 kg
   EXPECT_NE(co2e["unknown_reason"].get<std::string>().find(
                 "the catalog has no grid carbon intensity for the provider's region 'global'"),
             std::string::npos);
-  EXPECT_NE(co2e["unknown_reason"].get<std::string>().find("the owned units alone: 1.698 t"),
+  EXPECT_NE(co2e["unknown_reason"].get<std::string>().find("the owned units alone: 1.729 t"),
             std::string::npos);
   // Options without overflow: no split.
   EXPECT_TRUE(
@@ -89,7 +94,7 @@ TEST(OverflowEnergyExample, theTerminalSaysWhatTheOverflowAdds) {
   EXPECT_NE(result.out.find("  blend-5090-h100: of which the overflow rented from spot-h100: "),
             std::string::npos)
       << result.out;
-  EXPECT_NE(result.out.find("at 487 g/kWh (the owned units: 4979 kWh, 1.698 t CO2e)"),
+  EXPECT_NE(result.out.find("at 487 g/kWh (the owned units: 5071 kWh, 1.729 t CO2e)"),
             std::string::npos)
       << result.out;
 }

@@ -164,6 +164,54 @@ TEST(Energy, rentalsAtTheDataCentrePueAndUnknownIntensity) {
   EXPECT_NEAR(cf.energy_kwh[1], 88.48 + 31.521, 1e-9);
 }
 
+TEST(Energy, anOwnedUnitSwitchedOffOutsideTheHoursOfUseIdlesThroughThem) {
+  // newcomer6 H1: switched off outside the hours of use (the default), a unit is still on
+  // through them. Load 0.25 (100,000 tokens/day / (50,000 tokens/h x 8 h)), 160 h of use a
+  // month (8 h x 20 days). Load: 0.25 x 450 W x 160 h = 18 kWh; idle: (1 x 160 - 0.25 x 160)
+  // = 120 h x 30 W = 3.6 kWh. Money at 0.20/kWh: 21.6 x 0.20 = 4.32 a month.
+  OptionInputs own;
+  own.id = "own";
+  own.device = card(450);
+  own.capacity_tokens_per_hour = 50'000;
+  own.idle_power_w = 30;
+  SiteInputs site{0.20, 1.0};
+  auto cf = option_cash_flow(own, token_mix(), site, months(1));
+  EXPECT_NEAR(cf.idle_kwh[1], 3.6, 1e-9);
+  EXPECT_NEAR(cf.energy_kwh[1], 21.6, 1e-9);
+  EXPECT_NEAR(cf.energy[1], 4.32, 1e-9);
+  // Left on all month (730 h): idle (730 - 40) h x 30 W = 20.7 kWh.
+  own.powered_off_when_idle = false;
+  cf = option_cash_flow(own, token_mix(), site, months(1));
+  EXPECT_NEAR(cf.idle_kwh[1], 20.7, 1e-9);
+  EXPECT_NEAR(cf.energy[1], (18 + 20.7) * 0.20, 1e-9);
+}
+
+TEST(Energy, anAlwaysOnRentalIdlesThroughTheHoursItIsBilledFor) {
+  // Issue #21: an always-on rental is billed 1 instance x 160 h of availability; busy 0.25 x
+  // 160 = 40 h. Load: 0.35 kW x 40 h x 1.58 = 22.12 kWh; idle: 120 h x 35 W x 1.58 = 6.636
+  // kWh. Autoscaled per second without a minimum bills 20 days x 2 h = 40 h: no idle hour;
+  // with min_instances = 1 it bills 160 h, 120 of them idle again.
+  OptionInputs rent;
+  rent.id = "rent";
+  rent.kind = OptionKind::rent_hourly;
+  rent.device = card(350);
+  rent.rate_per_gpu_hour = 1;
+  rent.idle_power_w = 35;
+  rent.capacity_tokens_per_hour = 50'000;
+  auto cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
+  EXPECT_NEAR(cf.rent[1], 160, 1e-9);
+  EXPECT_NEAR(cf.idle_kwh[1], 6.636, 1e-9);
+  EXPECT_NEAR(cf.energy_kwh[1], 22.12 + 6.636, 1e-9);
+  rent.hourly_billing.billing = Billing::autoscaled;
+  cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
+  EXPECT_NEAR(cf.rent[1], 40, 1e-9);
+  EXPECT_NEAR(cf.idle_kwh[1], 0, 1e-9);
+  EXPECT_NEAR(cf.energy_kwh[1], 22.12, 1e-9);
+  rent.hourly_billing.min_instances = 1;
+  cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
+  EXPECT_NEAR(cf.idle_kwh[1], 6.636, 1e-9);
+}
+
 TEST(BreakEvenVolume, ownedRigAgainstTheApi) {
   // One unit serves 36,000 tokens/hour; 10 h/day x 30 days; 12 months; capex 1000.
   // API: 10 per million output tokens, no input tokens: 12 x 30 x t x 10 / 1e6 = 0.0036 t.

@@ -95,8 +95,9 @@ TEST(XlsxReportApiCarbon, apiFeesEnergyAndEmissionsAreLiveFormulas) {
             "D$6*MIN(D19,D20)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
             "3090_host_power_w)/watts_per_kw*D$12*pue+D43");
   EXPECT_EQ(formula_at(cells, "Cash flow", "D43").formula,
-            "D$6*(1-opt_office_3090_powered_off_when_idle)*MAX(0,D20*D$10-MIN(D19,D20)*D$12)*"
-            "opt_office_3090_idle_power_w/watts_per_kw*pue");
+            "D$6*MAX(0,D20*(D$10*(1-opt_office_3090_powered_off_when_idle)+D$12*opt_office_3090_"
+            "powered_off_when_idle)-MIN(D19,D20)*D$12)*opt_office_3090_idle_power_w/watts_per_kw*"
+            "pue");
   EXPECT_EQ(formula_at(cells, "Cash flow", "D44").formula,
             "D42*grid_g_co2e_per_kwh/grams_per_kilogram");
   expect_near_relative(formula_at(cells, "Cash flow", "D43").cached, idle, "rig idle kWh");

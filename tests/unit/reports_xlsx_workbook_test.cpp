@@ -438,7 +438,9 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   expect_near_relative(formula_at(cells, "Cash flow", "B37").cached, own.npv, "NPV");
   EXPECT_EQ(formula_at(cells, "Cash flow", "D22").formula,
             "D$6*MIN(D18,D19)*(opt_office_3090_count*opt_office_3090_board_power_w+opt_office_"
-            "3090_host_power_w)/watts_per_kw*D$12*tariff_per_kwh*pue*D$15");
+            "3090_host_power_w)/watts_per_kw*D$12*tariff_per_kwh*pue*D$15+D$6*MAX(0,D19*(D$10*(1-"
+            "opt_office_3090_powered_off_when_idle)+D$12*opt_office_3090_powered_off_when_idle)-"
+            "MIN(D18,D19)*D$12)*opt_office_3090_idle_power_w/watts_per_kw*tariff_per_kwh*pue*D$15");
   EXPECT_EQ(formula_at(cells, "Cash flow", "E36").formula, "SUM($C$35:E35)");
   expect_near_relative(formula_at(cells, "Cash flow", "E38").cached, own.cash_flow.depreciation[2],
                        "depreciation at month 2");
