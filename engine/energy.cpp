@@ -156,15 +156,21 @@ void energy_rows(const OptionInputs& o, const WorkloadInputs& w, const SiteInput
   }
   if (o.kind != OptionKind::buy || o.overflow != Overflow::rent) return;
   // The overflow rental's part, as that rental computes its own energy (billed by use, the
-  // by_use branch above): its instances busy x hours of use / goodput x its power x its PUE.
-  // Its busy instances: the load the owned units leave over x rental instances per unit of
-  // owned load (as its bill, engine/cash_flow.cpp owned_flows).
+  // by_use branch above): its instances busy x hours of use / goodput x its power, + the
+  // instance-hours billed and not busy / goodput x its idle power, x its PUE. Its busy
+  // instances: the load the owned units leave over x rental instances per unit of owned load;
+  // its billed hours as its bill (engine/cash_flow.cpp owned_flows).
   const double instances_per_load = overflow_units_per_load(o, w);
   const double overflow_kw = o.overflow_power_w / kWattsPerKilowatt;
+  const double overflow_idle_kw = o.overflow_idle_power_w / kWattsPerKilowatt;
   for (size_t m = 1; m <= last; ++m) {
-    const double busy_instance_hours =
-        cf.overflow_load[m] * instances_per_load * x.hours_of_use[m] / o.overflow_goodput;
-    cf.overflow_kwh[m] = overflow_kw * busy_instance_hours * o.overflow_pue;
+    const double busy = cf.overflow_load[m] * instances_per_load * x.hours_of_use[m];
+    const double billed = billed_overflow_instance_hours(o.overflow_billing, cf.load[m],
+                                                         cf.units[m], instances_per_load, shape,
+                                                         x.days_of_use[m], x.availability_hours[m]);
+    const double idle = std::max(0.0, billed - busy);
+    cf.overflow_kwh[m] =
+        (overflow_kw * busy + overflow_idle_kw * idle) / o.overflow_goodput * o.overflow_pue;
     cf.energy_kwh[m] += cf.overflow_kwh[m];
     if (o.overflow_grid_g_co2e_per_kwh) {
       cf.overflow_co2e_kg[m] =

@@ -92,6 +92,7 @@ void prepare_plan_inputs(PlanInputs& in) {
     o.overflow_capacity_tokens_per_hour = rental->capacity_tokens_per_hour;
     o.overflow_device_id = rental->device.id;
     o.overflow_power_w = rental->count * rental->device.board_power_w;
+    o.overflow_idle_power_w = rental->idle_power_w;
     o.overflow_goodput = rental->goodput;
     o.overflow_pue = energy_pue_of(*rental, in.site);
     o.overflow_grid_g_co2e_per_kwh = intensity_of(*rental, in.site);

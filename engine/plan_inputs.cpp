@@ -219,7 +219,8 @@ void validate_plan_inputs(const PlanInputs& in) {
             finite_non_negative(o.capacity_tokens_per_hour) &&
             finite_non_negative(o.overflow_rate_per_hour) &&
             finite_non_negative(o.overflow_capacity_tokens_per_hour) &&
-            finite_non_negative(o.overflow_power_w) && finite_non_negative(o.overflow_pue) &&
+            finite_non_negative(o.overflow_power_w) &&
+            finite_non_negative(o.overflow_idle_power_w) && finite_non_negative(o.overflow_pue) &&
             o.overflow_goodput > 0 && o.overflow_goodput <= 1 &&
             finite_non_negative(o.input_price_per_million) &&
             finite_non_negative(o.output_price_per_million) && finite_non_negative(o.idle_power_w),

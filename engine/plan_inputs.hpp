@@ -341,10 +341,12 @@ struct OptionInputs {
   double overflow_capacity_tokens_per_hour = 0;  ///< one overflow rental unit at load
   /// The overflow rental's energy figures, for the blend's own energy and CO2e (issue #21 H1):
   /// computed as the rental computes its own (engine/energy.cpp energy_rows, billed by use):
-  /// instance-hours busy / goodput x its power x its PUE, at its intensity.
-  std::string overflow_device_id;  ///< the rented device (for "no board power" reasons)
-  double overflow_power_w = 0;     ///< rental count x board power, W (0: unknown)
-  double overflow_goodput = 1;     ///< the rental's goodput (0, 1]
+  /// instance-hours busy / goodput x its power + the instance-hours billed and not busy /
+  /// goodput x its idle power, x its PUE, at its intensity.
+  std::string overflow_device_id;    ///< the rented device (for "no board power" reasons)
+  double overflow_power_w = 0;       ///< rental count x board power, W (0: unknown)
+  double overflow_idle_power_w = 0;  ///< the rental's idle_power_w, W
+  double overflow_goodput = 1;       ///< the rental's goodput (0, 1]
   double overflow_pue = kDefaultDataCentrePue;  ///< the rental's PUE (its own, else 1.58)
   /// The rental's carbon intensity, g CO2e/kWh; nullopt: unknown (as for the rental itself).
   std::optional<double> overflow_grid_g_co2e_per_kwh = std::nullopt;

@@ -212,16 +212,24 @@ class BlockFormulas {
   }
 
   /// A blend's overflow kWh (engine energy_rows), as the rental's own energy row computes it:
-  /// overflow load x r (rental instances per unit of this option's load, as overflow_rent)
-  /// x hours of use / its goodput x its count x board power / 1000 x its PUE.
+  /// busy, overflow load x r (rental instances per unit of this option's load, as
+  /// overflow_rent) x hours of use / its goodput x its count x board power / 1000 x its PUE;
+  /// idle, MAX(0, the instance-hours billed - overflow load x r x hours of use) / its goodput
+  /// x its idle_power_w / 1000 x its PUE. "" where the rent is the engine's figure (an
+  /// autoscaled overflow over an uneven day): the engine's kWh stand in.
   std::string overflow_kwh(lxw_col_t col) const {
     col_ = col;
+    if (!shape_.flat && overflow_billing_.billing == Billing::autoscaled) return "";
     const std::string rental = inputs_.overflow_option_id;
     const auto of = [&](const char* key) { return names_.at(rental, key); };
     const std::string pue = names_.has(rental, "pue") ? of("pue") : global("site", "pue");
-    return "=" + flag(layout_.is_running_row) + "*" + here(block_.overflow_load) + "*" +
-           overflow_ratio() + "*" + flag(layout_.hours_of_use_row) + "/" + of("goodput") + "*" +
-           of("count") + "*" + of("board_power_w") + "/" + constant("watts_per_kw") + "*" + pue;
+    const std::string busy_hours =
+        here(block_.overflow_load) + "*" + overflow_ratio() + "*" + flag(layout_.hours_of_use_row);
+    const std::string billed = overflow_billed_instance_hours(global("workload", "hours_per_day"),
+                                                              flag(layout_.hours_of_use_row));
+    return "=" + flag(layout_.is_running_row) + "*(" + busy_hours + "*" + of("count") + "*" +
+           of("board_power_w") + "+MAX(0," + billed + "-" + busy_hours + ")*" + of("idle_power_w") +
+           ")/" + of("goodput") + "/" + constant("watts_per_kw") + "*" + pue;
   }
 
   /// A blend's overflow kg CO2e: its kWh x the rental's intensity / grams per kg; "" when the
@@ -375,6 +383,17 @@ class BlockFormulas {
   /// max(0, o - min_instances), RU as in hourly_rent.
   std::string overflow_rent(const std::string& hours_per_day,
                             const std::string& hours_of_use) const {
+    const auto of = [&](const char* key) { return names_.at(inputs_.overflow_option_id, key); };
+    return flag(layout_.is_running_row) + "*" + of("rate_per_gpu_hour") + "*" + of("count") + "*" +
+           overflow_billed_instance_hours(hours_per_day, hours_of_use) + "/" + of("goodput") + "*" +
+           flag(layout_.rent_factor_row);
+  }
+
+  /// The instance-hours the overflow rental bills in a month (engine
+  /// billed_overflow_instance_hours, before goodput and trend), as in overflow_rent, without
+  /// "=".
+  std::string overflow_billed_instance_hours(const std::string& hours_per_day,
+                                             const std::string& hours_of_use) const {
     const std::string rental = inputs_.overflow_option_id;
     const auto of = [&](const char* key) { return names_.at(rental, key); };
     const std::string ratio = overflow_ratio();
@@ -386,7 +405,8 @@ class BlockFormulas {
     if (overflow_billing_.billing == Billing::always_on) {
       const std::string o =
           "MAX(0," + at_peak(here(block_.load)) + "-" + here(block_.units) + ")*" + ratio;
-      billed = "IF(" + o + ">" + tol + ",ROUNDUP(" + o + "-" + tol + ",0),0)*" + availability;
+      billed =
+          "(IF(" + o + ">" + tol + ",ROUNDUP(" + o + "-" + tol + ",0),0)*" + availability + ")";
     } else {
       const std::string periods = of("billing_periods_per_hour");
       const std::string minimum = of("min_instances");
@@ -400,8 +420,7 @@ class BlockFormulas {
                flag(layout_.days_of_use_row) + "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
                round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "),0)";
     }
-    return flag(layout_.is_running_row) + "*" + of("rate_per_gpu_hour") + "*" + of("count") + "*" +
-           billed + "/" + of("goodput") + "*" + flag(layout_.rent_factor_row);
+    return billed;
   }
 
   /// Rental instances per unit of this option's load: this option's capacity / the overflow
@@ -654,8 +673,11 @@ void write_physical_rows(SheetWriter& sheet, const Formats& formats, const Optio
       sheet.formula(block.energy_kwh, col, kwh, at(cf.energy_kwh, m), formats.decimal2);
     }
     if (block.has_overflow_energy) {
-      sheet.formula(block.overflow_kwh, col, formulas.overflow_kwh(col), at(cf.overflow_kwh, m),
-                    formats.decimal2);
+      if (const std::string kwh = formulas.overflow_kwh(col); kwh.empty()) {
+        sheet.number(block.overflow_kwh, col, at(cf.overflow_kwh, m), formats.decimal2);
+      } else {
+        sheet.formula(block.overflow_kwh, col, kwh, at(cf.overflow_kwh, m), formats.decimal2);
+      }
       if (overflow_co2e_known) {
         sheet.formula(block.overflow_co2e_kg, col, formulas.overflow_co2e_kg(col),
                       at(cf.overflow_co2e_kg, m), formats.decimal2);

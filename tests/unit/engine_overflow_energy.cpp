@@ -83,6 +83,23 @@ TEST(OverflowEnergy, theOverflowPartEqualsWhatTheRentalComputesForTheSameLoad) {
   EXPECT_NEAR(rent_cf.co2e_kg[1], blend_cf.overflow_co2e_kg[1], 1e-9);
 }
 
+TEST(OverflowEnergy, anAlwaysOnOverflowIdlesThroughTheHoursItIsBilledFor) {
+  // The rental idles at 2 x 70 W. Always on (the default), the overflow is billed 1 instance
+  // (0.25 rounded up) x 300 h of availability, 75 of them busy: 225 idle instance-hours /
+  // goodput 0.8 x 0.14 kW x PUE 1.5 = 59.0625 kWh on top of the 196.875 busy (above), as the
+  // rental carrying the same load alone counts its own.
+  PlanInputs in = blend();
+  in.options[1].idle_power_w = 140;
+  prepare_plan_inputs(in);
+  EXPECT_DOUBLE_EQ(in.options[0].overflow_idle_power_w, 140.0);
+  const CashFlow blend_cf = option_cash_flow(in.options[0], in.workload, in.site, in.finance);
+  EXPECT_NEAR(blend_cf.overflow_kwh[1], 196.875 + 59.0625, 1e-9);
+  in.workload.tokens_per_day = 5e6;
+  prepare_plan_inputs(in);
+  const CashFlow rent_cf = option_cash_flow(in.options[1], in.workload, in.site, in.finance);
+  EXPECT_NEAR(rent_cf.energy_kwh[1], blend_cf.overflow_kwh[1], 1e-9);
+}
+
 TEST(OverflowEnergy, thePlansTotalsIncludeTheOverflowAndSplitIt) {
   const OptionResult own = owned_result(blend());
   ASSERT_TRUE(own.energy_kwh_total && own.co2e_kg_total && own.overflow_energy);
