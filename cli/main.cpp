@@ -1,6 +1,5 @@
 // gputco: buy or rent GPUs for serving a model, and when owning pays off.
 #include <cerrno>
-#include <cstring>
 #include <exception>
 #include <iostream>
 #include <string>
@@ -55,6 +54,10 @@ std::string shown(const std::exception& e) {
   return gputco::visible_text(e.what(), true);
 }
 
+/// Set once the loss of standard output was reported (a command's flush_output): main's last
+/// check does not say it twice.
+bool output_loss_reported = false;
+
 /// Runs the command of `args` and returns its exit code; every error becomes its message on
 /// stderr and its exit code here (0 success, 1 runtime failure, 2 bad usage or bad input).
 int run(const std::vector<std::string>& args) {
@@ -106,6 +109,10 @@ int run(const std::vector<std::string>& args) {
   } catch (const CatalogError& e) {
     std::cerr << "catalog error: " << shown(e) << "\n";
     return 1;
+  } catch (const cli::OutputLost& e) {
+    std::cerr << "gputco: " << shown(e) << "\n";
+    output_loss_reported = true;
+    return 1;
   } catch (const OutputRefused& e) {
     std::cerr << "error: " << shown(e) << "\n";
     return 2;
@@ -133,9 +140,8 @@ int main(int argc, char** argv) {
   errno = 0;
   std::cout.flush();
   if (!std::cout) {
-    const int error = errno;
-    std::cerr << "gputco: cannot write to standard output"
-              << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+    if (!output_loss_reported)
+      std::cerr << "gputco: " << shown(gputco::cli::OutputLost(errno)) << "\n";
     return code == 0 ? 1 : code;
   }
   return code;

@@ -10,6 +10,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/environment.hpp"
+#include "cli/terminal_output.hpp"
 #include "engine/parallel.hpp"
 #include "engine/plan.hpp"
 #include "engine/sensitivity.hpp"
@@ -107,6 +108,9 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   Plan plan = on_scenario(scenario, [&] { return make_plan(resolved.plan_inputs); });
   // What resolving assumed (a model file's notes, a context within RoPE scaling) leads.
   plan.warnings.insert(plan.warnings.begin(), resolved.warnings.begin(), resolved.warnings.end());
+  // All or nothing: the workbook waits, complete in its temporary file, until standard output
+  // has arrived; a failure of either leaves the old workbook as it was.
+  std::optional<StagedFile> workbook;
   if (!no_workbook) {
     WorkbookOptions options;
     options.quote = quote;
@@ -116,7 +120,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
       sensitivity = on_scenario(scenario, [&] { return sensitivity_of(resolved, plan); });
     }
     options.sensitivity = sensitivity ? &*sensitivity : nullptr;
-    write_workbook(plan, resolved, output, options);
+    workbook.emplace(stage_workbook(plan, resolved, output, options));
   }
   if (format == "json") {
     out << plan_json(plan, resolved, json_stamp(catalog));
@@ -125,6 +129,10 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   } else if (!quiet) {
     out << plan_summary_text(plan, resolved);
     if (!no_workbook) out << "Workbook: " << output << "\n";
+  }
+  if (workbook) {
+    flush_output(out);
+    workbook->commit();
   }
   if (format != "text" && !no_workbook && !quiet) err << "workbook: " << output << "\n";
   return 0;

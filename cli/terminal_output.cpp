@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include "pricing/visible_text.hpp"
 
 namespace gputco::cli {
@@ -64,6 +67,16 @@ TerminalSafeOutput::~TerminalSafeOutput() {
   if (!filter_) return;
   if (filter_->pubsync() != 0) stream_.setstate(std::ios::badbit);
   stream_.rdbuf(original_);
+}
+
+OutputLost::OutputLost(int error)
+    : std::runtime_error(std::string("cannot write to standard output") +
+                         (error != 0 ? std::string(": ") + std::strerror(error) : std::string())) {}
+
+void flush_output(std::ostream& out) {
+  errno = 0;
+  out.flush();
+  if (!out) throw OutputLost(errno);
 }
 
 }  // namespace gputco::cli

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <ostream>
+#include <stdexcept>
 #include <streambuf>
 #include <string>
 
@@ -28,5 +29,18 @@ class TerminalSafeOutput {
   std::streambuf* original_ = nullptr;
   std::unique_ptr<std::streambuf> filter_;
 };
+
+/// Standard output did not arrive (a full disk, a closed pipe, > /dev/full): a runtime
+/// failure, exit code 1. what() reads "cannot write to standard output[: REASON]".
+class OutputLost : public std::runtime_error {
+ public:
+  /// `error`: the errno of the failed write, 0 when unknown.
+  explicit OutputLost(int error);
+};
+
+/// Flushes `out` and throws OutputLost when anything written to it so far did not arrive. A
+/// command that writes files and standard output calls it before it commits its staged files
+/// (reports/atomic_file.hpp): they replace the old ones only once the output has arrived.
+void flush_output(std::ostream& out);
 
 }  // namespace gputco::cli

@@ -49,29 +49,6 @@ bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-/// Removes the temporary file unless released: every early exit cleans up, and so does an
-/// interrupting signal (interrupt_cleanup.hpp).
-class TempFile {
- public:
-  explicit TempFile(std::string path) : path_(std::move(path)), slot_(remove_on_interrupt(path_)) {}
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  ~TempFile() {
-    if (!path_.empty()) ::unlink(path_.c_str());
-    forget_on_interrupt(slot_);
-  }
-  const std::string& path() const { return path_; }
-  void release() {
-    path_.clear();
-    forget_on_interrupt(slot_);
-    slot_ = -1;
-  }
-
- private:
-  std::string path_;
-  int slot_;
-};
-
 /// Creates an empty, uniquely named file in `directory` and returns its path.
 /// O_EXCL makes the name ours (and never follows a link planted under that name); mode 0666
 /// lets the umask decide permissions, as for any file the user creates (mkstemp would force
@@ -135,6 +112,29 @@ void fault_injection_pause() {
 
 }  // namespace
 
+/// Removes the temporary file unless released: every early exit cleans up, and so does an
+/// interrupting signal (interrupt_cleanup.hpp).
+class StagedFile::Temp {
+ public:
+  explicit Temp(std::string path) : path_(std::move(path)), slot_(remove_on_interrupt(path_)) {}
+  Temp(const Temp&) = delete;
+  Temp& operator=(const Temp&) = delete;
+  ~Temp() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+    forget_on_interrupt(slot_);
+  }
+  const std::string& path() const { return path_; }
+  void release() {
+    path_.clear();
+    forget_on_interrupt(slot_);
+    slot_ = -1;
+  }
+
+ private:
+  std::string path_;
+  int slot_;
+};
+
 void check_output_path(const std::string& path, const std::vector<CommandInput>& inputs) {
   struct stat destination {};
   if (path.empty() || ::lstat(path.c_str(), &destination) != 0) return;  // the write says why
@@ -157,29 +157,46 @@ void check_output_path(const std::string& path, const std::vector<CommandInput>&
   }
 }
 
-void write_file_atomically(const std::string& path,
-                           const std::function<void(const std::string& temp_path)>& write) {
+StagedFile::StagedFile(const std::string& path,
+                       const std::function<void(const std::string& temp_path)>& write)
+    : path_(path) {
   if (path.empty()) throw ReportError(path, "empty file name");
   struct stat existing {};
   const bool exists = ::lstat(path.c_str(), &existing) == 0;
   if (exists) refuse_special(path, existing);
   const bool regular = exists && S_ISREG(existing.st_mode);
-  TempFile temp(create_temp_next_to(path, path, regular ? &existing : nullptr));
-  write(temp.path());
-  sync_file(temp.path(), path);
+  // A member: should `write` throw, its destructor removes the temporary file.
+  temp_ = std::make_unique<Temp>(create_temp_next_to(path, path, regular ? &existing : nullptr));
+  write(temp_->path());
+  sync_file(temp_->path(), path);
+}
+
+StagedFile::StagedFile(StagedFile&& other) noexcept = default;
+StagedFile& StagedFile::operator=(StagedFile&& other) noexcept = default;
+StagedFile::~StagedFile() = default;
+
+void StagedFile::commit() {
+  if (!temp_) throw std::logic_error("StagedFile::commit: " + path_ + " is not staged");
   fault_injection_pause();
   // Checked again just before the rename: a directory or a FIFO put there meanwhile is
   // refused, not replaced (rename(2) itself replaces a link, never what it points to).
-  if (::lstat(path.c_str(), &existing) == 0) refuse_special(path, existing);
-  if (::rename(temp.path().c_str(), path.c_str()) != 0) {
-    throw ReportError(path, errno_text(errno));
+  struct stat existing {};
+  if (::lstat(path_.c_str(), &existing) == 0) refuse_special(path_, existing);
+  if (::rename(temp_->path().c_str(), path_.c_str()) != 0) {
+    throw ReportError(path_, errno_text(errno));
   }
-  temp.release();
-  sync_directory(path);
+  temp_->release();
+  temp_.reset();
+  sync_directory(path_);
 }
 
-void write_text_file_atomically(const std::string& path, std::string_view content) {
-  write_file_atomically(path, [&](const std::string& temp_path) {
+void write_file_atomically(const std::string& path,
+                           const std::function<void(const std::string& temp_path)>& write) {
+  StagedFile(path, write).commit();
+}
+
+StagedFile stage_text_file(const std::string& path, std::string_view content) {
+  return StagedFile(path, [&](const std::string& temp_path) {
     const int fd = ::open(temp_path.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) throw ReportError(path, "cannot open the temporary file: " + errno_text(errno));
     std::string_view rest = content;
@@ -195,6 +212,10 @@ void write_text_file_atomically(const std::string& path, std::string_view conten
     }
     if (::close(fd) != 0) throw ReportError(path, errno_text(errno));
   });
+}
+
+void write_text_file_atomically(const std::string& path, std::string_view content) {
+  stage_text_file(path, content).commit();
 }
 
 }  // namespace gputco

@@ -1,10 +1,11 @@
 // Writing output files all at once: a reader sees the old file or the new one, never half.
 // An output never replaces anything but a regular file or a symbolic link (the link itself,
 // never the file it points to), never one of the command's inputs, and leaves no temporary
-// file behind, even when the process is interrupted (SIGINT, SIGTERM, SIGHUP).
+// file behind, even when the process is interrupted (SIGINT, SIGTERM, SIGHUP, SIGPIPE).
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -61,7 +62,7 @@ void check_output_path(const std::string& path, const std::vector<CommandInput>&
 /// On any failure the temporary file is removed and an existing `path` is left untouched:
 /// an exception thrown by `write` propagates unchanged; failures to create, flush or rename
 /// throw ReportError naming `path`. While the temporary file exists it is listed where a
-/// handler of SIGINT, SIGTERM and SIGHUP (installed on first use, unless the signal is
+/// handler of SIGINT, SIGTERM, SIGHUP and SIGPIPE (installed on first use, unless the signal is
 /// ignored) removes it before the process dies of the signal.
 ///
 /// Test hook: with GPUTCO_FAULT_WRITE_SLEEP_MS=N in the environment, the write sleeps N ms
@@ -72,5 +73,41 @@ void write_file_atomically(const std::string& path,
 
 /// Writes `content` to `path` atomically (see write_file_atomically). Throws ReportError.
 void write_text_file_atomically(const std::string& path, std::string_view content);
+
+/// write_file_atomically in two steps, for a command whose outputs must all arrive or none:
+/// the constructor writes the complete temporary file (the same checks, permissions, flush to
+/// disk and removal on interrupt); commit() renames it over `path`. Until commit() `path` is
+/// untouched, so a command stages its files, writes and flushes its standard output, and
+/// commits only when that arrived. A StagedFile destroyed uncommitted (an exception, a
+/// failed standard output) removes its temporary file. The test hook of write_file_atomically
+/// pauses in commit(), before the rename.
+class StagedFile {
+ public:
+  /// Writes the temporary file with `write(temp_path)`. Throws as write_file_atomically does;
+  /// nothing is left behind then.
+  StagedFile(const std::string& path,
+             const std::function<void(const std::string& temp_path)>& write);
+  StagedFile(StagedFile&& other) noexcept;
+  StagedFile& operator=(StagedFile&& other) noexcept;
+  StagedFile(const StagedFile&) = delete;
+  StagedFile& operator=(const StagedFile&) = delete;
+  ~StagedFile();
+
+  /// The destination.
+  const std::string& path() const noexcept { return path_; }
+  /// Renames the temporary file over path(): once; a second call, or one on a moved-from
+  /// object, throws std::logic_error. Throws ReportError when the rename fails, OutputRefused
+  /// when a directory or a FIFO took path()'s place meanwhile; the temporary file is then
+  /// removed (by the destructor) and path() left as it was.
+  void commit();
+
+ private:
+  class Temp;
+  std::string path_;
+  std::unique_ptr<Temp> temp_;
+};
+
+/// Stages `content` for `path` (see StagedFile). Throws ReportError.
+StagedFile stage_text_file(const std::string& path, std::string_view content);
 
 }  // namespace gputco

@@ -15,7 +15,9 @@ namespace {
 
 constexpr std::size_t kSlots = 16;
 constexpr std::size_t kPathBytes = 4096;  // PATH_MAX, with its NUL
-constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// SIGPIPE: standard output to a pipe whose reader went (`gputco plan ... | head -1`) kills
+// the process while a command's staged outputs wait for that output to arrive.
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 enum SlotState : int { kFree = 0, kFilling = 1, kListed = 2 };
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads these flags");

@@ -1,12 +1,12 @@
 // Temporary files that an interrupted process removes before it dies: the atomic writer's
-// half-written outputs must not outlive a Ctrl-C or a kill.
+// half-written or staged outputs must not outlive a Ctrl-C, a kill or a closed pipe.
 #pragma once
 
 #include <string>
 
 namespace gputco {
 
-/// Lists `path` for removal if the process receives SIGINT, SIGTERM or SIGHUP before
+/// Lists `path` for removal if the process receives SIGINT, SIGTERM, SIGHUP or SIGPIPE before
 /// forget_on_interrupt(). On first use installs a handler for each of these signals whose
 /// disposition is the default (an ignored signal stays ignored: nohup, a background job); the
 /// handler unlinks every listed path (async-signal-safe: a fixed table of 16 paths of up to

@@ -527,20 +527,25 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
 
 }  // namespace
 
-void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& path,
-                    const WorkbookOptions& options) {
+StagedFile stage_workbook(const Plan& plan, const ResolvedScenario& scenario,
+                          const std::string& path, const WorkbookOptions& options) {
   check_plan(plan, path);
   const auto as_of = xlsx::parse_iso_date(scenario.as_of);
   if (!as_of) {
     throw ReportError(path, "scenario as_of date is not YYYY-MM-DD: '" + scenario.as_of + "'");
   }
-  write_file_atomically(path, [&](const std::string& temp_path) {
+  return StagedFile(path, [&](const std::string& temp_path) {
     try {
       build_workbook(plan, scenario, temp_path, *as_of, options);
     } catch (const XlsxError& e) {
       throw ReportError(path, e.what());
     }
   });
+}
+
+void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& path,
+                    const WorkbookOptions& options) {
+  stage_workbook(plan, scenario, path, options).commit();
 }
 
 }  // namespace gputco

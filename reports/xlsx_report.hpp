@@ -67,4 +67,9 @@ struct WorkbookOptions {
 void write_workbook(const Plan& plan, const ResolvedScenario& scenario, const std::string& path,
                     const WorkbookOptions& options = {});
 
+/// The workbook of write_workbook, staged (reports/atomic_file.hpp): complete in its temporary
+/// file, `path` untouched until commit(). The same checks and errors.
+StagedFile stage_workbook(const Plan& plan, const ResolvedScenario& scenario,
+                          const std::string& path, const WorkbookOptions& options = {});
+
 }  // namespace gputco

@@ -36,6 +36,7 @@ ResolvedScenario Resolver::run() {
   r_.as_of = s_.as_of;
   r_.max_price_age_days = s_.max_price_age_days;
   resolve_scenario();
+  check_money_limits();
   resolve_tax();
   resolve_workload();
   resolve_site();

@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "pricing/number_text.hpp"
 #include "scenarios/resolver.hpp"
 
 namespace gputco::resolve_detail {
@@ -45,6 +46,35 @@ double Resolver::fx_rate_to_plan(const std::string& from, const std::string& sec
   number("fx", from, "Exchange rate: " + to + " per " + from, quote->rate, to + "/" + from,
          provenance);
   return quote->rate;
+}
+
+std::optional<double> Resolver::usd_rate_for_limits() const {
+  if (s_.currency == "USD") return 1.0;
+  if (const auto quote = fx_quote("USD")) return quote->rate;
+  const std::string latest = "2999-12-31";  // the last date a scenario may give
+  if (const auto direct = catalog_.fx_rate("USD", s_.currency, latest)) return direct->rate;
+  const auto leg_in = catalog_.fx_rate("USD", "EUR", latest);
+  const auto leg_out = catalog_.fx_rate("EUR", s_.currency, latest);
+  if (!leg_in || !leg_out) return std::nullopt;
+  return leg_in->rate * leg_out->rate;
+}
+
+void Resolver::check_money_limits() const {
+  if (s_.money_limits.empty()) return;
+  const auto usd = usd_rate_for_limits();
+  if (!usd) return;
+  for (const ScenarioMoneyLimit& m : s_.money_limits) {
+    // The limit as the message shows it (6 significant digits), so that a value typed as
+    // shown is accepted.
+    const std::string shown = fmt::format("{:.6g}", m.max_usd * *usd);
+    if (m.value <= parse_number_text(shown).value_or(m.max_usd * *usd)) continue;
+    const std::string in_usd = s_.currency == "USD" ? std::string()
+                                                    : fmt::format(" ({:g} USD at {:.6g} {}/USD)",
+                                                                  m.max_usd, *usd, s_.currency);
+    fail(m.section, m.key,
+         fmt::format("expected {} between 0 and {} {}{}, got {}", m.what, shown, s_.currency,
+                     in_usd, m.text));
+  }
 }
 
 std::string Resolver::listed_fx_source(const FxRate& fx) {

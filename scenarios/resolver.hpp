@@ -126,6 +126,16 @@ class Resolver {
   double fx_rate_to_plan(const std::string& from, const std::string& section,
                          const std::string& key);
 
+  /// The plan currency per 1 USD for the plausibility limits of money keys: 1 in USD, else
+  /// fx_quote's rate, else the catalog's latest rate whatever its date (a scenario dated
+  /// before the catalog's first rate still has limits); nullopt when there is none at all.
+  std::optional<double> usd_rate_for_limits() const;
+
+  /// Refuses an amount of money the scenario gives (Scenario::money_limits) above its limit in
+  /// USD converted into the plan currency, the limit named in the plan currency. Without a
+  /// USD rate only the parser's limit in any currency holds.
+  void check_money_limits() const;
+
   /// A catalog exchange rate on the Sources sheet (once); returns its provenance text.
   std::string listed_fx_source(const FxRate& fx);
 

@@ -397,7 +397,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
     } else if (section == "site") {
       SectionReader r(child, section, s, kSiteKeys);
-      r.number("tariff_per_kwh", s.tariff_per_kwh, 0, 10, "a price per kWh");
+      r.money("tariff_per_kwh", s.tariff_per_kwh, kMaxTariffUsdPerKwh, "a price per kWh");
       r.text("tariff", s.tariff);
       r.number("pue", s.pue, 1, 3, "a PUE (facility power / IT power)");
       r.fraction("tariff_trend_per_year", s.tariff_trend_per_year, -0.99, 1,
@@ -483,9 +483,8 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       }
       if (auto c = r.integer("count", 1, 4096)) o.count = *c;
       r.choice("condition", o.condition, {"new", "used"});
-      constexpr double kMaxMoney = 1e9;
-      r.number("price_per_gpu", o.price_per_gpu, 0, kMaxMoney, "a price");
-      r.number("host_cost", o.host_cost, 0, kMaxMoney, "a price");
+      r.money("price_per_gpu", o.price_per_gpu, kMaxAmountUsd, "a price");
+      r.money("host_cost", o.host_cost, kMaxAmountUsd, "a price");
       // The rest of a server (CPUs, memory, fans, PSU losses) draws up to a few kW; above 20 kW
       // a unit slip (mW, or the whole rack's power): the same bound as a [device]'s board power.
       r.number("host_power_w", o.host_power_w, 0, 20'000, "a power in W");
@@ -493,9 +492,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
                  "a fraction of the purchase price");
       r.fraction("maintenance_per_year", o.maintenance_per_year, 0, 1,
                  "a fraction of capex per year (0.05 for 5 %)");
-      r.number("rate_per_gpu_hour", o.rate_per_gpu_hour, 0, 1e4, "a price per GPU-hour");
-      r.number("price_per_month", o.price_per_month, 0, kMaxMoney, "a price per month");
-      r.number("setup_fee", o.setup_fee, 0, kMaxMoney, "a price");
+      r.money("rate_per_gpu_hour", o.rate_per_gpu_hour, kMaxRateUsdPerGpuHour,
+              "a price per GPU-hour");
+      r.money("price_per_month", o.price_per_month, kMaxAmountUsd, "a price per month");
+      r.money("setup_fee", o.setup_fee, kMaxAmountUsd, "a price");
       r.text("provider", o.provider);
       r.choice("split", o.split, {"layer", "tensor"});
       r.choice("backend", o.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
@@ -511,16 +511,16 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.fraction("annual_failure_rate", o.annual_failure_rate, 0, 1,
                  "a fraction of devices per year (0.05 for 5 %)");
       r.choice("hosting", o.hosting, {"on_site", "colocation"});
-      r.number("colo_per_kw_month", o.colo_per_kw_month, 0, kMaxMoney, "a price per kW per month");
-      r.number("colo_per_rack_unit_month", o.colo_per_rack_unit_month, 0, kMaxMoney,
-               "a price per rack unit per month");
+      r.money("colo_per_kw_month", o.colo_per_kw_month, kMaxAmountUsd, "a price per kW per month");
+      r.money("colo_per_rack_unit_month", o.colo_per_rack_unit_month, kMaxAmountUsd,
+              "a price per rack unit per month");
       r.number("rack_units", o.rack_units, 0, 1000, "rack units");
       // 0 kW would carry no unit (and remove the per-kW fee): refused, as kw_step's 0 is.
       r.number("contracted_kw", o.contracted_kw, 0.01, 1e5, "a power in kW");
       r.number("kw_step", o.kw_step, 0.01, 1000, "a power step in kW");
       if (auto v = r.boolean("power_metered")) o.power_metered = *v;
       r.number("pue", o.pue, 1, 3, "a PUE (facility power / IT power)");
-      r.number("tariff_per_kwh", o.tariff_per_kwh, 0, 10, "a price per kWh");
+      r.money("tariff_per_kwh", o.tariff_per_kwh, kMaxTariffUsdPerKwh, "a price per kWh");
       r.choice("financing", o.financing, {"cash", "loan", "lease"});
       r.fraction("down_payment", o.down_payment, 0, 1, "a fraction of the purchase (0.2 for 20 %)");
       r.fraction("loan_rate", o.loan_rate, 0, 1, "a fraction per year (0.06 for 6 %)");
@@ -531,10 +531,10 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("overflow", o.overflow, {"buy", "rent"});
       r.text("overflow_option", o.overflow_option);
       r.text("api", o.api);
-      r.number("input_price_per_million", o.input_price_per_million, 0, 1e6,
-               "a price per million input tokens");
-      r.number("output_price_per_million", o.output_price_per_million, 0, 1e6,
-               "a price per million output tokens");
+      r.money("input_price_per_million", o.input_price_per_million, kMaxApiUsdPerMillionTokens,
+              "a price per million input tokens");
+      r.money("output_price_per_million", o.output_price_per_million, kMaxApiUsdPerMillionTokens,
+              "a price per million output tokens");
       r.number("requests_per_minute_limit", o.requests_per_minute_limit, 1e-6, 1e12,
                "requests per minute");
       r.number("tokens_per_minute_limit", o.tokens_per_minute_limit, 1e-6, 1e15,

@@ -154,6 +154,18 @@ struct ScenarioNumberKey {
   std::string full_name() const { return section + "." + key; }
 };
 
+/// An amount of money the scenario gives (a price, a rate, a tariff) and the most such an
+/// amount can plausibly be, as an amount in USD: resolve() converts that limit into the plan
+/// currency and refuses a larger value, so 31 JPY a kWh is a tariff and 31 USD a kWh is not.
+struct ScenarioMoneyLimit {
+  std::string section;  ///< "site" or "option:ID"
+  std::string key;
+  double value = 0;    ///< plan currency
+  std::string text;    ///< the value as written
+  double max_usd = 0;  ///< the limit, in USD
+  std::string what;    ///< "a price per kWh"
+};
+
 /// Where a value came from when not the scenario file: the user's config file, or the
 /// command line (--set).
 struct ValueOrigin {
@@ -302,6 +314,8 @@ struct Scenario {
   /// Every number key of [scenario], [workload], [site] and the file's options, with the
   /// range the parser accepts (given or not).
   std::vector<ScenarioNumberKey> number_keys;
+  /// Every amount of money given above 0, with its limit in USD (SectionReader::money).
+  std::vector<ScenarioMoneyLimit> money_limits;
 
   /// "scenario file line N" or "scenario file" (or "default" when not given), or the
   /// origin's text for a value from the config file or --set.
@@ -326,6 +340,20 @@ inline constexpr int kMaxOptions = 100;
 /// at least this in magnitude: 1e-6. A smaller one (1e-320 hours a day) is refused as a typo:
 /// figures divided by it would overflow to infinity.
 inline constexpr double kSmallestQuantity = 1e-6;
+
+/// The most units of any currency a USD buys, 1e7: the weakest currencies (the Iranian rial
+/// near 1e6 a dollar in 2025, the Lebanese pound near 9e4) stay below it. A money key's limit
+/// in USD times this bounds the key in every currency, also when the plan currency has no
+/// exchange rate to convert the limit with (SectionReader::money).
+inline constexpr double kMostCurrencyUnitsPerUsd = 1e7;
+
+/// The money limits in USD (SectionReader::money): a tariff above 10 USD a kWh, a rental
+/// above 10,000 USD a device-hour, an API above 1,000,000 USD a million tokens or any other
+/// price above 1e9 USD is a slip of the unit or of the currency, not a quote.
+inline constexpr double kMaxTariffUsdPerKwh = 10;
+inline constexpr double kMaxRateUsdPerGpuHour = 1e4;
+inline constexpr double kMaxApiUsdPerMillionTokens = 1e6;
+inline constexpr double kMaxAmountUsd = 1e9;
 
 /// Fractions and rates (discount_rate, vat_rate, trends, growth, residual_fraction,
 /// maintenance_per_year, annual_failure_rate, down_payment, loan_rate, lease_rate_per_month)

@@ -155,6 +155,35 @@ void SectionReader::number(const std::string& key, std::optional<double>& out, d
   if (auto v = number(key, min, max, what, smallest)) out = *v;
 }
 
+std::optional<double> SectionReader::money(const std::string& key, double max_usd,
+                                           const std::string& what) const {
+  const double max = max_usd * kMostCurrencyUnitsPerUsd;
+  record(key, 0, max, false);
+  constexpr double kAny = std::numeric_limits<double>::max();
+  const auto written = parsed_number(key, -kAny, kAny, what);  // the grammar only
+  if (!written) return std::nullopt;
+  if (*written < 0) fail(key, "expected " + what + " of 0 or more, got " + *text(key));
+  if (*written > max) {
+    fail(key, fmt::format("expected {} between 0 and {:g} in any currency ({:g} USD, at most {:g} "
+                          "units of a currency per USD), got {}",
+                          what, max, max_usd, kMostCurrencyUnitsPerUsd, *text(key)));
+  }
+  const auto value = number(key, 0, max, what);  // the check of tiny values, the warnings
+  if (*value > 0)
+    scenario_.money_limits.push_back({section_, key, *value, *text(key), max_usd, what});
+  return value;
+}
+
+void SectionReader::money(const std::string& key, double& out, double max_usd,
+                          const std::string& what) const {
+  if (auto v = money(key, max_usd, what)) out = *v;
+}
+
+void SectionReader::money(const std::string& key, std::optional<double>& out, double max_usd,
+                          const std::string& what) const {
+  if (auto v = money(key, max_usd, what)) out = *v;
+}
+
 void SectionReader::fraction(const std::string& key, double& out, double min, double max,
                              const std::string& what) const {
   if (auto v = fraction(key, min, max, what)) out = *v;

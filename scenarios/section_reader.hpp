@@ -52,6 +52,16 @@ class SectionReader {
   void number(const std::string& key, std::optional<double>& out, double min, double max,
               const std::string& what, double smallest = kSmallestQuantity) const;
 
+  /// An amount of money in the plan currency (a price, a rate, a tariff): number()'s grammar
+  /// and checks, 0 or more and at most `max_usd` x kMostCurrencyUnitsPerUsd (the limit in any
+  /// currency). A value above 0 is listed in Scenario::money_limits with `max_usd`: resolve()
+  /// refuses it above `max_usd` converted into the plan currency, which the parser cannot know.
+  std::optional<double> money(const std::string& key, double max_usd,
+                              const std::string& what) const;
+  void money(const std::string& key, double& out, double max_usd, const std::string& what) const;
+  void money(const std::string& key, std::optional<double>& out, double max_usd,
+             const std::string& what) const;
+
   /// A fraction or a rate (discount, VAT, trends, growth, loan and lease rates, shares of
   /// capex) in [min, max] (min <= 0 <= max): a magnitude below kNegligibleFraction reads as 0.
   /// A value out of range that reads in range as a percentage (10 where 0.10 was meant) is

@@ -1,7 +1,9 @@
 // Outputs that never destroy another file (issue 20), through the binary: the output path is
 // opened without following a link (the link is replaced, never its target), an output that is
 // one of the command's inputs is refused, and so is a directory, FIFO or device; a signal
-// during the write leaves no temporary file and the old output as it was.
+// during the write leaves no temporary file and the old output as it was; so does a standard
+// output that cannot be written (the outputs are all or nothing).
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -177,6 +179,75 @@ TEST_F(Outputs, aSignalDuringTheWriteLeavesNoTemporaryFileAndTheOldWorkbook) {
         << "signal " << signal_number;
     EXPECT_EQ(test::read_file(dir_.file("plan.xlsx")), kOld);
   }
+}
+
+/// How often `needle` occurs in `text`.
+size_t occurrences(const std::string& text, const std::string& needle) {
+  size_t count = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST_F(Outputs, aStandardOutputThatFailsLeavesTheOldWorkbook) {
+  // Was: exit 1, and the workbook already renamed into place. Every format of standard output
+  // (text, JSON, CSV), the default name as well as -o.
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"plan", "plan.ini", "-o", "plan.xlsx"},
+        std::vector<std::string>{"plan", "plan.ini", "-o", "plan.xlsx", "--json"},
+        std::vector<std::string>{"plan", "plan.ini", "--format", "csv"}}) {
+    test::write_file(dir_.file("plan.xlsx"), kOld);
+    const auto r = test::run(test::gputco_exe(), args, dir_.path(),
+                             {{"XDG_DATA_HOME", dir_.file("xdg")}}, "", "/dev/full");
+    EXPECT_EQ(r.exit_code, 1) << args.back() << ": " << r.err;
+    EXPECT_EQ(occurrences(r.err, "gputco: cannot write to standard output"), 1u) << r.err;
+    EXPECT_EQ(test::read_file(dir_.file("plan.xlsx")), kOld) << args.back();
+    EXPECT_EQ(test::directory_entries(dir_.path()),
+              (std::vector<std::string>{"plan.ini", "plan.xlsx"}))
+        << args.back();
+  }
+  // Nor is a new workbook created.
+  const auto fresh = test::run(test::gputco_exe(), {"plan", "plan.ini", "-o", "new.xlsx"},
+                               dir_.path(), {{"XDG_DATA_HOME", dir_.file("xdg")}}, "", "/dev/full");
+  EXPECT_EQ(fresh.exit_code, 1) << fresh.err;
+  EXPECT_FALSE(fs::exists(dir_.file("new.xlsx")));
+  // With standard output written, the same command replaces it.
+  const auto written =
+      test::run(test::gputco_exe(), {"plan", "plan.ini", "-o", "plan.xlsx"}, dir_.path(),
+                {{"XDG_DATA_HOME", dir_.file("xdg")}}, "", "/dev/null");
+  ASSERT_EQ(written.exit_code, 0) << written.err;
+  EXPECT_EQ(test::read_file(dir_.file("plan.xlsx")).substr(0, 2), "PK");
+}
+
+TEST_F(Outputs, aClosedPipeOnStandardOutputLeavesNoTemporaryFile) {
+  // `gputco plan plan.ini | head -0`: the process dies of SIGPIPE while its workbook waits in
+  // the temporary file, which goes with it.
+  test::write_file(dir_.file("plan.xlsx"), kOld);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);  // no reader: the first write raises SIGPIPE
+  const std::string exe = test::gputco_exe();
+  const std::string xdg = dir_.file("xdg");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::dup2(fds[1], 1);
+    ::close(fds[1]);
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 2);
+    ::signal(SIGPIPE, SIG_DFL);
+    ::setenv("XDG_DATA_HOME", xdg.c_str(), 1);
+    if (::chdir(dir_.path().c_str()) != 0) ::_exit(126);
+    ::execl(exe.c_str(), "gputco", "plan", "plan.ini", "-o", "plan.xlsx", nullptr);
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  const int status = test::wait_status(child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE) << "status " << status;
+  EXPECT_EQ(test::read_file(dir_.file("plan.xlsx")), kOld);
+  EXPECT_EQ(test::directory_entries(dir_.path()),
+            (std::vector<std::string>{"plan.ini", "plan.xlsx"}));
 }
 
 }  // namespace

@@ -40,9 +40,10 @@ std::string scenario_text(const std::string& scenario, const std::string& worklo
 
 std::vector<NumbersCase> cases() {
   return {
-      // The largest values each key takes (host_power_w: 20 kW, above: a unit slip).
+      // The largest values each key takes (host_power_w: 20 kW, above: a unit slip), in USD:
+      // the money limits are amounts in USD, converted into another plan currency.
       {"huge",
-       scenario_text("horizon_months = 600\ndiscount_rate = 1\n",
+       scenario_text("horizon_months = 600\ndiscount_rate = 1\ncurrency = USD\n",
                      "hours_per_day = 24\ndays_per_month = 31\nconcurrent_streams = 100000\n"
                      "context_tokens = 131072\n",
                      "tariff_per_kwh = 10\npue = 3\n",
@@ -51,9 +52,10 @@ std::vector<NumbersCase> cases() {
                      "count = 4096\nrate_per_gpu_hour = 1e4\n",
                      "count = 4096\nprice_per_month = 1e9\nsetup_fee = 1e9\n")},
       {"hugeThatFits",
-       scenario_text("horizon_months = 600\n", "hours_per_day = 24\ndays_per_month = 31\n",
-                     "tariff_per_kwh = 10\n", "price_per_gpu = 1e9\nhost_cost = 1e9\n",
-                     "rate_per_gpu_hour = 1e4\n", "price_per_month = 1e9\nsetup_fee = 1e9\n")},
+       scenario_text("horizon_months = 600\ncurrency = USD\n",
+                     "hours_per_day = 24\ndays_per_month = 31\n", "tariff_per_kwh = 10\n",
+                     "price_per_gpu = 1e9\nhost_cost = 1e9\n", "rate_per_gpu_hour = 1e4\n",
+                     "price_per_month = 1e9\nsetup_fee = 1e9\n")},
       {"zeros",
        scenario_text("discount_rate = 0\n", "hours_per_day = 0\ndays_per_month = 0\n",
                      "tariff_per_kwh = 0\n", "price_per_gpu = 0\nhost_cost = 0\nhost_power_w = 0\n",
@@ -212,10 +214,10 @@ TEST(ExtremeNumbers, theOutcomeOfEachCaseIsTheDocumentedOne) {
       << zero_horizon.err;
   const auto huge =
       test::run(test::gputco_exe(), {"plan", dir.file("huge.ini"), "-o", dir.file("huge.xlsx")});
-  EXPECT_NE(huge.err.find("[option:own] price_per_gpu: 1000000000.00 EUR per device is "),
+  EXPECT_NE(huge.err.find("[option:own] price_per_gpu: 1000000000.00 USD per device is "),
             std::string::npos)
       << huge.err;
-  EXPECT_NE(huge.err.find("cannot be meant; give the purchase price of one device in EUR"),
+  EXPECT_NE(huge.err.find("cannot be meant; give the purchase price of one device in USD"),
             std::string::npos)
       << huge.err;
   const auto tiny =

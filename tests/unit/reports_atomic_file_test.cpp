@@ -188,5 +188,45 @@ TEST(AtomicFile, aMissingDirectoryThrowsReportErrorNamingThePath) {
   }
 }
 
+TEST(AtomicFile, aStagedFileReplacesTheTargetOnlyWhenCommitted) {
+  // Two steps, for a command that writes files and standard output: the target keeps its old
+  // bytes while the new ones wait, complete, in the temporary file.
+  const std::string dir = fresh_dir("atomic-staged");
+  const std::string path = dir + "/out.txt";
+  put(path, "old");
+  {
+    StagedFile staged = stage_text_file(path, "new");
+    EXPECT_EQ(staged.path(), path);
+    EXPECT_EQ(read_bytes(path), "old");
+    EXPECT_EQ(entries(dir), 2u);  // out.txt and the temporary file
+    StagedFile moved = std::move(staged);
+    EXPECT_EQ(entries(dir), 2u);
+    moved.commit();
+    EXPECT_EQ(read_bytes(path), "new");
+    EXPECT_EQ(entries(dir), 1u);
+    EXPECT_THROW(moved.commit(), std::logic_error);
+    EXPECT_THROW(staged.commit(), std::logic_error);  // moved from
+  }
+  EXPECT_EQ(read_bytes(path), "new");
+  EXPECT_EQ(entries(dir), 1u);
+}
+
+TEST(AtomicFile, aStagedFileNeverCommittedIsRemovedAndTheTargetKept) {
+  const std::string dir = fresh_dir("atomic-staged-dropped");
+  const std::string path = dir + "/out.txt";
+  put(path, "old");
+  try {
+    StagedFile staged = stage_text_file(path, "new");
+    throw std::runtime_error("standard output failed");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_EQ(read_bytes(path), "old");
+  EXPECT_EQ(entries(dir), 1u);
+  // Nor is a new file created.
+  { StagedFile dropped = stage_text_file(dir + "/new.txt", "x"); }
+  EXPECT_FALSE(fs::exists(dir + "/new.txt"));
+  EXPECT_EQ(entries(dir), 1u);
+}
+
 }  // namespace
 }  // namespace gputco

@@ -103,7 +103,7 @@ TEST(CostLineKeys, wrongKindsAndHalfPairsNameTheKey) {
                 .find("colo_extras_per_month: applies to colocated hardware only"),
             std::string::npos);
   EXPECT_NE(error_of(buy + "licence_per_year = -5\n")
-                .find("licence_per_year: expected a price per year between 0 and 1e+09, got -5"),
+                .find("licence_per_year: expected a price per year of 0 or more, got -5"),
             std::string::npos);
   EXPECT_NE(error_of(kHead + "[option:r]\nkind = rent_monthly\ngpu = l4\ninsurance_per_year = "
                              "0.01\n")

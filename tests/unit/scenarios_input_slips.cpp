@@ -193,9 +193,10 @@ TEST_F(InputSlips, aRateTypedInPercentIsRefusedWithTheFractionItMeant) {
 }
 
 TEST_F(InputSlips, aHostPriceFarAboveItsGpusIsWarned) {
-  // 4 x 700 = 2,800 EUR of GPUs: a host of 1e9 is a slip (warned); 5,600 (2 x) is not.
-  EXPECT_TRUE(has(warnings_of(rig("host_cost = 1e9\n")),
-                  "host_cost = 1000000000.00 EUR is more than 2 x the 4 device(s)' price, "
+  // 4 x 700 = 2,800 EUR of GPUs: a host of 5e8 is a slip (warned; within the limit of any
+  // price, 1e9 USD = 8.59e8 EUR); 5,600 (2 x) is not.
+  EXPECT_TRUE(has(warnings_of(rig("host_cost = 5e8\n")),
+                  "host_cost = 500000000.00 EUR is more than 2 x the 4 device(s)' price, "
                   "2800.00 EUR"));
   EXPECT_FALSE(has(warnings_of(rig("host_cost = 5600\n")), "host_cost"));
 }

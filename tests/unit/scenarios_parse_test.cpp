@@ -72,7 +72,10 @@ TEST(ScenarioParse, numberKeysCarryTheParsersRanges) {
   EXPECT_EQ(count.max, 4096);
   EXPECT_TRUE(count.whole);
   EXPECT_EQ(count.full_name(), "option:a.count");
-  EXPECT_EQ(find("option:a", "price_per_gpu").max, 1e9);
+  // A money key: 1e9 USD in a currency a USD buys up to 1e7 units of (the limit in the plan
+  // currency is resolve()'s).
+  EXPECT_EQ(find("option:a", "price_per_gpu").max, 1e16);
+  EXPECT_EQ(find("site", "tariff_per_kwh").max, 1e8);
   EXPECT_TRUE(is_scenario_key("workload", "model"));
   EXPECT_TRUE(is_scenario_key("option:x", "gpu"));
   EXPECT_FALSE(is_scenario_key("site", "model"));
