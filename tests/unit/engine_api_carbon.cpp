@@ -49,6 +49,17 @@ WorkloadInputs token_mix() {
   return w;
 }
 
+/// An on-demand rental "rent" of one 350 W card at 1.00 a device-hour, idling at 35 W.
+OptionInputs rented_card() {
+  OptionInputs rent;
+  rent.id = "rent";
+  rent.kind = OptionKind::rent_hourly;
+  rent.device = card(350);
+  rent.rate_per_gpu_hour = 1;
+  rent.idle_power_w = 35;
+  return rent;
+}
+
 FinanceInputs months(int n) {
   FinanceInputs f;
   f.horizon_months = n;
@@ -146,12 +157,7 @@ TEST(Energy, rentalsAtTheDataCentrePueAndUnknownIntensity) {
   // On demand: 350 W x 8 h x 20 days = 56 kWh a month of device energy, x 1.58 (default data
   // centre PUE) = 88.48 kWh. Reserved (billed all month): the same load part plus idle
   // (730 - 160) h x 35 W x 1.58 = 31.521 kWh.
-  OptionInputs rent;
-  rent.id = "rent";
-  rent.kind = OptionKind::rent_hourly;
-  rent.device = card(350);
-  rent.rate_per_gpu_hour = 1;
-  rent.idle_power_w = 35;
+  OptionInputs rent = rented_card();
   WorkloadInputs w = token_mix();
   w.tokens_per_day.reset();
   auto cf = option_cash_flow(rent, w, SiteInputs{}, months(1));
@@ -191,12 +197,7 @@ TEST(Energy, anAlwaysOnRentalIdlesThroughTheHoursItIsBilledFor) {
   // 160 = 40 h. Load: 0.35 kW x 40 h x 1.58 = 22.12 kWh; idle: 120 h x 35 W x 1.58 = 6.636
   // kWh. Autoscaled per second without a minimum bills 20 days x 2 h = 40 h: no idle hour;
   // with min_instances = 1 it bills 160 h, 120 of them idle again.
-  OptionInputs rent;
-  rent.id = "rent";
-  rent.kind = OptionKind::rent_hourly;
-  rent.device = card(350);
-  rent.rate_per_gpu_hour = 1;
-  rent.idle_power_w = 35;
+  OptionInputs rent = rented_card();
   rent.capacity_tokens_per_hour = 50'000;
   auto cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
   EXPECT_NEAR(cf.rent[1], 160, 1e-9);
