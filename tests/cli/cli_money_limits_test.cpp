@@ -43,6 +43,12 @@ json input_row(const json& plan, const std::string& section, const std::string& 
   return json();
 }
 
+/// Asserts `r` was refused as bad input (exit 2) with `message` in its standard error.
+void expect_refused(const test::RunResult& r, const std::string& message) {
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+}
+
 TEST(MoneyLimits, aJapaneseTariffInYenPlans) {
   test::TempDir dir;
   const auto r = plan(dir, scenario("JPY", "31", kRig));
@@ -58,11 +64,9 @@ TEST(MoneyLimits, aJapaneseTariffInYenPlans) {
   // The limit as the message shows it is accepted; just above it is refused.
   EXPECT_EQ(plan(dir, scenario("JPY", "1348.8", kRig)).exit_code, 0);
   const auto above = plan(dir, scenario("JPY", "1349", kRig));
-  EXPECT_EQ(above.exit_code, 2);
-  EXPECT_NE(above.err.find(":8: [site] tariff_per_kwh: expected a price per kWh between 0 and "
-                           "1348.8 JPY (10 USD at 134.88 JPY/USD), got 1349"),
-            std::string::npos)
-      << above.err;
+  expect_refused(above,
+                 ":8: [site] tariff_per_kwh: expected a price per kWh between 0 and "
+                 "1348.8 JPY (10 USD at 134.88 JPY/USD), got 1349");
 }
 
 TEST(MoneyLimits, thirtyOneDollarsAKilowattHourIsRefused) {
@@ -77,17 +81,13 @@ TEST(MoneyLimits, thirtyOneDollarsAKilowattHourIsRefused) {
   EXPECT_EQ(plan(dir, scenario("USD", "10", kRig)).exit_code, 0);
   // An option's own tariff and a value from --set are held to the same limit.
   const auto own = plan(dir, scenario("USD", "0.2", kRig + "tariff_per_kwh = 10.5\n"));
-  EXPECT_EQ(own.exit_code, 2);
-  EXPECT_NE(own.err.find("[option:rig] tariff_per_kwh: expected a price per kWh between 0 and 10 "
-                         "USD, got 10.5"),
-            std::string::npos)
-      << own.err;
+  expect_refused(own,
+                 "[option:rig] tariff_per_kwh: expected a price per kWh between 0 and 10 "
+                 "USD, got 10.5");
   const auto set = plan(dir, scenario("EUR", "0.2", kRig), {"--set", "site.tariff_per_kwh=9"});
-  EXPECT_EQ(set.exit_code, 2);
-  EXPECT_NE(set.err.find("--set site.tariff_per_kwh=9: [site] tariff_per_kwh: expected a price "
-                         "per kWh between 0 and 8.59328 EUR (10 USD at 0.859328 EUR/USD), got 9"),
-            std::string::npos)
-      << set.err;
+  expect_refused(set,
+                 "--set site.tariff_per_kwh=9: [site] tariff_per_kwh: expected a price "
+                 "per kWh between 0 and 8.59328 EUR (10 USD at 0.859328 EUR/USD), got 9");
 }
 
 TEST(MoneyLimits, aKoreanRentalRateInWonPlans) {
@@ -103,20 +103,16 @@ TEST(MoneyLimits, aKoreanRentalRateInWonPlans) {
 TEST(MoneyLimits, aNegativeOrAbsurdAmountIsRefusedInAnyCurrency) {
   test::TempDir dir;
   const auto negative = plan(dir, scenario("JPY", "-1", kRig));
-  EXPECT_EQ(negative.exit_code, 2);
-  EXPECT_NE(negative.err.find("[site] tariff_per_kwh: expected a price per kWh of 0 or more, "
-                              "got -1"),
-            std::string::npos)
-      << negative.err;
+  expect_refused(negative,
+                 "[site] tariff_per_kwh: expected a price per kWh of 0 or more, "
+                 "got -1");
   // Above 10 USD x 1e7 (more units of a currency than any buys a USD for) is refused by the
   // parser, before any exchange rate.
   const auto absurd = plan(dir, scenario("JPY", "2e8", kRig));
-  EXPECT_EQ(absurd.exit_code, 2);
-  EXPECT_NE(absurd.err.find("[site] tariff_per_kwh: expected a price per kWh between 0 and 1e+08 "
-                            "in any currency (10 USD, at most 1e+07 units of a currency per "
-                            "USD), got 2e8"),
-            std::string::npos)
-      << absurd.err;
+  expect_refused(absurd,
+                 "[site] tariff_per_kwh: expected a price per kWh between 0 and 1e+08 "
+                 "in any currency (10 USD, at most 1e+07 units of a currency per "
+                 "USD), got 2e8");
 }
 
 }  // namespace
