@@ -302,7 +302,11 @@ Plan make_plan(const PlanInputs& given) {
     r.annual_costs = annual_costs(r.cash_flow);
     r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
     r.cost_per_year = r.total_cost / (static_cast<double>(horizon) / kMonthsPerYear);
-    // Tokens served: the demand (load x capacity during the hours of use), month by month.
+    // Tokens served: the demand, month by month. Without a demand in tokens, the demand's
+    // concurrent streams at the option's speed per stream, never more than the unit serves: a
+    // box of two instances, or a datacenter engine at its largest batch, has room for more
+    // streams than the workload has, and that spare room serves no tokens.
+    r.served_tokens_per_s = demand_streams_tokens_per_s(in.workload.concurrent_streams, r.speed);
     r.tokens_served.assign(static_cast<size_t>(horizon) + 1, 0.0);
     double tokens = 0;
     for (int m = 1; m <= horizon; ++m) {
@@ -310,7 +314,7 @@ Plan make_plan(const PlanInputs& given) {
           in.workload.tokens_per_day
               ? *in.workload.tokens_per_day * growth_factor(in.workload.growth_per_month, m) *
                     days_of_use(in.workload, in.finance, m)
-              : r.speed.aggregate_tokens_per_s * kSecondsPerHour * in.workload.hours_per_day *
+              : r.served_tokens_per_s * kSecondsPerHour * in.workload.hours_per_day *
                     days_of_use(in.workload, in.finance, m) *
                     growth_factor(in.workload.growth_per_month, m);
       r.tokens_served[static_cast<size_t>(m)] = served;

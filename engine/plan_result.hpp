@@ -134,6 +134,10 @@ struct OptionResult {
   /// idle included, is CashFlow::energy_kwh (JSON energy_kwh).
   double energy_kwh_per_month = 0;
   double tokens_per_month = 0;  ///< generated tokens at full load during the hours of use
+  /// Output tokens/s served during the hours of use when the workload states no demand in
+  /// tokens: demand_streams_tokens_per_s(concurrent_streams, speed) (engine/speed.hpp), the
+  /// rate tokens_served counts; 0 for an api option and an option that does not hold the model.
+  double served_tokens_per_s = 0;
   /// Output tokens served in month m (index 0, the start: 0): tokens_per_day x growth factor x
   /// days of use when the demand is stated, else the option's aggregate decode tokens/s x 3600
   /// x hours_per_day x days of use x growth factor. Their sum is the tokens that

@@ -101,4 +101,11 @@ SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) 
   return est;
 }
 
+double demand_streams_tokens_per_s(int concurrent_streams, const SpeedEstimate& speed) {
+  const double streams = concurrent_streams * speed.decode_tokens_per_s;
+  const double unit = speed.aggregate_tokens_per_s;
+  if (!(std::isfinite(streams) && streams > 0 && std::isfinite(unit) && unit > 0)) return 0;
+  return std::min(streams, unit);
+}
+
 }  // namespace gputco

@@ -68,4 +68,12 @@ double attention_flops_per_token(const ModelArch& model, double attended_tokens)
 /// prompt_tokens < 0, or a device without positive bandwidth.
 SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device);
 
+/// Output tokens/s a unit serves to a demand of `concurrent_streams` streams that decode at
+/// once (a workload without a demand in tokens): the streams at `speed`'s per-stream rate,
+/// never more than the unit's aggregate rate, min(streams x decode_tokens_per_s,
+/// aggregate_tokens_per_s). A unit with room for more streams than the demand has (a box of
+/// several instances, an engine at its largest batch) serves no tokens with the spare room.
+/// 0 when either rate is not a positive finite number (the model does not fit). Throws nothing.
+double demand_streams_tokens_per_s(int concurrent_streams, const SpeedEstimate& speed);
+
 }  // namespace gputco

@@ -126,7 +126,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                 {"headroom_gib", device(r.fit.headroom_gib)}};
     o["devices_needed"] = r.devices_needed;
     o["speed"] = {{"decode_tokens_per_s", device(r.speed.decode_tokens_per_s)},
-                  {"aggregate_tokens_per_s", device(r.speed.aggregate_tokens_per_s)}};
+                  {"aggregate_tokens_per_s", device(r.speed.aggregate_tokens_per_s)},
+                  {"served_tokens_per_s", device(r.served_tokens_per_s)}};
     if (api || r.gpus_per_replica <= 0) {
       o["layout"] = nullptr;
     } else {

@@ -254,17 +254,21 @@ class BlockFormulas {
   void set_overflow_billing(const HourlyBilling& billing) { overflow_billing_ = billing; }
 
   /// Output tokens served in the month (engine OptionResult::tokens_served): tokens_per_day x
-  /// growth factor x days of use with a demand in tokens, else the aggregate decode tokens/s
-  /// x 3600 x hours_per_day x days of use x growth factor (an api always has the demand).
+  /// growth factor x days of use with a demand in tokens, else MIN(concurrent_streams x the
+  /// decode tokens/s per stream, the unit's aggregate decode tokens/s) (engine
+  /// demand_streams_tokens_per_s) x 3600 x hours_per_day x days of use x growth factor (an api
+  /// always has the demand).
   std::string tokens(lxw_col_t col) const {
     col_ = col;
     const std::string demand = global("workload", "tokens_per_day") + "*" +
                                flag(layout_.growth_row) + "*" + flag(layout_.days_of_use_row);
     if (option_.kind == OptionKind::api) return "=" + demand;
-    return "=IF(" + global("workload", "demand_in_tokens") + "=1," + demand + "," +
-           in("aggregate_decode_tokens_per_s") + "*" + constant("seconds_per_hour") + "*" +
-           global("workload", "hours_per_day") + "*" + flag(layout_.days_of_use_row) + "*" +
-           flag(layout_.growth_row) + ")";
+    const std::string served = "MIN(" + global("workload", "concurrent_streams") + "*" +
+                               in("decode_tokens_per_s_per_stream") + "," +
+                               in("aggregate_decode_tokens_per_s") + ")";
+    return "=IF(" + global("workload", "demand_in_tokens") + "=1," + demand + "," + served + "*" +
+           constant("seconds_per_hour") + "*" + global("workload", "hours_per_day") + "*" +
+           flag(layout_.days_of_use_row) + "*" + flag(layout_.growth_row) + ")";
   }
 
   /// The part of the month's total that scales with the hours of use (engine

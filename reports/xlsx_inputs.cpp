@@ -121,6 +121,9 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
        in.workload.tokens_per_day.value_or(0.0)},
       {"workload", "demand_in_tokens", "Demand given in tokens per day (1 = yes)", "flag",
        in.workload.tokens_per_day ? 1.0 : 0.0},
+      {"workload", "concurrent_streams",
+       "Streams decoding at once during the hours of use (the demand without tokens per day)",
+       "streams", static_cast<double>(in.workload.concurrent_streams)},
       {"workload", "peak_multiplier",
        "Peak hour's load over the mean hour of use (units are sized for it)", "ratio",
        load_shape_of(in.workload).peak_multiplier},
@@ -211,6 +214,19 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
                           ? " per instance, x " + std::to_string(result.replicas) + " instances"
                           : std::string()) +
                      "; replace it with a measured figure"
+               : "the model does not fit: no decode speed"});
+      const double per_stream = result.feasible && std::isfinite(result.speed.decode_tokens_per_s)
+                                    ? result.speed.decode_tokens_per_s
+                                    : 0.0;
+      required.push_back(
+          {result.id, "decode_tokens_per_s_per_stream", "Decode speed of one stream at load",
+           "tokens/s", per_stream,
+           result.feasible
+               ? "gputco estimate (" +
+                     std::string(result.serving ? "the serving model's tokens/s per user"
+                                                : "one stream of the streams above") +
+                     "); without tokens_per_day a month serves MIN(concurrent_streams x this, "
+                     "the unit's decode speed) during the hours of use"
                : "the model does not fit: no decode speed"});
       if (result.feasible && result.gpus_per_replica > 0) {
         required.push_back({result.id, "replicas",

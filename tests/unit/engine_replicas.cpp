@@ -60,6 +60,34 @@ TEST(Replicas, fourRtx3090sServingAModelThatFitsOneCardRunFourInstances) {
               1e-9);
 }
 
+TEST(Replicas, theSpareInstancesOfABoxServeNoTokensToAStreamsDemand) {
+  // newcomer6: the box of four 3090s runs four instances, but the workload's demand is 4
+  // streams (no tokens_per_day): those 4 streams at one instance's per-stream speed are what is
+  // served, as on the one-card box, so both boxes serve the same tokens and the cost per
+  // million tokens is each box's total cost over them (before, the box of four counted 16
+  // streams' tokens and looked four times cheaper per token than it is).
+  PlanInputs in = rig_inputs("qwen3-30b-a3b");
+  in.workload.hours_per_day = 8;
+  in.workload.days_per_month = 20;
+  prepare_plan_inputs(in);
+  const Plan plan = make_plan(in);
+  const OptionResult& one = plan.options[0];
+  const OptionResult& four = plan.options[1];
+  ASSERT_EQ(four.replicas, 4);
+  const double per_stream = one.speed.decode_tokens_per_s;
+  ASSERT_GT(per_stream, 0);
+  EXPECT_NEAR(one.served_tokens_per_s, 4 * per_stream, 1e-9 * per_stream);
+  EXPECT_NEAR(four.served_tokens_per_s, 4 * per_stream, 1e-9 * per_stream);
+  // 4 streams x per-stream tokens/s x 3600 s x 8 h x 20 days x 12 months.
+  const double tokens = 4 * per_stream * 3600 * 8 * 20 * 12;
+  double served = 0;
+  for (double month : four.tokens_served) served += month;
+  EXPECT_NEAR(served, tokens, 1e-9 * tokens);
+  ASSERT_TRUE(four.cost_per_million_tokens);
+  EXPECT_NEAR(*four.cost_per_million_tokens, four.total_cost / tokens * 1e6,
+              1e-9 * *four.cost_per_million_tokens);
+}
+
 TEST(Replicas, aModelThatNeedsTwoCardsRunsTwoInstancesOnFour) {
   // Qwen3 32B in Q4_K_M (about 19 GiB of weights) with 4 streams of 8,192 tokens (64 layers x
   // 8 KV heads x 128 x 2 x 2 bytes = 256 KiB a token, 8 GiB for the 32,768 tokens) needs two

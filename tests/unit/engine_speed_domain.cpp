@@ -5,6 +5,8 @@
 // tightly in engine_speed_calibration.cpp and below.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "engine/calibration.hpp"
 #include "engine/error.hpp"
 #include "engine/speed.hpp"
@@ -39,6 +41,22 @@ double decode(const SpeedRequest& r, const std::string& device_id) {
 }
 
 // DOMAIN S2: RTX 5080 (960 GB/s), Llama 3.1 8B Q4_K_M at 8K -> ~121.
+TEST(DemandStreams, theStreamsAtTheirSpeedNeverMoreThanTheUnit) {
+  // Hand-computed: 4 streams x 47.5 tokens/s = 190 < 380 (a box of two instances); on a unit
+  // whose aggregate is 100 tokens/s, 100; nothing when the model does not fit.
+  SpeedEstimate two_instances;
+  two_instances.decode_tokens_per_s = 47.5;
+  two_instances.aggregate_tokens_per_s = 380;
+  EXPECT_DOUBLE_EQ(demand_streams_tokens_per_s(4, two_instances), 190.0);
+  SpeedEstimate slow = two_instances;
+  slow.aggregate_tokens_per_s = 100;
+  EXPECT_DOUBLE_EQ(demand_streams_tokens_per_s(4, slow), 100.0);
+  EXPECT_EQ(demand_streams_tokens_per_s(4, SpeedEstimate{}), 0.0);
+  SpeedEstimate broken = two_instances;
+  broken.decode_tokens_per_s = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(demand_streams_tokens_per_s(4, broken), 0.0);
+}
+
 TEST(SpeedDomain, s2Rtx5080Llama8B) {
   expect_within("DOMAIN S2 RTX 5080 8B tok/s",
                 decode(request("llama-3.1-8b", "Q4_K_M"), "rtx-5080"), 121, 0.20);
