@@ -348,6 +348,10 @@ Plan make_plan(const PlanInputs& given) {
     r.cost_lines_not_entered = cost_lines_not_entered(
         o.cost_lines, {!api, o.kind == OptionKind::buy,
                        o.kind == OptionKind::buy && o.hosting == Hosting::colocation});
+    // newcomer6: a rig's host (chassis, CPU, PSU) left out was a silent 0.
+    if (o.kind == OptionKind::buy && !o.host_cost_entered) {
+      r.cost_lines_not_entered.insert(r.cost_lines_not_entered.begin(), "host system");
+    }
     if (!r.feasible) {
       r.note = "the model does not fit on " + std::to_string(o.count) + " x " + o.device.id;
       if (r.devices_needed > 0) r.note += "; needs " + std::to_string(r.devices_needed);

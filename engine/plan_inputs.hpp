@@ -247,8 +247,11 @@ struct OptionInputs {
   std::string system_id;
   std::string system_name;
   Condition condition = Condition::new_unit;
-  double price_per_gpu = 0;         ///< purchase price per device
-  double host_cost = 0;             ///< rest of the system (chassis, CPU, PSU), once
+  double price_per_gpu = 0;  ///< purchase price per device
+  double host_cost = 0;      ///< rest of the system (chassis, CPU, PSU), once
+  /// false when a buy option described by gpu and count gave no host_cost: the host counts 0
+  /// and the reports list it among the costs not entered (OptionResult::cost_lines_not_entered).
+  bool host_cost_entered = true;
   double host_power_w = 0;          ///< rest of the system's draw at load, W
   double residual_fraction = 0;     ///< resale at the horizon as a fraction of capex
   double maintenance_per_year = 0;  ///< fraction of capex per year

@@ -183,8 +183,9 @@ struct OptionResult {
   /// On-demand and spot rentals: instance-hours billed over the horizon (before goodput),
   /// the sum of billed_instance_hours month by month; 0 for every other option.
   double billed_instance_hours = 0;
-  /// Cost lines the scenario did not enter for this option (cost_lines_not_entered): counted
-  /// as 0, and every report says so.
+  /// Cost lines the scenario did not enter for this option (cost_lines_not_entered), and
+  /// "host system" first for a buy option of gpu and count without host_cost: counted as 0,
+  /// and every report says so.
   std::vector<std::string> cost_lines_not_entered;
   double cost_per_year = 0;  ///< total_cost / (horizon_months / 12)
   /// Months until the cumulative saving of owning against the baseline turns non-negative

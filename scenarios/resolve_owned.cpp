@@ -53,8 +53,9 @@ void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std:
   } else {
     resolve_device_price(o, oi, section);
     oi.host_cost = o.host_cost.value_or(0);
+    oi.host_cost_entered = o.host_cost.has_value();
     number(o.id, "host_cost", "Host system (chassis, CPU, PSU)", oi.host_cost, s_.currency,
-           o.host_cost ? "" : "default: 0 (no host price given)");
+           o.host_cost ? "" : "default: 0 (no host price given; host_cost = 0 says so)");
   }
   number(o.id, "board_power_w", "Board power per device", oi.device.board_power_w, "W",
          "catalog device " + oi.device.id);

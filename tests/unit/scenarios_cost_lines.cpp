@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "engine/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
@@ -71,6 +72,33 @@ TEST(CostLineKeys, parsedAndResolvedIntoThePlanInputs) {
   EXPECT_EQ(input(r, "rent", "insurance_per_year"), nullptr);
   EXPECT_EQ(input(r, "rent", "colo_extras_per_month"), nullptr);
   EXPECT_TRUE(input(r, "rent", "support_per_gpu_per_year")->not_entered);
+}
+
+TEST(CostLineKeys, aRigWithoutAHostPriceListsTheHostAmongTheCostsNotEntered) {
+  // newcomer6: two cards bought without host_cost priced the host (chassis, CPU, PSU) at 0
+  // without a word in the "Not entered" line; host_cost = 0 says the host is already owned.
+  const std::string rig =
+      "[option:rig]\nkind = buy\ngpu = rtx-3090\ncount = 2\ncondition = used\n"
+      "price_per_gpu = 700\n";
+  const ResolvedScenario without = resolve(parse(kHead + rig), Catalog::open_builtin());
+  EXPECT_FALSE(without.plan_inputs.options[0].host_cost_entered);
+  const Plan plan = make_plan(without.plan_inputs);
+  ASSERT_FALSE(plan.options[0].cost_lines_not_entered.empty());
+  EXPECT_EQ(plan.options[0].cost_lines_not_entered.front(), "host system");
+  const ResolvedScenario owned =
+      resolve(parse(kHead + rig + "host_cost = 0\n"), Catalog::open_builtin());
+  EXPECT_TRUE(owned.plan_inputs.options[0].host_cost_entered);
+  const Plan owned_plan = make_plan(owned.plan_inputs);
+  for (const std::string& line : owned_plan.options[0].cost_lines_not_entered) {
+    EXPECT_NE(line, "host system");
+  }
+  // A rental has no host to buy.
+  const ResolvedScenario rent = resolve(
+      parse(kHead + "[option:rent]\nkind = rent_hourly\ngpu = h100-sxm\nrate_per_gpu_hour = 2\n"),
+      Catalog::open_builtin());
+  for (const std::string& line : make_plan(rent.plan_inputs).options[0].cost_lines_not_entered) {
+    EXPECT_NE(line, "host system");
+  }
 }
 
 TEST(CostLineKeys, anApiHasNoPerDeviceLines) {
