@@ -46,7 +46,9 @@ void Resolver::resolve_interconnect(const ScenarioOption& o, OptionInputs& oi,
   oi.device.nvlink_domain_gpus = domain;
   if (!o.nvlink_domain_gpus && !sys) return;  // the device's own link, as before: no row
   const std::string links = links_text(oi.device, domain, oi.count);
-  const std::string stated = sys && !sys->interconnect.empty() ? sys->interconnect : "";
+  // The system's words describe its own domain: not one the option's key replaces.
+  const bool systems_domain = sys && (!o.nvlink_domain_gpus || domain == sys->nvlink_domain_gpus);
+  const std::string stated = systems_domain ? sys->interconnect : "";
   oi.interconnect = stated.empty() ? links : stated + "; " + links;
   const std::string typed =
       o.nvlink_domain_gpus ? s_.provenance(file_section(o.id), "nvlink_domain_gpus") : "";

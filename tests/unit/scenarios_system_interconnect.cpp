@@ -88,8 +88,8 @@ TEST_F(SystemInterconnectOption, theKeyStatesBridgesTheCatalogRigLacks) {
   EXPECT_TRUE(nvlink_joins(o.device, 2));
   EXPECT_FALSE(nvlink_joins(o.device, 4));
   EXPECT_EQ(o.interconnect,
-            "PCIe 4.0 x16 per card, no NVLink bridge; NVLink 112.5 GB/s within groups of 2 "
-            "devices, PCIe between the groups (a tensor-parallel group above 2 goes over PCIe)");
+            "NVLink 112.5 GB/s within groups of 2 devices, PCIe between the groups (a "
+            "tensor-parallel group above 2 goes over PCIe)");
   EXPECT_EQ(input(r, "own", "nvlink_domain_gpus")->provenance,
             "scenario file line 14; replaces catalog system rig-4x-rtx-3090's 1");
 }
