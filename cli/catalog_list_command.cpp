@@ -230,16 +230,21 @@ Listing list_systems(const Catalog& c, const ListFilters&) {
             {"device_count", s.device_count},
             {"host", s.host},
             {"host_power_w", s.host_power_w},
+            {"nvlink_domain_gpus", positive_or_null(s.nvlink_domain_gpus)},
+            {"interconnect", s.interconnect},
             {"observed_on", s.provenance.observed_on},
             {"source", s.provenance.source}};
   };
   Listing l;
   l.keys = keys_of(json_of(System{}));
-  l.text_header = fmt::format("{:<18} {:<40} {:<11} {:<10} {:>5} {:>7}\n", "id", "name", "kind",
-                              "device", "count", "host W");
+  l.text_header = fmt::format("{:<18} {:<40} {:<11} {:<10} {:>5} {:>7} {:>6} {}\n", "id", "name",
+                              "kind", "device", "count", "host W", "NVLink", "interconnect");
   for (const auto& s : c.systems()) {
-    l.add(json_of(s), fmt::format("{:<18} {:<40} {:<11} {:<10} {:>5} {:>7}\n", s.id, s.name, s.kind,
-                                  s.device_id, s.device_count, s.host_power_w));
+    const std::string domain =
+        s.nvlink_domain_gpus > 0 ? std::to_string(s.nvlink_domain_gpus) : "-";
+    l.add(json_of(s), fmt::format("{:<18} {:<40} {:<11} {:<10} {:>5} {:>7} {:>6} {}\n", s.id,
+                                  s.name, s.kind, s.device_id, s.device_count, s.host_power_w,
+                                  domain, s.interconnect.empty() ? "-" : s.interconnect));
   }
   return l;
 }

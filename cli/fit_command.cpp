@@ -61,6 +61,8 @@ std::optional<SystemOffer> system_offer_of(const Catalog& catalog, const System&
   s.id = system.id;
   s.name = system.name;
   s.device = offer_of(catalog, *device, as_of);
+  // The system's NVLink domain: a tensor split larger than it goes over PCIe.
+  s.device.device.nvlink_domain_gpus = system.nvlink_domain_gpus;
   s.count = system.device_count;
   for (const char* condition : {"new", "used"}) {
     const auto p = catalog.latest_system_price(system.id, condition, as_of);

@@ -91,12 +91,17 @@ double layer_split_boundary_floor_s() {
   return kLayerSplitBoundaryFloorS;
 }
 
+bool nvlink_joins(const Device& device, int group) {
+  return group > 1 && device.nvlink_gbps > 0 &&
+         (device.nvlink_domain_gpus <= 0 || group <= device.nvlink_domain_gpus);
+}
+
 double tensor_parallel_allreduce_s(const Device& device, int count, double message_bytes) {
   GPUTCO_REQUIRE(count > 0, "device count must be positive, got " << count);
   GPUTCO_REQUIRE(std::isfinite(message_bytes) && message_bytes >= 0,
                  "message bytes must not be negative, got " << message_bytes);
   if (count == 1) return 0;
-  const bool nvlink = device.nvlink_gbps > 0;
+  const bool nvlink = nvlink_joins(device, count);
   const double hop_s = nvlink ? kNvlinkHopS : kPcieHopS;
   // nvlink_gbps is the vendors' sum of both directions (H100 SXM: 900 = 450 each way), while a
   // ring sends each step's share one way: the rate taken here is twice the physical one. The
@@ -105,6 +110,14 @@ double tensor_parallel_allreduce_s(const Device& device, int count, double messa
   const double link_bytes_per_s = (nvlink ? device.nvlink_gbps : kPcieGbps) * 1e9;
   const double hops = 2.0 * (count - 1);
   return hops * (hop_s + message_bytes / count / link_bytes_per_s);
+}
+
+double device_send_s(const Device& device, int group, double bytes) {
+  GPUTCO_REQUIRE(group > 1, "a send needs a group of 2 devices or more, got " << group);
+  GPUTCO_REQUIRE(std::isfinite(bytes) && bytes >= 0, "bytes must not be negative, got " << bytes);
+  const bool nvlink = nvlink_joins(device, group);
+  const double link_bytes_per_s = (nvlink ? device.nvlink_gbps : kPcieGbps) * 1e9;
+  return (nvlink ? kNvlinkHopS : kPcieHopS) + bytes / link_bytes_per_s;
 }
 
 double prefill_efficiency(Backend backend) {

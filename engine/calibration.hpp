@@ -74,13 +74,28 @@ double layer_split_boundary_s(Backend backend);
 /// from PCIe latency, so that a fit the rows cannot resolve stays physical. Never throws.
 double layer_split_boundary_floor_s();
 
+/// Whether a group of `group` devices of `device` talk over NVLink: the device has a link
+/// (nvlink_gbps > 0) and the group fits in one NVLink domain (Device::nvlink_domain_gpus, 0 =
+/// any group). A group spanning domains goes over PCIe: a ring is as fast as its slowest link
+/// (an RTX 3090 bridge joins 2 cards, so 4 cards of two bridged pairs ring over PCIe between
+/// the pairs). A group of 1 needs no link (false). Never throws.
+bool nvlink_joins(const Device& device, int group);
+
 /// Time of one all-reduce of a decode step's activations across `count` devices in tensor
 /// parallel, seconds: ring all-reduce of 2 (count - 1) hops, each a link latency plus its
-/// share of `message_bytes` over the link. NVLink (device.nvlink_gbps > 0): 1.5 us per hop;
-/// PCIe: 6 us per hop at 32 GB/s (PCIe 4.0 x16, one direction). Not calibrated: chosen from
-/// NCCL small-message latencies so that 8 cards over PCIe reach about a third of 8 NVLinked
-/// cards on a 70B model (DOMAIN S11). Throws EngineError on count < 1 or negative bytes.
+/// share of `message_bytes` over the link. NVLink (nvlink_joins(device, count)): 1.5 us per
+/// hop at device.nvlink_gbps; else PCIe: 6 us per hop at 32 GB/s (PCIe 4.0 x16, one
+/// direction). Not calibrated: chosen from NCCL small-message latencies so that 8 cards over
+/// PCIe reach about a third of 8 NVLinked cards on a 70B model (DOMAIN S11). Throws
+/// EngineError on count < 1 or negative bytes.
 double tensor_parallel_allreduce_s(const Device& device, int count, double message_bytes);
+
+/// One point-to-point send of `bytes` between two devices of a group of `group` devices of
+/// `device` (a pipeline stage's activations to the next stage, an expert-parallel dispatch),
+/// seconds: one hop of the ring above, a link latency plus the bytes over the link; NVLink
+/// when nvlink_joins(device, group), else PCIe. Throws EngineError on group < 2 or negative
+/// bytes.
+double device_send_s(const Device& device, int group, double bytes);
 
 /// Share of Device::fp16_tflops that prefill reaches, per backend. Not calibrated against
 /// devices' FLOPS: llama.cpp pp512 rows reach ~0.6 of FP16 peak on Apple GPUs and GeForce

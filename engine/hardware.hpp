@@ -38,6 +38,12 @@ struct Device {
   double fp4_tflops = 0;
   /// Device-to-device link, GB/s, both directions summed as vendors state it; 0 = PCIe only.
   double nvlink_gbps = 0;
+  /// How many devices one NVLink domain joins where these devices are installed (a catalog
+  /// system's nvlink_domain_gpus, or an option's key of that name): 8 on an 8-GPU NVSwitch
+  /// board, 2 for cards paired by 2-way bridges, 1 for PCIe only. A group of devices larger
+  /// than it talks over PCIe (nvlink_joins). 0 = not stated: the link joins any number of
+  /// devices (a catalog device alone, as before systems stated it).
+  int nvlink_domain_gpus = 0;
 };
 
 /// Weight bytes by tensor group as a model file stores them: a GGUF's tensor table, exact to

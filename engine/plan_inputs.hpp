@@ -246,6 +246,11 @@ struct OptionInputs {
   /// id and display name, for the reports; "" = devices and host described apart.
   std::string system_id;
   std::string system_name;
+  /// The links between the option's devices in words, as the engine takes them (the catalog
+  /// system's interconnect and its NVLink domain, or the option's nvlink_domain_gpus key):
+  /// "NVLink 900 GB/s joins all 8 devices"; "" when neither states it (the device's own link,
+  /// Device::nvlink_domain_gpus 0). The domain itself is device.nvlink_domain_gpus.
+  std::string interconnect;
   Condition condition = Condition::new_unit;
   double price_per_gpu = 0;  ///< purchase price per device
   double host_cost = 0;      ///< rest of the system (chassis, CPU, PSU), once

@@ -141,18 +141,13 @@ WeightParts weight_parts(const ReplicaSetup& s) {
   return w;
 }
 
-/// One point-to-point send of `bytes` between neighbouring GPUs: one hop of the ring
-/// all-reduce model (calibration.hpp: a link latency plus the bytes over the link).
-double send_s(const Device& device, double bytes) {
-  return tensor_parallel_allreduce_s(device, 2, 2.0 * bytes) / 2.0;
-}
-
 /// Communication of one pass of `tokens` tokens through one pipeline stage's share of the
 /// layers of a replica, seconds (engines): per layer two all-reduces of the tokens' hidden
 /// states among the TP GPUs (dense, DOMAIN V5), or with expert parallel an all-to-all dispatch
 /// and combine (each GPU sends its tokens / tp tokens once to each of the
 /// expected_remote_ranks GPUs holding their experts); plus the send of the activations to the
-/// next stage. Decode steps pay it, and so do prompt tokens under expert parallel
+/// next stage (calibration.hpp device_send_s: NVLink while the GPUs involved fit in one NVLink
+/// domain). Decode steps pay it, and so do prompt tokens under expert parallel
 /// (prefill_s_per_token).
 double engine_communication_s(const ReplicaSetup& s, double tokens) {
   const double wire = kActivationBytes * s.model.hidden * tokens;
@@ -161,11 +156,12 @@ double engine_communication_s(const ReplicaSetup& s, double tokens) {
   if (expert_parallel(s)) {
     const double a2a =
         wire / s.tp * expected_remote_ranks(s.model.experts, s.model.experts_active, s.tp);
-    t = 2.0 * layers * send_s(s.device, a2a);
+    t = 2.0 * layers * device_send_s(s.device, s.tp, a2a);
   } else {
     t = 2.0 * layers * tensor_parallel_allreduce_s(s.device, s.tp, wire);
   }
-  if (s.pp > 1) t += send_s(s.device, wire);
+  // The stages of one replica hold tp x pp GPUs: a send crosses PCIe once they span domains.
+  if (s.pp > 1) t += device_send_s(s.device, s.tp * s.pp, wire);
   return t;
 }
 

@@ -54,7 +54,7 @@ double attention_flops_per_token(const ModelArch& model, double attended_tokens)
 ///   layer split over n devices: one device works at a time, so the same bytes at ONE
 ///   device's bandwidth, plus (n - 1) x layer_split_boundary_s(backend).
 ///   tensor split: bytes / (n x eta x bandwidth) + fixed + 2 all-reduces per layer
-///   (tensor_parallel_allreduce_s; NVLink when Device::nvlink_gbps > 0, else PCIe). n must
+///   (tensor_parallel_allreduce_s; NVLink when nvlink_joins(device, n), else PCIe). n must
 ///   divide the attention heads; otherwise the estimate falls back to a layer split and says
 ///   so in split_used and note (no throw: a plan can still compare the option).
 /// decode_tokens_per_s is per stream (1 / step time); aggregate_tokens_per_s = streams / step.

@@ -186,12 +186,14 @@ System read_system(SQLite::Statement& q) {
   s.host = q.getColumn(5).getString();
   s.host_power_w = q.getColumn(6).getDouble();
   s.provenance = {q.getColumn(7).getString(), q.getColumn(8).getString(), kBuiltinBook};
+  s.nvlink_domain_gpus = q.getColumn(9).isNull() ? 0 : q.getColumn(9).getInt();
+  s.interconnect = q.getColumn(10).getString();
   return s;
 }
 
 constexpr const char* kSystemColumns =
-    "SELECT id, name, kind, device_id, device_count, host, host_power_w, source, observed_on "
-    "FROM layered_systems";
+    "SELECT id, name, kind, device_id, device_count, host, host_power_w, source, observed_on, "
+    "nvlink_domain_gpus, interconnect FROM layered_systems";
 
 std::optional<double> real_or_none(const SQLite::Column& column) {
   if (column.isNull()) return std::nullopt;

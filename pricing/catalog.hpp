@@ -106,6 +106,11 @@ struct System {
   std::string host;         ///< CPUs, memory, chassis, as published
   double host_power_w = 0;  ///< what the host draws besides its devices, at full load
   Provenance provenance;
+  /// How many of the system's devices one NVLink/NVSwitch domain joins (systems.csv
+  /// nvlink_domain_gpus, migration 0008): 8 on an 8-GPU NVSwitch board, 2 for bridged pairs,
+  /// 1 for PCIe only; 0 = not stated (the device's own link joins all of them, as before).
+  int nvlink_domain_gpus = 0;
+  std::string interconnect;  ///< the links in words, as published; "" when not stated
 };
 
 /// A dated price of a system.

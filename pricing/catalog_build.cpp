@@ -63,8 +63,8 @@ Column currency(std::string_view name) {
 Column price_type() {
   return {"price_type", Type::choice, false, Range::any, {"list", "street"}, "street"};
 }
-// A column added by migration 0006 (models read from files): optional, and empty in every row
-// of a file without it.
+// A column added by a migration (0006: models read from files; 0008: a system's interconnect):
+// optional, and empty in every row of a file without it.
 Column added(Column column) {
   column.optional = true;
   column.when_absent = "";
@@ -159,7 +159,8 @@ const std::vector<TableSpec>& table_specs() {
        {identifier("id"), text("name"), choice("kind", {"server", "workstation"}),
         text("device_id"), integer("device_count", Range::positive), text("host"),
         decimal("host_power_w", Range::non_negative), note("note"), text("source"),
-        date("observed_on")},
+        date("observed_on"), added(integer("nvlink_domain_gpus", Range::positive)),
+        added(text("interconnect"))},
        {"id"},
        true},
       {"system_prices.csv",
@@ -334,6 +335,21 @@ const std::vector<std::string_view> kDeviceFigures = {
 const std::vector<std::string_view> kModelFigures = {
     "params_b", "active_params_b", "layers",     "hidden",      "heads",     "kv_heads",
     "head_dim", "experts",         "swa_window", "max_context", "vocab_size"};
+
+// A system's NVLink domain (migration 0008) joins some of its devices, never more than it holds.
+void check_nvlink_domains(const Table& systems, Problems& problems) {
+  for (const Row& row : systems.rows) {
+    if (!systems.ok(row, {"nvlink_domain_gpus", "device_count"})) continue;
+    const auto domain = systems.opt_int(row, "nvlink_domain_gpus");
+    const auto count = systems.opt_int(row, "device_count");
+    if (domain && count && *domain > *count) {
+      problems.add(systems.path, row.line, "nvlink_domain_gpus",
+                   std::to_string(*domain) + " is more than the system's device_count " +
+                       std::to_string(*count) +
+                       ": one NVLink domain joins some or all of the system's devices");
+    }
+  }
+}
 
 // `what` names the referenced thing ("device"), `where` the list of known ids.
 void check_refs(const Table& table, std::string_view column,
@@ -522,6 +538,7 @@ LoadedData load_data(const std::string& data_dir) {
   for (const Row& row : systems.rows) {
     if (systems.ok(row, {"id"})) system_ids.insert(systems.str(row, "id"));
   }
+  check_nvlink_domains(systems, problems_of("systems.csv"));
   check_refs(table("system_prices.csv"), "system_id", system_ids, "system",
              "not an id of " + systems.path, problems_of("system_prices.csv"));
   std::set<std::string, std::less<>> model_ids;

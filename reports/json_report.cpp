@@ -110,6 +110,11 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["count"] = in.count;
     // The catalog system it buys (`system = ID`); null: devices and host described apart.
     o["system_id"] = in.system_id.empty() ? ordered(nullptr) : ordered(in.system_id);
+    // The links its devices' tensor-parallel and pipeline traffic takes (a system's
+    // interconnect, the option's nvlink_domain_gpus); null: not stated (the device's own link).
+    o["interconnect"] = in.interconnect.empty() ? ordered(nullptr) : ordered(in.interconnect);
+    o["nvlink_domain_gpus"] =
+        in.device.nvlink_domain_gpus > 0 ? ordered(in.device.nvlink_domain_gpus) : ordered(nullptr);
     // Why a constraint excludes it (never recommended; its figures still shown); null: allowed.
     o["excluded_reason"] = reason(r.excluded_reason);
     const bool api = r.kind == OptionKind::api;

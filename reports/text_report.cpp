@@ -204,6 +204,10 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     out += fmt::format("{} system: {} ({}), {} x {}\n", name(o.id), o.system_id, o.system_name,
                        o.count, o.device.id);
   }
+  for (const auto& o : in.options) {
+    if (!o.interconnect.empty())
+      out += fmt::format("{} interconnect: {}\n", name(o.id), o.interconnect);
+  }
   for (const auto& r : plan.options) {
     if (!r.billing.empty()) out += fmt::format("{} billing: {}\n", name(r.id), r.billing);
   }

@@ -463,6 +463,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
     case OptionKind::api:
       break;
   }
+  resolve_interconnect(o, oi, section);
   resolve_option_energy(o, oi, section);
   resolve_cost_lines(o, oi);
   resolve_option_constraints(o, oi);

@@ -261,6 +261,13 @@ class Resolver {
   /// `count` that contradicts the system, or a system whose device the catalog lacks.
   void resolve_system(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
 
+  /// The links between the option's devices, once its count is known
+  /// (resolve_interconnect.cpp): the option's nvlink_domain_gpus key, else its catalog
+  /// system's, into oi.device.nvlink_domain_gpus (the engine's tensor-parallel and pipeline
+  /// communication, calibration.hpp nvlink_joins), with an Inputs row and oi.interconnect.
+  /// Fails naming nvlink_domain_gpus when it is above the option's count.
+  void resolve_interconnect(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
   /// The purchase of a system option (system_ set): price_per_gpu and host_cost from the
   /// system's price, the typed keys replacing the part they name (README "A catalog system").
   /// Fails on [option] system when the catalog has no price for the condition and

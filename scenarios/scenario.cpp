@@ -119,6 +119,7 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "gpu",
                                               "system",
                                               "count",
+                                              "nvlink_domain_gpus",
                                               "condition",
                                               "price_per_gpu",
                                               "host_cost",
@@ -482,6 +483,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
         r.fail("gpu", "missing: set gpu to a catalog device id (gputco catalog list gpus)");
       }
       if (auto c = r.integer("count", 1, 4096)) o.count = *c;
+      if (auto d = r.integer("nvlink_domain_gpus", 1, 4096)) o.nvlink_domain_gpus = *d;
       r.choice("condition", o.condition, {"new", "used"});
       r.money("price_per_gpu", o.price_per_gpu, kMaxAmountUsd, "a price");
       r.money("host_cost", o.host_cost, kMaxAmountUsd, "a price");
@@ -598,7 +600,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
           r.fail(key, "does not apply to kind = api (the provider's energy is not published)");
         }
       }
-      for (const char* key : {"count", "split", "backend"}) {
+      for (const char* key : {"count", "nvlink_domain_gpus", "split", "backend"}) {
         if (given(key) && o.kind == "api") {
           r.fail(key, "does not apply to kind = api (the provider runs the model: no devices)");
         }

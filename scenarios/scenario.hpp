@@ -44,6 +44,10 @@ struct ScenarioOption {
   /// and price (system_prices.csv) for the option; "" = none (gpu and count describe it).
   std::string system;
   std::optional<int> count;
+  /// How many of the option's devices one NVLink domain joins (8: an NVSwitch board, 2:
+  /// bridged pairs, 1: PCIe only); nullopt = the catalog system's figure, else the device's
+  /// link joins all of them (resolve_interconnect.cpp).
+  std::optional<int> nvlink_domain_gpus;
   std::string condition = "new";  ///< buy: new | used
   std::optional<double> price_per_gpu;
   std::optional<double> host_cost;

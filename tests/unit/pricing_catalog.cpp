@@ -247,8 +247,8 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsSeven) {
-  EXPECT_EQ(catalog_.schema_version(), 7);
+TEST_F(CatalogTest, schemaVersionIsEight) {
+  EXPECT_EQ(catalog_.schema_version(), 8);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -299,14 +299,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 8");
+    db.exec("PRAGMA user_version = 9");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 8 is newer than this program reads (7)");
+              path + ": catalog schema version 9 is newer than this program reads (8)");
   }
 }
 
