@@ -158,6 +158,7 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
                                                const WorkloadInputs& workload,
                                                const SiteInputs& site,
                                                const FinanceInputs& finance) {
+  // Only the money rows: the search compares totals (the same figures as every row's, issue #19).
   CashFlow own_cf, rent_cf;
   // The finance's factors (discounting, trends) are the same at every point of the search.
   MonthFactors factors;
@@ -165,8 +166,8 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
   const auto gap = [&](double hours_per_day) {
     const WorkloadInputs w = at_hours_per_day(workload, hours_per_day);
     set_workload_factors(w, finance, factors);
-    option_cash_flow(owned, w, site, finance, factors, own_cf);
-    option_cash_flow(rented, w, site, finance, factors, rent_cf);
+    option_cash_flow(owned, w, site, finance, factors, own_cf, CashFlowRows::money);
+    option_cash_flow(rented, w, site, finance, factors, rent_cf, CashFlowRows::money);
     const double own = std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0);
     const double rent = std::accumulate(rent_cf.total.begin(), rent_cf.total.end(), 0.0);
     return own - rent;
@@ -194,14 +195,14 @@ std::optional<double> break_even_tokens_per_day(const OptionInputs& option, cons
   if (option.kind == OptionKind::api || api.kind != OptionKind::api) return std::nullopt;
   const double upper = option.capacity_tokens_per_hour * workload.hours_per_day;
   if (!(upper > 0) || !std::isfinite(upper)) return std::nullopt;
-  CashFlow own_cf, api_cf;
+  CashFlow own_cf, api_cf;  // only the money rows: the search compares totals
   MonthFactors factors;
   set_finance_factors(site, finance, factors);
   const auto gap = [&](double tokens_per_day) {
     const WorkloadInputs w = at_tokens_per_day(workload, tokens_per_day);
     set_workload_factors(w, finance, factors);
-    option_cash_flow(option, w, site, finance, factors, own_cf);
-    option_cash_flow(api, w, site, finance, factors, api_cf);
+    option_cash_flow(option, w, site, finance, factors, own_cf, CashFlowRows::money);
+    option_cash_flow(api, w, site, finance, factors, api_cf, CashFlowRows::money);
     return std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0) -
            std::accumulate(api_cf.total.begin(), api_cf.total.end(), 0.0);
   };

@@ -193,7 +193,8 @@ std::vector<SweepPoint> utilization_sweep(const PlanInputs& inputs, double from,
     const WorkloadInputs workload = workload_at(work.workload, point.hours_per_day);
     set_workload_factors(workload, work.finance, factors);
     for (const auto& option : work.options) {
-      option_cash_flow(option, workload, work.site, work.finance, factors, cf);
+      // Only the money rows: a point keeps the total (the same figure as every row's).
+      option_cash_flow(option, workload, work.site, work.finance, factors, cf, CashFlowRows::money);
       point.total_cost.push_back(total_of(cf));
     }
     sweep.push_back(std::move(point));
