@@ -67,6 +67,10 @@ MoneyTotals money_totals(const OptionInputs& o, const WorkloadInputs& w, const S
         kTokensPerMillion;
   }
 
+  // The months' totals go to scratch.total and are summed after the loop: two sums carried
+  // through the loop were kept on the stack (register pressure), a store and a load a month.
+  std::vector<double>& month_total = scratch.total;
+  month_total.resize(last + 1);
   double peak = 0, previous_units = 0, capex_total = 0;
   // Maintenance depends on the month through the units only: recomputed when they change.
   double maintenance_units = -1, maintenance = 0;
@@ -135,10 +139,15 @@ MoneyTotals money_totals(const OptionInputs& o, const WorkloadInputs& w, const S
     double total = capex + energy + maintenance_m + hosting + failures + rent;
     if (vat) total += f.vat_rate * (capex + energy + maintenance_m + hosting + failures + rent);
     total += resale;
-    out.total += total;
-    out.npv += total * x.discount_factor[m];
+    month_total[m] = total;
     previous_units = units;
   }
+  // Two loops, as make_plan sums them: in one, GCC pairs the two sums in a vector kept on the
+  // stack (a store and a load a month, the loop's bottleneck).
+  out.total = std::accumulate(month_total.begin(), month_total.end(), 0.0);
+  double npv = 0;
+  for (size_t m = 0; m <= last; ++m) npv += month_total[m] * x.discount_factor[m];
+  out.npv = npv;
   return out;
 }
 

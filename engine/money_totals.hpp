@@ -25,8 +25,9 @@ bool money_totals_direct(const OptionInputs& option);
 /// (capex, energy, maintenance, hosting, failures, rent, VAT, resale) are computed into
 /// locals by option_cash_flow's expressions, in its order, and summed in the order of
 /// CashFlow::total with the terms that are 0 for such an option left out (x + 0 = x; at most
-/// the sign of a zero month differs, which no sum from 0.0 sees); `scratch` is then untouched.
-/// Else the rows are computed into `scratch` (reused, no allocation once sized). `factors`
+/// the sign of a zero month differs, which no sum from 0.0 sees); of `scratch` only `total`
+/// is then set (those months' totals). Else the rows are computed into `scratch` (reused, no
+/// allocation once sized). `factors`
 /// must be the month factors of these inputs (engine/month_factors.hpp). Preconditions as
 /// option_cash_flow's (checked by make_plan). Throws nothing but bad_alloc.
 MoneyTotals money_totals(const OptionInputs& option, const WorkloadInputs& workload,
