@@ -160,7 +160,7 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
                                                const SiteInputs& site,
                                                const FinanceInputs& finance) {
   // Only the totals (money_totals: the same figures as every row's, issue #19).
-  CashFlow own_cf, rent_cf;
+  MoneyScratch own_cf, rent_cf;
   // The finance's factors (discounting, trends) are the same at every point of the search.
   MonthFactors factors;
   set_finance_factors(site, finance, factors);
@@ -194,7 +194,7 @@ std::optional<double> break_even_tokens_per_day(const OptionInputs& option, cons
   if (option.kind == OptionKind::api || api.kind != OptionKind::api) return std::nullopt;
   const double upper = option.capacity_tokens_per_hour * workload.hours_per_day;
   if (!(upper > 0) || !std::isfinite(upper)) return std::nullopt;
-  CashFlow own_cf, api_cf;  // only the totals (money_totals)
+  MoneyScratch own_cf, api_cf;  // only the totals (money_totals)
   MonthFactors factors;
   set_finance_factors(site, finance, factors);
   const auto gap = [&](double tokens_per_day) {

@@ -19,12 +19,13 @@ bool money_totals_direct(const OptionInputs& o) {
 }
 
 MoneyTotals money_totals(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
-                         const FinanceInputs& f, const MonthFactors& x, CashFlow& scratch) {
+                         const FinanceInputs& f, const MonthFactors& x, MoneyScratch& scratch) {
   MoneyTotals out;
   if (!money_totals_direct(o)) {
-    option_cash_flow(o, w, site, f, x, scratch, CashFlowRows::money);
-    out.total = std::accumulate(scratch.total.begin(), scratch.total.end(), 0.0);
-    out.npv = std::accumulate(scratch.discounted.begin(), scratch.discounted.end(), 0.0);
+    CashFlow& rows = scratch.rows;
+    option_cash_flow(o, w, site, f, x, rows, CashFlowRows::money);
+    out.total = std::accumulate(rows.total.begin(), rows.total.end(), 0.0);
+    out.npv = std::accumulate(rows.discounted.begin(), rows.discounted.end(), 0.0);
     return out;
   }
   // Every expression below is option_cash_flow's (engine/cash_flow.cpp) for the same amount:
@@ -67,18 +68,40 @@ MoneyTotals money_totals(const OptionInputs& o, const WorkloadInputs& w, const S
         kTokensPerMillion;
   }
 
-  // The months' totals go to scratch.total and are summed after the loop: two sums carried
-  // through the loop were kept on the stack (register pressure), a store and a load a month.
-  std::vector<double>& month_total = scratch.total;
-  month_total.resize(last + 1);
-  double peak = 0, previous_units = 0, capex_total = 0;
+  // The load and units of every month, by option_cash_flow's first loop, unless scratch holds
+  // those of the same inputs (then the same values: e.g. every Monte Carlo draw that does not
+  // move the demand or its growth).
+  const size_t n = last + 1;
+  if (!(scratch.load.size() == n && scratch.load_1 == load_1 &&
+        scratch.peak_multiplier == peak_multiplier &&
+        scratch.growth_per_month == x.growth_per_month && scratch.has_units == has_units &&
+        scratch.whole_units == whole_units)) {
+    scratch.load.resize(n);
+    scratch.units.resize(n);
+    double peak = 0;
+    for (size_t m = 0; m < n; ++m) {
+      scratch.load[m] = load_1 * x.growth[m];
+      peak = std::max(peak, scratch.load[m] * peak_multiplier);
+      scratch.units[m] =
+          has_units ? (whole_units ? std::max(1.0, std::ceil(peak - kLoadTolerance)) : 1.0) : 0.0;
+    }
+    scratch.load_1 = load_1;
+    scratch.peak_multiplier = peak_multiplier;
+    scratch.growth_per_month = x.growth_per_month;
+    scratch.has_units = has_units;
+    scratch.whole_units = whole_units;
+  }
+  // The months' totals go to scratch.rows.total and are summed after the loop: two sums
+  // carried through the loop were paired by GCC in a vector kept on the stack, a store and a
+  // load a month.
+  std::vector<double>& month_total = scratch.rows.total;
+  month_total.resize(n);
+  double previous_units = 0, capex_total = 0;
   // Maintenance depends on the month through the units only: recomputed when they change.
   double maintenance_units = -1, maintenance = 0;
   for (size_t m = 0; m <= last; ++m) {
-    const double load = load_1 * x.growth[m];
-    peak = std::max(peak, load * peak_multiplier);
-    const double units =
-        has_units ? (whole_units ? std::max(1.0, std::ceil(peak - kLoadTolerance)) : 1.0) : 0.0;
+    const double load = scratch.load[m];
+    const double units = scratch.units[m];
     double capex = 0, energy = 0, hosting = 0, failures = 0, rent = 0, resale = 0;
     double maintenance_m = 0;
     switch (o.kind) {

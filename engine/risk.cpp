@@ -305,7 +305,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     WorkloadInputs workload;
     SiteInputs site;
     MonthFactors factors;
-    std::vector<CashFlow> flows;
+    std::vector<MoneyScratch> flows;  // per option
     std::vector<double> npv;
     std::vector<double> fx;  // this draw's factor per exchange rate (fx_inputs' order)
   };

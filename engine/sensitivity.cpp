@@ -180,7 +180,7 @@ std::vector<SweepPoint> utilization_sweep(const PlanInputs& inputs, double from,
   const PlanInputs work = prepared(inputs);
   std::vector<SweepPoint> sweep;
   sweep.reserve(points);
-  CashFlow cf;
+  MoneyScratch cf;
   MonthFactors factors;  // the finance's once; the workload's per point
   set_finance_factors(work.site, work.finance, factors);
   for (size_t i = 0; i < points; ++i) {

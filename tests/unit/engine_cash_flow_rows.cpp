@@ -232,7 +232,10 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
   EXPECT_EQ(direct, 9);  // the nine copies; every_path's own all have cost lines
   std::mt19937_64 generator(21);
   std::uniform_real_distribution<double> factor(0.6, 1.4);
-  CashFlow scratch;
+  MoneyScratch scratch;  // one for every option, as the utilization sweep shares one
+  // One per option, as a Monte Carlo thread keeps them: the load and units of a draw that
+  // does not move them are reused.
+  std::vector<MoneyScratch> per_option(options.size());
   MonthFactors factors;
   for (const bool vat : {false, true}) {
     Inputs base = growing_inputs();
@@ -246,7 +249,16 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
       in.site.tariff_per_kwh = base.site.tariff_per_kwh * factor(generator);
       set_workload_factors(in.workload, in.finance, factors);
       const double price = factor(generator), rental = factor(generator);
-      for (OptionInputs o : options) {
+      // Draws 2 and 3 of every 4 keep the hours, the demand and its growth (the prices and
+      // the tariff still move): the second of them reuses the load and units.
+      if (draw % 4 >= 2) {
+        in.workload.hours_per_day = base.workload.hours_per_day;
+        *in.workload.tokens_per_day = *base.workload.tokens_per_day;
+        in.workload.growth_per_month = base.workload.growth_per_month;
+        set_workload_factors(in.workload, in.finance, factors);
+      }
+      for (size_t i = 0; i < options.size(); ++i) {
+        OptionInputs o = options[i];
         o.price_per_gpu *= price;
         o.host_cost *= price;
         o.rate_per_gpu_hour *= rental;
@@ -262,6 +274,10 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
             << o.id << " vat " << vat << " draw " << draw << ": " << got.total << " vs " << total;
         EXPECT_TRUE(same_bits(got.npv, npv))
             << o.id << " vat " << vat << " draw " << draw << ": " << got.npv << " vs " << npv;
+        const MoneyTotals kept =
+            money_totals(o, in.workload, in.site, in.finance, factors, per_option[i]);
+        EXPECT_TRUE(same_bits(kept.total, total)) << o.id << " vat " << vat << " draw " << draw;
+        EXPECT_TRUE(same_bits(kept.npv, npv)) << o.id << " vat " << vat << " draw " << draw;
         EXPECT_GT(total, 0) << o.id;  // a real cost, not an empty cash flow
       }
     }
