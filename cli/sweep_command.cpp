@@ -174,10 +174,31 @@ std::vector<double> sweep_values(const Vary& vary, const ScenarioNumberKey& key)
   return values;
 }
 
+/// One option of one value's plan, as the sweep's output shows it.
+struct SweepOption {
+  std::string id;
+  bool feasible = false;
+  double total_cost = 0;  ///< plan currency
+  double npv = 0;         ///< plan currency
+};
+
+/// What the output needs of one value's plan, and no more (issue #19: a whole Plan holds
+/// every option's cash flows, about 50 kB; 1,000 of them were kept until the output).
 struct SweepRow {
   double value = 0;
-  Plan plan;
+  std::string currency;
+  int horizon_months = 0;
+  std::vector<SweepOption> options;
+  std::optional<std::string> recommendation;
 };
+
+/// The row of `plan` at `value`.
+SweepRow sweep_row(double value, const Plan& plan) {
+  SweepRow row{value, plan.currency, plan.horizon_months, {}, plan.recommendation};
+  row.options.reserve(plan.options.size());
+  for (const auto& o : plan.options) row.options.push_back({o.id, o.feasible, o.total_cost, o.npv});
+  return row;
+}
 
 /// The shortest text that reads back as `v` (0.3, 1500, 2.5e-07), as the CSV and JSON write it.
 std::string value_text(double v) {
@@ -191,10 +212,10 @@ std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const Inp
   out += fmt::format("{}\n", first.name);
   out += fmt::format("sweep of {}{} from {} to {} step {}; amounts in {} over {} months\n",
                      key.full_name(), unit.empty() ? "" : " (" + unit + ")", value_text(vary.from),
-                     value_text(vary.to), value_text(vary.step), rows.front().plan.currency,
-                     rows.front().plan.horizon_months);
+                     value_text(vary.to), value_text(vary.step), rows.front().currency,
+                     rows.front().horizon_months);
   out += "total cost and NPV of cost per option; n/a: the option does not hold the model\n\n";
-  const auto& options = rows.front().plan.options;
+  const auto& options = rows.front().options;
   std::vector<size_t> widths;
   for (const auto& o : options) widths.push_back(std::max<size_t>(11, (o.id.size() + 1) / 2));
   const size_t value_width = std::max<size_t>(10, key.key.size());
@@ -207,12 +228,12 @@ std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const Inp
   out += header1 + "\n" + header2 + "  recommendation\n";
   for (const auto& r : rows) {
     std::string line = fmt::format("{:>{}}", value_text(r.value), value_width);
-    for (size_t i = 0; i < r.plan.options.size(); ++i) {
-      const auto& o = r.plan.options[i];
+    for (size_t i = 0; i < r.options.size(); ++i) {
+      const auto& o = r.options[i];
       line += fmt::format("  {:>{}} {:>{}}", o.feasible ? whole_money_text(o.total_cost) : "n/a",
                           widths[i], o.feasible ? whole_money_text(o.npv) : "n/a", widths[i]);
     }
-    line += "  " + r.plan.recommendation.value_or("none");
+    line += "  " + r.recommendation.value_or("none");
     out += line + "\n";
   }
   return out;
@@ -232,14 +253,14 @@ std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const Inp
   j["to"] = vary.to;
   j["step"] = vary.step;
   j["provenance"] = row ? row->provenance : "";
-  j["currency"] = rows.front().plan.currency;
-  j["horizon_months"] = rows.front().plan.horizon_months;
+  j["currency"] = rows.front().currency;
+  j["horizon_months"] = rows.front().horizon_months;
   ordered points = ordered::array();
   for (const auto& r : rows) {
     ordered p;
     p["value"] = r.value;
     ordered options = ordered::array();
-    for (const auto& o : r.plan.options) {
+    for (const auto& o : r.options) {
       ordered x;
       x["id"] = o.id;
       x["feasible"] = o.feasible;
@@ -248,7 +269,7 @@ std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const Inp
       options.push_back(std::move(x));
     }
     p["options"] = std::move(options);
-    p["recommendation"] = r.plan.recommendation ? ordered(*r.plan.recommendation) : ordered();
+    p["recommendation"] = r.recommendation ? ordered(*r.recommendation) : ordered();
     points.push_back(std::move(p));
   }
   j["points"] = std::move(points);
@@ -260,11 +281,11 @@ std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const Inp
 std::string sweep_csv(const ScenarioNumberKey& key, const std::vector<SweepRow>& rows) {
   std::string out = "key,value,option,feasible,currency,total_cost,npv,recommended\r\n";
   for (const auto& r : rows) {
-    for (const auto& o : r.plan.options) {
+    for (const auto& o : r.options) {
       const auto amount = [&](double x) { return o.feasible ? fmt::format("{}", x) : ""; };
       out += fmt::format("{},{},{},{},{},{},{},{}\r\n", csv_field(key.full_name()), r.value,
-                         csv_field(o.id), o.feasible, r.plan.currency, amount(o.total_cost),
-                         amount(o.npv), r.plan.recommendation == o.id);
+                         csv_field(o.id), o.feasible, r.currency, amount(o.total_cost),
+                         amount(o.npv), r.recommendation == o.id);
     }
   }
   return out;
@@ -326,36 +347,36 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
                     values.size(), scenario.options.size(), values.size() * scenario.options.size(),
                     kMaxSweepOptionPlans, kMaxSweepOptionPlans / scenario.options.size()));
   }
-  // Every value goes through the parser, as if the file held it: its ranges and its checks
-  // across keys apply. A demand swept in tokens replaces one given in requests (the mix
-  // stays: prompt and output tokens per request, or the ratio), and the reverse
-  // (superseded_keys).
-  std::vector<Scenario> varied;
-  for (const double v : values) {
-    std::vector<ScenarioOverride> overrides = base;
-    overrides.push_back({key.section, key.key, fmt::format("{}", v)});
-    try {
-      varied.push_back(parse_scenario(source, overrides));
-    } catch (const ScenarioError& e) {
-      bad_vary(vary.text, fmt::format("{} = {}: {}", key.full_name(), value_text(v), e.what()));
-    }
-  }
-
   // Inputs name an option by its id, the scenario by "option:ID".
   const std::string input_section =
       key.section.rfind("option:", 0) == 0 ? key.section.substr(7) : key.section;
   const Catalog catalog = open_catalog(catalog_path);
-  // Each value is resolved and planned into its own row (the catalog is read-only and its
-  // memo locked: engine/parallel.hpp's contract); the first resolution and the first Inputs
-  // row of the key are taken in the order of the values, and the error of the lowest value
-  // that fails is the one reported, as on one thread.
+  // Each value is parsed, resolved and planned into its own row (the catalog is read-only and
+  // its memo locked: engine/parallel.hpp's contract); the first resolution and the first
+  // Inputs row of the key are taken in the order of the values, and the error of the lowest
+  // value that fails (in parsing, resolving or planning) is the one reported, as on one
+  // thread. A value's parsed scenario and plan live only while its row is made (issue #19:
+  // 1,000 parsed scenarios and plans were kept at once, 150 MB).
   std::vector<SweepRow> rows(values.size());
   std::optional<ResolvedScenario> first;
   std::vector<std::optional<InputRow>> key_rows(values.size());
   std::atomic<long long> done{0};
   ProgressBar progress(err, "sweep", quiet);
   parallel_for(values.size(), threads, [&](size_t i, int thread) {
-    ResolvedScenario resolved = resolve(varied[i], catalog);
+    // Every value goes through the parser, as if the file held it: its ranges and its checks
+    // across keys apply. A demand swept in tokens replaces one given in requests (the mix
+    // stays: prompt and output tokens per request, or the ratio), and the reverse
+    // (superseded_keys).
+    std::vector<ScenarioOverride> overrides = base;
+    overrides.push_back({key.section, key.key, fmt::format("{}", values[i])});
+    Scenario varied;
+    try {
+      varied = parse_scenario(source, overrides);
+    } catch (const ScenarioError& e) {
+      bad_vary(vary.text,
+               fmt::format("{} = {}: {}", key.full_name(), value_text(values[i]), e.what()));
+    }
+    ResolvedScenario resolved = resolve(varied, catalog);
     for (auto& input : resolved.inputs) {
       // Honest provenance: the value is the sweep's, not the file's or the catalog's.
       if (input.section == input_section && input.key == key.key) {
@@ -363,9 +384,9 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
         if (!key_rows[i]) key_rows[i] = input;
       }
     }
-    rows[i] = {values[i], on_scenario(
-                              varied[i], [&] { return make_plan(resolved.plan_inputs); },
-                              fmt::format(" (sweep: {} = {})", vary.name, values[i]))};
+    rows[i] = sweep_row(values[i], on_scenario(
+                                       varied, [&] { return make_plan(resolved.plan_inputs); },
+                                       fmt::format(" (sweep: {} = {})", vary.name, values[i])));
     if (i == 0) first = std::move(resolved);
     const long long finished = ++done;
     // The bar is drawn by the calling thread alone (ProgressBar is not shared).

@@ -18,10 +18,6 @@ double capex_of(const OptionInputs& o) {
   return o.count * o.price_per_gpu + o.host_cost;
 }
 
-namespace {
-
-/// Does the option add whole units when its load grows (owned hardware bought, reserved
-/// commitments, monthly servers)?
 bool adds_units(const OptionInputs& o) {
   switch (o.kind) {
     case OptionKind::buy:
@@ -35,6 +31,15 @@ bool adds_units(const OptionInputs& o) {
   }
   return false;
 }
+
+bool any_cost_line(const CostLines& l) {
+  return l.staff_hours_per_month || l.staff_rate_per_hour || l.staff_fte ||
+         l.staff_salary_per_year || l.licence_per_month || l.licence_per_year ||
+         l.licence_per_gpu_per_year || l.support_per_month || l.support_per_year ||
+         l.support_per_gpu_per_year || l.insurance_per_year || l.colo_extras_per_month;
+}
+
+namespace {
 
 /// Sizes the rows option_cash_flow sets to n months, zeroed where a kind writes only some
 /// months (or none); the rows written whole (load, total, discounted, and under
@@ -243,15 +248,6 @@ double devices_in_service(const OptionInputs& o, double peak_multiplier, const C
       break;
   }
   return o.count * cf.units[m];
-}
-
-/// Is any cost line entered? Without one every row of cost_line_flows stays 0: each is a sum
-/// of products with an absent amount taken as 0 (engine/cost_lines.cpp), times a count >= 0.
-bool any_cost_line(const CostLines& l) {
-  return l.staff_hours_per_month || l.staff_rate_per_hour || l.staff_fte ||
-         l.staff_salary_per_year || l.licence_per_month || l.licence_per_year ||
-         l.licence_per_gpu_per_year || l.support_per_month || l.support_per_year ||
-         l.support_per_gpu_per_year || l.insurance_per_year || l.colo_extras_per_month;
 }
 
 /// The cost lines (engine/cost_lines.hpp), paid in arrears each month 1..N.

@@ -14,6 +14,16 @@ namespace gputco {
 /// host_cost), plan currency.
 double capex_of(const OptionInputs& option);
 
+/// Does the option add whole units when its load grows? Owned hardware bought with overflow
+/// add_units, reserved hourly terms and monthly servers do; on-demand and spot rentals, an
+/// owned option that rents or drops its overflow, and an api do not. Throws nothing.
+bool adds_units(const OptionInputs& option);
+
+/// Is any cost line entered (engine/cost_lines.hpp)? Without one every cost-line row of
+/// option_cash_flow stays 0: each is a sum of products with an absent amount taken as 0,
+/// times a count >= 0. Throws nothing.
+bool any_cost_line(const CostLines& lines);
+
 /// Monthly cash flows of one option over the horizon (see CashFlow for the timing), plan
 /// currency, VAT excluded unless finance.vat_reclaimable is false. With m = 1..N, H_m = hours
 /// of use in month m (hours_per_day x days of use), h_m = hours in month m (convention),

@@ -58,6 +58,34 @@ double net_present_value(const std::vector<double>& flows, double rate) {
   return npv;
 }
 
+namespace {
+
+/// Rates net_present_values evaluates at once.
+constexpr int kNpvBatch = 8;
+
+/// net_present_value(flows, rates[k]) for k = 0..kNpvBatch-1 into npvs[k], every rate by the
+/// same operations in the same order as net_present_value (so bit for bit its figures), the
+/// rates interleaved: the divisions of one rate depend on each other, those of different
+/// rates do not, so the CPU overlaps them (the IRR's scan, issue #19). Rates must be > -1.
+void net_present_values(const std::vector<double>& flows, const double (&rates)[kNpvBatch],
+                        double (&npvs)[kNpvBatch]) {
+  double factor[kNpvBatch], divisor[kNpvBatch], npv[kNpvBatch];
+  for (int k = 0; k < kNpvBatch; ++k) {
+    factor[k] = 1;
+    divisor[k] = 1.0 + rates[k];
+    npv[k] = 0;
+  }
+  for (double flow : flows) {
+    for (int k = 0; k < kNpvBatch; ++k) {
+      npv[k] += flow * factor[k];
+      factor[k] /= divisor[k];
+    }
+  }
+  for (int k = 0; k < kNpvBatch; ++k) npvs[k] = npv[k];
+}
+
+}  // namespace
+
 std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
                                               double lowest_rate) {
   GPUTCO_REQUIRE(lowest_rate >= kLowestIrrSearched && lowest_rate < 10.0,
@@ -72,6 +100,7 @@ std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
   // Scan a grid that is dense near zero (where monthly rates live) for the first sign change.
   constexpr double kHighest = 10.0;
   constexpr int kSteps = 2000;
+  static_assert(kSteps % kNpvBatch == 0, "the scan takes whole batches of rates");
   const auto rate_at = [lowest_rate](int i) {
     // Geometric spacing of 1 + r: from 0.01 (or 1 + lowest_rate) to 11, so equal steps in
     // log(1 + r).
@@ -80,33 +109,40 @@ std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
   };
   double a = rate_at(0);
   double npv_a = net_present_value(flows, a);
-  for (int i = 1; i <= kSteps; ++i) {
-    const double b = rate_at(i);
-    const double npv_b = net_present_value(flows, b);
-    // Near -100 % a long stream's discount factors overflow ((1 - 0.99)^-600 = 1e1200): such
-    // a rate says nothing, and inf - inf is no sign change (it gave an IRR of -100 %).
-    if (!std::isfinite(npv_a) || !std::isfinite(npv_b)) {
+  // The grid's NPVs kNpvBatch at a time (the same figures as one at a time), each batch then
+  // read in order: at most kNpvBatch - 1 NPVs past the sign change are computed for nothing.
+  double rates[kNpvBatch], npvs[kNpvBatch];
+  for (int first = 1; first <= kSteps; first += kNpvBatch) {
+    for (int k = 0; k < kNpvBatch; ++k) rates[k] = rate_at(first + k);
+    net_present_values(flows, rates, npvs);
+    for (int k = 0; k < kNpvBatch; ++k) {
+      const double b = rates[k];
+      const double npv_b = npvs[k];
+      // Near -100 % a long stream's discount factors overflow ((1 - 0.99)^-600 = 1e1200): such
+      // a rate says nothing, and inf - inf is no sign change (it gave an IRR of -100 %).
+      if (!std::isfinite(npv_a) || !std::isfinite(npv_b)) {
+        a = b;
+        npv_a = npv_b;
+        continue;
+      }
+      if (npv_a == 0) return a;
+      if ((npv_a < 0) != (npv_b < 0)) {
+        double lo = a, hi = b, npv_lo = npv_a;
+        for (int step = 0; step < 200 && hi - lo > 1e-12; ++step) {
+          const double mid = 0.5 * (lo + hi);
+          const double npv_mid = net_present_value(flows, mid);
+          if ((npv_mid < 0) == (npv_lo < 0)) {
+            lo = mid;
+            npv_lo = npv_mid;
+          } else {
+            hi = mid;
+          }
+        }
+        return 0.5 * (lo + hi);
+      }
       a = b;
       npv_a = npv_b;
-      continue;
     }
-    if (npv_a == 0) return a;
-    if ((npv_a < 0) != (npv_b < 0)) {
-      double lo = a, hi = b, npv_lo = npv_a;
-      for (int k = 0; k < 200 && hi - lo > 1e-12; ++k) {
-        const double mid = 0.5 * (lo + hi);
-        const double npv_mid = net_present_value(flows, mid);
-        if ((npv_mid < 0) == (npv_lo < 0)) {
-          lo = mid;
-          npv_lo = npv_mid;
-        } else {
-          hi = mid;
-        }
-      }
-      return 0.5 * (lo + hi);
-    }
-    a = b;
-    npv_a = npv_b;
   }
   return std::nullopt;
 }

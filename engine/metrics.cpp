@@ -8,6 +8,7 @@
 #include "engine/cash_flow.hpp"
 #include "engine/energy.hpp"
 #include "engine/error.hpp"
+#include "engine/money_totals.hpp"
 #include "engine/month_factors.hpp"
 #include "engine/units.hpp"
 
@@ -158,17 +159,16 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
                                                const WorkloadInputs& workload,
                                                const SiteInputs& site,
                                                const FinanceInputs& finance) {
-  CashFlow own_cf, rent_cf;
+  // Only the totals (money_totals: the same figures as every row's, issue #19).
+  MoneyScratch own_cf, rent_cf;
   // The finance's factors (discounting, trends) are the same at every point of the search.
   MonthFactors factors;
   set_finance_factors(site, finance, factors);
   const auto gap = [&](double hours_per_day) {
     const WorkloadInputs w = at_hours_per_day(workload, hours_per_day);
     set_workload_factors(w, finance, factors);
-    option_cash_flow(owned, w, site, finance, factors, own_cf);
-    option_cash_flow(rented, w, site, finance, factors, rent_cf);
-    const double own = std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0);
-    const double rent = std::accumulate(rent_cf.total.begin(), rent_cf.total.end(), 0.0);
+    const double own = money_totals(owned, w, site, finance, factors, own_cf).total;
+    const double rent = money_totals(rented, w, site, finance, factors, rent_cf).total;
     return own - rent;
   };
   // With tokens_per_day, the load per hour of use must come from the stated hours.
@@ -194,16 +194,14 @@ std::optional<double> break_even_tokens_per_day(const OptionInputs& option, cons
   if (option.kind == OptionKind::api || api.kind != OptionKind::api) return std::nullopt;
   const double upper = option.capacity_tokens_per_hour * workload.hours_per_day;
   if (!(upper > 0) || !std::isfinite(upper)) return std::nullopt;
-  CashFlow own_cf, api_cf;
+  MoneyScratch own_cf, api_cf;  // only the totals (money_totals)
   MonthFactors factors;
   set_finance_factors(site, finance, factors);
   const auto gap = [&](double tokens_per_day) {
     const WorkloadInputs w = at_tokens_per_day(workload, tokens_per_day);
     set_workload_factors(w, finance, factors);
-    option_cash_flow(option, w, site, finance, factors, own_cf);
-    option_cash_flow(api, w, site, finance, factors, api_cf);
-    return std::accumulate(own_cf.total.begin(), own_cf.total.end(), 0.0) -
-           std::accumulate(api_cf.total.begin(), api_cf.total.end(), 0.0);
+    return money_totals(option, w, site, finance, factors, own_cf).total -
+           money_totals(api, w, site, finance, factors, api_cf).total;
   };
   const double at_zero = gap(0);
   if (at_zero < 0) return 0.0;

@@ -37,10 +37,12 @@ void set_workload_factors(const WorkloadInputs& w, const FinanceInputs& f, Month
   for (size_t m = 0; m < n; ++m) {
     const int month = static_cast<int>(m);
     if (m > 0) {
-      out.hours_in_month[m] = hours_in_month(w, f, month);
-      out.days_of_use[m] = days_of_use(w, f, month);
+      // The month's hours once; days and availability from them (engine/timeline.hpp).
+      const double hours = hours_in_month(w, f, month);
+      out.hours_in_month[m] = hours;
+      out.days_of_use[m] = days_of_use_in(w, hours);
       out.hours_of_use[m] = w.hours_per_day * out.days_of_use[m];
-      out.availability_hours[m] = availability_hours(w, f, month);
+      out.availability_hours[m] = availability_hours_in(w, hours);
     } else {
       out.hours_in_month[m] = out.days_of_use[m] = out.hours_of_use[m] = out.availability_hours[m] =
           0;

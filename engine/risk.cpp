@@ -10,6 +10,7 @@
 
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
+#include "engine/money_totals.hpp"
 #include "engine/month_factors.hpp"
 #include "engine/parallel.hpp"
 
@@ -304,7 +305,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     WorkloadInputs workload;
     SiteInputs site;
     MonthFactors factors;
-    std::vector<CashFlow> flows;
+    std::vector<MoneyScratch> flows;  // per option
     std::vector<double> npv;
     std::vector<double> fx;  // this draw's factor per exchange rate (fx_inputs' order)
   };
@@ -395,12 +396,12 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
         o.output_price_per_million =
             b.output_price_per_million * rental * fx_at(f.output_price_per_million);
         if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
-        CashFlow& flow = st.flows[k];
-        // Only the money rows: a draw keeps the total and the NPV alone.
-        option_cash_flow(o, workload, st.site, finance, st.factors, flow, CashFlowRows::money);
-        // Summed in make_plan's order: a draw at the plan's values reproduces its figures.
-        totals[k][d] = std::accumulate(flow.total.begin(), flow.total.end(), 0.0);
-        st.npv[k] = std::accumulate(flow.discounted.begin(), flow.discounted.end(), 0.0);
+        // Only the total and the NPV, summed in make_plan's order (engine/money_totals.hpp): a
+        // draw at the plan's values reproduces its figures.
+        const MoneyTotals sums =
+            money_totals(o, workload, st.site, finance, st.factors, st.flows[k]);
+        totals[k][d] = sums.total;
+        st.npv[k] = sums.npv;
       }
       if (pair) {
         differences[d] = st.npv[owned] - st.npv[rented];

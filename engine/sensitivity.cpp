@@ -8,6 +8,7 @@
 
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
+#include "engine/money_totals.hpp"
 
 namespace gputco {
 
@@ -16,10 +17,6 @@ namespace {
 double npv_of(const CashFlow& cf) {
   // Summed in the order make_plan sums, so equal inputs give bit-identical figures.
   return std::accumulate(cf.discounted.begin(), cf.discounted.end(), 0.0);
-}
-
-double total_of(const CashFlow& cf) {
-  return std::accumulate(cf.total.begin(), cf.total.end(), 0.0);
 }
 
 /// The inputs as make_plan evaluates them: derived fields (capacity, overflow rate) filled.
@@ -183,7 +180,7 @@ std::vector<SweepPoint> utilization_sweep(const PlanInputs& inputs, double from,
   const PlanInputs work = prepared(inputs);
   std::vector<SweepPoint> sweep;
   sweep.reserve(points);
-  CashFlow cf;
+  MoneyScratch cf;
   MonthFactors factors;  // the finance's once; the workload's per point
   set_finance_factors(work.site, work.finance, factors);
   for (size_t i = 0; i < points; ++i) {
@@ -193,8 +190,9 @@ std::vector<SweepPoint> utilization_sweep(const PlanInputs& inputs, double from,
     const WorkloadInputs workload = workload_at(work.workload, point.hours_per_day);
     set_workload_factors(workload, work.finance, factors);
     for (const auto& option : work.options) {
-      option_cash_flow(option, workload, work.site, work.finance, factors, cf);
-      point.total_cost.push_back(total_of(cf));
+      // Only the total (money_totals: the same figure as every row's, issue #19).
+      point.total_cost.push_back(
+          money_totals(option, workload, work.site, work.finance, factors, cf).total);
     }
     sweep.push_back(std::move(point));
   }

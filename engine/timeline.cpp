@@ -36,15 +36,23 @@ double hours_in_month(const WorkloadInputs& w, const FinanceInputs& f, int month
   return 730.0;
 }
 
-double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
-  const double days_in_month = hours_in_month(w, f, month) / kHoursPerFullDay;
+double days_of_use_in(const WorkloadInputs& w, double hours) {
+  const double days_in_month = hours / kHoursPerFullDay;
   return w.days_follow_convention ? days_in_month : std::min(w.days_per_month, days_in_month);
 }
 
-double availability_hours(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+double days_of_use(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+  return days_of_use_in(w, hours_in_month(w, f, month));
+}
+
+double availability_hours_in(const WorkloadInputs& w, double hours) {
   return w.availability == Availability::around_the_clock
-             ? hours_in_month(w, f, month)
-             : w.hours_per_day * days_of_use(w, f, month);
+             ? hours
+             : w.hours_per_day * days_of_use_in(w, hours);
+}
+
+double availability_hours(const WorkloadInputs& w, const FinanceInputs& f, int month) {
+  return availability_hours_in(w, hours_in_month(w, f, month));
 }
 
 Timeline plan_timeline(const WorkloadInputs& w, const SiteInputs& site, const FinanceInputs& f) {

@@ -22,6 +22,12 @@ double days_of_use(const WorkloadInputs& workload, const FinanceInputs& finance,
 /// around_the_clock. Throws nothing.
 double availability_hours(const WorkloadInputs& workload, const FinanceInputs& finance, int month);
 
+/// days_of_use and availability_hours of a month from its hours_in_month (`hours_in_month`,
+/// h): the same values, by the same expressions, without computing the month's hours again
+/// (for set_workload_factors, once per Monte Carlo draw). Throws nothing.
+double days_of_use_in(const WorkloadInputs& workload, double hours_in_month);
+double availability_hours_in(const WorkloadInputs& workload, double hours_in_month);
+
 /// The plan's timeline (see Timeline) for these inputs. Throws nothing.
 Timeline plan_timeline(const WorkloadInputs& workload, const SiteInputs& site,
                        const FinanceInputs& finance);

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "engine/cash_flow.hpp"
+#include "engine/money_totals.hpp"
 #include "engine/month_factors.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
@@ -206,6 +208,80 @@ TEST(CashFlowRows, moneyRowsAreTheFullCashFlowsBitForBitOnEveryPath) {
   }
   // The loan at 9 % pays interest in its 24 instalment months, in each of the 40 draws.
   EXPECT_EQ(paths_with_interest, 24 * 40);
+}
+
+/// Equal bits of two doubles (-0.0 is not 0.0 here).
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
+  // Every path, and each one again without cost lines and bought for cash where owned (the
+  // paths money_totals computes without rows): the overflow rented, colocated, idle power.
+  std::vector<OptionInputs> options = every_path();
+  const size_t n_paths = options.size();
+  for (size_t i = 0; i < n_paths; ++i) {
+    OptionInputs o = options[i];
+    o.id += "-direct";
+    o.cost_lines = CostLines{};
+    o.financing = Financing::cash;
+    options.push_back(o);
+  }
+  int direct = 0;
+  for (const auto& o : options) direct += money_totals_direct(o) ? 1 : 0;
+  EXPECT_EQ(direct, 9);  // the nine copies; every_path's own all have cost lines
+  std::mt19937_64 generator(21);
+  std::uniform_real_distribution<double> factor(0.6, 1.4);
+  MoneyScratch scratch;  // one for every option, as the utilization sweep shares one
+  // One per option, as a Monte Carlo thread keeps them: the load and units of a draw that
+  // does not move them are reused.
+  std::vector<MoneyScratch> per_option(options.size());
+  MonthFactors factors;
+  for (const bool vat : {false, true}) {
+    Inputs base = growing_inputs();
+    base.finance.vat_reclaimable = !vat;
+    set_finance_factors(base.site, base.finance, factors);
+    for (int draw = 0; draw < 40; ++draw) {
+      Inputs in = base;
+      in.workload.hours_per_day = std::min(24.0, base.workload.hours_per_day * factor(generator));
+      *in.workload.tokens_per_day *= factor(generator);
+      in.workload.growth_per_month = base.workload.growth_per_month * factor(generator);
+      in.site.tariff_per_kwh = base.site.tariff_per_kwh * factor(generator);
+      set_workload_factors(in.workload, in.finance, factors);
+      const double price = factor(generator), rental = factor(generator);
+      // Draws 2 and 3 of every 4 keep the hours, the demand and its growth (the prices and
+      // the tariff still move): the second of them reuses the load and units.
+      if (draw % 4 >= 2) {
+        in.workload.hours_per_day = base.workload.hours_per_day;
+        *in.workload.tokens_per_day = *base.workload.tokens_per_day;
+        in.workload.growth_per_month = base.workload.growth_per_month;
+        set_workload_factors(in.workload, in.finance, factors);
+      }
+      for (size_t i = 0; i < options.size(); ++i) {
+        OptionInputs o = options[i];
+        o.price_per_gpu *= price;
+        o.host_cost *= price;
+        o.rate_per_gpu_hour *= rental;
+        o.price_per_month *= rental;
+        o.overflow_rate_per_hour *= rental;
+        o.input_price_per_million *= rental;
+        CashFlow full;
+        option_cash_flow(o, in.workload, in.site, in.finance, factors, full, CashFlowRows::all);
+        const double total = std::accumulate(full.total.begin(), full.total.end(), 0.0);
+        const double npv = std::accumulate(full.discounted.begin(), full.discounted.end(), 0.0);
+        const MoneyTotals got = money_totals(o, in.workload, in.site, in.finance, factors, scratch);
+        EXPECT_TRUE(same_bits(got.total, total))
+            << o.id << " vat " << vat << " draw " << draw << ": " << got.total << " vs " << total;
+        EXPECT_TRUE(same_bits(got.npv, npv))
+            << o.id << " vat " << vat << " draw " << draw << ": " << got.npv << " vs " << npv;
+        const MoneyTotals kept =
+            money_totals(o, in.workload, in.site, in.finance, factors, per_option[i]);
+        EXPECT_TRUE(same_bits(kept.total, total)) << o.id << " vat " << vat << " draw " << draw;
+        EXPECT_TRUE(same_bits(kept.npv, npv)) << o.id << " vat " << vat << " draw " << draw;
+        EXPECT_GT(total, 0) << o.id;  // a real cost, not an empty cash flow
+      }
+    }
+  }
 }
 
 TEST(CashFlowRows, moneyLeavesTheRowsOutsideTotalUnset) {
