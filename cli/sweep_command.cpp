@@ -210,10 +210,17 @@ std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const Inp
   std::string out;
   const std::string unit = row && !row->unit.empty() ? row->unit : "";
   out += fmt::format("{}\n", first.name);
-  out += fmt::format("sweep of {}{} from {} to {} step {}; amounts in {} over {} months\n",
-                     key.full_name(), unit.empty() ? "" : " (" + unit + ")", value_text(vary.from),
-                     value_text(vary.to), value_text(vary.step), rows.front().currency,
-                     rows.front().horizon_months);
+  // newcomer6: a sweep of the horizon itself said "over 12 months" (the first row's) above
+  // rows of 24 and 36 months.
+  const bool same_horizon = std::all_of(rows.begin(), rows.end(), [&](const SweepRow& r) {
+    return r.horizon_months == rows.front().horizon_months;
+  });
+  const std::string period = same_horizon
+                                 ? fmt::format("over {} months", rows.front().horizon_months)
+                                 : std::string("over each row's horizon");
+  out += fmt::format("sweep of {}{} from {} to {} step {}; amounts in {} {}\n", key.full_name(),
+                     unit.empty() ? "" : " (" + unit + ")", value_text(vary.from),
+                     value_text(vary.to), value_text(vary.step), rows.front().currency, period);
   out += "total cost and NPV of cost per option; n/a: the option does not hold the model\n\n";
   const auto& options = rows.front().options;
   std::vector<size_t> widths;
@@ -259,6 +266,7 @@ std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const Inp
   for (const auto& r : rows) {
     ordered p;
     p["value"] = r.value;
+    p["horizon_months"] = r.horizon_months;  // the sweep may vary it
     ordered options = ordered::array();
     for (const auto& o : r.options) {
       ordered x;

@@ -207,6 +207,7 @@ struct FinanceInputs {
 /// only: a [risk] fx.CODE draw moves exactly the amounts converted from CODE (RiskModel::fx).
 struct ConvertedFrom {
   std::string price_per_gpu;
+  std::string host_cost;  ///< a catalog system's host-only price (scenarios/resolve_system.cpp)
   std::string rate_per_gpu_hour;
   std::string price_per_month;
   std::string setup_fee;

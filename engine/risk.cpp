@@ -184,6 +184,7 @@ struct FxSlots {
   size_t overflow_rate_per_hour = kPlanCurrency;
   size_t input_price_per_million = kPlanCurrency;
   size_t output_price_per_million = kPlanCurrency;
+  size_t host_cost = kPlanCurrency;
 };
 
 /// SplitMix64's output for state x (Steele, Lea & Flood, "Fast splittable pseudorandom number
@@ -272,7 +273,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     const ConvertedFrom& c = o.converted_from;
     slots.push_back({slot_of(c.price_per_gpu), slot_of(c.rate_per_gpu_hour),
                      slot_of(c.price_per_month), slot_of(c.setup_fee), slot_of(overflow_currency),
-                     slot_of(c.input_price_per_million), slot_of(c.output_price_per_million)});
+                     slot_of(c.input_price_per_million), slot_of(c.output_price_per_million),
+                     slot_of(c.host_cost)});
     base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
                     o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month, o.setup_fee,
                     o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
@@ -380,7 +382,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
         const auto& b = base[k];
         const FxSlots& f = slots[k];
         o.price_per_gpu = b.price_per_gpu * price * fx_at(f.price_per_gpu);
-        o.host_cost = b.host_cost * price;
+        o.host_cost = b.host_cost * price * fx_at(f.host_cost);
         o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
         o.maintenance_per_year = b.maintenance_per_year * maintenance;
         o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);

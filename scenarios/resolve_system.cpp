@@ -66,9 +66,9 @@ void Resolver::resolve_system_price(const ScenarioOption& o, OptionInputs& oi,
       if (system_->new_host_for_used) {
         provenance += " (no used price: the new host with used devices, as the finder prices it)";
       }
-      std::string converted_from;  // FX draws move the device prices only (notes: system.md)
-      oi.host_cost =
-          convert(price->amount, price->currency, provenance, section, "system", converted_from);
+      // A [risk] fx.CODE draw moves the host's price with the devices' (engine/risk.cpp).
+      oi.host_cost = convert(price->amount, price->currency, provenance, section, "system",
+                             oi.converted_from.host_cost);
       number(o.id, "host_cost", host_label, oi.host_cost, s_.currency, provenance);
     } else {
       oi.host_cost = 0;

@@ -58,6 +58,25 @@ TEST(CliSweep, hoursPerDayAtThePlansOwnHoursGiveThePlansTotals) {
   EXPECT_EQ(j["points"][0]["recommendation"], "h100-rented");
 }
 
+TEST(CliSweep, aSweepOfTheHorizonNamesEachRowsHorizonNotTheFirsts) {
+  // newcomer6: `--vary scenario.horizon_months=12:36:12` said "amounts in EUR over 12 months"
+  // above rows of 24 and 36 months.
+  const std::string scenario = test::source_path(kOffice);
+  const auto text = gputco({"sweep", scenario, "--vary", "scenario.horizon_months=12:36:12"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("amounts in EUR over each row's horizon\n"), std::string::npos)
+      << text.out;
+  EXPECT_EQ(text.out.find("over 12 months"), std::string::npos) << text.out;
+  const auto hours = gputco({"sweep", scenario, "--vary", "workload.hours_per_day=4:12:4"});
+  ASSERT_EQ(hours.exit_code, 0) << hours.err;
+  EXPECT_NE(hours.out.find("amounts in EUR over 36 months\n"), std::string::npos) << hours.out;
+  const auto j = json::parse(
+      gputco({"sweep", scenario, "--vary", "scenario.horizon_months=12:36:12", "--json"}).out);
+  ASSERT_EQ(j["points"].size(), 3u);
+  EXPECT_EQ(j["points"][0]["horizon_months"], 12);
+  EXPECT_EQ(j["points"][2]["horizon_months"], 36);
+}
+
 TEST(CliSweep, printsATableWithEveryOptionAndTheRecommendation) {
   const auto r = gputco({"sweep", test::source_path(kOffice), "--vary",
                          "option:used-3090s.price_per_gpu=500:900:200"});

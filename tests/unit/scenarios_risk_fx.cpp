@@ -105,6 +105,34 @@ TEST_F(RiskFx, aUsdRentalInAEurPlanAtTheRatesBounds) {
   }
 }
 
+TEST_F(RiskFx, aCatalogSystemsHostOnlyPriceMovesWithItsCurrency) {
+  // Issue #21: the rig-4x-rtx-3090 system's host-only price (1,500 USD) and its used cards'
+  // catalog prices (USD) are all converted from USD, so a +10 % USD draw (0.9 -> 0.99 EUR per
+  // USD) gives the rig the total of the same plan resolved at USD = 0.99. Before, the host
+  // stayed at 0.9 (1,500 x 0.09 = 135 EUR short of it, before resale).
+  const std::string plan_text =
+      "[scenario]\nas_of = 2026-11-27\nstart = 2027-01\ncurrency = EUR\nhorizon_months = 12\n"
+      "[workload]\nmodel = qwen3-32b\nquant = Q4_K_M\nhours_per_day = 10\n"
+      "days_per_month = 30\n[site]\ntariff_per_kwh = 0.25\n"
+      "[option:rig]\nkind = buy\nsystem = rig-4x-rtx-3090\ncondition = used\n";
+  const std::string held =
+      "[risk]\npurchase_price = fixed\nrental_rate = fixed\nresale = fixed\ntariff = fixed\n"
+      "utilization = fixed\nmaintenance = fixed\nfailure_rate = fixed\n";
+  const ResolvedScenario drawn =
+      resolved(plan_text + "[fx]\nUSD = 0.9\n" + held + "fx.USD = uniform 0.1 0.1\n");
+  EXPECT_EQ(test::option(drawn, "rig").converted_from.host_cost, "USD");
+  EXPECT_EQ(test::option(drawn, "rig").converted_from.price_per_gpu, "USD");
+  const Plan plan = make_plan(drawn.plan_inputs);
+  const RiskResult mc = monte_carlo(drawn.plan_inputs, plan, comparison(drawn.plan_inputs, plan),
+                                    20, 1, drawn.risk_model);
+  const ResolvedScenario at_rate = resolved(plan_text + "[fx]\nUSD = 0.99\n" + held);
+  const Plan moved = make_plan(at_rate.plan_inputs);
+  ASSERT_EQ(mc.options.size(), 1u);
+  ASSERT_EQ(moved.options.size(), 1u);
+  EXPECT_NEAR(mc.options[0].p50_total_cost, moved.options[0].total_cost,
+              1e-9 * moved.options[0].total_cost);
+}
+
 TEST_F(RiskFx, keysNamingNoConvertedCurrencyAreRefusedNamingTheKey) {
   // The plan converts from USD only: GBP and the plan's own EUR would move nothing.
   EXPECT_EQ(resolve_error(eur_plan("fx.GBP = uniform -0.1 0.1\n")),
