@@ -165,13 +165,51 @@ std::vector<OptionInputs> every_path() {
   return {own, loan, lease, colo, rent, spot, reserved, server, api};
 }
 
+/// One draw's factors on the demand, the tariff and the prices, as the Monte Carlo moves them,
+/// each uniform in 0.6..1.4 and drawn in this order.
+struct DrawFactors {
+  double hours = 1, tokens = 1, growth = 1, tariff = 1, price = 1, rental = 1;
+};
+
+DrawFactors draw_factors(std::mt19937_64& generator) {
+  std::uniform_real_distribution<double> factor(0.6, 1.4);
+  DrawFactors d;
+  d.hours = factor(generator);
+  d.tokens = factor(generator);
+  d.growth = factor(generator);
+  d.tariff = factor(generator);
+  d.price = factor(generator);
+  d.rental = factor(generator);
+  return d;
+}
+
+/// `base` with the draw's hours (at most 24), demand, growth and tariff.
+Inputs drawn_inputs(const Inputs& base, const DrawFactors& d) {
+  Inputs in = base;
+  in.workload.hours_per_day = std::min(24.0, base.workload.hours_per_day * d.hours);
+  *in.workload.tokens_per_day *= d.tokens;
+  in.workload.growth_per_month = base.workload.growth_per_month * d.growth;
+  in.site.tariff_per_kwh = base.site.tariff_per_kwh * d.tariff;
+  return in;
+}
+
+/// `o` with the draw's purchase price (devices and host) and rental rates.
+OptionInputs drawn_option(OptionInputs o, const DrawFactors& d) {
+  o.price_per_gpu *= d.price;
+  o.host_cost *= d.price;
+  o.rate_per_gpu_hour *= d.rental;
+  o.price_per_month *= d.rental;
+  o.overflow_rate_per_hour *= d.rental;
+  o.input_price_per_million *= d.rental;
+  return o;
+}
+
 TEST(CashFlowRows, moneyRowsAreTheFullCashFlowsBitForBitOnEveryPath) {
   const Inputs base = growing_inputs();
   const std::vector<OptionInputs> options = every_path();
   // Draws as the Monte Carlo makes them (its factors on prices, tariff, hours, demand and
   // growth), from a fixed seed; 40 of them per option.
   std::mt19937_64 generator(19);
-  std::uniform_real_distribution<double> factor(0.6, 1.4);
   // One reused money cash flow for all options and draws, as a Monte Carlo thread reuses its
   // rows: a row left from another option must not leak into the next one's total.
   CashFlow money;
@@ -179,20 +217,11 @@ TEST(CashFlowRows, moneyRowsAreTheFullCashFlowsBitForBitOnEveryPath) {
   set_finance_factors(base.site, base.finance, factors);
   int paths_with_interest = 0;
   for (int draw = 0; draw < 40; ++draw) {
-    Inputs in = base;
-    in.workload.hours_per_day = std::min(24.0, base.workload.hours_per_day * factor(generator));
-    *in.workload.tokens_per_day *= factor(generator);
-    in.workload.growth_per_month = base.workload.growth_per_month * factor(generator);
-    in.site.tariff_per_kwh = base.site.tariff_per_kwh * factor(generator);
+    const DrawFactors d = draw_factors(generator);
+    const Inputs in = drawn_inputs(base, d);
     set_workload_factors(in.workload, in.finance, factors);
-    const double price = factor(generator), rental = factor(generator);
-    for (OptionInputs o : options) {
-      o.price_per_gpu *= price;
-      o.host_cost *= price;
-      o.rate_per_gpu_hour *= rental;
-      o.price_per_month *= rental;
-      o.overflow_rate_per_hour *= rental;
-      o.input_price_per_million *= rental;
+    for (const OptionInputs& given : options) {
+      const OptionInputs o = drawn_option(given, d);
       CashFlow full;
       option_cash_flow(o, in.workload, in.site, in.finance, factors, full, CashFlowRows::all);
       option_cash_flow(o, in.workload, in.site, in.finance, factors, money, CashFlowRows::money);
@@ -231,7 +260,6 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
   for (const auto& o : options) direct += money_totals_direct(o) ? 1 : 0;
   EXPECT_EQ(direct, 9);  // the nine copies; every_path's own all have cost lines
   std::mt19937_64 generator(21);
-  std::uniform_real_distribution<double> factor(0.6, 1.4);
   MoneyScratch scratch;  // one for every option, as the utilization sweep shares one
   // One per option, as a Monte Carlo thread keeps them: the load and units of a draw that
   // does not move them are reused.
@@ -242,29 +270,14 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
     base.finance.vat_reclaimable = !vat;
     set_finance_factors(base.site, base.finance, factors);
     for (int draw = 0; draw < 40; ++draw) {
-      Inputs in = base;
-      in.workload.hours_per_day = std::min(24.0, base.workload.hours_per_day * factor(generator));
-      *in.workload.tokens_per_day *= factor(generator);
-      in.workload.growth_per_month = base.workload.growth_per_month * factor(generator);
-      in.site.tariff_per_kwh = base.site.tariff_per_kwh * factor(generator);
-      set_workload_factors(in.workload, in.finance, factors);
-      const double price = factor(generator), rental = factor(generator);
+      DrawFactors d = draw_factors(generator);
       // Draws 2 and 3 of every 4 keep the hours, the demand and its growth (the prices and
       // the tariff still move): the second of them reuses the load and units.
-      if (draw % 4 >= 2) {
-        in.workload.hours_per_day = base.workload.hours_per_day;
-        *in.workload.tokens_per_day = *base.workload.tokens_per_day;
-        in.workload.growth_per_month = base.workload.growth_per_month;
-        set_workload_factors(in.workload, in.finance, factors);
-      }
+      if (draw % 4 >= 2) d.hours = d.tokens = d.growth = 1;
+      const Inputs in = drawn_inputs(base, d);
+      set_workload_factors(in.workload, in.finance, factors);
       for (size_t i = 0; i < options.size(); ++i) {
-        OptionInputs o = options[i];
-        o.price_per_gpu *= price;
-        o.host_cost *= price;
-        o.rate_per_gpu_hour *= rental;
-        o.price_per_month *= rental;
-        o.overflow_rate_per_hour *= rental;
-        o.input_price_per_million *= rental;
+        const OptionInputs o = drawn_option(options[i], d);
         CashFlow full;
         option_cash_flow(o, in.workload, in.site, in.finance, factors, full, CashFlowRows::all);
         const double total = std::accumulate(full.total.begin(), full.total.end(), 0.0);
