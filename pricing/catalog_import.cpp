@@ -367,7 +367,7 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
     SQLite::Statement note_line(*db, "INSERT INTO temp.import_lines (id, line) VALUES (?1, ?2)");
     SQLite::Statement first_line(*db, "SELECT line FROM temp.import_lines WHERE id = ?1");
 
-    // Table and column names are the constants of pricing/catalog_build.cpp, never data.
+    // Table and column names are the constants of pricing/catalog_data_spec.cpp, never data.
     SQLite::Statement existing(
         *db, "SELECT id, " + column_list + " FROM main." + kind.table + " WHERE " + key_match);
     SQLite::Statement insert(*db, "INSERT INTO main." + std::string(kind.table) + " (book, " +
