@@ -162,6 +162,11 @@ std::string unmet_requirement(const std::string& tag, const ConstraintSubject& s
     return "";
   }
   if (tag == "eu-data-residency") {
+    if (subject.region.empty() && subject.on_site_owned) {
+      // Owned hardware on the plan's site is where the site is: the site's region is the fix.
+      return "requires eu-data-residency, but the region of the plan's site is not known (set "
+             "site_region = ... in [constraints], e.g. DE, or region = ... on the option)";
+    }
     if (subject.region.empty()) {
       return "requires eu-data-residency, but its region is not known (set region = ... on the "
              "option, or offers = eu-data-residency where a contract guarantees it)";

@@ -163,6 +163,27 @@ TEST(Constraints, euDataResidencyOnceForEveryOptionAgainstEachRegion) {
   for (const char* excluded : {"us", "colo", "runpod"}) EXPECT_NE(*plan.recommendation, excluded);
 }
 
+TEST(Constraints, anOnSiteRigWithoutTheSitesRegionIsToldToStateTheSitesRegion) {
+  // Owned hardware on the site runs where the site is: the fix is [constraints] site_region,
+  // not a region on the option (a colocated unit's region is its data centre's).
+  const std::string head =
+      "[scenario]\nas_of = 2026-11-27\n[workload]\nmodel = qwen3-32b\nquant = Q4_K_M\n"
+      "tokens_per_day = 1000000\ninput_tokens_per_output_token = 1\n[site]\n"
+      "tariff_per_kwh = 0.25\n[constraints]\nrequires = eu-data-residency\n";
+  const std::string rig = "[option:rig]\nkind = buy\ngpu = h100-pcie\nprice_per_gpu = 25000\n";
+  const ResolvedScenario unknown = resolve(parse(head + rig), Catalog::open_builtin());
+  EXPECT_EQ(option(unknown, "rig").excluded_reason,
+            "requires eu-data-residency, but the region of the plan's site is not known (set "
+            "site_region = ... in [constraints], e.g. DE, or region = ... on the option)");
+  // Either fix lets it in.
+  const ResolvedScenario site =
+      resolve(parse(head + "site_region = DE\n" + rig), Catalog::open_builtin());
+  EXPECT_EQ(option(site, "rig").excluded_reason, "");
+  const ResolvedScenario own =
+      resolve(parse(head + rig + "region = Europe-PL\n"), Catalog::open_builtin());
+  EXPECT_EQ(option(own, "rig").excluded_reason, "");
+}
+
 TEST(Constraints, anApiServingAnotherModelIsComparedWithAWarningNamingBoth) {
   const std::string head =
       "[scenario]\nas_of = 2026-11-27\n[workload]\nmodel = qwen3-32b\nquant = Q4_K_M\n"
