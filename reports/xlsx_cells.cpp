@@ -1,5 +1,6 @@
 #include "reports/xlsx_cells.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -107,6 +108,25 @@ std::string sheet_range_ref(std::string_view sheet, lxw_row_t first_row, lxw_col
                             lxw_row_t last_row, lxw_col_t last_col) {
   return quoted_sheet(sheet) + "!" + cell_ref(first_row, first_col, true, true) + ":" +
          cell_ref(last_row, last_col, true, true);
+}
+
+std::string function_call(std::string_view function, const std::vector<std::string>& terms) {
+  if (terms.empty()) {
+    throw std::invalid_argument("function_call: " + std::string(function) + " of no terms");
+  }
+  std::vector<std::string> level = terms;
+  // Each pass groups the level's terms by 255 into calls, until one call holds them all.
+  for (;;) {
+    std::vector<std::string> calls;
+    for (std::size_t first = 0; first < level.size(); first += kMaxFunctionArguments) {
+      const std::size_t last = std::min(level.size(), first + kMaxFunctionArguments);
+      std::string call = std::string(function) + "(";
+      for (std::size_t k = first; k < last; ++k) call += (k > first ? "," : "") + level[k];
+      calls.push_back(call + ")");
+    }
+    if (calls.size() == 1) return calls.front();
+    level = std::move(calls);
+  }
 }
 
 std::string SheetWriter::where(lxw_row_t row, lxw_col_t col) const {

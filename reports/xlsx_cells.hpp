@@ -4,9 +4,11 @@
 
 #include <xlsxwriter.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gputco {
 
@@ -36,6 +38,17 @@ std::string sheet_cell_ref(std::string_view sheet, lxw_row_t row, lxw_col_t col)
 /// An absolute reference to a range on `sheet`: "'Cash flow'!$C$5:$Z$5".
 std::string sheet_range_ref(std::string_view sheet, lxw_row_t first_row, lxw_col_t first_col,
                             lxw_row_t last_row, lxw_col_t last_col);
+
+/// Excel and LibreOffice take at most 255 arguments in one function call (Excel's
+/// "Specifications and limits": arguments in a function, 255; LibreOffice answers Err:512
+/// beyond it).
+inline constexpr std::size_t kMaxFunctionArguments = 255;
+
+/// `function`(terms...) without the leading "=", nested so that no call holds more than
+/// kMaxFunctionArguments arguments: FN(FN(t1, ..., t255), FN(t256, ...)), for a function that
+/// nesting leaves unchanged (AND, OR, SUM, MIN, MAX). `terms` are formulas, in order; a list
+/// of at most 255 gives the plain call. Throws std::invalid_argument when `terms` is empty.
+std::string function_call(std::string_view function, const std::vector<std::string>& terms);
 
 /// The text shown instead of a number that does not exist (nullopt, NaN, infinity).
 inline constexpr std::string_view kNotAvailable = "n/a";

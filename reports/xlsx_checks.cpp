@@ -271,7 +271,7 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
     if (b < plan.options.size() && base != nullptr &&
         scenario.plan_inputs.baseline_option_id.empty() &&
         names.has(plan.baseline_option_id, "rate_per_gpu_hour")) {
-      std::string formula;
+      std::vector<std::string> terms;
       for (size_t i = 0; i < plan.options.size(); ++i) {
         const OptionInputs* other = find_option_inputs(scenario, plan.options[i].id);
         if (i == b || other == nullptr || other->kind != OptionKind::rent_hourly ||
@@ -279,13 +279,13 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
             !names.has(other->id, "rate_per_gpu_hour")) {
           continue;
         }
-        formula += (formula.empty() ? "" : ",") + names.at(base->id, "rate_per_gpu_hour") + "*" +
-                   names.at(base->id, "count") + "<=" + names.at(other->id, "rate_per_gpu_hour") +
-                   "*" + names.at(other->id, "count");
+        terms.push_back(
+            names.at(base->id, "rate_per_gpu_hour") + "*" + names.at(base->id, "count") +
+            "<=" + names.at(other->id, "rate_per_gpu_hour") + "*" + names.at(other->id, "count"));
       }
-      if (!formula.empty()) {
+      if (!terms.empty()) {
         checks.push_back({"The break-even baseline is still the cheapest rental per hour (warning)",
-                          plan.baseline_option_id, "=AND(" + formula + ")", true,
+                          plan.baseline_option_id, "=" + function_call("AND", terms), true,
                           "Inputs: no other on-demand hourly rental costs less per hour of use "
                           "than the baseline gputco chose. A warning: FALSE means a rate was "
                           "changed since; rerun gputco to compare owning with the new cheapest.",
@@ -294,7 +294,7 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
     }
     const size_t a = option_index(plan.api_reference_option_id);
     if (a < plan.options.size() && in.metrics != nullptr) {
-      std::string formula;
+      std::vector<std::string> terms;
       const auto total = [&](size_t i) {
         return sheet_cell_ref(kMetricsSheet,
                               static_cast<lxw_row_t>(in.metrics->first_option_row + i),
@@ -302,12 +302,12 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
       };
       for (size_t i = 0; i < plan.options.size(); ++i) {
         if (i == a || plan.options[i].kind != OptionKind::api) continue;
-        formula += (formula.empty() ? "" : ",") + total(a) + "<=" + total(i);
+        terms.push_back(total(a) + "<=" + total(i));
       }
-      if (!formula.empty()) {
+      if (!terms.empty()) {
         checks.push_back(
             {"The API the break-even volume is against is still the cheapest (warning)",
-             plan.api_reference_option_id, "=AND(" + formula + ")", true,
+             plan.api_reference_option_id, "=" + function_call("AND", terms), true,
              "Metrics: no other API option costs less over the horizon. A warning: "
              "FALSE means a price was changed since; rerun gputco.",
              true});
@@ -581,7 +581,7 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
   sheet->text(header, c_result, "Result", formats.header);
   sheet->text(header, c_how, "What it tests", formats.header);
   lxw_row_t row = header + 1;
-  std::string master;
+  std::vector<std::string> master;  // every check but the warnings: 5 or more per option
   for (const Check& c : checks) {
     sheet->text(row, c_name, c.name);
     sheet->text(row, c_scope, c.scope);
@@ -589,7 +589,7 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
       sheet->text(row, c_result, kNotAvailable, formats.check_text);
     } else {
       write_check(*sheet, true, row, c_result, c.formula, c.value, formats.check);
-      if (!c.warning) master += (master.empty() ? "" : ",") + cell_ref(row, c_result);
+      if (!c.warning) master.push_back(cell_ref(row, c_result));
     }
     sheet->text(row, c_how, c.description, formats.wrapped);
     const double lines = std::ceil(static_cast<double>(c.description.size()) / kHowChars);
@@ -603,8 +603,8 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
   if (master.empty()) {
     sheet->text(layout.master_row, c_result, kNotAvailable, formats.check_text);
   } else {
-    write_check(*sheet, true, layout.master_row, c_result, "=AND(" + master + ")", layout.all_pass,
-                formats.check);
+    write_check(*sheet, true, layout.master_row, c_result, "=" + function_call("AND", master),
+                layout.all_pass, formats.check);
   }
 
   // FALSE in red, TRUE in green, whatever the cells recalculate to.
