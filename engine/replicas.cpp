@@ -34,6 +34,12 @@ BoxLayout choose_box_layout(const FitRequest& request, const Device& device, int
       format_support(ServingEngine::llama_cpp, request.quant.id, serving.kv_cache, device)
           .refusal.empty();
   serving.engine = llama_runs_it ? ServingEngine::llama_cpp : ServingEngine::vllm;
+  // The engine whose model lays out the box, as the notes name it: vLLM's stands in where
+  // llama.cpp (the option's engine here) cannot run the format, and the notes say so.
+  const std::string by = llama_runs_it
+                             ? std::string(display_name(serving.engine))
+                             : fmt::format("{} (standing in: llama.cpp does not run {})",
+                                           display_name(serving.engine), request.quant.id);
   ServingGoal goal;
   goal.mode = ServingGoal::Mode::batch;
   goal.batch = std::max(1, request.concurrent_streams);
@@ -42,16 +48,16 @@ BoxLayout choose_box_layout(const FitRequest& request, const Device& device, int
     if (chosen.replicas <= 1) {
       whole.chosen_by = display_name(serving.engine);
       whole.note = fmt::format(
-          "one instance on all {} GPUs (by {}'s serving model, no layout of several instances "
-          "holds the model with its streams and serves more)",
-          count, whole.chosen_by);
+          "one instance on all {} GPUs (by the serving model of {}, no layout of several "
+          "instances holds the model with its streams and serves more)",
+          count, by);
       return whole;
     }
     if (fit(request, device, chosen.gpus_per_replica, policy).verdict == Verdict::does_not_fit) {
       whole.note = fmt::format(
-          "one instance on all {} GPUs: {} of them would serve it by {}'s memory model but not by "
-          "the plan's fit",
-          count, chosen.gpus_per_replica, display_name(serving.engine));
+          "one instance on all {} GPUs: {} of them would serve it by the memory model of {} but "
+          "not by the plan's fit",
+          count, chosen.gpus_per_replica, by);
       return whole;
     }
     BoxLayout layout;
@@ -60,12 +66,12 @@ BoxLayout choose_box_layout(const FitRequest& request, const Device& device, int
     layout.chosen_by = display_name(serving.engine);
     layout.note = fmt::format(
         "{} instances of {} GPU(s) each, {} concurrent stream(s) per instance (layout chosen by "
-        "{}'s serving model for the highest throughput of the box)",
-        layout.replicas, layout.gpus_per_replica, goal.batch, layout.chosen_by);
+        "the serving model of {} for the highest throughput of the box)",
+        layout.replicas, layout.gpus_per_replica, goal.batch, by);
     return layout;
   } catch (const EngineError& e) {
-    whole.note = fmt::format("one instance on all {} GPUs ({} lays out no replicas: {})", count,
-                             display_name(serving.engine), e.what());
+    whole.note = fmt::format("one instance on all {} GPUs ({} lays out no replicas: {})", count, by,
+                             e.what());
     return whole;
   }
 }

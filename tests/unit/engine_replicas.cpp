@@ -128,6 +128,14 @@ TEST(Replicas, aWeightFormatLlamaCppRefusesIsLaidOutByVllm) {
   EXPECT_EQ(layout.chosen_by, "vLLM") << layout.note;
   EXPECT_EQ(layout.gpus_per_replica * layout.replicas, 8);
   EXPECT_GT(layout.replicas, 1) << layout.note;
+  // The note says whose model chose it and why (newcomer7: "by vLLM's serving model" beside a
+  // llama.cpp option read as a contradiction).
+  EXPECT_EQ(layout.note,
+            std::to_string(layout.replicas) + " instances of " +
+                std::to_string(layout.gpus_per_replica) +
+                " GPU(s) each, 1 concurrent stream(s) per instance (layout chosen by the serving "
+                "model of vLLM (standing in: llama.cpp does not run FP8) for the highest "
+                "throughput of the box)");
 }
 
 }  // namespace
