@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "reports/peak_assumption.hpp"
 
@@ -331,17 +333,20 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   for (const auto& r : plan.options) {
     if (!r.feasible) out += fmt::format("  {}: {}\n", name(r.id), r.note);
   }
-  bool stale_header = false;
+  // Each stale figure once, however many options read it (100 options of one device listed
+  // its price 100 times).
+  std::set<std::string> stale_lines;
   for (const auto& src : s.sources) {
     if (!src.stale) continue;
-    if (!stale_header) {
-      out +=
-          fmt::format("Stale prices (older than {} days at {}):\n", s.max_price_age_days, s.as_of);
-      stale_header = true;
-    }
-    out +=
+    const std::string line =
         fmt::format("  {}: {}{} observed {} ({} days)\n", src.what, amount_text(src.amount),
                     src.currency.empty() ? "" : " " + src.currency, src.observed_on, src.age_days);
+    if (!stale_lines.insert(line).second) continue;
+    if (stale_lines.size() == 1) {
+      out +=
+          fmt::format("Stale prices (older than {} days at {}):\n", s.max_price_age_days, s.as_of);
+    }
+    out += line;
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "tests/support/paths.hpp"
@@ -192,6 +193,34 @@ TEST(PlanAvailability, around24x7TheRigStaysOnAndOwningIsCheaperAtAnyUse) {
     if (line.find(" always ") != std::string::npos) ++always;
   }
   EXPECT_EQ(always, 2) << text.out;
+}
+
+TEST(PlanFormat, eachStalePriceIsListedOnceHoweverManyOptionsReadIt) {
+  // own-base-rent-peaks: two options buy rtx-5090s at the catalog's 2550 USD of 2026-05-01
+  // (210 days old at its as_of): one line (newcomer7: it was listed twice, and 100 options of
+  // one device listed it 100 times).
+  test::TempDir dir;
+  const auto run = test::run(
+      test::gputco_exe(), {"plan", test::source_path("scenarios/examples/own-base-rent-peaks.ini"),
+                           "-o", dir.file("plan.xlsx")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string text = run.out + run.err;
+  const std::string line =
+      "  rtx-5090 purchase (new, street): 2550 USD observed 2026-05-01 (210 days)\n";
+  const size_t first = text.find(line);
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find(line, first + 1), std::string::npos) << text;
+  // Every line of the list once.
+  const size_t list = text.find("Stale prices (older than 90 days at 2026-11-27):\n");
+  ASSERT_NE(list, std::string::npos);
+  std::istringstream lines(text.substr(list));
+  std::set<std::string> seen;
+  std::string header;
+  std::getline(lines, header);
+  for (std::string l; std::getline(lines, l) && l.rfind("  ", 0) == 0;) {
+    EXPECT_TRUE(seen.insert(l).second) << "twice: " << l;
+  }
+  EXPECT_GE(seen.size(), 10u);
 }
 
 }  // namespace
