@@ -19,6 +19,15 @@ void Resolver::resolve_risk() {
     if (given_range == s_.risk_inputs.end()) continue;
     UncertainInput& field = m.*(k.field);
     field = given_range->second;
+    // A demand draw multiplies the tokens (and requests) per day: without them, as with a
+    // currency nothing is converted from, a range would be listed as varied and move nothing.
+    const bool varies = field.low != 0 || field.high != 0 || field.mode != 0 || field.sd != 0;
+    if (key == "demand" && varies && !r_.plan_inputs.workload.tokens_per_day) {
+      fail("risk", key,
+           "the workload states no demand in tokens (tokens_per_day, or requests_per_day with "
+           "output_tokens_per_request): the draws would move nothing (its load is its "
+           "concurrent_streams); state the demand, or write demand = fixed");
+    }
     text("risk", key, "Monte Carlo range: " + key,
          risk_range_text(field, 1) + (key == "growth" ? " (absolute, a month)" : ""));
   }

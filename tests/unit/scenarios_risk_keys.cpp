@@ -26,8 +26,25 @@ const std::string kHead =
     "gpu = h100-sxm\n"
     "rate_per_gpu_hour = 2\n";
 
+/// kHead with a demand in tokens: a demand range moves it.
+std::string with_demand(const std::string& text) {
+  return "[scenario]\nas_of = 2026-11-27\n[workload]\nmodel = qwen3-32b\nquant = Q4_K_M\n"
+         "tokens_per_day = 2000000\n" +
+         text.substr(kHead.find("[option:a]"));
+}
+
+/// The error resolving `text` raises; "" when it resolves.
+std::string resolve_error(const std::string& text) {
+  try {
+    resolve(parse(text), Catalog::open_builtin());
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(RiskKeys, rangesReplaceTheDefaultsAndAreListedAsInputs) {
-  const Scenario s = parse(kHead +
+  const Scenario s = parse(with_demand(kHead) +
                            "[risk]\n"
                            "rental_rate = uniform -0.1 0.25\n"
                            "purchase_price = triangular -0.1 0 0.3\n"
@@ -57,7 +74,7 @@ TEST(RiskKeys, rangesReplaceTheDefaultsAndAreListedAsInputs) {
     if (row.section == "risk" && row.key == "rental_rate") {
       listed = true;
       EXPECT_EQ(row.text, "uniform -10.0 % .. +25.0 %");
-      EXPECT_EQ(row.provenance, "scenario file line 11");
+      EXPECT_EQ(row.provenance, "scenario file line 12");
     }
   }
   EXPECT_TRUE(listed);
@@ -91,6 +108,18 @@ TEST(RiskKeys, badRangesAreRefusedNamingTheKey) {
   EXPECT_NE(error_of(kHead + "[risk]\nhours_per_day = uniform -0.1 0.1\n")
                 .find("[risk] hours_per_day: unknown key"),
             std::string::npos);
+}
+
+TEST(RiskKeys, aDemandRangeWithoutADemandInTokensIsRefusedAsMovingNothing) {
+  // newcomer7: listed as varied, it moved nothing (the load is the concurrent streams); as a
+  // currency nothing is converted from (fx.CODE), refused naming the key.
+  EXPECT_EQ(resolve_error(kHead + "[risk]\ndemand = uniform -0.3 0.3\n"),
+            "test.ini:11: [risk] demand: the workload states no demand in tokens "
+            "(tokens_per_day, or requests_per_day with output_tokens_per_request): the draws "
+            "would move nothing (its load is its concurrent_streams); state the demand, or write "
+            "demand = fixed");
+  EXPECT_EQ(resolve_error(kHead + "[risk]\ndemand = fixed\n"), "");
+  EXPECT_EQ(resolve_error(with_demand(kHead) + "[risk]\ndemand = uniform -0.3 0.3\n"), "");
 }
 
 }  // namespace
