@@ -115,6 +115,26 @@ std::string Resolver::source_provenance(const Provenance& p) const {
          (from_book ? ", price book '" + p.book + "'" : "") + (stale ? " (stale)" : "");
 }
 
+void Resolver::warn_currency_overridden() {
+  // --set scenario.currency changes the currency the file's typed amounts are read in; it
+  // converts none of them (newcomer7: host_cost = 1500 meant EUR became 1,500 JPY, silently).
+  const auto origin = s_.origins.find("scenario.currency");
+  if (origin == s_.origins.end() || origin->second.file.rfind("--set", 0) != 0) return;
+  std::vector<std::string> typed;
+  for (const ScenarioMoneyLimit& amount : s_.money_limits) {
+    if (s_.origins.count(amount.section + "." + amount.key) > 0) continue;  // also --set
+    typed.push_back("[" + amount.section + "] " + amount.key + " = " + amount.text);
+  }
+  if (typed.empty()) return;
+  std::string listed;
+  for (size_t i = 0; i < typed.size() && i < 3; ++i) listed += (i > 0 ? ", " : "") + typed[i];
+  if (typed.size() > 3) listed += fmt::format(" and {} more", typed.size() - 3);
+  r_.warnings.push_back(fmt::format(
+      "{} sets the plan currency to {}: the amounts typed in the scenario file are read in {}, "
+      "not converted ({}); convert them too (--set), or give the currency in the file",
+      origin->second.provenance, s_.currency, s_.currency, listed));
+}
+
 void Resolver::resolve_scenario() {
   auto& f = r_.plan_inputs.finance;
   f.horizon_months = s_.horizon_months;
@@ -122,6 +142,7 @@ void Resolver::resolve_scenario() {
   f.currency = s_.currency;
   text("scenario", "name", "Scenario", s_.name);
   text("scenario", "currency", "Currency", s_.currency);
+  warn_currency_overridden();
   text("scenario", "as_of", "Prices as of", s_.as_of);
   text("scenario", "start", "First month", s_.start);
   number("scenario", "horizon_months", "Horizon", s_.horizon_months, "months");

@@ -172,6 +172,9 @@ class Resolver {
   void check_spot_above_on_demand();
 
   void resolve_scenario();
+  /// A warning when --set changed the plan currency and the scenario file types amounts of
+  /// money: they are read in the new currency, not converted (up to three named).
+  void warn_currency_overridden();
 
   /// [tax]: tax depreciation per asset class (the devices; the host system); unset: as the
   /// book, straight line over the useful life rounded up to whole years.

@@ -4,8 +4,12 @@
 
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "pricing/catalog.hpp"
 #include "scenarios/overrides.hpp"
+#include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/user_config.hpp"
 #include "tests/support/paths.hpp"
@@ -97,6 +101,30 @@ TEST(SetOption, winsAndNamesItselfInMessagesAndProvenance) {
   EXPECT_EQ(error_of([] { parse({parse_set_option("fx.EUR=2")}); }),
             "--set fx.EUR=2: [fx] EUR: the plan's own currency needs no exchange rate; remove "
             "this key");
+}
+
+/// The warnings of resolving `s` against the built-in catalog that name the plan currency.
+std::vector<std::string> currency_warnings(const Scenario& s) {
+  std::vector<std::string> out;
+  for (const std::string& w : resolve(s, Catalog::open_builtin()).warnings) {
+    if (w.find("sets the plan currency") != std::string::npos) out.push_back(w);
+  }
+  return out;
+}
+
+TEST(SetOption, aCurrencySetOnTheCommandLineWarnsThatTheFilesTypedAmountsAreNotConverted) {
+  // newcomer7: --set scenario.currency=JPY read host_cost = 1500 (meant EUR) as 1,500 JPY.
+  EXPECT_EQ(currency_warnings(parse({parse_set_option("scenario.currency=JPY")})),
+            std::vector<std::string>{
+                "--set scenario.currency=JPY sets the plan currency to JPY: the amounts typed in "
+                "the scenario file are read in JPY, not converted ([site] tariff_per_kwh = 0.3); "
+                "convert them too (--set), or give the currency in the file"});
+  // Every typed amount set on the command line too: nothing left to warn of.
+  EXPECT_TRUE(currency_warnings(parse({parse_set_option("scenario.currency=JPY"),
+                                       parse_set_option("site.tariff_per_kwh=50")}))
+                  .empty());
+  // A user's default currency (config file) is what their files are written in: no warning.
+  EXPECT_TRUE(currency_warnings(parse({config_default("scenario", "currency", "USD", 2)})).empty());
 }
 
 TEST(SetOption, aValueReplacesTheKeysThatSayTheSameAnotherWay) {
