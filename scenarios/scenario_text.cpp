@@ -51,7 +51,20 @@ ScenarioSource read_scenario_source(const std::string& path) {
   ScenarioSource source;
   const bool standard_input = is_standard_input(path);
   source.name = standard_input ? kStandardInputScenarioName : path;
-  if (!standard_input) source.format = scenario_format(path, "");  // before reading anything
+  if (!standard_input) {
+    try {
+      source.format = scenario_format(path, "");  // before reading anything
+    } catch (const ScenarioError&) {
+      // A missing file or a directory says so, whatever its name ends in (newcomer7: a
+      // directory was "unknown scenario format"); a file of another kind gets the format's.
+      try {
+        regular_file_size(path, "scenario file");
+      } catch (const InputFileError& e) {
+        throw ScenarioError(source.name, 0, "", e.what());
+      }
+      throw;
+    }
+  }
   try {
     source.content = read_input_file(path, kMaxScenarioBytes, "scenario file");
   } catch (const InputFileError& e) {

@@ -66,18 +66,29 @@ TEST(BadInput, missingScenarioFileExitsTwo) {
 }
 
 TEST(BadInput, aDirectoryAsTheScenarioExitsTwoNamingIt) {
-  // Named like a scenario: the reader must not fail inside the stream with a message that
-  // names neither the file nor the problem.
+  // Named like a scenario or not (newcomer7: a folder without .ini was "unknown scenario
+  // format"): the reader must not fail with a message that names neither the problem nor
+  // the file.
   test::TempDir dir;
-  const std::string folder = dir.file("plan.ini");
-  std::filesystem::create_directory(folder);
-  for (const char* command : {"plan", "risk"}) {
-    const auto result = test::run(test::gputco_exe(), {command, folder});
-    EXPECT_EQ(result.exit_code, 2) << command << ": " << result.err;
-    EXPECT_NE(result.err.find(folder + ": this is a directory, not a scenario file"),
-              std::string::npos)
-        << result.err;
+  for (const char* name : {"plan.ini", "plans"}) {
+    const std::string folder = dir.file(name);
+    std::filesystem::create_directory(folder);
+    for (const char* command : {"plan", "risk"}) {
+      const auto result = test::run(test::gputco_exe(), {command, folder});
+      EXPECT_EQ(result.exit_code, 2) << command << ": " << result.err;
+      EXPECT_NE(result.err.find(folder + ": this is a directory, not a scenario file"),
+                std::string::npos)
+          << result.err;
+    }
   }
+  // diff's second scenario, missing and named without an extension.
+  const auto missing = test::run(
+      test::gputco_exe(),
+      {"diff", test::source_path("scenarios/examples/office-assistant-32b.ini"), "/nonexistent"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+  EXPECT_NE(missing.err.find("/nonexistent: cannot open the file (does it exist?)"),
+            std::string::npos)
+      << missing.err;
 }
 
 TEST(BadInput, aRefusalInASweepNamesTheFileTheKeyAndTheValue) {
