@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -116,12 +117,16 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
   return sorted[lo] + fraction * (sorted[lo + 1] - sorted[lo]);
 }
 
-std::array<double, 3> p10_p50_p90(std::vector<double>& column) {
-  GPUTCO_REQUIRE(!column.empty(), "a quantile needs at least one value");
+std::array<double, 3> p10_p50_p90(std::vector<double>& values) {
+  return p10_p50_p90(values.data(), values.size());
+}
+
+std::array<double, 3> p10_p50_p90(double* values, size_t n) {
+  GPUTCO_REQUIRE(n > 0, "a quantile needs at least one value");
   std::array<double, 3> out{};
   constexpr std::array<double, 3> kP = {0.1, 0.5, 0.9};
-  const auto begin = column.begin();
-  const size_t n = column.size();
+  double* const begin = values;
+  double* const end = values + n;
   // The median first over the whole column, then P10 left of it and P90 right of it.
   const auto lo_of = [n](double p) {
     return static_cast<size_t>(std::floor(static_cast<double>(n - 1) * p));
@@ -130,21 +135,21 @@ std::array<double, 3> p10_p50_p90(std::vector<double>& column) {
   const size_t mid = lo_of(kP[1]);
   const size_t low = lo_of(kP[0]);
   const size_t high = lo_of(kP[2]);
-  std::nth_element(begin, at(mid), column.end());
+  std::nth_element(begin, at(mid), end);
   if (low < mid) std::nth_element(begin, at(low), at(mid));
-  if (high > mid) std::nth_element(at(mid + 1), at(high), column.end());
+  if (high > mid) std::nth_element(at(mid + 1), at(high), end);
   for (size_t q = 0; q < kP.size(); ++q) {
     const double h = static_cast<double>(n - 1) * kP[q];
     const size_t lo = lo_of(kP[q]);
     if (lo + 1 >= n) {
-      out[q] = column[n - 1];  // n = 1: the only value
+      out[q] = values[n - 1];  // n = 1: the only value
       continue;
     }
     // x[lo + 1] of the sorted column: the least value after position lo (below the median's
     // position when lo is left of it, nth_element having put the larger ones after it).
-    const double next = *std::min_element(at(lo + 1), lo < mid ? at(mid + 1) : column.end());
+    const double next = *std::min_element(at(lo + 1), lo < mid ? at(mid + 1) : end);
     const double fraction = h - static_cast<double>(lo);
-    out[q] = column[lo] + fraction * (next - column[lo]);
+    out[q] = values[lo] + fraction * (next - values[lo]);
   }
   return out;
 }
@@ -288,9 +293,14 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   // Every buffer is sized before the draws; a draw writes into them and allocates nothing.
   // Only what the result needs is kept per draw: each option's total and, with a pair, the
   // NPV difference.
+  // The figures are one array of columns of n draws: each option's total, then, with a pair,
+  // the NPV differences. Not value-initialised: every draw writes its own entries, so each page
+  // is first touched (and zeroed by the kernel) by the thread that fills it, not copied over.
   const auto n = static_cast<size_t>(draws);
-  std::vector<std::vector<double>> totals(n_options, std::vector<double>(n));
-  std::vector<double> differences(pair ? n : 0);
+  const size_t columns = n_options + (pair ? 1 : 0);
+  const std::unique_ptr<double[]> figures(new double[columns * n]);
+  const auto column = [&figures, n](size_t c) { return figures.get() + c * n; };
+  double* const differences = column(n_options);
   const size_t blocks = (n + kRiskBlockDraws - 1) / kRiskBlockDraws;
   std::vector<size_t> block_buy_wins(blocks, 0);
 
@@ -402,7 +412,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
         // draw at the plan's values reproduces its figures.
         const MoneyTotals sums =
             money_totals(o, workload, st.site, finance, st.factors, st.flows[k]);
-        totals[k][d] = sums.total;
+        column(k)[d] = sums.total;
         st.npv[k] = sums.npv;
       }
       if (pair) {
@@ -428,11 +438,9 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   result.compared = pair.has_value();
   // The columns' percentiles are independent: one column per index, over the same threads;
   // the NPV differences are the last column, with a pair only.
-  const size_t columns = n_options + (pair ? 1 : 0);
   std::vector<std::array<double, 3>> spreads(columns);
-  parallel_for(columns, n_threads, [&](size_t column, int) {
-    spreads[column] = risk::p10_p50_p90(column == n_options ? differences : totals[column]);
-  });
+  parallel_for(columns, n_threads,
+               [&](size_t c, int) { spreads[c] = risk::p10_p50_p90(column(c), n); });
   if (pair) {
     const size_t buy_wins =
         std::accumulate(block_buy_wins.begin(), block_buy_wins.end(), size_t{0});

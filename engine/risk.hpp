@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -60,5 +61,9 @@ double quantile_sorted(const std::vector<double>& sorted, double p);
 /// values exactly, in O(n) time on average instead of O(n log n). Throws EngineError on an
 /// empty vector.
 std::array<double, 3> p10_p50_p90(std::vector<double>& values);
+
+/// The same over the n values at `values` (reordered in place; n > 0), for columns kept in
+/// one array. Throws EngineError when n is 0.
+std::array<double, 3> p10_p50_p90(double* values, std::size_t n);
 
 }  // namespace gputco::risk
