@@ -318,6 +318,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     SiteInputs site;
     MonthFactors factors;
     std::vector<MoneyScratch> flows;  // per option
+    std::vector<MoneyTotals> sums;    // per option, this draw's
     std::vector<double> npv;
     std::vector<double> fx;  // this draw's factor per exchange rate (fx_inputs' order)
   };
@@ -330,6 +331,7 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     st.factors = finance_factors;
     set_workload_factors(base_workload, finance, st.factors);
     st.flows.resize(n_options);
+    st.sums.resize(n_options);
     st.npv.resize(n_options);
     st.fx.resize(fx_inputs.size());
   }
@@ -408,12 +410,14 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
         o.output_price_per_million =
             b.output_price_per_million * rental * fx_at(f.output_price_per_million);
         if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
-        // Only the total and the NPV, summed in make_plan's order (engine/money_totals.hpp): a
-        // draw at the plan's values reproduces its figures.
-        const MoneyTotals sums =
-            money_totals(o, workload, st.site, finance, st.factors, st.flows[k]);
-        column(k)[d] = sums.total;
-        st.npv[k] = sums.npv;
+        money_month_totals(o, workload, st.site, finance, st.factors, st.flows[k]);
+      }
+      // Only the total and the NPV, summed in make_plan's order (engine/money_totals.hpp): a
+      // draw at the plan's values reproduces its figures. The options' sums advance together.
+      sum_money_totals(st.flows.data(), n_options, st.factors.discount_factor, st.sums.data());
+      for (size_t k = 0; k < n_options; ++k) {
+        column(k)[d] = st.sums[k].total;
+        st.npv[k] = st.sums[k].npv;
       }
       if (pair) {
         differences[d] = st.npv[owned] - st.npv[rented];
