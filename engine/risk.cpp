@@ -4,10 +4,15 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
@@ -192,6 +197,56 @@ struct FxSlots {
   size_t host_cost = kPlanCurrency;
 };
 
+/// `count` doubles, not initialised, for the Monte Carlo's figures, which the threads fill.
+/// Where the buffer spans 2 MiB or more on Linux, it is mapped on its own and offered to
+/// transparent huge pages (madvise(MADV_HUGEPAGE); the kernel may decline, then it is
+/// ordinary pages): first touching 56 MB then takes some 30 page faults instead of 14,000,
+/// each a costly trip into the kernel (8 % of a Monte Carlo's time). Else new[].
+class FigureBuffer {
+ public:
+  explicit FigureBuffer(size_t count) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr size_t kHugePage = size_t{2} << 20;
+    const size_t wanted = count * sizeof(double);
+    if (wanted >= kHugePage) {
+      // One huge page more than needed, to start at a huge page's boundary.
+      const size_t length = wanted + kHugePage;
+      void* mapped =
+          mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (mapped != MAP_FAILED) {
+        mapped_ = mapped;
+        mapped_length_ = length;
+        const auto address = reinterpret_cast<std::uintptr_t>(mapped);
+        const std::uintptr_t aligned = (address + kHugePage - 1) & ~(kHugePage - 1);
+        // A refusal (no THP in this kernel) only leaves ordinary pages.
+        (void)madvise(reinterpret_cast<void*>(aligned), length - (aligned - address),
+                      MADV_HUGEPAGE);
+        data_ = reinterpret_cast<double*>(aligned);
+        return;
+      }
+    }
+#endif
+    heap_.reset(new double[count]);
+    data_ = heap_.get();
+  }
+  FigureBuffer(const FigureBuffer&) = delete;
+  FigureBuffer& operator=(const FigureBuffer&) = delete;
+  ~FigureBuffer() {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (mapped_ != nullptr) munmap(mapped_, mapped_length_);
+#endif
+  }
+  double* data() const {
+    return data_;
+  }
+
+ private:
+  double* data_ = nullptr;
+  std::unique_ptr<double[]> heap_;
+  void* mapped_ = nullptr;
+  size_t mapped_length_ = 0;
+};
+
 /// SplitMix64's output for state x (Steele, Lea & Flood, "Fast splittable pseudorandom number
 /// generators", OOPSLA 2014; the constants of Vigna's reference splitmix64.c): the k-th output
 /// of a SplitMix64 generator seeded with s is mix(s + k x 0x9E3779B97F4A7C15), k = 1, 2, ...
@@ -298,8 +353,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   // is first touched (and zeroed by the kernel) by the thread that fills it, not copied over.
   const auto n = static_cast<size_t>(draws);
   const size_t columns = n_options + (pair ? 1 : 0);
-  const std::unique_ptr<double[]> figures(new double[columns * n]);
-  const auto column = [&figures, n](size_t c) { return figures.get() + c * n; };
+  const FigureBuffer figures(columns * n);
+  const auto column = [&figures, n](size_t c) { return figures.data() + c * n; };
   double* const differences = column(n_options);
   const size_t blocks = (n + kRiskBlockDraws - 1) / kRiskBlockDraws;
   std::vector<size_t> block_buy_wins(blocks, 0);
