@@ -126,8 +126,12 @@ std::array<double, 3> p10_p50_p90(std::vector<double>& values) {
   return p10_p50_p90(values.data(), values.size());
 }
 
-std::array<double, 3> p10_p50_p90(double* values, size_t n) {
-  GPUTCO_REQUIRE(n > 0, "a quantile needs at least one value");
+namespace {
+
+constexpr std::array<double, 3> kQuantiles = {0.1, 0.5, 0.9};
+
+/// p10_p50_p90 by std::nth_element over the whole column (reorders it).
+std::array<double, 3> p10_p50_p90_by_selection(double* values, size_t n) {
   std::array<double, 3> out{};
   constexpr std::array<double, 3> kP = {0.1, 0.5, 0.9};
   double* const begin = values;
@@ -157,6 +161,85 @@ std::array<double, 3> p10_p50_p90(double* values, size_t n) {
     out[q] = values[lo] + fraction * (next - values[lo]);
   }
   return out;
+}
+
+/// floor((n - 1) p): the position of the order statistic quantile p starts from.
+size_t lower_position(size_t n, double p) {
+  return static_cast<size_t>(std::floor(static_cast<double>(n - 1) * p));
+}
+
+/// The columns from which p10_p50_p90 reads through bands: below, nth_element is as quick.
+constexpr size_t kBandMinValues = size_t{1} << 15;
+
+/// P10, P50 and P90 of n >= kBandMinValues values through one read of the column, which it
+/// leaves as it is: 4,096 values spread evenly over it are sorted, and for each quantile the
+/// sampled values 128 places either side of its rank bound a band [low, high] (about 6 % of
+/// the values); the read counts the values below each band and copies those inside, and the
+/// order statistics x[floor h] and x[floor h + 1] are selected in the band, at their rank
+/// less the count below. The same values as the sorted column's, so the same quantiles, bit
+/// for bit. nullopt (the caller selects over the whole column) where a band misses one of
+/// its two ranks, or holds a NaN or a zero at them (of -0.0 and 0.0, the whole column's
+/// selection decides which one it returns).
+std::optional<std::array<double, 3>> p10_p50_p90_by_bands(const double* values, size_t n) {
+  constexpr size_t kSamples = 4096;
+  constexpr size_t kMargin = 128;
+  std::vector<double> sample(kSamples);
+  for (size_t i = 0; i < kSamples; ++i) sample[i] = values[i * (n / kSamples)];
+  for (const double v : sample) {
+    if (std::isnan(v)) return std::nullopt;
+  }
+  std::sort(sample.begin(), sample.end());
+  std::array<double, 3> low{}, high{};
+  std::array<size_t, 3> below{};
+  std::array<size_t, 3> inside{};
+  // Each band's room: twice its expected share, with no branch on the value in the read
+  // below (each value is written past the band's end and kept by counting it or not).
+  const size_t room = n / 8 + 1;
+  std::array<std::vector<double>, 3> band;
+  for (size_t q = 0; q < kQuantiles.size(); ++q) {
+    const auto centre = static_cast<size_t>(kQuantiles[q] * (kSamples - 1));
+    low[q] = centre >= kMargin ? sample[centre - kMargin] : -HUGE_VAL;
+    high[q] = centre + kMargin < kSamples ? sample[centre + kMargin] : HUGE_VAL;
+    band[q].resize(room + 1);
+  }
+  std::array<double*, 3> out_at = {band[0].data(), band[1].data(), band[2].data()};
+  bool nan = false;
+  for (size_t i = 0; i < n; ++i) {
+    const double v = values[i];
+    nan |= std::isnan(v);
+    for (size_t q = 0; q < kQuantiles.size(); ++q) {
+      below[q] += v < low[q] ? 1 : 0;
+      out_at[q][inside[q]] = v;
+      inside[q] += (v >= low[q]) & (v <= high[q]) ? 1 : 0;
+    }
+    if (inside[0] >= room || inside[1] >= room || inside[2] >= room) return std::nullopt;
+  }
+  for (size_t q = 0; q < kQuantiles.size(); ++q) band[q].resize(inside[q]);
+  if (nan) return std::nullopt;
+  std::array<double, 3> out{};
+  for (size_t q = 0; q < kQuantiles.size(); ++q) {
+    const size_t lo = lower_position(n, kQuantiles[q]);
+    std::vector<double>& b = band[q];
+    if (lo < below[q] || lo + 1 >= below[q] + b.size()) return std::nullopt;
+    const auto j = static_cast<std::ptrdiff_t>(lo - below[q]);
+    std::nth_element(b.begin(), b.begin() + j, b.end());
+    const double x = b[static_cast<size_t>(j)];
+    const double next = *std::min_element(b.begin() + j + 1, b.end());
+    if (x == 0 || next == 0) return std::nullopt;
+    const double fraction = static_cast<double>(n - 1) * kQuantiles[q] - static_cast<double>(lo);
+    out[q] = x + fraction * (next - x);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::array<double, 3> p10_p50_p90(double* values, size_t n) {
+  GPUTCO_REQUIRE(n > 0, "a quantile needs at least one value");
+  if (n >= kBandMinValues) {
+    if (const auto by_bands = p10_p50_p90_by_bands(values, n)) return *by_bands;
+  }
+  return p10_p50_p90_by_selection(values, n);
 }
 
 }  // namespace gputco::risk

@@ -217,5 +217,64 @@ TEST(Percentiles, withoutSortingEqualTheSortedColumnsQuantiles) {
   EXPECT_THROW(risk::p10_p50_p90(empty), EngineError);
 }
 
+/// p10_p50_p90 of `values` against quantile_sorted of the sorted copy, bit for bit; returns
+/// whether `values` were left in their order (read through bands, not reordered).
+bool expect_sorted_quantiles(std::vector<double> values, const std::string& what) {
+  const std::vector<double> given = values;
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const auto p = risk::p10_p50_p90(values.data(), values.size());
+  EXPECT_EQ(p[0], risk::quantile_sorted(sorted, 0.1)) << what;
+  EXPECT_EQ(p[1], risk::quantile_sorted(sorted, 0.5)) << what;
+  EXPECT_EQ(p[2], risk::quantile_sorted(sorted, 0.9)) << what;
+  return values == given;
+}
+
+TEST(Percentiles, longColumnsReadThroughBandsEqualTheSortedColumnsQuantiles) {
+  std::mt19937_64 g(7);
+  // Costs as the Monte Carlo draws them, lengths around the first banded one (32,768) and
+  // a million: read through bands, left in their order.
+  for (const size_t n : {size_t{32768}, size_t{32769}, size_t{100001}, size_t{1000000}}) {
+    std::vector<double> costs(n);
+    for (auto& v : costs) v = 40000 + 25000 * risk::uniform01(g) * risk::uniform01(g);
+    EXPECT_TRUE(expect_sorted_quantiles(costs, "costs " + std::to_string(n))) << n;
+  }
+  // Buy-minus-rent differences of both signs, a skewed tail.
+  std::vector<double> differences(200000);
+  for (auto& v : differences) v = -3000 + 9000 * std::pow(risk::uniform01(g), 3);
+  EXPECT_TRUE(expect_sorted_quantiles(differences, "differences"));
+  // Below 32,768: selection over the whole column, which reorders it.
+  std::vector<double> short_column(32767);
+  for (auto& v : short_column) v = risk::uniform01(g);
+  EXPECT_FALSE(expect_sorted_quantiles(short_column, "short"));
+  // Five values only: every band holds a fifth of the column or more, past its room.
+  std::vector<double> ties(100000);
+  for (auto& v : ties) v = std::floor(risk::uniform01(g) * 5);
+  EXPECT_FALSE(expect_sorted_quantiles(ties, "ties"));
+  // The sampled positions (every 24th of 100,000 values: n / 4,096) hold the smallest
+  // values: the bands lie below every rank and miss them.
+  std::vector<double> unlike(100000);
+  for (size_t i = 0; i < unlike.size(); ++i) {
+    unlike[i] = (i % 24 == 0 ? 0.0 : 1000.0) + risk::uniform01(g);
+  }
+  EXPECT_FALSE(expect_sorted_quantiles(unlike, "sample unlike the column"));
+  // Zeros at the ranks (of -0.0 and 0.0 the selection decides): selected over the column.
+  std::vector<double> zeros(100000);
+  for (size_t i = 0; i < zeros.size(); ++i) {
+    zeros[i] = i % 3 == 0 ? (i % 2 == 0 ? 0.0 : -0.0)
+                          : (i % 3 == 1 ? -1.0 : 1.0) * (1 + risk::uniform01(g));
+  }
+  EXPECT_FALSE(expect_sorted_quantiles(zeros, "zeros"));
+  // By hand: 0, 1, ..., 99,999 reversed: h = 99,999 p: P10 = 9,999.9, P50 = 49,999.5,
+  // P90 = 89,999.1 (to the rounding of h's fraction).
+  std::vector<double> ramp(100000);
+  for (size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<double>(ramp.size() - 1 - i);
+  const auto p = risk::p10_p50_p90(ramp.data(), ramp.size());
+  EXPECT_NEAR(p[0], 9999.9, 1e-9);
+  EXPECT_NEAR(p[1], 49999.5, 1e-9);
+  EXPECT_NEAR(p[2], 89999.1, 1e-9);
+  EXPECT_EQ(ramp[0], 99999);  // left in its order
+}
+
 }  // namespace
 }  // namespace gputco
