@@ -184,75 +184,98 @@ void money_month_totals(const OptionInputs& o, const WorkloadInputs& w, const Si
   const double residual_fraction = o.residual_fraction;
   const double vat_rate = f.vat_rate;
   const double hours_per_average_month = average_hours_per_month(w.hours_per_month_convention);
-  double previous_units = 0, capex_total = 0;
-  // Maintenance depends on the month through the units only: recomputed when they change.
-  double maintenance_units = -1, maintenance = 0;
-  for (size_t m = 0; m <= last; ++m) {
-    const double load = load_row[m];
-    const double units = units_row[m];
-    double capex = 0, energy = 0, hosting = 0, failures = 0, rent = 0, resale = 0;
-    double maintenance_m = 0;
-    switch (kind) {
-      case OptionKind::buy: {
-        capex = unit_capex * (units - previous_units);
-        capex_total += capex;
-        if (m == 0) break;
-        const double hours = hours_of_use[m];
-        // served_load's own first answer on a flat day, without the call.
-        const double served = flat ? std::min(load, units) : served_load(load, units, shape);
-        energy = served * energy_per_hour * hours * tariff_trend[m];
-        if (idle_power_w > 0) {
-          const double powered_hours = powered_off_when_idle ? hours : hours_in[m];
-          const double idle_unit_hours = std::max(0.0, units * powered_hours - served * hours);
-          energy += idle_unit_hours * idle_per_hour * tariff_trend[m];
-        }
-        if (units != maintenance_units) {
-          maintenance = unit_capex * units * maintenance_per_year / kMonthsPerYear;
-          maintenance_units = units;
-        }
-        maintenance_m = maintenance;
-        hosting = units * hosting_per_unit;
-        if (static_cast<int>(m) > warranty_months) failures = failures_per_unit * units;
-        if (rents_overflow) {
-          const double billed = billed_overflow_instance_hours(
-              o.overflow_billing, load, units, ratio, shape, days_of_use[m], availability[m]);
-          rent = billed * overflow_rate_per_hour * rent_trend[m];
-        }
-        break;
-      }
-      case OptionKind::rent_hourly:
-        if (m == 0) break;
-        if (term > 0) {
-          rent = per_hour * units * hours_in[m];
-          if (m == last) {
-            const int committed = (n_months + term - 1) / term * term;
-            rent += (committed - n_months) * per_hour * units * hours_per_average_month;
-          }
-        } else {
-          // always_on: billed_instance_hours' product, its instances kept in scratch.
-          const double billed = always_on ? instances[m] * std::max(0.0, availability[m])
-                                          : billed_instance_hours(o.hourly_billing, load, shape,
-                                                                  days_of_use[m], availability[m]);
-          rent = per_hour * billed / goodput * rent_trend[m];
-        }
-        break;
-      case OptionKind::rent_monthly:
-        rent = m == 0 ? setup_fee * units
-                      : price_per_month * units + setup_fee * (units - previous_units);
-        if (m == last) rent += notice_months * price_per_month * units;
-        break;
-      case OptionKind::api:
-        if (m > 0) rent = days_of_use[m] * growth[m] * api_per_day * api_trend[m];
-        break;
-    }
-    if (owned && m == last) resale = -residual_fraction * capex_total;
-    // CashFlow::total's order (capex, energy, maintenance, hosting, failures, rent,
-    // financing, vat, resale, cost lines) without the rows that are 0 here; VAT's the same.
+  // CashFlow::total's order (capex, energy, maintenance, hosting, failures, rent,
+  // financing, vat, resale, cost lines) without the rows that are 0 here; VAT's the same.
+  const auto set_month = [month_total, vat, vat_rate](size_t m, double capex, double energy,
+                                                      double maintenance_m, double hosting,
+                                                      double failures, double rent, double resale) {
     double total = capex + energy + maintenance_m + hosting + failures + rent;
     if (vat) total += vat_rate * (capex + energy + maintenance_m + hosting + failures + rent);
     total += resale;
     month_total[m] = total;
-    previous_units = units;
+  };
+  // One loop per kind (the kind's amounts, the others 0 as option_cash_flow leaves them).
+  switch (kind) {
+    case OptionKind::buy: {
+      double previous_units = 0, capex_total = 0;
+      // Maintenance depends on the month through the units only: recomputed when they change.
+      double maintenance_units = -1, maintenance = 0;
+      for (size_t m = 0; m <= last; ++m) {
+        const double load = load_row[m];
+        const double units = units_row[m];
+        const double capex = unit_capex * (units - previous_units);
+        capex_total += capex;
+        double energy = 0, maintenance_m = 0, hosting = 0, failures = 0, rent = 0;
+        if (m > 0) {
+          const double hours = hours_of_use[m];
+          // served_load's own first answer on a flat day, without the call.
+          const double served = flat ? std::min(load, units) : served_load(load, units, shape);
+          energy = served * energy_per_hour * hours * tariff_trend[m];
+          if (idle_power_w > 0) {
+            const double powered_hours = powered_off_when_idle ? hours : hours_in[m];
+            const double idle_unit_hours = std::max(0.0, units * powered_hours - served * hours);
+            energy += idle_unit_hours * idle_per_hour * tariff_trend[m];
+          }
+          if (units != maintenance_units) {
+            maintenance = unit_capex * units * maintenance_per_year / kMonthsPerYear;
+            maintenance_units = units;
+          }
+          maintenance_m = maintenance;
+          hosting = units * hosting_per_unit;
+          if (static_cast<int>(m) > warranty_months) failures = failures_per_unit * units;
+          if (rents_overflow) {
+            const double billed = billed_overflow_instance_hours(
+                o.overflow_billing, load, units, ratio, shape, days_of_use[m], availability[m]);
+            rent = billed * overflow_rate_per_hour * rent_trend[m];
+          }
+        }
+        const double resale = m == last ? -residual_fraction * capex_total : 0.0;
+        set_month(m, capex, energy, maintenance_m, hosting, failures, rent, resale);
+        previous_units = units;
+      }
+      break;
+    }
+    case OptionKind::rent_hourly:
+      for (size_t m = 0; m <= last; ++m) {
+        double rent = 0;
+        if (m > 0) {
+          const double units = units_row[m];
+          if (term > 0) {
+            rent = per_hour * units * hours_in[m];
+            if (m == last) {
+              const int committed = (n_months + term - 1) / term * term;
+              rent += (committed - n_months) * per_hour * units * hours_per_average_month;
+            }
+          } else {
+            // always_on: billed_instance_hours' product, its instances kept in scratch.
+            const double billed = always_on
+                                      ? instances[m] * std::max(0.0, availability[m])
+                                      : billed_instance_hours(o.hourly_billing, load_row[m], shape,
+                                                              days_of_use[m], availability[m]);
+            rent = per_hour * billed / goodput * rent_trend[m];
+          }
+        }
+        set_month(m, 0, 0, 0, 0, 0, rent, 0);
+      }
+      break;
+    case OptionKind::rent_monthly: {
+      double previous_units = 0;
+      for (size_t m = 0; m <= last; ++m) {
+        const double units = units_row[m];
+        double rent = m == 0 ? setup_fee * units
+                             : price_per_month * units + setup_fee * (units - previous_units);
+        if (m == last) rent += notice_months * price_per_month * units;
+        set_month(m, 0, 0, 0, 0, 0, rent, 0);
+        previous_units = units;
+      }
+      break;
+    }
+    case OptionKind::api:
+      for (size_t m = 0; m <= last; ++m) {
+        const double rent = m > 0 ? days_of_use[m] * growth[m] * api_per_day * api_trend[m] : 0.0;
+        set_month(m, 0, 0, 0, 0, 0, rent, 0);
+      }
+      break;
   }
 }
 
