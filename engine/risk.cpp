@@ -195,14 +195,14 @@ std::optional<std::array<double, 3>> p10_p50_p90_by_bands(const double* values, 
   // Each band's room: twice its expected share, with no branch on the value in the read
   // below (each value is written past the band's end and kept by counting it or not).
   const size_t room = n / 8 + 1;
-  std::array<std::vector<double>, 3> band;
+  // Not value-initialised: only the values counted in are read.
+  const std::unique_ptr<double[]> bands(new double[3 * room]);
   for (size_t q = 0; q < kQuantiles.size(); ++q) {
     const auto centre = static_cast<size_t>(kQuantiles[q] * (kSamples - 1));
     low[q] = centre >= kMargin ? sample[centre - kMargin] : -HUGE_VAL;
     high[q] = centre + kMargin < kSamples ? sample[centre + kMargin] : HUGE_VAL;
-    band[q].resize(room + 1);
   }
-  std::array<double*, 3> out_at = {band[0].data(), band[1].data(), band[2].data()};
+  const std::array<double*, 3> out_at = {bands.get(), bands.get() + room, bands.get() + 2 * room};
   bool nan = false;
   for (size_t i = 0; i < n; ++i) {
     const double v = values[i];
@@ -214,17 +214,17 @@ std::optional<std::array<double, 3>> p10_p50_p90_by_bands(const double* values, 
     }
     if (inside[0] >= room || inside[1] >= room || inside[2] >= room) return std::nullopt;
   }
-  for (size_t q = 0; q < kQuantiles.size(); ++q) band[q].resize(inside[q]);
   if (nan) return std::nullopt;
   std::array<double, 3> out{};
   for (size_t q = 0; q < kQuantiles.size(); ++q) {
     const size_t lo = lower_position(n, kQuantiles[q]);
-    std::vector<double>& b = band[q];
-    if (lo < below[q] || lo + 1 >= below[q] + b.size()) return std::nullopt;
+    double* const b = out_at[q];
+    double* const b_end = b + inside[q];
+    if (lo < below[q] || lo + 1 >= below[q] + inside[q]) return std::nullopt;
     const auto j = static_cast<std::ptrdiff_t>(lo - below[q]);
-    std::nth_element(b.begin(), b.begin() + j, b.end());
-    const double x = b[static_cast<size_t>(j)];
-    const double next = *std::min_element(b.begin() + j + 1, b.end());
+    std::nth_element(b, b + j, b_end);
+    const double x = b[j];
+    const double next = *std::min_element(b + j + 1, b_end);
     if (x == 0 || next == 0) return std::nullopt;
     const double fraction = static_cast<double>(n - 1) * kQuantiles[q] - static_cast<double>(lo);
     out[q] = x + fraction * (next - x);
