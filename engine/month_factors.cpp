@@ -29,25 +29,43 @@ void set_finance_factors(const SiteInputs& site, const FinanceInputs& f, MonthFa
 void set_workload_factors(const WorkloadInputs& w, const FinanceInputs& f, MonthFactors& out) {
   const auto n = static_cast<size_t>(f.horizon_months) + 1;
   const bool same_growth = out.growth.size() == n && out.growth_per_month == w.growth_per_month;
+  const MonthFactors::Calendar calendar{w.hours_per_month_convention, w.days_follow_convention,
+                                        w.days_per_month, f.start_year, f.start_month};
+  const MonthFactors::Calendar& kept = out.calendar;
+  const bool same_calendar =
+      out.calendar_rows && out.hours_in_month.size() == n && out.days_of_use.size() == n &&
+      kept.convention == calendar.convention &&
+      kept.days_follow_convention == calendar.days_follow_convention &&
+      kept.days_per_month == calendar.days_per_month && kept.start_year == calendar.start_year &&
+      kept.start_month == calendar.start_month;
   for (auto* row :
        {&out.hours_in_month, &out.days_of_use, &out.hours_of_use, &out.availability_hours}) {
     row->resize(n);
   }
   out.growth.resize(n);
-  for (size_t m = 0; m < n; ++m) {
-    const int month = static_cast<int>(m);
-    if (m > 0) {
-      // The month's hours once; days and availability from them (engine/timeline.hpp).
-      const double hours = hours_in_month(w, f, month);
+  if (!same_calendar) {
+    out.calendar_rows = false;
+    for (size_t m = 0; m < n; ++m) {
+      // The month's hours once; days from them (engine/timeline.hpp).
+      const double hours = m > 0 ? hours_in_month(w, f, static_cast<int>(m)) : 0.0;
       out.hours_in_month[m] = hours;
-      out.days_of_use[m] = days_of_use_in(w, hours);
-      out.hours_of_use[m] = w.hours_per_day * out.days_of_use[m];
-      out.availability_hours[m] = availability_hours_in(w, hours);
-    } else {
-      out.hours_in_month[m] = out.days_of_use[m] = out.hours_of_use[m] = out.availability_hours[m] =
-          0;
+      out.days_of_use[m] = m > 0 ? days_of_use_in(w, hours) : 0.0;
     }
-    if (!same_growth) out.growth[m] = growth_factor(w.growth_per_month, month);
+    out.calendar = calendar;
+    out.calendar_rows = true;
+  }
+  // availability_hours_in's expressions over the kept rows: days_of_use_in(w, hours) is
+  // days_of_use[m], the same function of the same arguments.
+  const bool around_the_clock = w.availability == Availability::around_the_clock;
+  out.hours_of_use[0] = out.availability_hours[0] = 0;
+  for (size_t m = 1; m < n; ++m) {
+    out.hours_of_use[m] = w.hours_per_day * out.days_of_use[m];
+    out.availability_hours[m] =
+        around_the_clock ? out.hours_in_month[m] : w.hours_per_day * out.days_of_use[m];
+  }
+  if (!same_growth) {
+    for (size_t m = 0; m < n; ++m)
+      out.growth[m] = growth_factor(w.growth_per_month, static_cast<int>(m));
   }
   out.growth_per_month = w.growth_per_month;
   out.shape = load_shape_of(w);

@@ -28,6 +28,18 @@ struct MonthFactors {
   /// The growth_per_month `growth` holds (set_workload_factors skips its powers when the same).
   double growth_per_month = 0;
   DailyLoadShape shape;  ///< load_shape_of(w)
+  /// What the hours_in_month and days_of_use rows were computed from (set_workload_factors
+  /// keeps them while these are the same: a Monte Carlo draw moves hours_per_day, not the
+  /// calendar). calendar_rows false: not computed yet.
+  struct Calendar {
+    HoursConvention convention = HoursConvention::h730;  ///< hours_per_month_convention
+    bool days_follow_convention = false;                 ///< workload's
+    double days_per_month = 0;                           ///< workload's
+    int start_year = 0;                                  ///< finance's
+    int start_month = 0;                                 ///< finance's
+  };
+  Calendar calendar;  ///< the rows' calendar, valid when calendar_rows
+  bool calendar_rows = false;
 };
 
 /// Sets the finance rows of `out` for these inputs (std::pow per month: 4 x (horizon + 1)
@@ -36,7 +48,12 @@ void set_finance_factors(const SiteInputs& site, const FinanceInputs& finance, M
 
 /// Sets the workload rows and the shape of `out` for this workload; the growth row is
 /// recomputed only when workload.growth_per_month differs from out.growth_per_month or the
-/// horizon changed. Reuses the rows' capacity. Throws nothing but bad_alloc.
+/// horizon changed, and the hours_in_month and days_of_use rows only when the calendar they
+/// depend on (out.calendar: the hours convention, days_follow_convention, days_per_month, the
+/// start month) or the horizon changed; the rows kept are the values the same functions give
+/// (hours_of_use and availability_hours are recomputed from them by the same expressions), so
+/// `out` is bit for bit month_factors(workload, ...)'s. Reuses the rows' capacity. Throws
+/// nothing but bad_alloc.
 void set_workload_factors(const WorkloadInputs& workload, const FinanceInputs& finance,
                           MonthFactors& out);
 

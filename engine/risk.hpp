@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -60,5 +61,15 @@ double quantile_sorted(const std::vector<double>& sorted, double p);
 /// values exactly, in O(n) time on average instead of O(n log n). Throws EngineError on an
 /// empty vector.
 std::array<double, 3> p10_p50_p90(std::vector<double>& values);
+
+/// The same over the n values at `values` (n > 0), for columns kept in one array. From
+/// 32,768 values on, read once through a band around each quantile's rank, bounded by a
+/// sorted sample of 4,096 of the values, and the two order statistics selected within the
+/// band (the values are then left in their order); where a band misses them (a column of
+/// many ties, a sample unlike the column), holds a NaN or a zero at them, or below 32,768
+/// values, std::nth_element over the whole column as above (reordering it). Either way the
+/// order statistics of the sorted values, so the same quantiles bit for bit. Throws
+/// EngineError when n is 0.
+std::array<double, 3> p10_p50_p90(double* values, std::size_t n);
 
 }  // namespace gputco::risk

@@ -297,6 +297,110 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
   }
 }
 
+TEST(CashFlowRows, sumMoneyTotalsOfManyOptionsIsEachOptionsMoneyTotalsBitForBit) {
+  // Every path with and without rows; the first 1, 2, ..., 18 of them summed together (groups
+  // of four and every remainder) against money_totals of each option on its own and the full
+  // rows' sums.
+  std::vector<OptionInputs> options = every_path();
+  const size_t n_paths = options.size();
+  for (size_t i = 0; i < n_paths; ++i) {
+    OptionInputs o = options[i];
+    o.id += "-direct";
+    o.cost_lines = CostLines{};
+    o.financing = Financing::cash;
+    options.push_back(o);
+  }
+  std::mt19937_64 generator(23);
+  MonthFactors factors;
+  const Inputs base = growing_inputs();
+  set_finance_factors(base.site, base.finance, factors);
+  std::vector<MoneyScratch> together(options.size());
+  std::vector<MoneyScratch> alone(options.size());
+  for (int draw = 0; draw < 10; ++draw) {
+    const DrawFactors d = draw_factors(generator);
+    const Inputs in = drawn_inputs(base, d);
+    set_workload_factors(in.workload, in.finance, factors);
+    std::vector<OptionInputs> drawn;
+    for (const auto& o : options) drawn.push_back(drawn_option(o, d));
+    for (size_t count = 1; count <= drawn.size(); ++count) {
+      for (size_t i = 0; i < count; ++i) {
+        money_month_totals(drawn[i], in.workload, in.site, in.finance, factors, together[i]);
+      }
+      std::vector<MoneyTotals> sums(count);
+      sum_money_totals(together.data(), count, factors.discount_factor, sums.data());
+      for (size_t i = 0; i < count; ++i) {
+        const MoneyTotals one =
+            money_totals(drawn[i], in.workload, in.site, in.finance, factors, alone[i]);
+        CashFlow full;
+        option_cash_flow(drawn[i], in.workload, in.site, in.finance, factors, full,
+                         CashFlowRows::all);
+        const double total = std::accumulate(full.total.begin(), full.total.end(), 0.0);
+        const double npv = std::accumulate(full.discounted.begin(), full.discounted.end(), 0.0);
+        EXPECT_TRUE(same_bits(sums[i].total, one.total)) << drawn[i].id << " of " << count;
+        EXPECT_TRUE(same_bits(sums[i].npv, one.npv)) << drawn[i].id << " of " << count;
+        EXPECT_TRUE(same_bits(sums[i].total, total)) << drawn[i].id << " of " << count;
+        EXPECT_TRUE(same_bits(sums[i].npv, npv)) << drawn[i].id << " of " << count;
+        EXPECT_GT(sums[i].total, 0) << drawn[i].id;
+        EXPECT_LT(sums[i].npv, sums[i].total) << drawn[i].id;  // discounted at 7 %
+      }
+    }
+  }
+  // By hand: two options' months summed, the NPV at a discount factor of 1, 0.5, 0.25.
+  std::vector<MoneyScratch> two(2);
+  two[0].rows.total = {1, 2, 4};
+  two[1].rows.total = {10, 20, 40};
+  MoneyTotals out[2];
+  sum_money_totals(two.data(), 2, {1, 0.5, 0.25}, out);
+  EXPECT_EQ(out[0].total, 7);
+  EXPECT_EQ(out[0].npv, 3);
+  EXPECT_EQ(out[1].total, 70);
+  EXPECT_EQ(out[1].npv, 30);
+}
+
+TEST(CashFlowRows, anAlwaysOnRentalsKeptInstancesFollowTheHoursBitForBit) {
+  // No stated demand: the load is 1 in every draw, so an always-on rental keeps its
+  // instances while the hours (its availability) move; an autoscaled one and an owned one
+  // beside it, with a peak hour and without (served load on a flat day).
+  const std::vector<OptionInputs> paths = every_path();
+  std::vector<OptionInputs> options = {paths[0], paths[4], paths[5]};  // own, rent, spot
+  for (auto& o : options) {
+    o.cost_lines = CostLines{};
+    o.financing = Financing::cash;
+  }
+  ASSERT_EQ(options[1].hourly_billing.billing, Billing::always_on);
+  std::mt19937_64 generator(29);
+  std::uniform_real_distribution<double> hours(2, 24);
+  for (const double peak : {1.0, 1.6}) {
+    Inputs base = growing_inputs();
+    base.workload.tokens_per_day.reset();
+    base.workload.growth_per_month = 0;
+    base.workload.peak_factor = peak;
+    MonthFactors factors;
+    set_finance_factors(base.site, base.finance, factors);
+    std::vector<MoneyScratch> kept(options.size());
+    for (int draw = 0; draw < 30; ++draw) {
+      Inputs in = base;
+      in.workload.hours_per_day = hours(generator);
+      set_workload_factors(in.workload, in.finance, factors);
+      for (size_t i = 0; i < options.size(); ++i) {
+        const MoneyTotals got =
+            money_totals(options[i], in.workload, in.site, in.finance, factors, kept[i]);
+        CashFlow full;
+        option_cash_flow(options[i], in.workload, in.site, in.finance, factors, full,
+                         CashFlowRows::all);
+        const double total = std::accumulate(full.total.begin(), full.total.end(), 0.0);
+        const double npv = std::accumulate(full.discounted.begin(), full.discounted.end(), 0.0);
+        EXPECT_TRUE(same_bits(got.total, total)) << options[i].id << " draw " << draw;
+        EXPECT_TRUE(same_bits(got.npv, npv)) << options[i].id << " draw " << draw;
+      }
+    }
+    // The rental's instances were kept: one per month (load 1), months 0..30.
+    EXPECT_EQ(kept[1].instances, std::vector<double>(31, peak > 1 ? 2.0 : 1.0)) << peak;
+    EXPECT_TRUE(kept[0].instances.empty());
+    EXPECT_TRUE(kept[2].instances.empty());
+  }
+}
+
 TEST(CashFlowRows, moneyLeavesTheRowsOutsideTotalUnset) {
   const Inputs in = growing_inputs();
   const OptionInputs loan = every_path()[1];

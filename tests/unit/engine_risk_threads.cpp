@@ -96,6 +96,34 @@ TEST(MonteCarloThreads, oneTwoAndThreeThreadsGiveTheSameFiguresBitForBit) {
             figures(monte_carlo(in, plan, pair, 1500, 7, correlated, {}, 8)));
 }
 
+TEST(MonteCarloThreads, aLongRunInItsOwnMappingThroughBandsIsTheSameOnAnyThreadCount) {
+  // 70,000 draws x 4 columns (3 options and the differences): 2.2 MB of figures, mapped on
+  // their own (2 MiB and more), and 70,000 values a column, read through bands (32,768 and
+  // more): the same bits on one, two and three threads.
+  const PlanInputs in = varied_plan();
+  const Plan plan = make_plan(in);
+  const Comparison pair = *comparison(in, plan);
+  const RiskResult one = monte_carlo(in, plan, pair, 70000, 3, varied_model(), {}, 1);
+  const RiskResult two = monte_carlo(in, plan, pair, 70000, 3, varied_model(), {}, 2);
+  const RiskResult three = monte_carlo(in, plan, pair, 70000, 3, varied_model(), {}, 3);
+  EXPECT_EQ(figures(one), figures(two));
+  EXPECT_EQ(figures(one), figures(three));
+  // Near the 5,000 draws' figures of another seed (the same distributions: within 3 %).
+  const RiskResult few = monte_carlo(in, plan, pair, 5000, 4, varied_model(), {}, 1);
+  ASSERT_EQ(one.options.size(), 3u);
+  for (size_t k = 0; k < one.options.size(); ++k) {
+    const auto& o = one.options[k];
+    EXPECT_LT(o.p10_total_cost, o.p50_total_cost) << o.id;
+    EXPECT_LT(o.p50_total_cost, o.p90_total_cost) << o.id;
+    EXPECT_NEAR(o.p50_total_cost, few.options[k].p50_total_cost,
+                0.03 * few.options[k].p50_total_cost)
+        << o.id;
+  }
+  EXPECT_LE(one.p10_difference, one.p50_difference);
+  EXPECT_LE(one.p50_difference, one.p90_difference);
+  EXPECT_NEAR(one.probability_buy_beats_rent, few.probability_buy_beats_rent, 0.03);
+}
+
 TEST(MonteCarloThreads, exchangeRatesAndNoPairGiveTheSameFiguresOnAnyThreadCount) {
   // The [risk] fx draws (issue #16) come from each block's own stream, as the other inputs:
   // a plan in EUR with USD rentals and tariff and a GBP purchase price, both rates drawn.
@@ -215,6 +243,65 @@ TEST(Percentiles, withoutSortingEqualTheSortedColumnsQuantiles) {
   EXPECT_EQ(p[2], 10);
   std::vector<double> empty;
   EXPECT_THROW(risk::p10_p50_p90(empty), EngineError);
+}
+
+/// p10_p50_p90 of `values` against quantile_sorted of the sorted copy, bit for bit; returns
+/// whether `values` were left in their order (read through bands, not reordered).
+bool expect_sorted_quantiles(std::vector<double> values, const std::string& what) {
+  const std::vector<double> given = values;
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  const auto p = risk::p10_p50_p90(values.data(), values.size());
+  EXPECT_EQ(p[0], risk::quantile_sorted(sorted, 0.1)) << what;
+  EXPECT_EQ(p[1], risk::quantile_sorted(sorted, 0.5)) << what;
+  EXPECT_EQ(p[2], risk::quantile_sorted(sorted, 0.9)) << what;
+  return values == given;
+}
+
+TEST(Percentiles, longColumnsReadThroughBandsEqualTheSortedColumnsQuantiles) {
+  std::mt19937_64 g(7);
+  // Costs as the Monte Carlo draws them, lengths around the first banded one (32,768) and
+  // a million: read through bands, left in their order.
+  for (const size_t n : {size_t{32768}, size_t{32769}, size_t{100001}, size_t{1000000}}) {
+    std::vector<double> costs(n);
+    for (auto& v : costs) v = 40000 + 25000 * risk::uniform01(g) * risk::uniform01(g);
+    EXPECT_TRUE(expect_sorted_quantiles(costs, "costs " + std::to_string(n))) << n;
+  }
+  // Buy-minus-rent differences of both signs, a skewed tail.
+  std::vector<double> differences(200000);
+  for (auto& v : differences) v = -3000 + 9000 * std::pow(risk::uniform01(g), 3);
+  EXPECT_TRUE(expect_sorted_quantiles(differences, "differences"));
+  // Below 32,768: selection over the whole column, which reorders it.
+  std::vector<double> short_column(32767);
+  for (auto& v : short_column) v = risk::uniform01(g);
+  EXPECT_FALSE(expect_sorted_quantiles(short_column, "short"));
+  // Five values only: every band holds a fifth of the column or more, past its room.
+  std::vector<double> ties(100000);
+  for (auto& v : ties) v = std::floor(risk::uniform01(g) * 5);
+  EXPECT_FALSE(expect_sorted_quantiles(ties, "ties"));
+  // The sampled positions (every 24th of 100,000 values: n / 4,096) hold the smallest
+  // values: the bands lie below every rank and miss them.
+  std::vector<double> unlike(100000);
+  for (size_t i = 0; i < unlike.size(); ++i) {
+    unlike[i] = (i % 24 == 0 ? 0.0 : 1000.0) + risk::uniform01(g);
+  }
+  EXPECT_FALSE(expect_sorted_quantiles(unlike, "sample unlike the column"));
+  // Zeros at the ranks (of -0.0 and 0.0 the selection decides): selected over the column.
+  std::vector<double> zeros(100000);
+  for (size_t i = 0; i < zeros.size(); ++i) {
+    zeros[i] = i % 3 == 0 ? (i % 2 == 0 ? 0.0 : -0.0)
+                          : (i % 3 == 1 ? -1.0 : 1.0) * (1 + risk::uniform01(g));
+  }
+  EXPECT_FALSE(expect_sorted_quantiles(zeros, "zeros"));
+  // By hand: 0, 1, ..., 99,999 reversed: h = 99,999 p: P10 = 9,999.9, P50 = 49,999.5,
+  // P90 = 89,999.1 (to the rounding of h's fraction).
+  std::vector<double> ramp(100000);
+  for (size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<double>(ramp.size() - 1 - i);
+  const auto p = risk::p10_p50_p90(ramp.data(), ramp.size());
+  EXPECT_NEAR(p[0], 9999.9, 1e-9);
+  EXPECT_NEAR(p[1], 49999.5, 1e-9);
+  EXPECT_NEAR(p[2], 89999.1, 1e-9);
+  EXPECT_EQ(ramp[0], 99999);  // left in its order
 }
 
 }  // namespace
