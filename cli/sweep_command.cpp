@@ -31,6 +31,7 @@
 #include "reports/text_report.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
+#include "scenarios/scenario_tree.hpp"
 
 namespace po = boost::program_options;
 
@@ -341,10 +342,12 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   const Vary vary = parse_vary(vary_text);
   const int threads = threads_text.empty() ? default_thread_count() : parse_threads(threads_text);
 
-  // Read once (standard input cannot be read again), parsed once per value.
+  // Read once (standard input cannot be read again) into its tree, once; the tree is
+  // type-checked once per value (scenarios/scenario_tree.hpp).
   const ScenarioSource source = read_scenario_source(scenario_path);
   const std::vector<ScenarioOverride> base = scenario_overrides(sets);
-  const Scenario scenario = parse_scenario(source, base);
+  const ScenarioTree tree = read_scenario_tree(source);
+  const Scenario scenario = parse_scenario(tree, base);
   const ScenarioNumberKey key = find_key(scenario, vary);
   const std::vector<double> values = sweep_values(vary, key);
   if (values.size() * scenario.options.size() > kMaxSweepOptionPlans) {
@@ -379,7 +382,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     overrides.push_back({key.section, key.key, fmt::format("{}", values[i])});
     Scenario varied;
     try {
-      varied = parse_scenario(source, overrides);
+      varied = parse_scenario(tree, overrides);
     } catch (const ScenarioError& e) {
       bad_vary(vary.text,
                fmt::format("{} = {}: {}", key.full_name(), value_text(values[i]), e.what()));

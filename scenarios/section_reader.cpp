@@ -265,10 +265,17 @@ std::optional<bool> SectionReader::boolean(const std::string& key) const {
 }
 
 void SectionReader::record(const std::string& key, double min, double max, bool whole) const {
-  for (const auto& k : scenario_.number_keys) {
-    if (k.section == section_ && k.key == key) return;
+  // The keys of this section listed so far, whoever listed them: those listed since the last
+  // look are added to the reader's own list first (issue #19: a scan of every section's keys
+  // at every key read was a tenth of a sweep's parse, for the same answer).
+  auto& keys = scenario_.number_keys;
+  for (; listed_up_to_ < keys.size(); ++listed_up_to_) {
+    if (keys[listed_up_to_].section == section_) section_keys_.push_back(listed_up_to_);
   }
-  scenario_.number_keys.push_back({section_, key, min, max, whole});
+  for (const std::size_t i : section_keys_) {
+    if (keys[i].key == key) return;
+  }
+  keys.push_back({section_, key, min, max, whole});
 }
 
 }  // namespace gputco
