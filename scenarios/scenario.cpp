@@ -58,7 +58,8 @@ std::string Scenario::provenance(const std::string& section, const std::string& 
   if (const auto origin = origins.find(path); origin != origins.end()) {
     return origin->second.provenance;
   }
-  const int line = line_of(section, key);
+  const auto at = lines.find(path);  // line_of(section, key)
+  const int line = at == lines.end() ? 0 : at->second;
   return line > 0 ? "scenario file line " + std::to_string(line) : "scenario file";
 }
 

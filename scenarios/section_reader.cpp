@@ -60,9 +60,10 @@ void SectionReader::fail(const std::string& key, const std::string& problem) con
 }
 
 std::optional<std::string> SectionReader::text(const std::string& key) const {
-  const auto child = tree_.get_child_optional(pt::ptree::path_type(key, '\0'));
-  if (!child) return std::nullopt;
-  const std::string& value = child->data();
+  // The child named `key` (get_child_optional's with no path separator, without making a path).
+  const auto child = tree_.find(key);
+  if (child == tree_.not_found()) return std::nullopt;
+  const std::string& value = child->second.data();
   if (key != "name" && key != "customer" && key != "quote_id") {
     if (const auto at = first_control_character(value); at != std::string::npos) {
       fail(key, "control character " + code_point_name(value, at) + " in '" + visible_text(value) +
