@@ -21,6 +21,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/environment.hpp"
+#include "cli/freed_memory.hpp"
 #include "cli/progress.hpp"
 #include "engine/parallel.hpp"
 #include "engine/plan.hpp"
@@ -368,6 +369,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // value that fails (in parsing, resolving or planning) is the one reported, as on one
   // thread. A value's parsed scenario and plan live only while its row is made (issue #19:
   // 1,000 parsed scenarios and plans were kept at once, 150 MB).
+  keep_freed_memory();  // every value makes and drops the same objects again
   std::vector<SweepRow> rows(values.size());
   std::optional<ResolvedScenario> first;
   std::vector<std::optional<InputRow>> key_rows(values.size());
