@@ -1,6 +1,7 @@
 #include "engine/discount_grid.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <list>
 #include <mutex>
 
@@ -76,14 +77,26 @@ std::shared_ptr<const DiscountGrid> discount_grid(double lowest_rate, std::size_
 
 void grid_net_present_values(const DiscountGrid& grid, const std::vector<double>& flows,
                              std::size_t batch, double (&npvs)[kNpvBatch]) {
-  double npv[kNpvBatch];
-  for (int k = 0; k < kNpvBatch; ++k) npv[k] = 0;
+  // Two rates to a vector (GCC and Clang vector extensions: SSE2 on x86-64, NEON on arm64):
+  // each lane's product and sum are the scalar's IEEE operations, the same doubles.
+  using Pair = double __attribute__((vector_size(2 * sizeof(double))));
+  static_assert(kNpvBatch == 8, "four pairs of rates");
+  Pair npv0 = {0, 0}, npv1 = {0, 0}, npv2 = {0, 0}, npv3 = {0, 0};
   const double* factors = grid.batch_factors.data() + batch * grid.periods * kNpvBatch;
-  for (std::size_t m = 0; m < grid.periods; ++m) {
-    const double flow = flows[m];
-    for (int k = 0; k < kNpvBatch; ++k) npv[k] += flow * factors[m * kNpvBatch + k];
+  for (std::size_t m = 0; m < grid.periods; ++m, factors += kNpvBatch) {
+    const Pair flow = {flows[m], flows[m]};
+    Pair f0, f1, f2, f3;
+    std::memcpy(&f0, factors, sizeof f0);
+    std::memcpy(&f1, factors + 2, sizeof f1);
+    std::memcpy(&f2, factors + 4, sizeof f2);
+    std::memcpy(&f3, factors + 6, sizeof f3);
+    npv0 += flow * f0;
+    npv1 += flow * f1;
+    npv2 += flow * f2;
+    npv3 += flow * f3;
   }
-  for (int k = 0; k < kNpvBatch; ++k) npvs[k] = npv[k];
+  const Pair pairs[] = {npv0, npv1, npv2, npv3};
+  for (int k = 0; k < kNpvBatch; ++k) npvs[k] = pairs[k / 2][k % 2];
 }
 
 }  // namespace gputco
