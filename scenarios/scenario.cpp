@@ -529,9 +529,14 @@ Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOver
       r.choice("price_basis", o.price_basis, kPriceBases);
       if (auto v = r.boolean("prefer_fresh_prices")) o.prefer_fresh_prices = *v;
       scenario_detail::read_option_constraints(r, o);
-      // Not `section` itself: clang before 16 cannot capture a structured binding.
-      const std::string given_prefix = section + ".";
-      const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };
+      // Whether the option gives `key`: s.given holds "option:ID.key" for exactly the keys of
+      // this section's tree (SectionReader, above, refused any other), so its tree is asked
+      // (issue #19: a lookup of a new string in s.given, 50 times an option and value). Not
+      // `child` itself: clang before 16 cannot capture a structured binding.
+      const pt::ptree& option_keys = child;
+      const auto given = [&](const std::string& key) {
+        return option_keys.find(key) != option_keys.not_found();
+      };
       // colocation and blend are kinds of buy, rent_spot one of rent_hourly: keys follow the
       // kind they are variants of.
       const std::string base_kind = o.kind == "colocation" || o.kind == "blend" ? "buy"
