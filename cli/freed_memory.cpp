@@ -11,8 +11,8 @@ namespace gputco::cli {
 void keep_freed_memory() {
 #if defined(__GLIBC__)
   // Setting the mmap threshold also stops glibc's own adjustment of both thresholds.
-  mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 8 << 20);
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
 }
 

@@ -37,12 +37,13 @@ struct DiscountGrid {
   std::vector<double> batch_factors;
 };
 
-/// The most periods a grid is made for: 601 (a horizon of 600 months, the scenario's limit, and
-/// month 0; 9.6 MB). Longer flows are scanned without one.
-inline constexpr std::size_t kMostGridPeriods = 601;
-/// The bytes of factors the kept grids hold at most, 32 MiB (the grid just made is kept even
-/// when it alone is larger): 50 grids of a 36-month horizon, 3 of 600 months.
-inline constexpr std::size_t kMostGridBytes = std::size_t{32} << 20;
+/// The most periods a grid is made for: 121 (a horizon of ten years and month 0; 1.9 MB).
+/// Longer flows are scanned dividing as they go: a sweep of the horizon to 600 months made a
+/// grid of up to 9.6 MB at each value, and held 120 MB.
+inline constexpr std::size_t kMostGridPeriods = 121;
+/// The bytes of factors the kept grids hold at most, 4 MiB (the grid just made is kept even
+/// when it alone is larger): 7 grids of a 36-month horizon, 2 of 120 months.
+inline constexpr std::size_t kMostGridBytes = std::size_t{4} << 20;
 
 /// The grid of `lowest_rate` for `periods` flows (1 .. kMostGridPeriods), made on first use
 /// and kept among the most recently used (at most kMostGridBytes; thread-safe; a grid in use by one

@@ -108,12 +108,13 @@ TEST(DiscountGrid, npvsAreNetPresentValuesBitForBit) {
   }
 }
 
-TEST(DiscountGrid, overflowingFactorsGiveTheSameNonFiniteNpvs) {
-  // 600 months at -99 %: (0.01)^-600 overflows; a 0 flow times an infinite factor is NaN,
-  // as net_present_value gives it.
+TEST(DiscountGrid, overflowingNpvsAreTheSameNonFiniteNpvs) {
+  // At -99 % a month the factor of month 120 is 1e240: a flow of 1e100 there overflows to an
+  // infinity, as net_present_value gives it.
   std::vector<double> flows(kMostGridPeriods, 0.0);
-  flows[0] = -1000;
-  flows[300] = 5;
+  flows[0] = -1e100;
+  flows[60] = 1e100;
+  flows[kMostGridPeriods - 1] = -1e100;
   const auto grid = discount_grid(kLowestIrrSearched, flows.size());
   double npvs[kNpvBatch];
   grid_net_present_values(*grid, flows, 0, npvs);
@@ -125,14 +126,15 @@ TEST(DiscountGrid, overflowingFactorsGiveTheSameNonFiniteNpvs) {
 
 TEST(DiscountGrid, theIrrIsTheDividingScansDouble) {
   const std::vector<std::vector<double>> cases = {
-      {-1000, 300, 400, 500},                       // 8.9 % a period
-      {-100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},         // -37 %
-      {-1, 12},                                     // +1100 %: beyond the scan, none
-      {100, -50, -60},                              // a loan: 6.4 %
-      saving_of(36, 9'000, 400),                    // a rig paid back within the horizon
-      saving_of(36, 90'000, 400),                   // never paid back: a negative rate
-      saving_of(600, 50'000, 250),                  // the longest horizon
-      saving_of(kMostGridPeriods + 40, 5'000, 60),  // too long for a grid: divides as it goes
+      {-1000, 300, 400, 500},                        // 8.9 % a period
+      {-100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},          // -37 %
+      {-1, 12},                                      // +1100 %: beyond the scan, none
+      {100, -50, -60},                               // a loan: 6.4 %
+      saving_of(36, 9'000, 400),                     // a rig paid back within the horizon
+      saving_of(36, 90'000, 400),                    // never paid back: a negative rate
+      saving_of(kMostGridPeriods - 1, 20'000, 250),  // the longest flows a grid is made for
+      saving_of(600, 50'000, 250),                   // the longest horizon: divides as it goes
+      saving_of(kMostGridPeriods + 40, 5'000, 60),   // just past the grids
   };
   for (const auto& flows : cases) {
     for (const double lowest : {kLowestIrrSearched, 0.0}) {
@@ -150,6 +152,7 @@ TEST(DiscountGrid, theIrrIsTheDividingScansDouble) {
   EXPECT_NEAR(*internal_rate_of_return({100, -50, -60}), 0.0639, 1e-4);
   EXPECT_LT(*internal_rate_of_return(saving_of(36, 90'000, 400)), 0);
   EXPECT_GT(*internal_rate_of_return(saving_of(600, 50'000, 250)), 0);
+  EXPECT_GT(*internal_rate_of_return(saving_of(kMostGridPeriods - 1, 20'000, 250)), 0);
   EXPECT_GT(*internal_rate_of_return(saving_of(kMostGridPeriods + 40, 5'000, 60)), 0);
 }
 
@@ -157,7 +160,7 @@ TEST(DiscountGrid, keptGridsAreSharedAndStayValidWhenDropped) {
   const auto first = discount_grid(0.0, 25);
   EXPECT_EQ(discount_grid(0.0, 25).get(), first.get());
   EXPECT_NE(discount_grid(kLowestIrrSearched, 25).get(), first.get());
-  // Enough long grids to drop it from the kept ones (32 MiB): the pointer held stays whole.
+  // Enough long grids to drop it from the kept ones (8 MiB): the pointer held stays whole.
   for (std::size_t periods = kMostGridPeriods - 5; periods <= kMostGridPeriods; ++periods) {
     EXPECT_EQ(discount_grid(0.0, periods)->periods, periods);
   }
