@@ -21,6 +21,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/environment.hpp"
+#include "cli/freed_memory.hpp"
 #include "cli/progress.hpp"
 #include "engine/parallel.hpp"
 #include "engine/plan.hpp"
@@ -31,6 +32,7 @@
 #include "reports/text_report.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
+#include "scenarios/scenario_tree.hpp"
 
 namespace po = boost::program_options;
 
@@ -341,10 +343,12 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   const Vary vary = parse_vary(vary_text);
   const int threads = threads_text.empty() ? default_thread_count() : parse_threads(threads_text);
 
-  // Read once (standard input cannot be read again), parsed once per value.
+  // Read once (standard input cannot be read again) into its tree, once; the tree is
+  // type-checked once per value (scenarios/scenario_tree.hpp).
   const ScenarioSource source = read_scenario_source(scenario_path);
   const std::vector<ScenarioOverride> base = scenario_overrides(sets);
-  const Scenario scenario = parse_scenario(source, base);
+  const ScenarioTree tree = read_scenario_tree(source);
+  const Scenario scenario = parse_scenario(tree, base);
   const ScenarioNumberKey key = find_key(scenario, vary);
   const std::vector<double> values = sweep_values(vary, key);
   if (values.size() * scenario.options.size() > kMaxSweepOptionPlans) {
@@ -365,6 +369,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // value that fails (in parsing, resolving or planning) is the one reported, as on one
   // thread. A value's parsed scenario and plan live only while its row is made (issue #19:
   // 1,000 parsed scenarios and plans were kept at once, 150 MB).
+  keep_freed_memory();  // every value makes and drops the same objects again
   std::vector<SweepRow> rows(values.size());
   std::optional<ResolvedScenario> first;
   std::vector<std::optional<InputRow>> key_rows(values.size());
@@ -379,7 +384,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
     overrides.push_back({key.section, key.key, fmt::format("{}", values[i])});
     Scenario varied;
     try {
-      varied = parse_scenario(source, overrides);
+      varied = parse_scenario(tree, overrides);
     } catch (const ScenarioError& e) {
       bad_vary(vary.text,
                fmt::format("{} = {}: {}", key.full_name(), value_text(values[i]), e.what()));

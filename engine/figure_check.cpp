@@ -21,13 +21,27 @@ void check(const std::string& where, double value) {
   if (!std::isfinite(value)) fail(where, value);
 }
 
-void check(const std::string& where, const std::optional<double>& value) {
-  if (value) check(where, *value);
-}
-
 void check_row(const std::string& where, const std::vector<double>& row, const char* index) {
   for (std::size_t i = 0; i < row.size(); ++i) {
     if (!std::isfinite(row[i])) fail(where + ", " + index + " " + std::to_string(i), row[i]);
+  }
+}
+
+// The same checks with the figure's name in two parts, joined only for the message (issue #19:
+// a sweep checks 60 figures of every option at each of its values, and each name was a new
+// string).
+void check(const std::string& at, const char* name, double value) {
+  if (!std::isfinite(value)) fail(at + name, value);
+}
+
+void check(const std::string& at, const char* name, const std::optional<double>& value) {
+  if (value) check(at, name, *value);
+}
+
+void check_row(const std::string& at, const char* name, const std::vector<double>& row,
+               const char* index) {
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (!std::isfinite(row[i])) fail(at + name + ", " + index + " " + std::to_string(i), row[i]);
   }
 }
 
@@ -52,7 +66,7 @@ void check_option(const OptionResult& o) {
       {"total cost", o.total_cost},
       {"NPV", o.npv},
       {"cost per year", o.cost_per_year}};
-  for (const auto& [name, value] : scalars) check(at + name, value);
+  for (const auto& [name, value] : scalars) check(at, name, value);
   const std::pair<const char*, const std::optional<double>*> optionals[] = {
       {"break-even hours", &o.break_even_hours},
       {"cost per million tokens", &o.cost_per_million_tokens},
@@ -67,10 +81,11 @@ void check_option(const OptionResult& o) {
       {"grid g CO2e/kWh", &o.grid_g_co2e_per_kwh},
       {"kg CO2e over the horizon", &o.co2e_kg_total},
       {"kg CO2e per million tokens", &o.co2e_kg_per_million_tokens}};
-  for (const auto& [name, value] : optionals) check(at + name, *value);
-  check_row(at + "annual costs", o.annual_costs, "year index");
+  for (const auto& [name, value] : optionals) check(at, name, *value);
+  check_row(at, "annual costs", o.annual_costs, "year index");
+  const std::string row_at = at + "cash flow row ";
   for (const auto& [name, row] : named_cash_flow_rows(o.cash_flow)) {
-    check_row(at + "cash flow row " + name, *row, "month");
+    check_row(row_at, name, *row, "month");
   }
 }
 

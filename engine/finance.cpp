@@ -1,7 +1,9 @@
 #include "engine/finance.hpp"
 
 #include <cmath>
+#include <memory>
 
+#include "engine/discount_grid.hpp"
 #include "engine/error.hpp"
 #include "engine/units.hpp"
 
@@ -60,13 +62,11 @@ double net_present_value(const std::vector<double>& flows, double rate) {
 
 namespace {
 
-/// Rates net_present_values evaluates at once.
-constexpr int kNpvBatch = 8;
-
 /// net_present_value(flows, rates[k]) for k = 0..kNpvBatch-1 into npvs[k], every rate by the
 /// same operations in the same order as net_present_value (so bit for bit its figures), the
 /// rates interleaved: the divisions of one rate depend on each other, those of different
 /// rates do not, so the CPU overlaps them (the IRR's scan, issue #19). Rates must be > -1.
+/// For flows too long for a DiscountGrid.
 void net_present_values(const std::vector<double>& flows, const double (&rates)[kNpvBatch],
                         double (&npvs)[kNpvBatch]) {
   double factor[kNpvBatch], divisor[kNpvBatch], npv[kNpvBatch];
@@ -98,23 +98,24 @@ std::optional<double> internal_rate_of_return(const std::vector<double>& flows,
   }
   if (!positive || !negative) return std::nullopt;
   // Scan a grid that is dense near zero (where monthly rates live) for the first sign change.
-  constexpr double kHighest = 10.0;
-  constexpr int kSteps = 2000;
-  static_assert(kSteps % kNpvBatch == 0, "the scan takes whole batches of rates");
-  const auto rate_at = [lowest_rate](int i) {
-    // Geometric spacing of 1 + r: from 0.01 (or 1 + lowest_rate) to 11, so equal steps in
-    // log(1 + r).
-    const double lo = std::log(1.0 + lowest_rate), hi = std::log(1.0 + kHighest);
-    return std::exp(lo + (hi - lo) * i / kSteps) - 1.0;
-  };
-  double a = rate_at(0);
+  // Its rates and discount factors are shared by every scan of as many flows
+  // (engine/discount_grid.hpp); longer flows divide as they go. Both give net_present_value's
+  // figures bit for bit.
+  const std::shared_ptr<const DiscountGrid> grid =
+      flows.size() <= kMostGridPeriods ? discount_grid(lowest_rate, flows.size()) : nullptr;
+  double a = grid ? grid->rates[0] : irr_scan_rate(lowest_rate, 0);
   double npv_a = net_present_value(flows, a);
   // The grid's NPVs kNpvBatch at a time (the same figures as one at a time), each batch then
   // read in order: at most kNpvBatch - 1 NPVs past the sign change are computed for nothing.
   double rates[kNpvBatch], npvs[kNpvBatch];
-  for (int first = 1; first <= kSteps; first += kNpvBatch) {
-    for (int k = 0; k < kNpvBatch; ++k) rates[k] = rate_at(first + k);
-    net_present_values(flows, rates, npvs);
+  for (int first = 1; first <= kIrrScanSteps; first += kNpvBatch) {
+    if (grid) {
+      for (int k = 0; k < kNpvBatch; ++k) rates[k] = grid->rates[first + k];
+      grid_net_present_values(*grid, flows, static_cast<std::size_t>(first / kNpvBatch), npvs);
+    } else {
+      for (int k = 0; k < kNpvBatch; ++k) rates[k] = irr_scan_rate(lowest_rate, first + k);
+      net_present_values(flows, rates, npvs);
+    }
     for (int k = 0; k < kNpvBatch; ++k) {
       const double b = rates[k];
       const double npv_b = npvs[k];

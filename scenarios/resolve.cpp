@@ -83,21 +83,21 @@ std::string Resolver::file_section(const std::string& section) {
 void Resolver::number(const std::string& section, const std::string& key, const std::string& label,
                       double value, const std::string& unit, std::string provenance) {
   if (provenance.empty()) provenance = s_.provenance(file_section(section), key);
-  InputRow row{section, key, label, value, "", unit, provenance};
+  InputRow row{section, key, label, value, "", unit, std::move(provenance)};
   // A converted amount: the row keeps the published amount when it is what was converted.
   if (const auto c = std::exchange(pending_conversion_, std::nullopt);
       c && std::abs(c->amount * c->rate - value) <= 1e-12 * std::max(1.0, std::abs(value))) {
     row.published_amount = c->amount;
     row.published_currency = c->currency;
   }
-  r_.inputs.push_back(row);
+  r_.inputs.push_back(std::move(row));
 }
 
 void Resolver::text(const std::string& section, const std::string& key, const std::string& label,
                     const std::string& value, std::string provenance) {
   if (provenance.empty()) provenance = s_.provenance(file_section(section), key);
   pending_conversion_.reset();
-  r_.inputs.push_back({section, key, label, std::nullopt, value, "", provenance});
+  r_.inputs.push_back({section, key, label, std::nullopt, value, "", std::move(provenance)});
 }
 
 std::string Resolver::source(const std::string& what, double amount, const std::string& currency,

@@ -1,8 +1,6 @@
 #include "scenarios/scenario.hpp"
 
 #include <algorithm>
-#include <boost/property_tree/ini_parser.hpp>
-#include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
 #include <cctype>
 #include <cmath>
@@ -20,12 +18,11 @@
 #include "scenarios/cost_line_keys.hpp"
 #include "scenarios/currencies.hpp"
 #include "scenarios/dates.hpp"
-#include "scenarios/ini_text.hpp"
 #include "scenarios/inline_parts.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/overrides.hpp"
 #include "scenarios/risk_keys.hpp"
-#include "scenarios/scenario_text.hpp"
+#include "scenarios/scenario_tree.hpp"
 #include "scenarios/section_reader.hpp"
 #include "scenarios/workload_section.hpp"
 
@@ -61,7 +58,8 @@ std::string Scenario::provenance(const std::string& section, const std::string& 
   if (const auto origin = origins.find(path); origin != origins.end()) {
     return origin->second.provenance;
   }
-  const int line = line_of(section, key);
+  const auto at = lines.find(path);  // line_of(section, key)
+  const int line = at == lines.end() ? 0 : at->second;
   return line > 0 ? "scenario file line " + std::to_string(line) : "scenario file";
 }
 
@@ -251,35 +249,16 @@ bool is_scenario_key(const std::string& section, const std::string& key) {
 
 Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::string& file,
                         const std::vector<ScenarioOverride>& overrides) {
-  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw ScenarioError(file, 0, "", "cannot read the file");
-  const std::string content = checked_scenario_text(std::move(raw), format, file);
+  return parse_scenario(read_scenario_tree(in, format, file), overrides);
+}
 
+Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOverride>& overrides) {
+  const std::string& file = read.file;
+  const ScenarioFormat format = read.format;
   Scenario s;
   s.file = file;
-  pt::ptree tree;
-  std::istringstream stream(content);
-  try {
-    if (format == ScenarioFormat::ini) {
-      pt::read_ini(stream, tree);
-      s.lines = ini_key_lines(content);
-      strip_inline_comments(tree);
-    } else {
-      pt::read_json(stream, tree);
-    }
-  } catch (const pt::file_parser_error& e) {
-    throw ScenarioError(file, static_cast<int>(e.line()), "", "syntax error: " + e.message());
-  }
-
-  // property_tree drops an INI section without keys ("[option:b]" whose lines are all
-  // commented out): put it back, so it is reported (a missing kind) rather than ignored.
-  if (format == ScenarioFormat::ini) {
-    for (const auto& [where, line] : s.lines) {
-      if (where.empty() || where.back() != '.') continue;
-      const std::string name = where.substr(0, where.size() - 1);
-      if (tree.find(name) == tree.not_found()) tree.push_back({name, pt::ptree()});
-    }
-  }
+  s.lines = read.lines;
+  pt::ptree tree = read.tree;  // the overrides go into a copy
   apply_overrides(tree, overrides, s);
   const auto is_section_name = [&](const std::string& name) {
     return name == "scenario" || name == "workload" || name == "site" || name == "seller" ||
@@ -550,9 +529,14 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
       r.choice("price_basis", o.price_basis, kPriceBases);
       if (auto v = r.boolean("prefer_fresh_prices")) o.prefer_fresh_prices = *v;
       scenario_detail::read_option_constraints(r, o);
-      // Not `section` itself: clang before 16 cannot capture a structured binding.
-      const std::string given_prefix = section + ".";
-      const auto given = [&](const std::string& key) { return s.given.count(given_prefix + key); };
+      // Whether the option gives `key`: s.given holds "option:ID.key" for exactly the keys of
+      // this section's tree (SectionReader, above, refused any other), so its tree is asked
+      // (issue #19: a lookup of a new string in s.given, 50 times an option and value). Not
+      // `child` itself: clang before 16 cannot capture a structured binding.
+      const pt::ptree& option_keys = child;
+      const auto given = [&](const std::string& key) {
+        return option_keys.find(key) != option_keys.not_found();
+      };
       // colocation and blend are kinds of buy, rent_spot one of rent_hourly: keys follow the
       // kind they are variants of.
       const std::string base_kind = o.kind == "colocation" || o.kind == "blend" ? "buy"
@@ -741,8 +725,7 @@ Scenario parse_scenario(std::istream& in, ScenarioFormat format, const std::stri
 
 Scenario parse_scenario(const ScenarioSource& source,
                         const std::vector<ScenarioOverride>& overrides) {
-  std::istringstream in(source.content);
-  return parse_scenario(in, source.format, source.name, overrides);
+  return parse_scenario(read_scenario_tree(source), overrides);
 }
 
 Scenario load_scenario(const std::string& path, const std::vector<ScenarioOverride>& overrides) {

@@ -366,8 +366,8 @@ inline constexpr double kMaxAmountUsd = 1e9;
 /// that 1 + r rounds away).
 inline constexpr double kNegligibleFraction = 1e-9;
 
-/// A scenario file's content, read once (a sweep parses it again at every point, and
-/// standard input can be read only once).
+/// A scenario file's content, read once (standard input can be read only once; a sweep reads
+/// it into its tree once and checks the tree at every point, scenarios/scenario_tree.hpp).
 struct ScenarioSource {
   std::string name;  ///< the path, or <stdin> for "-": names the file in messages
   ScenarioFormat format = ScenarioFormat::ini;

@@ -60,9 +60,10 @@ void SectionReader::fail(const std::string& key, const std::string& problem) con
 }
 
 std::optional<std::string> SectionReader::text(const std::string& key) const {
-  const auto child = tree_.get_child_optional(pt::ptree::path_type(key, '\0'));
-  if (!child) return std::nullopt;
-  const std::string& value = child->data();
+  // The child named `key` (get_child_optional's with no path separator, without making a path).
+  const auto child = tree_.find(key);
+  if (child == tree_.not_found()) return std::nullopt;
+  const std::string& value = child->second.data();
   if (key != "name" && key != "customer" && key != "quote_id") {
     if (const auto at = first_control_character(value); at != std::string::npos) {
       fail(key, "control character " + code_point_name(value, at) + " in '" + visible_text(value) +
@@ -265,10 +266,17 @@ std::optional<bool> SectionReader::boolean(const std::string& key) const {
 }
 
 void SectionReader::record(const std::string& key, double min, double max, bool whole) const {
-  for (const auto& k : scenario_.number_keys) {
-    if (k.section == section_ && k.key == key) return;
+  // The keys of this section listed so far, whoever listed them: those listed since the last
+  // look are added to the reader's own list first (issue #19: a scan of every section's keys
+  // at every key read was a tenth of a sweep's parse, for the same answer).
+  auto& keys = scenario_.number_keys;
+  for (; listed_up_to_ < keys.size(); ++listed_up_to_) {
+    if (keys[listed_up_to_].section == section_) section_keys_.push_back(listed_up_to_);
   }
-  scenario_.number_keys.push_back({section_, key, min, max, whole});
+  for (const std::size_t i : section_keys_) {
+    if (keys[i].key == key) return;
+  }
+  keys.push_back({section_, key, min, max, whole});
 }
 
 }  // namespace gputco
