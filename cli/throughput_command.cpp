@@ -135,9 +135,10 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
     for (const auto& note : capacity.notes) {
       if (note.rfind("no batch meets", 0) == 0) why = note;
     }
-    throw EngineError("throughput: " + why + " (TP" + std::to_string(capacity.tp) + " x PP" +
-                      std::to_string(capacity.pp) + " on " + std::to_string(q.count) + " x " +
-                      q.device.id + "; relax the target, or use more or faster GPUs)");
+    // The note names the layout and the box, and which layouts were searched.
+    throw EngineError("throughput: " + why + "; relax the target, " +
+                      (o.tp > 0 || o.pp > 0 ? "let the layout be chosen (no --tp, --pp), " : "") +
+                      "or use more or faster GPUs");
   }
   out << (o.json ? throughput_json(q, capacity) : throughput_text(q, capacity));
   return 0;

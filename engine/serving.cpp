@@ -8,7 +8,7 @@
 #include "engine/calibration.hpp"
 #include "engine/error.hpp"
 #include "engine/model_bytes.hpp"
-#include "engine/serving_queue.hpp"
+#include "engine/serving_batch.hpp"
 #include "engine/speed.hpp"
 
 namespace gputco {
@@ -17,7 +17,6 @@ namespace {
 
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 constexpr double kActivationBytes = 2.0;  // 16-bit hidden state per token on the wire
-constexpr double kP99 = 0.99;
 constexpr double kMs = 1000.0;
 /// The most GPUs the "what would fit" search of an error message tries.
 constexpr int kMaxGpusTried = 64;
@@ -350,185 +349,6 @@ double prefill_s_per_token(const ReplicaSetup& s) {
 
 namespace {
 
-/// The figures of one replica at `batch` sequences with a share `utilization` of them busy.
-struct Point {
-  double batch = 1;
-  double utilization = 1;
-  StepTime step;
-  double prefill_s = 0;  ///< per prompt token
-  /// The replica's mean time per step: the decode step + the prefill of the batch / output
-  /// requests that replace finished ones each step (all of them: the GPU does them all).
-  double cycle_s = 0;
-  /// A request's mean time per output token: the step + the prefill of the batch - 1 other
-  /// requests that arrive during its decode (its own prompt is in its TTFT).
-  double tpot_s = 0;
-  double tpot_p99_s = 0;  ///< the p99 count of the others' prompts during its decode
-  double ttft_own_s = 0;  ///< own prefill under load
-  double ttft_s = 0;      ///< mean, with the wait when queued
-  double ttft_p99_s = 0;
-  double output_per_s = 0;  ///< replica
-  bool queued = false;
-};
-
-/// Prompt tokens one step can carry besides the decode tokens (at least a quarter of the
-/// budget: engines schedule prefill chunks beside a full decode batch).
-double prefill_tokens_per_step(const ReplicaSetup& s, double batch) {
-  const double budget = std::max(1, s.profile.step_token_budget);
-  return std::max(budget - batch, budget / 4.0);
-}
-
-Point at_load(const ReplicaSetup& s, const Point& base, double utilization, bool queue);
-
-/// The figures of one replica at `batch` sequences, all slots busy, no queue.
-Point evaluate(const ReplicaSetup& s, double batch) {
-  Point p;
-  p.batch = batch;
-  p.step = decode_step(s, batch);
-  p.prefill_s = prefill_s_per_token(s);
-  const double input = s.input_tokens, output = s.output_tokens;
-  // Every step, batch / output sequences finish on average and are replaced (DOMAIN V4): the
-  // replica's steps carry the prefill of all of them. TPOT is as MLPerf's LoadGen and vLLM's
-  // benchmark_serving report it, a request's (latency - TTFT) / (output - 1): its own prompt
-  // is prefilled before its first token, so during its decode only the batch - 1 other slots
-  // turn over (about once each), and the prompts prefilled in its steps number batch - 1, not
-  // batch. Over the slot's whole occupancy (own prefill + decode) the two agree: a request
-  // holds its slot for input x prefill + output x TPOT = output x cycle.
-  p.cycle_s = p.step.total_s + batch * input / output * p.prefill_s;
-  p.tpot_s = p.step.total_s + (batch - 1) * input / output * p.prefill_s;
-  const double chunk = prefill_tokens_per_step(s, batch);
-  p.ttft_own_s = std::ceil(input / chunk) * p.step.total_s + input * p.prefill_s;
-  p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
-  return at_load(s, p, 1.0, false);
-}
-
-/// `base` (evaluate) with a share `utilization` of the slots busy; with `queue`, the time to
-/// first token adds the wait for a free slot (M/M/c with c = the batch, service = a request's
-/// whole decode).
-Point at_load(const ReplicaSetup& s, const Point& base, double utilization, bool queue) {
-  Point p = base;
-  const double input = s.input_tokens, output = s.output_tokens;
-  p.utilization = utilization;
-  p.output_per_s = utilization * p.batch / p.cycle_s;
-  // TPOT as MLPerf and the engines' benchmarks report it: a request's (latency - TTFT) /
-  // (output - 1), its average over its own decode. While it decodes, the other batch - 1 slots
-  // turn over about once, so the prompts prefilled in its steps are Poisson with mean
-  // utilization x (batch - 1); the p99 request sees the 99th percentile of that count.
-  const double arrivals_p99 = poisson_quantile(utilization * (p.batch - 1), kP99);
-  p.tpot_p99_s = std::max(p.tpot_s, p.step.total_s + arrivals_p99 * input / output * p.prefill_s);
-  p.ttft_s = p.ttft_p99_s = p.ttft_own_s;
-  p.queued = queue;
-  if (queue) {
-    const double service_s = output * p.cycle_s;  // a slot: own prefill + whole decode
-    const int slots = std::max(1, static_cast<int>(std::lround(p.batch)));
-    const double arrival = utilization * slots / service_s;
-    const QueueWait wait = queue_wait_s(slots, arrival, service_s, kP99);
-    p.ttft_s += wait.mean_s;
-    p.ttft_p99_s += wait.quantile_s;
-  }
-  return p;
-}
-
-bool meets_tpot(const Point& p, const ServingGoal& g) {
-  if (g.tpot_p99_ms && p.tpot_p99_s * kMs > *g.tpot_p99_ms) return false;
-  if (g.user_tokens_per_s && 1.0 / p.tpot_s < *g.user_tokens_per_s) return false;
-  return true;
-}
-
-/// The highest utilization in (0, 1) whose p99 TTFT meets the target at `batch`; nullopt when
-/// even an idle queue misses it (the own prefill is too long).
-std::optional<Point> best_under_ttft(const ReplicaSetup& s, double batch, double ttft_ms) {
-  const Point base = evaluate(s, batch);
-  constexpr double kIdle = 1e-6;
-  if (at_load(s, base, kIdle, true).ttft_p99_s * kMs > ttft_ms) return std::nullopt;
-  double lo = kIdle, hi = 1.0 - 1e-9;
-  for (int i = 0; i < 16; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (at_load(s, base, mid, true).ttft_p99_s * kMs <= ttft_ms ? lo : hi) = mid;
-  }
-  return at_load(s, base, lo, true);
-}
-
-/// The operating point of one replica for the goal, with whether the target was met.
-struct Choice {
-  Point point;
-  bool target_met = true;
-  bool latency_capped = false;
-  std::string note;
-};
-
-Choice choose_batch(const ReplicaSetup& s, int max_batch, const ServingGoal& g) {
-  Choice c;
-  if (g.mode == ServingGoal::Mode::batch) {
-    c.point = evaluate(s, g.batch);
-    return c;
-  }
-  if (g.mode == ServingGoal::Mode::max_batch) {
-    c.point = evaluate(s, max_batch);
-    return c;
-  }
-  // Latency targets: the largest batch meeting the per-token targets (monotone in the batch),
-  // then, under a TTFT target, the batch and load with the highest throughput.
-  const auto tpot_ok = [&](int b) { return meets_tpot(evaluate(s, b), g); };
-  if (!tpot_ok(1)) {
-    c.target_met = false;
-    c.point = evaluate(s, 1);
-    c.note = fmt::format(
-        "no batch meets the target: at batch 1 the p99 TPOT is {:.1f} ms ({:.1f} tokens/s per "
-        "user), the best this layout reaches",
-        c.point.tpot_p99_s * kMs, 1.0 / c.point.tpot_s);
-    return c;
-  }
-  int lo = 1, hi = max_batch;
-  while (lo < hi) {
-    const int mid = lo + (hi - lo + 1) / 2;
-    if (tpot_ok(mid)) {
-      lo = mid;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  const int tpot_batch = lo;
-  c.latency_capped = tpot_batch < max_batch;
-  if (!g.ttft_p99_ms) {
-    c.point = evaluate(s, tpot_batch);
-    return c;
-  }
-  // Throughput at the TTFT target rises with the batch until the slot queue's wait and the
-  // longer steps take over: a coarse geometric grid, then a finer look around its best.
-  std::optional<Point> best;
-  std::size_t best_index = 0;
-  std::vector<int> grid;
-  for (int b = 1; b < tpot_batch; b = std::max(b + 1, static_cast<int>(b * 1.5))) grid.push_back(b);
-  grid.push_back(tpot_batch);
-  const auto consider = [&](int b) {
-    const auto p = best_under_ttft(s, b, *g.ttft_p99_ms);
-    const bool better = p && (!best || p->output_per_s > best->output_per_s);
-    if (better) best = p;
-    return better;
-  };
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    if (consider(grid[i])) best_index = i;
-  }
-  if (best) {
-    const int lo_b = grid[best_index > 0 ? best_index - 1 : 0];
-    const int hi_b = grid[std::min(best_index + 1, grid.size() - 1)];
-    constexpr int kRefinePoints = 8;
-    for (int k = 1; k < kRefinePoints; ++k) consider(lo_b + (hi_b - lo_b) * k / kRefinePoints);
-  }
-  if (!best) {
-    c.target_met = false;
-    c.point = at_load(s, evaluate(s, 1), 1e-6, true);
-    c.note = fmt::format(
-        "no batch meets the target: the p99 TTFT is at least {:.0f} ms (batch 1, no queue), "
-        "the best this layout reaches",
-        c.point.ttft_p99_s * kMs);
-    return c;
-  }
-  c.point = *best;
-  c.latency_capped = true;
-  return c;
-}
-
 /// Layouts TP x PP of one replica that `count` GPUs hold a whole number of times.
 std::vector<std::pair<int, int>> candidate_layouts(const ModelArch& model, int count,
                                                    const ServingLayout& fixed,
@@ -587,6 +407,63 @@ int gpus_needed(const ServingRequest& r, const Device& device, ComputePrecision 
   return 0;
 }
 
+std::string layout_name(const ServingCapacity& c) {
+  return fmt::format("TP{} x PP{}", c.tp, c.pp);
+}
+
+/// The best figure of a box that misses its target, as a phrase: "a p99 TPOT of 17.1 ms (58.4
+/// tokens/s per user) at batch 1" or "a p99 TTFT of 950 ms (batch 1, no queue)".
+std::string reached_figure(const ServingCapacity& c) {
+  if (c.missed == LatencyMiss::ttft) {
+    return fmt::format("a p99 TTFT of {:.0f} ms (batch 1, no queue)", c.ttft_p99_ms);
+  }
+  return fmt::format("a p99 TPOT of {:.1f} ms ({:.1f} tokens/s per user) at batch 1", c.tpot_p99_ms,
+                     c.per_user_tokens_per_s);
+}
+
+/// The note of a box whose layouts searched all miss the latency targets: the best figure, the
+/// layout reaching it (`best`, the nearest of the `fitting` layouts that hold the model) and
+/// which layouts were searched; where the caller fixed TP or PP, what the layouts not searched
+/// reach (a second search over them all).
+std::string missed_target_note(const ServingRequest& request, const Device& device, int count,
+                               const ServingLayout& layout, const ServingGoal& goal,
+                               const ServingCapacity& best, int fitting) {
+  const std::string figure =
+      best.missed == LatencyMiss::ttft
+          ? fmt::format("the p99 TTFT is at least {:.0f} ms (batch 1, no queue)", best.ttft_p99_ms)
+          : fmt::format("at batch 1 the p99 TPOT is {:.1f} ms ({:.1f} tokens/s per user)",
+                        best.tpot_p99_ms, best.per_user_tokens_per_s);
+  const std::string head =
+      fmt::format("no batch meets the target: {} with {}, ", figure, layout_name(best));
+  const std::string box = fmt::format("{} x {}", count, device.id);
+  if (layout.tp == 0 && layout.pp == 0) {
+    return head + (fitting > 1 ? fmt::format("the best any layout reaches on {} ({} layouts hold "
+                                             "the model)",
+                                             box, fitting)
+                               : fmt::format("the only layout that holds the model on {}", box));
+  }
+  std::string searched;
+  if (layout.tp > 0 && layout.pp > 0) {
+    searched =
+        fmt::format("the best this layout reaches on {}; the other layouts were not searched", box);
+  } else {
+    const bool tp = layout.tp > 0;
+    searched = fmt::format(
+        "the best any layout with {}{} reaches on {} ({} of them hold the model); layouts with "
+        "another {} were not searched",
+        tp ? "TP" : "PP", tp ? layout.tp : layout.pp, box, fitting, tp ? "TP" : "PP");
+  }
+  // Every layout: a superset of those searched, so one holds the model and it does not throw
+  // on that account.
+  const ServingCapacity any = serving_capacity(request, device, count, ServingLayout{}, goal);
+  const std::string others =
+      any.target_met ? fmt::format("{} meets the target", layout_name(any))
+      : nearer_latency_target(any, best)
+          ? fmt::format("{} reaches {}", layout_name(any), reached_figure(any))
+          : std::string("none does better");
+  return head + searched + ": " + others;
+}
+
 void check_request(const ServingRequest& r, const Device& device, int count,
                    const ServingGoal& goal) {
   validate_model(r.model);
@@ -616,6 +493,17 @@ void check_request(const ServingRequest& r, const Device& device, int count,
 }
 
 }  // namespace
+
+bool nearer_latency_target(const ServingCapacity& a, const ServingCapacity& b) {
+  // Missing only the TTFT is nearer than missing a per-token target.
+  const auto rank = [](LatencyMiss m) {
+    return m == LatencyMiss::none ? 0 : m == LatencyMiss::ttft ? 1 : 2;
+  };
+  if (rank(a.missed) != rank(b.missed)) return rank(a.missed) < rank(b.missed);
+  constexpr double kTie = 1e-9;
+  if (a.missed == LatencyMiss::ttft) return a.ttft_p99_ms < b.ttft_p99_ms * (1 - kTie);
+  return a.tpot_p99_ms < b.tpot_p99_ms * (1 - kTie);
+}
 
 ServingCapacity serving_capacity(const ServingRequest& request, const Device& device, int count,
                                  const ServingLayout& layout, const ServingGoal& goal) {
@@ -649,10 +537,10 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
     // A layout whose whole-batch throughput cannot beat the best one met needs no latency
     // search (the searches under a TTFT target are the expensive part).
     if (goal.ttft_p99_ms && best && best->target_met &&
-        evaluate(s, cap).output_per_s * (count / (tp * pp)) <= best_box) {
+        serving_detail::evaluate(s, cap).output_per_s * (count / (tp * pp)) <= best_box) {
       continue;
     }
-    const Choice choice = choose_batch(s, cap, goal);
+    const serving_detail::Choice choice = serving_detail::choose_batch(s, cap, goal);
     ServingCapacity c;
     c.engine = request.engine;
     c.engine_version = s.profile.version;
@@ -663,7 +551,7 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
     c.compute = support.compute;
     c.memory = memory;
     c.max_batch_per_replica = cap;
-    const Point& p = choice.point;
+    const serving_detail::Point& p = choice.point;
     c.batch_per_replica = static_cast<int>(std::lround(p.batch));
     c.step = p.step;
     c.prefill_ms_per_token = p.prefill_s * kMs;
@@ -681,7 +569,7 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
     c.ttft_p99_ms = p.ttft_p99_s * kMs;
     c.ttft_includes_queueing = p.queued;
     c.target_met = choice.target_met;
-    if (!choice.note.empty()) c.notes.push_back(choice.note);
+    c.missed = choice.missed;
     if (choice.latency_capped && choice.target_met) {
       c.bound = ServingBound::latency_target;
     } else if (goal.mode != ServingGoal::Mode::batch && c.batch_per_replica >= memory.max_batch) {
@@ -696,9 +584,11 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
           display_name(request.engine), cap, memory.max_batch));
     }
     const double box = c.output_tokens_per_s;
-    // Targets met first, then throughput; ties keep the earlier (fewer GPUs, less PP).
+    // Targets met first, then throughput; none met: the nearest the targets. Ties keep the
+    // earlier (fewer GPUs, less PP).
     const bool better = !best || (c.target_met && !best->target_met) ||
-                        (c.target_met == best->target_met && box > best_box * (1 + 1e-9));
+                        (c.target_met && best->target_met && box > best_box * (1 + 1e-9)) ||
+                        (!c.target_met && !best->target_met && nearer_latency_target(c, *best));
     if (better) {
       best = c;
       best_box = box;
@@ -733,11 +623,17 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
   }
   ServingCapacity result = *best;
   result.layout_chosen = layout.tp == 0 || layout.pp == 0;
+  if (!result.target_met) {
+    result.notes.insert(result.notes.begin(),
+                        missed_target_note(request, device, count, layout, goal, result, fitting));
+  }
   if (result.layout_chosen && layouts.size() > 1) {
     result.notes.insert(
         result.notes.begin(),
-        fmt::format("layout chosen for the highest throughput at the goal: TP{} x PP{}, {} "
-                    "replica(s) of {} GPU(s) ({} of {} layouts hold the model)",
+        fmt::format("layout chosen for {}: TP{} x PP{}, {} replica(s) of {} GPU(s) ({} of {} "
+                    "layouts hold the model)",
+                    result.target_met ? "the highest throughput at the goal"
+                                      : "the lowest latency (no layout meets the target)",
                     result.tp, result.pp, result.replicas, result.gpus_per_replica, fitting,
                     layouts.size()));
   }

@@ -107,6 +107,13 @@ enum class ServingBound {
 /// "memory", "compute", "kv_capacity", "latency_target". Never throws.
 std::string to_string(ServingBound bound);
 
+/// Which latency target a box misses when no batch of any layout searched meets them.
+enum class LatencyMiss {
+  none,  ///< the targets are met (or none was asked)
+  tpot,  ///< the p99 TPOT or per-user speed target: even one sequence at a time misses it
+  ttft   ///< the per-token targets are met, the p99 TTFT target not even with no queue
+};
+
 /// One decode step's time and its parts, seconds (see the file comment). total = weights +
 /// attention + communication + fixed; memory and compute are the two roofs summed over the
 /// GEMMs and the attention (what bounds the step: the larger).
@@ -208,18 +215,30 @@ struct ServingCapacity {
   double prefill_ms_per_token = 0;      ///< replica time per prompt token
   ServingBound bound = ServingBound::memory;
   ReplicaMemory memory;  ///< per GPU
-  /// A latency target was asked and no batch meets it: the figures are the best reachable
-  /// (batch 1), and `notes` says so.
+  /// A latency target was asked and no batch of any layout searched meets it: the figures are
+  /// the best reachable (batch 1) of the layout that comes nearest (nearer_latency_target), and
+  /// `notes` says so, naming it, and (for a layout fixed by the caller) what the others reach.
   bool target_met = true;
+  /// The target missed when target_met is false (none when met).
+  LatencyMiss missed = LatencyMiss::none;
   /// What was assumed, chosen or fell back, one sentence each (layout chosen, FP8 weight-only,
   /// the engine's batch cap, ...).
   std::vector<std::string> notes;
 };
 
+/// Whether `a` comes nearer the latency targets than `b`, both missing them (target_met
+/// false): meeting the per-token targets and missing only the TTFT (LatencyMiss::ttft) is
+/// nearer than missing a per-token one (tpot); then the lower p99 TPOT at batch 1 (the same
+/// order as the higher per-user speed: one sequence at a time has no other prompt in its
+/// steps), or the lower p99 TTFT with no queue. False on a tie. Never throws.
+bool nearer_latency_target(const ServingCapacity& a, const ServingCapacity& b);
+
 /// Serving capacity of `request` on `count` GPUs of `device` with `engine`'s profile.
 /// Layout: the one given, else every TP x PP dividing `count` (TP dividing the attention heads
 /// and dividing or divided by the KV heads, PP at most the layers), keeping the one with the
-/// highest box throughput at the goal (ties: fewer GPUs per replica, then less PP).
+/// highest box throughput at the goal (ties: fewer GPUs per replica, then less PP); when no
+/// layout meets the latency targets, the one nearest them (nearer_latency_target), its note
+/// "no batch meets the target: ..." naming it and the layouts searched.
 /// Batch: ServingGoal. Throws EngineError when the engine cannot run the format on the device
 /// (format_support's refusal), when a fixed layout is invalid, when the model fits no layout
 /// (naming how many GPUs of the device would hold it), when a fixed batch exceeds what memory

@@ -16,12 +16,20 @@ constexpr double kSecondsPerHour = 3600;
 constexpr double kMillion = 1e6;
 
 /// Sort key: the group (0 met with a cost, 1 met without a rate, 2 target missed, 3 refused),
-/// then the figure that orders the group (ascending), then the id.
-std::tuple<int, double, std::string> order(const ServingFinderRow& r) {
-  if (!r.refusal.empty()) return {3, 0.0, r.device.id};
-  if (!r.capacity.target_met) return {2, -r.capacity.output_tokens_per_s_per_gpu, r.device.id};
-  if (r.cost_per_million_output_tokens) return {0, *r.cost_per_million_output_tokens, r.device.id};
-  return {1, -r.capacity.output_tokens_per_s_per_gpu, r.device.id};
+/// the kind of miss (missing only the TTFT before missing a per-token target), then the figure
+/// that orders the group (ascending: for a missed target the p99 TTFT or TPOT reached, nearest
+/// first, as nearer_latency_target), then the id.
+std::tuple<int, int, double, std::string> order(const ServingFinderRow& r) {
+  const ServingCapacity& c = r.capacity;
+  if (!r.refusal.empty()) return {3, 0, 0.0, r.device.id};
+  if (!c.target_met) {
+    const bool ttft = c.missed == LatencyMiss::ttft;
+    return {2, ttft ? 0 : 1, ttft ? c.ttft_p99_ms : c.tpot_p99_ms, r.device.id};
+  }
+  if (r.cost_per_million_output_tokens) {
+    return {0, 0, *r.cost_per_million_output_tokens, r.device.id};
+  }
+  return {1, 0, -c.output_tokens_per_s_per_gpu, r.device.id};
 }
 
 }  // namespace
@@ -48,14 +56,17 @@ std::vector<ServingFinderRow> rank_serving(const ServingRequest& request,
       return;
     }
     // Every box that holds the model; the one that serves the most per GPU at the goal wins
-    // (a box meeting the target beats one missing it; ties keep the smaller box).
+    // (a box meeting the target beats one missing it; none meeting it, the one nearest it,
+    // with the best figure of every box and layout; ties keep the smaller box).
     for (int count : serving_finder_counts()) {
       try {
         const ServingCapacity c = serving_capacity(r, offer.device, count, ServingLayout{}, goal);
+        const ServingCapacity& kept = row.capacity;
         const bool better =
-            row.count == 0 || (c.target_met && !row.capacity.target_met) ||
-            (c.target_met == row.capacity.target_met &&
-             c.output_tokens_per_s_per_gpu > row.capacity.output_tokens_per_s_per_gpu * (1 + 1e-9));
+            row.count == 0 || (c.target_met && !kept.target_met) ||
+            (c.target_met && kept.target_met &&
+             c.output_tokens_per_s_per_gpu > kept.output_tokens_per_s_per_gpu * (1 + 1e-9)) ||
+            (!c.target_met && !kept.target_met && nearer_latency_target(c, kept));
         if (better) {
           row.capacity = c;
           row.count = count;

@@ -43,11 +43,12 @@ inline const std::vector<int>& serving_finder_counts() {
 
 /// Every offer's row: of the counts in serving_finder_counts() at which serving_capacity
 /// succeeds, the one with the most output tokens/s per GPU, a box meeting the latency target
-/// before one that does not (refusal: the engine's format refusal, or the largest box's "fits
-/// no layout" message), ordered: rows
-/// meeting the goal with a cost, cheapest per million output tokens first; then those without
-/// a rate, most output tokens per GPU first; then rows missing the latency target; then
-/// refusals, by device id. Ties by device id. Throws EngineError on an invalid request (a
+/// before one that does not; when no box meets it, the box (and layout) nearest it, its best
+/// figure (nearer_latency_target) (refusal: the engine's format refusal, or the largest box's
+/// "fits no layout" message), ordered: rows meeting the goal with a cost, cheapest per million
+/// output tokens first; then those without a rate, most output tokens per GPU first; then rows
+/// missing the latency target, nearest it first; then refusals, by device id. Ties by device
+/// id. Throws EngineError on an invalid request (a
 /// model or quant out of domain, tokens < 1).
 /// The offers are estimated on `threads` threads (parallel_for, engine/parallel.hpp; each row
 /// is its offer's alone, so the rows are the same for any thread count).
