@@ -398,9 +398,13 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   std::vector<OptionInputs> feasible;
   std::vector<BaseValues> base;
   std::vector<FxSlots> slots;
+  // The drawn options (feasible's order) that may be recommended: the lowest NPV of cost
+  // among them is the draw's recommendation (make_plan's rule; ties keep file order).
+  std::vector<size_t> candidates;
   size_t owned = 0, rented = 0;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     if (!plan.options[i].feasible) continue;
+    if (is_candidate(plan.options[i])) candidates.push_back(feasible.size());
     const auto& o = prepared_inputs.options[i];
     if (pair && i == pair->owned) owned = feasible.size();
     if (pair && i == pair->rented) rented = feasible.size();
@@ -441,6 +445,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   double* const differences = column(n_options);
   const size_t blocks = (n + kRiskBlockDraws - 1) / kRiskBlockDraws;
   std::vector<size_t> block_buy_wins(blocks, 0);
+  // Per block, the draws in which each option had the lowest NPV of the candidates.
+  std::vector<size_t> block_lowest(blocks * n_options, 0);
 
   // A drawn growth_per_month's cap: the demand at most a million times month 1's over the
   // horizon (and at most +100 % a month).
@@ -561,6 +567,13 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
         differences[d] = st.npv[owned] - st.npv[rented];
         if (st.npv[owned] < st.npv[rented]) ++buy_wins;
       }
+      if (!candidates.empty()) {
+        size_t lowest = candidates.front();
+        for (const size_t k : candidates) {
+          if (st.npv[k] < st.npv[lowest]) lowest = k;
+        }
+        ++block_lowest[block * n_options + lowest];
+      }
     }
     block_buy_wins[block] = buy_wins;
     const size_t done = draws_done.fetch_add(end - first) + (end - first);
@@ -595,7 +608,11 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   }
   for (size_t k = 0; k < n_options; ++k) {
     const auto& p = spreads[k];
-    result.options.push_back({feasible[k].id, p[0], p[1], p[2]});
+    size_t lowest = 0;
+    for (size_t b = 0; b < blocks; ++b) lowest += block_lowest[b * n_options + k];
+    const bool candidate = std::find(candidates.begin(), candidates.end(), k) != candidates.end();
+    result.options.push_back({feasible[k].id, p[0], p[1], p[2],
+                              static_cast<double>(lowest) / static_cast<double>(n), candidate});
   }
   check_finite_figures(result);
   return result;

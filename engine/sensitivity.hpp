@@ -49,6 +49,12 @@ struct RiskResult {
     double p10_total_cost = 0;
     double p50_total_cost = 0;
     double p90_total_cost = 0;
+    /// Share of the draws (0..1) in which this option's NPV of cost is the lowest of the
+    /// plan's candidates (is_candidate: it holds the model and no constraint excludes it;
+    /// ties to the first in file order), the plan's recommendation rule applied to each draw.
+    /// 0 for an option a constraint excludes; the candidates' shares add up to 1.
+    double probability_lowest_npv = 0;
+    bool candidate = true;  ///< is_candidate(the plan's option): false, never the lowest
   };
   std::vector<OptionPercentiles> options;
 };

@@ -75,6 +75,23 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
     if (o.id == r.rented_option_id) api = o.kind == OptionKind::api;
   }
   const char* other = api ? "paying per token" : "renting";
+  // The answer a finance reader looks for first: which option is cheapest how often, the
+  // plan's recommendation rule applied to each draw (an API the buy-versus-rent pair leaves
+  // out included).
+  const RiskResult::OptionPercentiles* most = nullptr;
+  for (const auto& o : r.options) {
+    if (o.candidate && (most == nullptr || o.probability_lowest_npv > most->probability_lowest_npv))
+      most = &o;
+  }
+  if (most != nullptr) {
+    const bool recommended = plan.recommendation && *plan.recommendation == most->id;
+    out += fmt::format("Lowest NPV of cost most often: {}, in {:.1f} % of draws{}.\n", most->id,
+                       most->probability_lowest_npv * 100,
+                       recommended           ? " (the plan's recommendation)"
+                       : plan.recommendation ? " (the plan recommends " + *plan.recommendation +
+                                                   ": the lowest at the scenario's values)"
+                                             : "");
+  }
   if (r.compared) {
     out += fmt::format("Buying {} beats {} {} (lower NPV of cost) in {:.1f} % of draws.\n",
                        r.owned_option_id, other, r.rented_option_id,
@@ -92,12 +109,14 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   }
   size_t id_width = 16;
   for (const auto& o : r.options) id_width = std::max(id_width, o.id.size());
-  out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan", "P10",
-                     "P50", "P90");
+  out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan",
+                     "P10", "P50", "P90", "lowest NPV");
   for (const auto& o : r.options) {
-    out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
-                       whole_money_text(plan_total(plan, o.id)), whole_money_text(o.p10_total_cost),
-                       whole_money_text(o.p50_total_cost), whole_money_text(o.p90_total_cost));
+    out += fmt::format(
+        "{:<{}} {:>12} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
+        whole_money_text(plan_total(plan, o.id)), whole_money_text(o.p10_total_cost),
+        whole_money_text(o.p50_total_cost), whole_money_text(o.p90_total_cost),
+        o.candidate ? fmt::format("{:.1f} %", o.probability_lowest_npv * 100) : "excluded");
   }
   std::string left_out;
   for (const auto& o : plan.options) {
@@ -150,7 +169,9 @@ std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskRes
                        {"plan_total_cost", plan_total(plan, o.id)},
                        {"p10_total_cost", o.p10_total_cost},
                        {"p50_total_cost", o.p50_total_cost},
-                       {"p90_total_cost", o.p90_total_cost}});
+                       {"p90_total_cost", o.p90_total_cost},
+                       {"probability_lowest_npv",
+                        o.candidate ? ordered(o.probability_lowest_npv) : ordered(nullptr)}});
   }
   j["options"] = std::move(options);
   ordered inputs = ordered::array();

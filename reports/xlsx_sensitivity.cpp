@@ -184,9 +184,9 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     sheet.number(row++, value, risk.p90_difference, formats.money_whole);
     ++row;
     const lxw_row_t header = row++;
-    const char* headers[] = {"Option", "P10 total cost", "P50 total cost", "P90 total cost",
-                             "P90 - P10"};
-    for (lxw_col_t c = 0; c < 5; ++c) {
+    const char* headers[] = {"Option",         "P10 total cost", "P50 total cost",
+                             "P90 total cost", "P90 - P10",      "Lowest NPV in (draws)"};
+    for (lxw_col_t c = 0; c < 6; ++c) {
       sheet.text(header, c, headers[c], c > 0 ? formats.header_number : formats.header);
     }
     out.monte_carlo_first_row = row;
@@ -198,6 +198,12 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
       sheet.number(row, 3, p.p90_total_cost, formats.money_whole);
       sheet.formula(row, 4, "=" + cell_ref(row, 3) + "-" + cell_ref(row, 1),
                     p.p90_total_cost - p.p10_total_cost, formats.money_whole);
+      // The recommendation rule applied to each draw: how often this option is the cheapest.
+      if (p.candidate) {
+        sheet.number(row, 5, p.probability_lowest_npv, formats.percent);
+      } else {
+        sheet.text(row, 5, "excluded", formats.note);
+      }
       if (const auto i = option_index(plan, p.id)) out.monte_carlo_options.push_back(*i);
       ++row;
     }

@@ -32,7 +32,7 @@ std::string figures(const RiskResult& r) {
                     exact(r.p50_difference) + " " + exact(r.p90_difference) + "\n";
   for (const auto& o : r.options) {
     out += o.id + " " + exact(o.p10_total_cost) + " " + exact(o.p50_total_cost) + " " +
-           exact(o.p90_total_cost) + "\n";
+           exact(o.p90_total_cost) + " " + exact(o.probability_lowest_npv) + "\n";
   }
   return out;
 }

@@ -117,6 +117,50 @@ TEST(MonteCarlo, zeroWidthDistributionsGiveThePlanExactly) {
   const double difference = plan.options[pair.owned].npv - plan.options[pair.rented].npv;
   EXPECT_EQ(r.p50_difference, difference);
   EXPECT_EQ(r.probability_buy_beats_rent, difference < 0 ? 1.0 : 0.0);
+  // Every draw is the plan: its recommendation has the lowest NPV in all of them.
+  ASSERT_TRUE(plan.recommendation.has_value());
+  for (const auto& o : r.options) {
+    EXPECT_TRUE(o.candidate) << o.id;
+    EXPECT_EQ(o.probability_lowest_npv, o.id == *plan.recommendation ? 1.0 : 0.0) << o.id;
+  }
+}
+
+TEST(MonteCarlo, theLowestNpvSharesApplyTheRecommendationsRuleToEachDraw) {
+  // newcomer7: the headline compared buying with renting only, while an API 8 x cheaper was
+  // the recommendation. Each draw now names its cheapest candidate.
+  PlanInputs in = busy_plan();
+  // A twin of the first option, later in the file: the same NPV in every draw, so the tie
+  // goes to the first, as make_plan's recommendation does.
+  OptionInputs twin = in.options[0];
+  twin.id = "own-twin";
+  in.options.push_back(twin);
+  const Plan plan = make_plan(in);
+  const auto pair = *comparison(in, plan);
+  const RiskResult r = monte_carlo(in, plan, pair, 5000, 7, RiskModel{});
+  ASSERT_EQ(r.options.size(), 5u);
+  EXPECT_EQ(r.options[4].id, "own-twin");
+  EXPECT_EQ(r.options[4].probability_lowest_npv, 0.0);
+  double sum = 0;
+  for (const auto& o : r.options) {
+    EXPECT_GE(o.probability_lowest_npv, 0.0) << o.id;
+    sum += o.probability_lowest_npv;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  // An option a constraint excludes is never the lowest: with every input certain, the plan's
+  // recommendation takes every draw once the cheapest is excluded.
+  const Plan base = make_plan(in);
+  ASSERT_TRUE(base.recommendation.has_value());
+  for (auto& o : in.options) {
+    if (o.id == *base.recommendation) o.excluded_reason = "requires on-premises, test";
+  }
+  const Plan without = make_plan(in);
+  ASSERT_TRUE(without.recommendation.has_value());
+  ASSERT_NE(*without.recommendation, *base.recommendation);
+  const RiskResult c = monte_carlo(in, without, comparison(in, without), 200, 7, certain());
+  for (const auto& o : c.options) {
+    EXPECT_EQ(o.candidate, o.id != *base.recommendation) << o.id;
+    EXPECT_EQ(o.probability_lowest_npv, o.id == *without.recommendation ? 1.0 : 0.0) << o.id;
+  }
 }
 
 TEST(MonteCarlo, zeroWidthGivesThePlanWithGrowthOverflowAndFailures) {
