@@ -30,6 +30,7 @@
 #include "pricing/suggest.hpp"
 #include "reports/json_stamp.hpp"
 #include "reports/text_report.hpp"
+#include "scenarios/currencies.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/scenario_tree.hpp"
@@ -92,11 +93,20 @@ Vary parse_vary(const std::string& text) {
 }
 
 /// The key named by `name`: "section.key", "option:ID.key" or a bare key of [scenario],
-/// [workload] or [site], among the number keys the parser read from the file. Unknown names
-/// fail with the nearest known one; text keys say so.
-const ScenarioNumberKey& find_key(const Scenario& s, const Vary& vary) {
+/// [workload] or [site], among the number keys the parser read from the file; or an exchange
+/// rate fx.CODE (any ISO 4217 code: [fx] is created when the file has none, and the parser
+/// checks each value as for a file holding it, the plan's own currency refused). Unknown
+/// names fail with the nearest known one; text keys say so.
+ScenarioNumberKey find_key(const Scenario& s, const Vary& vary) {
   for (const auto& k : s.number_keys) {
     if (k.full_name() == vary.name) return k;
+  }
+  // newcomer7: `--vary fx.USD=...` was an unknown key unless the file had [fx] USD, though
+  // `plan --set fx.USD=0.92` works. The parser's range for a rate (scenario.cpp's [fx]).
+  const std::string fx_prefix = "fx.";
+  if (vary.name.rfind(fx_prefix, 0) == 0 &&
+      is_iso_4217_currency(vary.name.substr(fx_prefix.size()))) {
+    return {"fx", vary.name.substr(fx_prefix.size()), 1e-9, 1e9, false};
   }
   const bool bare = vary.name.find('.') == std::string::npos;
   for (const auto& k : s.number_keys) {

@@ -58,6 +58,34 @@ TEST(CliSweep, hoursPerDayAtThePlansOwnHoursGiveThePlansTotals) {
   EXPECT_EQ(j["points"][0]["recommendation"], "h100-rented");
 }
 
+TEST(CliSweep, anExchangeRateTheFileDoesNotSetIsSweptAsPlanSetWouldSetIt) {
+  // newcomer7: `--vary fx.USD=...` was "unknown key" unless the file had [fx] USD, though
+  // `plan --set fx.USD=0.92` works. Each point equals the plan with that rate set.
+  const std::string scenario = test::source_path(kRig);
+  const auto sweep = gputco({"sweep", scenario, "--vary", "fx.USD=0.5:1.5:0.5", "--json"});
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const auto j = json::parse(sweep.out);
+  EXPECT_EQ(j["key"], "fx.USD");
+  ASSERT_EQ(j["points"].size(), 3u);
+  const auto plan = gputco({"plan", scenario, "--set", "fx.USD=1.5", "--no-workbook", "--json"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const auto p = json::parse(plan.out);
+  const auto& last = j["points"][2];
+  ASSERT_EQ(last["value"], 1.5);
+  ASSERT_EQ(last["options"].size(), p["options"].size());
+  for (size_t i = 0; i < p["options"].size(); ++i) {
+    EXPECT_EQ(last["options"][i]["total_cost"].get<double>(),
+              p["options"][i]["total_cost"].get<double>());
+  }
+  // The plan's own currency: the parser's refusal, naming the value (exit 2).
+  const auto own = gputco({"sweep", scenario, "--vary", "fx.EUR=0.5:1.5:0.5"});
+  EXPECT_EQ(own.exit_code, 2);
+  EXPECT_NE(own.err.find("fx.EUR = 0.5: "), std::string::npos) << own.err;
+  EXPECT_NE(own.err.find("[fx] EUR: the plan's own currency needs no exchange rate"),
+            std::string::npos)
+      << own.err;
+}
+
 TEST(CliSweep, aSweepOfTheHorizonNamesEachRowsHorizonNotTheFirsts) {
   // newcomer6: `--vary scenario.horizon_months=12:36:12` said "amounts in EUR over 12 months"
   // above rows of 24 and 36 months.
