@@ -185,7 +185,7 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
     ++row;
     const lxw_row_t header = row++;
     const char* headers[] = {"Option",         "P10 total cost", "P50 total cost",
-                             "P90 total cost", "P90 - P10",      "Lowest NPV in (draws)"};
+                             "P90 total cost", "P90 - P10",      "Lowest NPV"};
     for (lxw_col_t c = 0; c < 6; ++c) {
       sheet.text(header, c, headers[c], c > 0 ? formats.header_number : formats.header);
     }
