@@ -102,11 +102,11 @@ ScenarioNumberKey find_key(const Scenario& s, const Vary& vary) {
     if (k.full_name() == vary.name) return k;
   }
   // newcomer7: `--vary fx.USD=...` was an unknown key unless the file had [fx] USD, though
-  // `plan --set fx.USD=0.92` works. The parser's range for a rate (scenario.cpp's [fx]).
+  // `plan --set fx.USD=0.92` works. The parser's range for a rate.
   const std::string fx_prefix = "fx.";
   if (vary.name.rfind(fx_prefix, 0) == 0 &&
       is_iso_4217_currency(vary.name.substr(fx_prefix.size()))) {
-    return {"fx", vary.name.substr(fx_prefix.size()), 1e-9, 1e9, false};
+    return {"fx", vary.name.substr(fx_prefix.size()), kMinFxRate, kMaxFxRate, false};
   }
   const bool bare = vary.name.find('.') == std::string::npos;
   for (const auto& k : s.number_keys) {

@@ -372,8 +372,8 @@ Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOver
       }
       SectionReader r(child, section, s, codes);
       for (const auto& code : codes) {
-        r.number(code, s.fx[code], 1e-9, 1e9,
-                 "an exchange rate (the plan currency per 1 " + code + ")", 1e-9);
+        r.number(code, s.fx[code], kMinFxRate, kMaxFxRate,
+                 "an exchange rate (the plan currency per 1 " + code + ")", kMinFxRate);
       }
     } else if (section == "site") {
       SectionReader r(child, section, s, kSiteKeys);

@@ -340,6 +340,12 @@ enum class ScenarioFormat { ini, json };
 /// (exit 2), naming the section past the limit.
 inline constexpr int kMaxOptions = 100;
 
+/// An [fx] rate's range, the plan currency per 1 unit of the other: 1e-9 to 1e9 (wider than
+/// any pair of ISO 4217 currencies; a rate outside it is a slip). The parser checks [fx] keys
+/// against it and `gputco sweep` varies fx.CODE within it.
+inline constexpr double kMinFxRate = 1e-9;
+inline constexpr double kMaxFxRate = 1e9;
+
 /// Quantities (hours, days, prices, powers, tokens, kW, carbon intensities, limits) are 0 or
 /// at least this in magnitude: 1e-6. A smaller one (1e-320 hours a day) is refused as a typo:
 /// figures divided by it would overflow to infinity.
