@@ -337,4 +337,12 @@ struct Plan {
   std::vector<std::string> warnings;
 };
 
+/// The option of `plan` whose id is `id`, or nullptr when it has none. Throws nothing.
+inline const OptionResult* find_option_result(const Plan& plan, const std::string& id) {
+  for (const OptionResult& option : plan.options) {
+    if (option.id == id) return &option;
+  }
+  return nullptr;
+}
+
 }  // namespace gputco

@@ -610,9 +610,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     const auto& p = spreads[k];
     size_t lowest = 0;
     for (size_t b = 0; b < blocks; ++b) lowest += block_lowest[b * n_options + k];
-    const bool candidate = std::find(candidates.begin(), candidates.end(), k) != candidates.end();
-    result.options.push_back({feasible[k].id, p[0], p[1], p[2],
-                              static_cast<double>(lowest) / static_cast<double>(n), candidate});
+    result.options.push_back(
+        {feasible[k].id, p[0], p[1], p[2], static_cast<double>(lowest) / static_cast<double>(n)});
   }
   check_finite_figures(result);
   return result;

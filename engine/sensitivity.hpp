@@ -54,7 +54,6 @@ struct RiskResult {
     /// ties to the first in file order), the plan's recommendation rule applied to each draw.
     /// 0 for an option a constraint excludes; the candidates' shares add up to 1.
     double probability_lowest_npv = 0;
-    bool candidate = true;  ///< is_candidate(the plan's option): false, never the lowest
   };
   std::vector<OptionPercentiles> options;
 };

@@ -33,10 +33,15 @@ const char* distribution_name(Distribution d) {
 }
 
 double plan_total(const Plan& plan, const std::string& id) {
-  for (const auto& o : plan.options) {
-    if (o.id == id) return o.total_cost;
-  }
-  return 0;
+  const OptionResult* option = find_option_result(plan, id);
+  return option != nullptr ? option->total_cost : 0;
+}
+
+/// Whether the plan's option `id` may be recommended (is_candidate): a Monte Carlo row of an
+/// option a constraint excludes is never the lowest and says so.
+bool candidate(const Plan& plan, const std::string& id) {
+  const OptionResult* option = find_option_result(plan, id);
+  return option != nullptr && is_candidate(*option);
 }
 
 }  // namespace
@@ -80,7 +85,8 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   // out included).
   const RiskResult::OptionPercentiles* most = nullptr;
   for (const auto& o : r.options) {
-    if (o.candidate && (most == nullptr || o.probability_lowest_npv > most->probability_lowest_npv))
+    if (candidate(plan, o.id) &&
+        (most == nullptr || o.probability_lowest_npv > most->probability_lowest_npv))
       most = &o;
   }
   if (most != nullptr) {
@@ -112,11 +118,12 @@ std::string risk_text(const ResolvedScenario& s, const Plan& plan, const RiskRes
   out += fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "total cost", id_width, "plan",
                      "P10", "P50", "P90", "lowest NPV");
   for (const auto& o : r.options) {
-    out += fmt::format(
-        "{:<{}} {:>12} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
-        whole_money_text(plan_total(plan, o.id)), whole_money_text(o.p10_total_cost),
-        whole_money_text(o.p50_total_cost), whole_money_text(o.p90_total_cost),
-        o.candidate ? fmt::format("{:.1f} %", o.probability_lowest_npv * 100) : "excluded");
+    out +=
+        fmt::format("{:<{}} {:>12} {:>12} {:>12} {:>12} {:>12}\n", o.id, id_width,
+                    whole_money_text(plan_total(plan, o.id)), whole_money_text(o.p10_total_cost),
+                    whole_money_text(o.p50_total_cost), whole_money_text(o.p90_total_cost),
+                    candidate(plan, o.id) ? fmt::format("{:.1f} %", o.probability_lowest_npv * 100)
+                                          : "excluded");
   }
   std::string left_out;
   for (const auto& o : plan.options) {
@@ -165,13 +172,14 @@ std::string risk_json(const ResolvedScenario& s, const Plan& plan, const RiskRes
   }
   ordered options = ordered::array();
   for (const auto& o : r.options) {
-    options.push_back({{"id", o.id},
-                       {"plan_total_cost", plan_total(plan, o.id)},
-                       {"p10_total_cost", o.p10_total_cost},
-                       {"p50_total_cost", o.p50_total_cost},
-                       {"p90_total_cost", o.p90_total_cost},
-                       {"probability_lowest_npv",
-                        o.candidate ? ordered(o.probability_lowest_npv) : ordered(nullptr)}});
+    options.push_back(
+        {{"id", o.id},
+         {"plan_total_cost", plan_total(plan, o.id)},
+         {"p10_total_cost", o.p10_total_cost},
+         {"p50_total_cost", o.p50_total_cost},
+         {"p90_total_cost", o.p90_total_cost},
+         {"probability_lowest_npv",
+          candidate(plan, o.id) ? ordered(o.probability_lowest_npv) : ordered(nullptr)}});
   }
   j["options"] = std::move(options);
   ordered inputs = ordered::array();

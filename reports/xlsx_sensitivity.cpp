@@ -199,7 +199,8 @@ SensitivityLayout write_sensitivity_sheet(lxw_workbook* workbook, SheetWriter& s
       sheet.formula(row, 4, "=" + cell_ref(row, 3) + "-" + cell_ref(row, 1),
                     p.p90_total_cost - p.p10_total_cost, formats.money_whole);
       // The recommendation rule applied to each draw: how often this option is the cheapest.
-      if (p.candidate) {
+      if (const OptionResult* option = find_option_result(plan, p.id);
+          option != nullptr && is_candidate(*option)) {
         sheet.number(row, 5, p.probability_lowest_npv, formats.percent);
       } else {
         sheet.text(row, 5, "excluded", formats.note);
