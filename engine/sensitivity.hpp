@@ -81,6 +81,12 @@ struct UncertainInput {
   double sd = 0;    ///< normal: standard deviation of the relative change
 };
 
+/// Whether draws of `input` move anything: false for a fixed input (uniform 0 .. 0, the
+/// default of demand and growth), a triangular 0 / 0 / 0 or a normal with sd 0. Throws nothing.
+inline bool varies(const UncertainInput& input) {
+  return input.low != 0 || input.mode != 0 || input.high != 0 || input.sd != 0;
+}
+
 /// The uncertain inputs of the Monte Carlo and their distributions. One draw of each input is
 /// shared by every option that has it (the purchase-price draw moves every owned option's
 /// price per GPU and host cost alike, the rental-rate draw every rental's hourly rate and

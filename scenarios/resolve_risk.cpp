@@ -21,8 +21,7 @@ void Resolver::resolve_risk() {
     field = given_range->second;
     // A demand draw multiplies the tokens (and requests) per day: without them, as with a
     // currency nothing is converted from, a range would be listed as varied and move nothing.
-    const bool varies = field.low != 0 || field.high != 0 || field.mode != 0 || field.sd != 0;
-    if (key == "demand" && varies && !r_.plan_inputs.workload.tokens_per_day) {
+    if (key == "demand" && varies(field) && !r_.plan_inputs.workload.tokens_per_day) {
       fail("risk", key,
            "the workload states no demand in tokens (tokens_per_day, or requests_per_day with "
            "output_tokens_per_request): the draws would move nothing (its load is its "
