@@ -69,8 +69,9 @@ double state_share_per_gpu(const ReplicaSetup& s) {
 }
 
 /// Efficiency multiplier of the vendor (ROCm's share of the same peaks), of a tuned submission
-/// and of dense tensor parallelism, engines only. The MoE factor is not in it: it slows the
-/// routed experts' GEMMs alone (moe_efficiency), not attention or the KV-cache reads.
+/// and of dense tensor parallelism, engines only. The MoE factors are not in it: they slow the
+/// routed experts' GEMMs alone (moe_read_efficiency, moe_compute_efficiency), not attention or
+/// the KV-cache reads.
 double efficiency_factor(const ReplicaSetup& s) {
   const ServingConstants& c = s.profile.constants;
   const double dense_tp =
@@ -79,10 +80,15 @@ double efficiency_factor(const ReplicaSetup& s) {
          dense_tp;
 }
 
-/// Share of the dense kernels' efficiency the routed experts' kernels reach (token routing and
-/// permutation, grouped GEMMs of a few tokens per expert): the fitted MoE factor, engines only.
-double moe_efficiency(const ReplicaSetup& s) {
-  return s.model.is_moe() && !is_llama_cpp(s) ? s.profile.constants.moe_factor : 1.0;
+/// Share of the dense reads' bandwidth efficiency the routed experts' weight reads reach, and
+/// of the dense GEMMs' compute efficiency their FLOPs reach (token routing and permutation,
+/// grouped GEMMs of a few tokens per expert): the fitted MoE factors, engines only; 1 for a
+/// dense model or llama.cpp.
+double moe_read_efficiency(const ReplicaSetup& s) {
+  return s.model.is_moe() && !is_llama_cpp(s) ? s.profile.constants.moe_read_factor : 1.0;
+}
+double moe_compute_efficiency(const ReplicaSetup& s) {
+  return s.model.is_moe() && !is_llama_cpp(s) ? s.profile.constants.moe_compute_factor : 1.0;
 }
 
 /// FLOPs per token of the routed experts' GEMMs (k of the E experts); 0 for a dense model.
@@ -307,15 +313,14 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     t.communication_s = engine_communication_s(s, micro_batch) * s.pp;
   }
   // The dense GEMMs and the routed experts' grouped GEMMs are separate kernels, each with its
-  // roofs; the experts' reach the MoE factor's share of the dense kernels' efficiency.
-  const double moe = moe_efficiency(s);
+  // roofs; the experts' reach the MoE factors' shares of the dense kernels' efficiencies.
   const double dense_memory = dense_bytes / weights_bw;
   // llama.cpp's calibrated model keeps one roof over all its GEMMs.
   const double dense_compute =
       matmul_s(s, batch, gpus, gemm_eff, llama ? Gemms::all : Gemms::dense);
-  const double expert_memory = expert_bytes / (weights_bw * moe);
+  const double expert_memory = expert_bytes / (weights_bw * moe_read_efficiency(s));
   const double expert_compute =
-      llama ? 0.0 : matmul_s(s, batch, gpus, gemm_eff * moe, Gemms::experts);
+      llama ? 0.0 : matmul_s(s, batch, gpus, gemm_eff * moe_compute_efficiency(s), Gemms::experts);
   const double kv_memory = kv_bytes / kv_bw;
   const double attention_compute = attention_s(s, batch, resident, gpus, compute_eff);
   t.memory_s = dense_memory + expert_memory + kv_memory;
@@ -343,7 +348,7 @@ double prefill_s_per_token(const ReplicaSetup& s) {
   const double chunk = std::max(1, s.profile.step_token_budget);
   const double all_to_all = expert_parallel(s) ? engine_communication_s(s, chunk) / chunk : 0.0;
   return matmul_s(s, 1.0, gpus, e, Gemms::dense) +
-         matmul_s(s, 1.0, gpus, e * moe_efficiency(s), Gemms::experts) +
+         matmul_s(s, 1.0, gpus, e * moe_compute_efficiency(s), Gemms::experts) +
          attention_s(s, 1.0, attended, gpus, e) + all_to_all;
 }
 

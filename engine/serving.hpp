@@ -10,7 +10,7 @@
 //     T_gemm    = max(weight bytes per GPU / bandwidth, B x matmul FLOPs / compute)      (V2)
 //                 weights read for a micro-batch of B / PP sequences, / TP; an MoE model's
 //                 dense GEMMs and routed experts' grouped GEMMs are two such terms, the
-//                 experts' at the MoE factor's share of the efficiencies (the experts that
+//                 experts' at the MoE factors' shares of the efficiencies (the experts that
 //                 b tokens touch, E (1 - (1 - k / E)^b) per layer; with expert parallel each
 //                 GPU reads its stage's dense weights whole, and 1 / TP of the experts)
 //     T_attention = max(B x the KV cache of c tokens per GPU / bandwidth,

@@ -27,21 +27,23 @@ struct Knob {
   double additive_step;  // first step in seconds for an additive constant; 0: log-stepped
 };
 
-constexpr std::array<Knob, 8> kKnobs{{
+constexpr std::array<Knob, 9> kKnobs{{
     {&ServingConstants::bandwidth_efficiency, 0.05, 1.2, 0},
     {&ServingConstants::compute_efficiency, 0.05, 1.2, 0},
     {&ServingConstants::step_fixed_s, 0.0, kMaxFixedS, kFixedStepS},
     {&ServingConstants::amd_factor, 0.2, 1.5, 0},
-    {&ServingConstants::moe_factor, 0.2, 1.5, 0},
+    {&ServingConstants::moe_read_factor, 0.2, 1.5, 0},
     {&ServingConstants::tuned_factor, 0.5, 3.0, 0},
     {&ServingConstants::fp4_factor, 0.2, 1.5, 0},
     {&ServingConstants::tp_factor, 0.3, 1.2, 0},
+    {&ServingConstants::moe_compute_factor, 0.05, 1.5, 0},
 }};
 constexpr std::size_t kAmdKnob = 3;
-constexpr std::size_t kMoeKnob = 4;
+constexpr std::size_t kMoeReadKnob = 4;
 constexpr std::size_t kTunedKnob = 5;
 constexpr std::size_t kFp4Knob = 6;
 constexpr std::size_t kTpKnob = 7;
+constexpr std::size_t kMoeComputeKnob = 8;
 
 /// Mean absolute log error (a row's error weighs by its size, not its square: one odd row
 /// does not drag the constants every other row agrees on); a row the model refuses weighs as
@@ -122,7 +124,8 @@ std::array<bool, kKnobs.size()> identified(const std::vector<ServingSample>& sam
   std::array<bool, kKnobs.size()> free{};
   free.fill(true);
   free[kAmdKnob] = any([](const ServingSample& s) { return s.device.vendor == Vendor::amd; });
-  free[kMoeKnob] = any([](const ServingSample& s) { return s.request.model.is_moe(); });
+  free[kMoeReadKnob] = any([](const ServingSample& s) { return s.request.model.is_moe(); });
+  free[kMoeComputeKnob] = free[kMoeReadKnob];
   free[kTunedKnob] = any([](const ServingSample& s) { return s.request.tuned; });
   free[kFp4Knob] = any([](const ServingSample& s) {
     return format_support(s.request.engine, s.request.quant.id, s.request.kv_cache, s.device)
@@ -212,9 +215,7 @@ double serving_loo_mape(const std::vector<ServingSample>& samples, const Serving
     }
     // Warm start: one descent from the constants of the whole set's fit.
     const auto result = descend(rest, start, identified(rest));
-    ServingFit fit;
-    fit.constants = result.first;
-    sum += std::abs(predict_serving(samples[i], fit.constants) / samples[i].measured - 1.0);
+    sum += std::abs(predict_serving(samples[i], result.first) / samples[i].measured - 1.0);
   }
   return sum / static_cast<double>(samples.size());
 }

@@ -57,11 +57,12 @@ struct ServingFit {
 };
 
 /// Fits bandwidth_efficiency, compute_efficiency, step_fixed_s, and each factor some row
-/// identifies (amd_factor: an AMD row; moe_factor: an MoE model; tuned_factor: a tuned row;
-/// fp4_factor: a row computing in FP4; tp_factor: a dense model on several GPUs), from `start`
-/// by the coordinate descent described above; efficiencies kept in [0.05, 1.2], factors in
-/// [0.2, 1.5] (tuned [0.5, 3], TP [0.3, 1.2]), the fixed cost in [0, 50 ms].
-/// Deterministic. Throws EngineError on fewer than 6 rows.
+/// identifies (amd_factor: an AMD row; moe_read_factor and moe_compute_factor: an MoE model;
+/// tuned_factor: a tuned row; fp4_factor: a row computing in FP4; tp_factor: a dense model on
+/// several GPUs), from `start` by the coordinate descent described above; efficiencies kept in
+/// [0.05, 1.2], factors in [0.2, 1.5] (tuned [0.5, 3], TP [0.3, 1.2], MoE compute
+/// [0.05, 1.5]), the fixed cost in [0, 50 ms]. Deterministic. Throws EngineError on fewer than
+/// 6 rows.
 ServingFit fit_serving_constants(const std::vector<ServingSample>& samples,
                                  const ServingConstants& start);
 

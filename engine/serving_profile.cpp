@@ -84,19 +84,20 @@ double peak_tflops(const Device& device, ComputePrecision precision) {
 }
 
 ServingConstants fitted_serving_constants() {
-  // Fitted jointly on the 20 rows of tests/data/reference/serving_configs.csv marked `fit`
+  // Fitted jointly on the 26 rows of tests/data/reference/serving_configs.csv marked `fit`
   // (fit_serving_constants; scripts/calibrate-serving recomputes them and the errors:
-  // in-sample MAPE 14.8 %, leave-one-out 33.8 %). Each factor rests on several rows: AMD 5,
-  // MoE 5, tuned (MLPerf submissions) 7, FP4 4, dense TP 3.
+  // in-sample MAPE 15.7 %, leave-one-out 31.3 %). Each factor rests on several rows: AMD 5,
+  // MoE (read and compute) 11, tuned (MLPerf submissions) 7, FP4 6, dense TP 3.
   ServingConstants c;
-  c.bandwidth_efficiency = 0.756006;
-  c.compute_efficiency = 0.580073;
-  c.step_fixed_s = 6.281250e-3;
-  c.amd_factor = 0.441154;
-  c.moe_factor = 0.602987;
-  c.tuned_factor = 1.681240;
-  c.fp4_factor = 0.591325;
-  c.tp_factor = 0.863740;
+  c.bandwidth_efficiency = 0.655956;
+  c.compute_efficiency = 0.627976;
+  c.step_fixed_s = 4.500000e-3;
+  c.amd_factor = 0.523883;
+  c.moe_read_factor = 0.469607;
+  c.moe_compute_factor = 0.206765;
+  c.tuned_factor = 1.530786;
+  c.fp4_factor = 0.611289;
+  c.tp_factor = 0.794162;
   c.calibrated = true;
   return c;
 }
@@ -107,8 +108,8 @@ EngineProfile engine_profile(ServingEngine engine, double device_memory_gib) {
   if (engine != ServingEngine::llama_cpp) {
     p.constants = fitted_serving_constants();
     p.note =
-        "constants fitted jointly on 20 published vLLM, SGLang and TensorRT-LLM "
-        "measurements (14 TensorRT-LLM, 4 vLLM, 2 SGLang): the engines differ by their "
+        "constants fitted jointly on 26 published vLLM, SGLang and TensorRT-LLM "
+        "measurements (20 TensorRT-LLM, 4 vLLM, 2 SGLang): the engines differ by their "
         "profiles (memory share, batch cap, KV blocks), not by their efficiencies";
   }
   switch (engine) {

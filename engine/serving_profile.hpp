@@ -50,10 +50,17 @@ struct ServingConstants {
   double compute_efficiency = 0.6;    ///< share of the tensor peak GEMMs and attention reach
   double step_fixed_s = 0;            ///< fixed cost per micro-batch pass of a step, seconds
   double amd_factor = 1;              ///< on AMD devices: ROCm's kernels' share of the same peaks
-  /// On the routed experts' GEMMs of an MoE model, their weight reads and FLOPs (routing,
-  /// token permutation, grouped GEMMs of a few tokens per expert); attention, the KV-cache
-  /// reads and the dense GEMMs run at the dense efficiencies.
-  double moe_factor = 1;
+  /// On the weight reads of an MoE model's routed experts (the experts a step touches, read
+  /// by grouped GEMMs after the tokens are routed and permuted): their share of the dense
+  /// reads' bandwidth efficiency. Attention, the KV-cache reads and the dense GEMMs run at the
+  /// dense efficiencies.
+  double moe_read_factor = 1;
+  /// On the FLOPs of the routed experts' GEMMs, in decode and prefill: their share of the dense
+  /// GEMMs' compute efficiency (grouped GEMMs of a few tokens per expert, the routing, the
+  /// permutation and the per-token quantisation around them). Apart from the reads because
+  /// the measured rows part them: at a small batch (latency targets) the experts' reads run
+  /// near the dense ones' speed, at thousands of sequences their FLOPs far below.
+  double moe_compute_factor = 1;
   /// Of a vendor-tuned benchmark submission (MLPerf Inference closed: the submitter's own
   /// engine builds, kernels and settings) over the released engine with its defaults; applies
   /// only to requests marked `tuned`.

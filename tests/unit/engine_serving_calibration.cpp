@@ -83,15 +83,16 @@ Spread spread(std::vector<double> errors) {
 
 TEST(ServingCalibration, compiledConstantsAreTheFitOfTheMeasuredRows) {
   const auto samples = test::fitted_serving_samples();
-  ASSERT_EQ(samples.size(), 20u);
+  ASSERT_EQ(samples.size(), 26u);  // 20 rows + T14-T19, Llama 4's 1000/1000 cells
   const ServingConstants compiled = fitted_serving_constants();
   const ServingFit fit = fit_serving_constants(samples, compiled);
   const ServingConstants& f = fit.constants;
   std::printf(
-      "fitted on %d rows: bandwidth %.6f compute %.6f fixed %.6f ms AMD %.6f MoE %.6f tuned %.6f "
-      "FP4 %.6f TP %.6f; in-sample MAPE %.1f %%\n",
+      "fitted on %d rows: bandwidth %.6f compute %.6f fixed %.6f ms AMD %.6f MoE read %.6f "
+      "tuned %.6f FP4 %.6f TP %.6f MoE compute %.6f; in-sample MAPE %.1f %%\n",
       fit.rows, f.bandwidth_efficiency, f.compute_efficiency, f.step_fixed_s * 1e3, f.amd_factor,
-      f.moe_factor, f.tuned_factor, f.fp4_factor, f.tp_factor, 100 * fit.mape);
+      f.moe_read_factor, f.tuned_factor, f.fp4_factor, f.tp_factor, f.moe_compute_factor,
+      100 * fit.mape);
   if (verbose()) {
     for (const auto& row : test::serving_config_rows()) print_row(row);
   }
@@ -104,24 +105,25 @@ TEST(ServingCalibration, compiledConstantsAreTheFitOfTheMeasuredRows) {
   expect("compute_efficiency", compiled.compute_efficiency, f.compute_efficiency);
   expect("step_fixed_s", compiled.step_fixed_s, f.step_fixed_s);
   expect("amd_factor", compiled.amd_factor, f.amd_factor);
-  expect("moe_factor", compiled.moe_factor, f.moe_factor);
+  expect("moe_read_factor", compiled.moe_read_factor, f.moe_read_factor);
+  expect("moe_compute_factor", compiled.moe_compute_factor, f.moe_compute_factor);
   expect("tuned_factor", compiled.tuned_factor, f.tuned_factor);
   expect("fp4_factor", compiled.fp4_factor, f.fp4_factor);
   expect("tp_factor", compiled.tp_factor, f.tp_factor);
-  // Today 14.8 %.
-  EXPECT_LE(serving_mape(samples, compiled), 0.15);
+  // Today 15.7 %.
+  EXPECT_LE(serving_mape(samples, compiled), 0.16);
 }
 
 TEST(ServingCalibration, leaveOneOutErrorStaysWithinItsBound) {
   const auto samples = test::fitted_serving_samples();
   const double loo = serving_loo_mape(samples, fitted_serving_constants());
   std::printf("leave-one-out MAPE %.1f %% over %zu rows\n", 100 * loo, samples.size());
-  EXPECT_LE(loo, 0.345);  // today 33.8 %
+  EXPECT_LE(loo, 0.32);  // today 31.3 %
 }
 
 TEST(ServingCalibration, heldOutRowsStayWithinTheirBounds) {
   const ServingConstants c = fitted_serving_constants();
-  std::vector<double> all, dense, moe;
+  std::vector<double> all, dense, moe, llama4_rows, earlier_rows;
   std::map<std::string, std::vector<double>> by_source;
   for (const auto& row : test::serving_validation_rows()) {
     if (verbose()) print_row(row);
@@ -130,6 +132,9 @@ TEST(ServingCalibration, heldOutRowsStayWithinTheirBounds) {
     (row.sample.request.model.is_moe() ? moe : dense).push_back(e);
     by_source[row.id.substr(0, 1) == "M" ? "MLPerf v5.0" : "TensorRT-LLM perf overview"].push_back(
         e);
+    // P205-P275: the Llama 4 cells of the same table, held out since 2026-12-03.
+    const bool llama4 = row.id[0] == 'P' && std::stoi(row.id.substr(1)) >= 205;
+    (llama4 ? llama4_rows : earlier_rows).push_back(e);
   }
   const Spread s = spread(all);
   std::printf("held-out %zu rows: median error %.1f %%, within 25 %%: %.1f %%\n", s.rows,
@@ -140,16 +145,17 @@ TEST(ServingCalibration, heldOutRowsStayWithinTheirBounds) {
     std::printf("  %-28s %3zu rows: median %.1f %%, within 25 %%: %.1f %%\n", name.c_str(), g.rows,
                 100 * g.median, 100 * g.within_25);
   }
+  by_source["Llama 4 (P205-P275)"] = llama4_rows;
+  by_source["the others (P001-P204, M)"] = earlier_rows;
   for (const auto& [name, group] : by_source) {
     const Spread g = spread(group);
     std::printf("  %-28s %3zu rows: median %.1f %%, within 25 %%: %.1f %%\n", name.c_str(), g.rows,
                 100 * g.median, 100 * g.within_25);
   }
-  // Today: median 14.9 %, 69.3 % within 25 % (149 of 215 rows): the goal (15 % and
-  // 70 %) is met for the median, two rows short for the share; dense models meet it, MoE
-  // models do not (README's accuracy section).
-  EXPECT_LE(s.median, 0.15);
-  EXPECT_GE(s.within_25, 0.69);
+  // Today: median 17.9 %, 67.8 % within 25 % (194 of 286 rows): the goal (15 % and
+  // 70 %) is not met; dense models meet it, MoE models do not (README's accuracy section).
+  EXPECT_LE(s.median, 0.185);
+  EXPECT_GE(s.within_25, 0.67);
 }
 
 TEST(ServingCalibration, latencyRowsArePrinted) {
