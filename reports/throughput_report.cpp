@@ -93,9 +93,12 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
                      c.per_user_tokens_per_s, duration(c.tpot_ms), duration(c.tpot_p99_ms));
   out += fmt::format("time to first token      {} mean, {} p99 ({})\n", duration(c.ttft_ms),
                      duration(c.ttft_p99_ms),
-                     c.ttft_includes_queueing
-                         ? "with queueing for a batch slot"
-                         : "prefill under load, not counting time queued for a slot");
+                     !c.ttft_includes_queueing
+                         ? "prefill under load, not counting time queued for a slot"
+                     : c.ttft_ms > c.ttft_p99_ms
+                         ? "with queueing for a batch slot: fewer than 1 in 100 requests wait, "
+                           "long enough to lift the mean above the p99"
+                         : "with queueing for a batch slot");
   out += fmt::format(
       "step {} = GEMMs {:.2f} + attention {:.2f} + communication {:.2f} + fixed {:.2f} ms "
       "(roofs: memory {:.2f}, compute {:.2f} ms); prefill {:.4f} ms per prompt token\n",
