@@ -188,6 +188,7 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
     throw UsageError("fit: --input-tokens + --output-tokens: " + why);
   }
   const ServingGoal goal = serving_goal("fit", o.goal, vm, false);
+  check_per_token_target("fit", goal, o.output_tokens);
   const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
   std::vector<ServingOffer> offers;
   for (const auto& device : catalog.devices())

@@ -29,6 +29,10 @@ void add_latency_options(boost::program_options::options_description& options,
 ServingGoal serving_goal(const std::string& command, const ServingGoalOptions& values,
                          const boost::program_options::variables_map& vm, bool require_one);
 
+/// Refuses a per-token target (--tpot-ms, --user-tokens-per-s) for requests of one output
+/// token, which have no time per output token: throws UsageError naming `command`.
+void check_per_token_target(const std::string& command, const ServingGoal& goal, int output_tokens);
+
 /// The engine named by --engine. Throws UsageError when unknown.
 ServingEngine serving_engine(const std::string& command, const std::string& text);
 

@@ -105,6 +105,7 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
                      "'");
   }
   const ServingGoal goal = serving_goal("throughput", o.goal, vm, true);
+  check_per_token_target("throughput", goal, o.output_tokens);
 
   const Catalog catalog = open_catalog(o.catalog_path);
   ThroughputQuery q;

@@ -89,8 +89,13 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
   out += fmt::format("input + output tokens/s  {:>10} box  {:>10} per GPU\n",
                      grouped(c.total_tokens_per_s_per_gpu * q.count),
                      grouped(c.total_tokens_per_s_per_gpu));
-  out += fmt::format("per user                 {:.1f} tokens/s (TPOT {} mean, {} p99)\n",
-                     c.per_user_tokens_per_s, duration(c.tpot_ms), duration(c.tpot_p99_ms));
+  if (r.output_tokens == 1) {
+    out +=
+        "per user                 n/a (one output token per request: no time per output token)\n";
+  } else {
+    out += fmt::format("per user                 {:.1f} tokens/s (TPOT {} mean, {} p99)\n",
+                       c.per_user_tokens_per_s, duration(c.tpot_ms), duration(c.tpot_p99_ms));
+  }
   out += fmt::format("time to first token      {} mean, {} p99 ({})\n", duration(c.ttft_ms),
                      duration(c.ttft_p99_ms),
                      !c.ttft_includes_queueing
@@ -142,9 +147,11 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
   j["output_tokens_per_s"] = number(c.output_tokens_per_s);
   j["output_tokens_per_s_per_gpu"] = number(c.output_tokens_per_s_per_gpu);
   j["total_tokens_per_s_per_gpu"] = number(c.total_tokens_per_s_per_gpu);
-  j["per_user_tokens_per_s"] = number(c.per_user_tokens_per_s);
-  j["tpot_ms"] = number(c.tpot_ms);
-  j["tpot_p99_ms"] = number(c.tpot_p99_ms);
+  // One output token per request: no time per output token (null).
+  const bool per_token = r.output_tokens > 1;
+  j["per_user_tokens_per_s"] = per_token ? number(c.per_user_tokens_per_s) : ordered(nullptr);
+  j["tpot_ms"] = per_token ? number(c.tpot_ms) : ordered(nullptr);
+  j["tpot_p99_ms"] = per_token ? number(c.tpot_p99_ms) : ordered(nullptr);
   j["ttft_ms"] = number(c.ttft_ms);
   j["ttft_p99_ms"] = number(c.ttft_p99_ms);
   j["ttft_includes_queueing"] = c.ttft_includes_queueing;

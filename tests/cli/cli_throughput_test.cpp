@@ -80,21 +80,50 @@ TEST(CliThroughput, aMeanTimeToFirstTokenAboveItsP99SaysWhy) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_GT(j["ttft_ms"].get<double>(), j["ttft_p99_ms"].get<double>());
-  const auto text = throughput({"--model", "llama-4-scout", "--quant", "FP8", "--gpu",
-                                "h200-sxm", "--engine", "vllm", "--input-tokens", "1000",
-                                "--output-tokens", "1000", "--ttft-ms", "100"});
+  const auto text =
+      throughput({"--model", "llama-4-scout", "--quant", "FP8", "--gpu", "h200-sxm", "--engine",
+                  "vllm", "--input-tokens", "1000", "--output-tokens", "1000", "--ttft-ms", "100"});
   EXPECT_NE(text.out.find("p99 (with queueing for a batch slot: fewer than 1 in 100 requests "
                           "wait, long enough to lift the mean above the p99)"),
             std::string::npos)
       << text.out;
   // Where the mean stays below the p99 the plain phrase stays.
-  const auto plain = throughput({"--model", "llama-3.3-70b", "--quant", "FP8", "--gpu",
-                                 "h100-sxm", "--count", "8", "--engine", "vllm",
-                                 "--input-tokens", "1000", "--output-tokens", "1000",
-                                 "--tpot-ms", "50", "--ttft-ms", "2000"});
+  const auto plain =
+      throughput({"--model", "llama-3.3-70b", "--quant", "FP8", "--gpu", "h100-sxm", "--count", "8",
+                  "--engine", "vllm", "--input-tokens", "1000", "--output-tokens", "1000",
+                  "--tpot-ms", "50", "--ttft-ms", "2000"});
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_NE(plain.out.find("p99 (with queueing for a batch slot)\n"), std::string::npos)
       << plain.out;
+}
+
+TEST(CliThroughput, oneOutputTokenHasNoTimePerOutputToken) {
+  const std::vector<std::string> box = {"--model",        "llama-3.1-8b", "--quant",         "FP8",
+                                        "--gpu",          "h100-sxm",     "--engine",        "vllm",
+                                        "--input-tokens", "1000",         "--output-tokens", "1"};
+  const auto text = throughput(with(box, {"--max-batch"}));
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(
+                "per user                 n/a (one output token per request: no time per output "
+                "token)\n"),
+            std::string::npos)
+      << text.out;
+  const auto j = json::parse(throughput(with(box, {"--max-batch", "--json"})).out);
+  EXPECT_TRUE(j["tpot_ms"].is_null());
+  EXPECT_TRUE(j["tpot_p99_ms"].is_null());
+  EXPECT_TRUE(j["per_user_tokens_per_s"].is_null());
+  EXPECT_GT(j["output_tokens_per_s"].get<double>(), 0);
+  // A per-token target is refused; a TTFT target is not.
+  for (const std::vector<std::string>& target :
+       {std::vector<std::string>{"--tpot-ms", "50"},
+        std::vector<std::string>{"--user-tokens-per-s", "20"}}) {
+    const auto r = throughput(with(box, target));
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.err,
+              "gputco: throughput: --tpot-ms and --user-tokens-per-s need at least 2 output tokens "
+              "per request (one output token has no time per output token); use --ttft-ms\n");
+  }
+  EXPECT_EQ(throughput(with(box, {"--ttft-ms", "2000"})).exit_code, 0);
 }
 
 TEST(CliThroughput, aHuggingFaceRepositoryIdNamesTheCatalogModel) {
