@@ -71,7 +71,7 @@ ServingGoal serving_goal(const std::string& command, const ServingGoalOptions& v
 
 void check_per_token_target(const std::string& command, const ServingGoal& goal,
                             int output_tokens) {
-  if (output_tokens == 1 && (goal.tpot_p99_ms || goal.user_tokens_per_s)) {
+  if (!has_time_per_output_token(output_tokens) && (goal.tpot_p99_ms || goal.user_tokens_per_s)) {
     throw UsageError(command +
                      ": --tpot-ms and --user-tokens-per-s need at least 2 output tokens per "
                      "request (one output token has no time per output token); use --ttft-ms");

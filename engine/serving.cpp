@@ -186,6 +186,10 @@ std::string to_string(ServingBound bound) {
   return "unknown";
 }
 
+bool has_time_per_output_token(int output_tokens) {
+  return output_tokens >= 2;
+}
+
 double expected_experts_touched(int experts, int active, double tokens) {
   GPUTCO_REQUIRE(std::isfinite(tokens) && tokens >= 0,
                  "tokens must not be negative, got " << tokens);

@@ -163,6 +163,11 @@ struct ReplicaMemory {
   int max_batch = 0;
 };
 
+/// Whether a request of `output_tokens` output tokens has a time per output token (TPOT) and a
+/// per-user speed: at least two tokens; a single one is its first token, timed by the TTFT
+/// alone. Never throws.
+bool has_time_per_output_token(int output_tokens);
+
 /// Expected distinct experts a step touches per MoE layer when `tokens` tokens each pick
 /// `active` of `experts` uniformly: experts x (1 - (1 - active / experts)^tokens). 0 for a
 /// dense model (experts 0). Throws EngineError on negative tokens or active > experts.

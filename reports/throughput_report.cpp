@@ -89,7 +89,7 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
   out += fmt::format("input + output tokens/s  {:>10} box  {:>10} per GPU\n",
                      grouped(c.total_tokens_per_s_per_gpu * q.count),
                      grouped(c.total_tokens_per_s_per_gpu));
-  if (r.output_tokens == 1) {
+  if (!has_time_per_output_token(r.output_tokens)) {
     out +=
         "per user                 n/a (one output token per request: no time per output token)\n";
   } else {
@@ -148,7 +148,7 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
   j["output_tokens_per_s_per_gpu"] = number(c.output_tokens_per_s_per_gpu);
   j["total_tokens_per_s_per_gpu"] = number(c.total_tokens_per_s_per_gpu);
   // One output token per request: no time per output token (null).
-  const bool per_token = r.output_tokens > 1;
+  const bool per_token = has_time_per_output_token(r.output_tokens);
   j["per_user_tokens_per_s"] = per_token ? number(c.per_user_tokens_per_s) : ordered(nullptr);
   j["tpot_ms"] = per_token ? number(c.tpot_ms) : ordered(nullptr);
   j["tpot_p99_ms"] = per_token ? number(c.tpot_p99_ms) : ordered(nullptr);

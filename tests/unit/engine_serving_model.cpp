@@ -196,6 +196,13 @@ TEST(ServingStep, mixtureOfExpertsTouchesMoreExpertsAsTheBatchGrows) {
   EXPECT_GT(w64, 4 * w1);  // 8 of 128 experts vs 128 x (1 - (120/128)^64) = 126.7
 }
 
+TEST(ServingLatency, oneOutputTokenHasNoTimePerOutputToken) {
+  // TPOT = (latency - TTFT) / (output - 1): a single token is its first token.
+  EXPECT_FALSE(has_time_per_output_token(1));
+  EXPECT_TRUE(has_time_per_output_token(2));
+  EXPECT_TRUE(has_time_per_output_token(1000));
+}
+
 TEST(ServingMemory, kvCacheCapsTheBatch) {
   // DOMAIN V3: batch <= (share x memory - weights - runtime) / (resident context x KV per
   // token). 80 GB -> 80 x (1 - 0.0045) = 79.64 GiB; 0.9 x 79.64 - 10e9 / 2^30 (9.3132) - 2 =
