@@ -128,6 +128,7 @@ TEST(Install, layoutAndAProgramThatNeedsNoDataFiles) {
        {"bin/gputco", "share/man/man1/gputco.1.gz", "share/man/man5/gputco-scenario.5.gz",
         "share/bash-completion/completions/gputco", "share/zsh/vendor-completions/_gputco",
         "share/fish/vendor_completions.d/gputco.fish", "share/doc/gputco/README.md",
+        "share/doc/gputco/docs/scenario-reference.md", "share/doc/gputco/docs/money-model.md",
         "share/doc/gputco/LICENSE", "share/doc/gputco/LICENSE.catalog-data",
         "share/doc/gputco/examples/used-3090-rig-vs-rented-h100.ini"}) {
     EXPECT_TRUE(std::filesystem::is_regular_file(prefix.file(file))) << file;

@@ -1,10 +1,12 @@
-// The README's command examples print what the binary prints: every ```text block that
-// starts with "$ build/cli/gputco ..." is run (in an empty directory, so the workbook name is
+// The README's and docs/'s command examples print what the binary prints: every ```text block
+// that starts with "$ build/cli/gputco ..." is run (in an empty directory, so the workbook name is
 // the one the README shows) and compared line by line. A "..." line in a block stands for
 // lines the README leaves out: the lines before it must open the output, the lines after it
 // must follow somewhere after them, in order and contiguous.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -17,7 +19,8 @@ namespace gputco {
 namespace {
 
 struct Example {
-  int line = 0;                    ///< of the "$ build/cli/gputco" line in README.md
+  std::string file;                ///< README.md or docs/NAME.md
+  int line = 0;                    ///< of the "$ build/cli/gputco" line in the file
   std::vector<std::string> args;   ///< after "gputco"; repository paths made absolute
   std::vector<std::string> shown;  ///< the block's lines after the command
 };
@@ -29,8 +32,8 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-std::vector<Example> readme_examples() {
-  std::ifstream in(test::source_path("README.md"));
+std::vector<Example> examples_in(const std::string& file) {
+  std::ifstream in(test::source_path(file));
   std::stringstream content;
   content << in.rdbuf();
   const auto lines = lines_of(content.str());
@@ -39,6 +42,7 @@ std::vector<Example> readme_examples() {
   for (size_t i = 1; i < lines.size(); ++i) {
     if (lines[i - 1] != "```text" || lines[i].rfind(prompt, 0) != 0) continue;
     Example e;
+    e.file = file;
     e.line = static_cast<int>(i + 1);
     std::istringstream words(lines[i].substr(prompt.size()));
     for (std::string word; words >> word;) {
@@ -50,13 +54,29 @@ std::vector<Example> readme_examples() {
   return examples;
 }
 
+/// README.md's examples, then every docs/*.md's in name order.
+std::vector<Example> documented_examples() {
+  std::vector<Example> all = examples_in("README.md");
+  std::vector<std::string> docs;
+  for (const auto& entry : std::filesystem::directory_iterator(test::source_path("docs"))) {
+    if (entry.path().extension() == ".md") docs.push_back("docs/" + entry.path().filename().string());
+  }
+  std::sort(docs.begin(), docs.end());
+  for (const auto& file : docs) {
+    auto more = examples_in(file);
+    all.insert(all.end(), more.begin(), more.end());
+  }
+  return all;
+}
+
 TEST(Readme, everyCommandExamplePrintsWhatTheBinaryPrints) {
-  const auto examples = readme_examples();
-  ASSERT_GE(examples.size(), 3u) << "the README's worked examples were not found";
+  const auto examples = documented_examples();
+  ASSERT_GE(examples.size(), 3u) << "the documents' worked examples were not found";
+  EXPECT_GE(examples_in("README.md").size(), 1u) << "the README's worked example was not found";
   for (const auto& e : examples) {
     test::TempDir dir;
     const auto result = test::run(test::gputco_exe(), e.args, dir.path());
-    ASSERT_EQ(result.exit_code, 0) << "README.md:" << e.line << "\n" << result.err;
+    ASSERT_EQ(result.exit_code, 0) << e.file << ":" << e.line << "\n" << result.err;
     const auto printed = lines_of(result.out);
     size_t at = 0;  // next output line to compare
     bool skipping = false;
@@ -70,10 +90,10 @@ TEST(Readme, everyCommandExamplePrintsWhatTheBinaryPrints) {
         skipping = false;
       }
       ASSERT_LT(at, printed.size())
-          << "README.md:" << e.line << ": the binary printed no line\n  " << want << "\n"
+          << e.file << ":" << e.line << ": the binary printed no line\n  " << want << "\n"
           << result.out;
       EXPECT_EQ(printed[at], want)
-          << "README.md:" << e.line << ", block line " << (&want - e.shown.data()) + 1;
+          << e.file << ":" << e.line << ", block line " << (&want - e.shown.data()) + 1;
       ++at;
     }
   }

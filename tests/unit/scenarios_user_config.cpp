@@ -243,5 +243,18 @@ TEST(ScenarioManual, describesEveryKeyTheParserKnows) {
   }
 }
 
+// docs/scenario-reference.md is the user's key reference (issue #42): it cannot drift from the
+// parser's key table, which reads every key it names.
+TEST(ScenarioReference, documentsEveryKeyTheParserKnows) {
+  const std::string page = test::read_file(test::source_path("docs/scenario-reference.md"));
+  for (const char* section :
+       {"scenario", "workload", "site", "seller", "constraints", "risk", "option:x"}) {
+    for (const auto& key : scenario_keys(section)) {
+      EXPECT_NE(page.find("`" + key + "`"), std::string::npos)
+          << section << " " << key << " is not in docs/scenario-reference.md";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gputco
