@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -421,8 +422,14 @@ GgufFile read_gguf_header(const std::string& path) {
   std::uint64_t alignment = kDefaultAlignment;
   if (const GgufValue* a = file.find("general.alignment");
       a && a->kind == GgufValue::Kind::number) {
+    // A uint32 power of two (ggml's gguf.cpp); checked as a double first: a NaN or 1e30
+    // converted to an integer is undefined.
+    if (!(a->number >= 1 && a->number <= 4294967295.0) || std::floor(a->number) != a->number) {
+      throw ModelFileError(
+          path, fmt::format("general.alignment: expected a power of two, got {}", a->number));
+    }
     alignment = static_cast<std::uint64_t>(a->number);
-    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+    if ((alignment & (alignment - 1)) != 0) {
       throw ModelFileError(path,
                            fmt::format("general.alignment: {} is not a power of two", alignment));
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -46,46 +47,125 @@ class Meta {
 
   const GgufValue* find(const std::string& suffix) const { return file_.find(key(suffix)); }
 
+  /// A number of the file: NaN and infinity are refused here, once for every key, so that
+  /// no comparison or conversion below ever sees one.
   std::optional<double> number(const std::string& suffix) const {
     const GgufValue* v = find(suffix);
     if (!v) return std::nullopt;
     if (v->kind != GgufValue::Kind::number) fail(key(suffix), "expected a number");
+    if (!std::isfinite(v->number)) {
+      fail(key(suffix), fmt::format("expected a finite number, got {}", v->number));
+    }
     return v->number;
   }
 
-  int count(const std::string& suffix, int fallback = 0) const {
+  /// A whole number in 0..`most` (the widest published value is far below the default
+  /// 10^8: a 256K vocabulary, a 73,728 FFN), checked before it becomes a 32-bit int.
+  int count(const std::string& suffix, int fallback = 0, int most = kMaxCount) const {
     const auto v = number(suffix);
     if (!v) return fallback;
-    if (*v < 0 || *v > 1e9 || std::floor(*v) != *v) {
-      fail(key(suffix), fmt::format("expected a whole number, got {}", *v));
-    }
-    return static_cast<int>(*v);
+    return whole(*v, suffix, most);
   }
 
-  int required(const std::string& suffix, const std::string& what) const {
-    const int v = count(suffix, -1);
+  int required(const std::string& suffix, const std::string& what, int most = kMaxCount) const {
+    const int v = count(suffix, -1, most);
     if (v <= 0) fail(key(suffix), v < 0 ? "missing (" + what + ")" : "must be positive, got 0");
     return v;
   }
 
-  // A value that is one number for every layer or an array of one per layer.
-  std::vector<double> per_layer(const std::string& suffix, int layers, double fallback) const {
+  // A value that is one number for every layer or an array of one per layer, each a whole
+  // number in 0..`most` (a missing key: `fallback` for every layer).
+  std::vector<double> per_layer(const std::string& suffix, int layers, double fallback,
+                                int most = kMaxCount) const {
     const GgufValue* v = find(suffix);
     if (!v) return std::vector<double>(static_cast<std::size_t>(layers), fallback);
     if (v->kind == GgufValue::Kind::number) {
-      return std::vector<double>(static_cast<std::size_t>(layers), v->number);
+      return std::vector<double>(static_cast<std::size_t>(layers), count(suffix, 0, most));
     }
     if (v->kind != GgufValue::Kind::array || v->count != static_cast<std::uint64_t>(layers) ||
         v->numbers.size() != static_cast<std::size_t>(layers)) {
       fail(key(suffix), fmt::format("expected a number or one number per layer ({})", layers));
     }
+    for (const double n : v->numbers) whole(n, suffix, most);
     return v->numbers;
   }
 
+  /// The file's name, for messages of the model as a whole.
+  const std::string& path() const { return file_.path; }
+
  private:
+  // The widest count read: see count().
+  static constexpr int kMaxCount = 100'000'000;
+
+  int whole(double v, const std::string& suffix, int most) const {
+    if (!std::isfinite(v) || v < 0 || v > most || std::floor(v) != v) {
+      fail(key(suffix), fmt::format("expected a whole number between 0 and {}, got {}", most, v));
+    }
+    return static_cast<int>(v);
+  }
+
   const GgufFile& file_;
   std::string arch_;
 };
+
+// Bounds of what a GGUF may state (a config.json's, hf_config.cpp): 100,000 layers, heads
+// and experts; a vocabulary of 10^8 tokens; a RoPE factor of 1,024.
+constexpr int kMaxLayers = 100'000;
+constexpr int kMaxHeads = 100'000;
+constexpr int kMaxExperts = 100'000;
+constexpr std::uint64_t kMaxVocabulary = 100'000'000;
+constexpr double kMaxRopeFactor = 1024;
+
+// A vocabulary counted from the file (the embedding's columns, the tokenizer's tokens).
+int vocabulary(const Meta& meta, std::uint64_t tokens) {
+  if (tokens > kMaxVocabulary) {
+    meta.fail(meta.key("vocab_size"),
+              fmt::format("{} tokens, more than the {} of any model", tokens, kMaxVocabulary));
+  }
+  return static_cast<int>(tokens);
+}
+
+// The tensor table's blocks ("blk.N.") agree with block_count: none beyond it, and none
+// missing at the end (llama.cpp's loader fails on a missing layer's tensors). A table
+// without blocks (a header-only file) says nothing.
+void check_blocks_in_table(const Meta& meta, const std::vector<GgufTensor>& tensors, int layers) {
+  long long highest = -1;
+  for (const GgufTensor& t : tensors) {
+    if (t.name.rfind("blk.", 0) != 0) continue;
+    long long n = 0;
+    std::size_t i = 4;
+    for (; i < t.name.size() && i < 12 && std::isdigit(static_cast<unsigned char>(t.name[i]));
+         ++i) {
+      n = n * 10 + (t.name[i] - '0');
+    }
+    if (i > 4) highest = std::max(highest, n);
+  }
+  if (highest < 0) return;
+  const int nextn = meta.count("nextn_predict_layers", 0, kMaxLayers);
+  if (highest >= layers || highest + 1 + nextn < layers) {
+    meta.fail(meta.key("block_count"),
+              fmt::format("{} layers, but the tensor table holds blocks 0 to {}", layers, highest));
+  }
+}
+
+// Grouped-query attention gives each KV head an equal share of the query heads (llama.cpp's
+// n_gqa = n_head / n_head_kv, transformers' repeat_kv): per layer, KV heads at most the heads
+// and dividing them. `kv` < 0: as many as the heads.
+void check_grouped_query(const Meta& meta, const std::vector<double>& heads,
+                         const std::vector<double>& kv) {
+  for (std::size_t l = 0; l < heads.size(); ++l) {
+    const auto h = static_cast<long long>(heads[l]);
+    const auto k = kv[l] < 0 ? h : static_cast<long long>(kv[l]);
+    if (h <= 0 || k <= 0) continue;
+    if (k > h || h % k != 0) {
+      meta.fail(
+          meta.key("attention.head_count_kv"),
+          fmt::format("{} {} {} (layer {}): grouped-query attention shares each KV head "
+                      "among an equal number of attention heads",
+                      k, k > h ? "is more than the attention heads," : "does not divide", h, l));
+    }
+  }
+}
 
 std::string text_value(const GgufFile& file, const std::string& key) {
   const GgufValue* v = file.find(key);
@@ -98,7 +178,13 @@ std::string text_value(const GgufFile& file, const std::string& key) {
 // Every part of a split model (gguf-split's "PREFIX-00001-of-00003.gguf"), else the file.
 std::vector<std::string> parts_of(const std::string& path, const GgufFile& first) {
   const GgufValue* count = first.find("split.count");
-  if (!count || count->kind != GgufValue::Kind::number || count->number <= 1) return {path};
+  if (!count) return {path};
+  // gguf-split numbers parts with five digits: 1 to 99,999.
+  if (count->kind != GgufValue::Kind::number || !std::isfinite(count->number) ||
+      count->number < 0 || count->number > 99999 || std::floor(count->number) != count->number) {
+    throw ModelFileError(path, "split.count: expected the number of parts, 1 to 99999");
+  }
+  if (count->number <= 1) return {path};
   static const std::regex kSplitName(R"((.*)-(\d{5})-of-(\d{5})\.gguf)");
   std::smatch m;
   const std::string name = fs::path(path).filename().string();
@@ -128,10 +214,22 @@ bool contains(const std::string& text, const char* part) {
 // The name of a file's weight format: general.file_type's, else its commonest 2-D type.
 std::string weight_format(const GgufFile& file, const std::vector<GgufTensor>& tensors,
                           std::vector<std::string>& notes) {
-  if (const GgufValue* t = file.find("general.file_type");
-      t && t->kind == GgufValue::Kind::number) {
-    const std::string name = llama_file_type_name(static_cast<std::uint32_t>(t->number));
+  std::string why = "no general.file_type";
+  if (const GgufValue* t = file.find("general.file_type")) {
+    // llama.cpp's llama_ftype: a small whole number (0 to 39 today; 1024 is its "guessed"
+    // flag). Checked before the conversion: 1e30 as a uint32 is undefined.
+    if (t->kind != GgufValue::Kind::number || !std::isfinite(t->number) || t->number < 0 ||
+        t->number > 65535 || std::floor(t->number) != t->number) {
+      throw ModelFileError(file.path, fmt::format("general.file_type: expected llama.cpp's file "
+                                                  "type, a whole number from 0, got {}",
+                                                  t->kind == GgufValue::Kind::number
+                                                      ? fmt::format("{}", t->number)
+                                                      : std::string("text or a list")));
+    }
+    const auto id = static_cast<std::uint32_t>(t->number);
+    const std::string name = llama_file_type_name(id);
     if (!name.empty()) return name;
+    why = fmt::format("general.file_type {} is not known to this program", id);
   }
   std::map<std::uint32_t, std::uint64_t> elements_by_type;
   for (const GgufTensor& t : tensors) {
@@ -142,10 +240,7 @@ std::string weight_format(const GgufFile& file, const std::vector<GgufTensor>& t
                        [](const auto& a, const auto& b) { return a.second < b.second; });
   const std::string name =
       commonest == elements_by_type.end() ? "F32" : ggml_type_info(commonest->first)->name;
-  notes.push_back(
-      "no general.file_type: the weight format is named after the commonest tensor "
-      "type, " +
-      name);
+  notes.push_back(why + ": the weight format is named after the commonest tensor type, " + name);
   return name;
 }
 
@@ -179,14 +274,18 @@ GgufModel read_gguf_model(const std::string& path) {
   a.name = text_value(*head, "general.name");
   a.id = fs::path(out.files.front()).stem().string();
   if (a.name.empty()) a.name = a.id;
-  a.layers = meta.required("block_count", "the layer count");
+  // Counts that size what is allocated per layer are bounded before anything is: the layers
+  // as a config.json's (100,000), and by the tensor table when it has blocks.
+  a.layers = meta.required("block_count", "the layer count", kMaxLayers);
+  check_blocks_in_table(meta, tensors, a.layers);
   a.hidden = meta.required("embedding_length", "the hidden size");
   const int layers = a.layers;
 
   // Attention heads, possibly per layer.
-  const auto heads = meta.per_layer("attention.head_count", layers, 0);
-  const auto kv = meta.per_layer("attention.head_count_kv", layers, -1);
+  const auto heads = meta.per_layer("attention.head_count", layers, 0, kMaxHeads);
+  const auto kv = meta.per_layer("attention.head_count_kv", layers, -1, kMaxHeads);
   const auto ffn = meta.per_layer("feed_forward_length", layers, -1);
+  check_grouped_query(meta, heads, kv);
   a.heads = static_cast<int>(*std::max_element(heads.begin(), heads.end()));
   int kv_max = 0;
   std::vector<bool> has_kv(static_cast<std::size_t>(layers), true);
@@ -217,10 +316,15 @@ GgufModel read_gguf_model(const std::string& path) {
     a.head_dim_v = 0;
   }
 
-  a.experts = meta.count("expert_count");
-  a.experts_active = meta.count("expert_used_count");
+  a.experts = meta.count("expert_count", 0, kMaxExperts);
+  a.experts_active = meta.count("expert_used_count", 0, kMaxExperts);
   if (a.experts > 0 && a.experts_active <= 0) {
     meta.fail(meta.key("expert_used_count"), "missing (experts used per token)");
+  }
+  if (a.experts_active > a.experts) {
+    meta.fail(meta.key("expert_used_count"),
+              fmt::format("{} experts used per token, more than the {} of {}", a.experts_active,
+                          a.experts, meta.key("expert_count")));
   }
 
   // Layers without KV and with a recurrent state.
@@ -286,14 +390,15 @@ GgufModel read_gguf_model(const std::string& path) {
   for (const SwaRule& rule : kSwaRules) {
     if (arch_name != rule.arch) continue;
     const int p = pattern && pattern->kind == GgufValue::Kind::number
-                      ? static_cast<int>(pattern->number)
+                      ? meta.count("attention.sliding_window_pattern", 0, kMaxLayers)
                       : rule.pattern;
     for (int l = 0; l < layers; ++l) swa += p == 0 || l % p < p - 1 ? 1 : 0;
     a.swa_window = window > 0 ? window : rule.fixed_window;
   }
   if (pattern && pattern->kind == GgufValue::Kind::array) {
-    swa = static_cast<int>(std::count_if(pattern->numbers.begin(), pattern->numbers.end(),
-                                         [](double v) { return v != 0; }));
+    // One flag per layer (llama.cpp's swa_layers array): each 0 or 1.
+    const auto flags = meta.per_layer("attention.sliding_window_pattern", layers, 0, 1);
+    swa = static_cast<int>(std::count(flags.begin(), flags.end(), 1.0));
     a.swa_window = window;
   }
   if (swa > 0 && a.swa_window <= 0) {
@@ -311,6 +416,14 @@ GgufModel read_gguf_model(const std::string& path) {
   // Context and RoPE scaling.
   a.max_context = meta.count("context_length");
   const auto factor = meta.number("rope.scaling.factor");
+  // As for a config.json's rope_scaling.factor (hf_config.cpp): the published ones run from
+  // 2 to 64; 0, a negative or an absurd factor is a broken file.
+  if (factor && !(*factor > 0 && *factor <= kMaxRopeFactor)) {
+    meta.fail(meta.key("rope.scaling.factor"),
+              fmt::format("expected a RoPE scaling factor above 0 and at most {} (the multiple "
+                          "of the trained context), got {}",
+                          kMaxRopeFactor, *factor));
+  }
   const int original = meta.count("rope.scaling.original_context_length");
   const std::string scaling = text_value(*head, meta.key("rope.scaling.type"));
   if (factor && *factor > 1 && original > 0 && scaling != "none") {
@@ -331,7 +444,12 @@ GgufModel read_gguf_model(const std::string& path) {
     if (t.name == "token_embd.weight") {
       w.embedding_bytes += bytes;
       embedding_elements += n;
-      if (a.vocab_size == 0 && t.dims.size() == 2) a.vocab_size = static_cast<int>(t.dims[1]);
+      if (t.dims.size() == 2 && t.dims[0] != static_cast<std::uint64_t>(a.hidden)) {
+        meta.fail(meta.key("embedding_length"),
+                  fmt::format("{} does not match token_embd.weight's rows of {} values", a.hidden,
+                              t.dims[0]));
+      }
+      if (a.vocab_size == 0 && t.dims.size() == 2) a.vocab_size = vocabulary(meta, t.dims[1]);
     } else if (t.name == "output.weight") {
       w.output_bytes += bytes;
       has_output = true;
@@ -343,10 +461,12 @@ GgufModel read_gguf_model(const std::string& path) {
     }
   }
   if (tensors.empty()) throw ModelFileError(path, "the file holds no tensors (a vocabulary only?)");
-  if (const int vocab = meta.count("vocab_size"); vocab > 0) a.vocab_size = vocab;
+  if (const int vocab = meta.count("vocab_size", 0, kMaxVocabulary); vocab > 0) {
+    a.vocab_size = vocab;
+  }
   if (a.vocab_size == 0) {
     if (const GgufValue* tokens = head->find("tokenizer.ggml.tokens")) {
-      a.vocab_size = static_cast<int>(tokens->count);
+      a.vocab_size = vocabulary(meta, tokens->count);
     }
   }
   a.tied_embeddings = !has_output;

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -21,6 +23,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+// The widest dimension read (a hidden size, an FFN or state width, a vocabulary): 10^8, a
+// hundred times the widest published (a 256K vocabulary, a 73,728 FFN); it keeps every
+// count, and products of two in 64 bits, far inside the 32 bits the shape holds.
+constexpr long long kMaxWidth = 100'000'000;
 
 // Reads the fields of one config object, naming the file and key in every error.
 class Fields {
@@ -63,19 +70,50 @@ class Fields {
     std::string key;
     const json* v = first(keys, &key);
     if (!v) return std::nullopt;
-    if (v->is_number_integer()) return v->get<long long>();
-    if (v->is_number_float()) {
-      const double d = v->get<double>();
+    return whole_number(*v, key);
+  }
+
+  /// `v` as a whole number: JSON integers (an unsigned one above 2^63 refused, never wrapped)
+  /// and floats with no fraction below 1e15; else fails naming `key`.
+  long long whole_number(const json& v, const std::string& key) const {
+    if (v.is_number_unsigned()) {
+      const auto u = v.get<std::uint64_t>();
+      if (u > static_cast<std::uint64_t>(std::numeric_limits<long long>::max())) {
+        fail(key, "expected a whole number, got " + v.dump() + ", beyond any model's");
+      }
+      return static_cast<long long>(u);
+    }
+    if (v.is_number_integer()) return v.get<long long>();
+    if (v.is_number_float()) {
+      const double d = v.get<double>();
       if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 1e15) {
         return static_cast<long long>(d);
       }
     }
-    fail(key, "expected a whole number, got " + v->dump());
+    fail(key, "expected a whole number, got " + v.dump());
+  }
+
+  /// The layer numbers of the list `key` (mlp_only_layers, moe_layers): each a whole number
+  /// in 0..layers - 1, checked in 64 bits before it indexes anything (an index of 2^32 + 1
+  /// read as a 32-bit int was 1 to the check and 4294967297 to the vector: a crash).
+  std::vector<std::size_t> layer_list(const char* key, int layers) const {
+    const json* list = find(key);
+    if (!list) return {};
+    if (!list->is_array()) fail(key, "expected a list of layer numbers, got " + list->dump());
+    std::vector<std::size_t> out;
+    for (const json& l : *list) {
+      const long long n = l.is_number() ? whole_number(l, key) : -1;
+      if (n < 0 || n >= layers) {
+        fail(key, "expected layer numbers 0.." + std::to_string(layers - 1) + ", got " + l.dump());
+      }
+      out.push_back(static_cast<std::size_t>(n));
+    }
+    return out;
   }
 
   // A whole number in [lo, hi]; nullopt when absent.
   std::optional<int> count(std::initializer_list<const char*> keys, long long lo = 0,
-                           long long hi = 100'000'000) const {
+                           long long hi = kMaxWidth) const {
     const auto v = integer(keys);
     if (!v) return std::nullopt;
     if (*v < lo || *v > hi) {
@@ -87,10 +125,22 @@ class Fields {
   }
 
   int required(std::initializer_list<const char*> keys, const std::string& what, long long lo = 1,
-               long long hi = 100'000'000) const {
+               long long hi = kMaxWidth) const {
     const auto v = count(keys, lo, hi);
     if (!v) fail(*keys.begin(), "missing (" + what + ")");
     return *v;
+  }
+
+  /// A width that is the product of two (d_inner = expand x hidden size, heads x head width),
+  /// multiplied in 64 bits and held to kMaxWidth like a width read directly: a Mamba d_inner
+  /// of 64 x 10^8 wrapped to 2,105,032,704 in 32 bits. `keys` names the two fields.
+  int product(long long a, long long b, const std::string& keys) const {
+    const long long p = a * b;  // each at most kMaxWidth: below 2^63
+    if (p > kMaxWidth) {
+      fail(keys,
+           fmt::format("{} x {} = {} is wider than any model (at most {})", a, b, p, kMaxWidth));
+    }
+    return static_cast<int>(p);
   }
 
   std::optional<double> number(std::initializer_list<const char*> keys) const {
@@ -137,6 +187,10 @@ json parse_file(const std::string& path) {
     return parse_json_bounded(text);
   } catch (const JsonTooDeep& e) {
     throw ModelFileError(path, std::string(e.what()) + " (a config.json has three or four)");
+  } catch (const JsonDuplicateKey& e) {
+    throw ModelFileError(path, e.what());
+  } catch (const json::out_of_range& e) {
+    throw ModelFileError(path, "out of range: " + json_problem(e));
   } catch (const json::parse_error& e) {
     // "[json.exception.parse_error.101] parse error at line 1, column 4: syntax error ...":
     // the byte says where; keep what was wrong.
@@ -281,17 +335,11 @@ void read_experts(const Fields& f, const std::string& type, ModelShape& s) {
     pattern = true;
   }
   for (const char* key : {"mlp_only_layers", "moe_layers"}) {
-    const json* list = f.find(key);
-    if (!list) continue;
-    if (!list->is_array()) f.fail(key, "expected a list of layer numbers");
-    if (std::string(key) == "moe_layers") std::fill(moe.begin(), moe.end(), false);
-    for (const json& l : *list) {
-      if (!l.is_number_integer() || l.get<int>() < 0 || l.get<int>() >= layers) {
-        f.fail(key,
-               "expected layer numbers 0.." + std::to_string(layers - 1) + ", got " + l.dump());
-      }
-      moe[l.get<std::size_t>()] = std::string(key) == "moe_layers";
-    }
+    if (!f.find(key)) continue;
+    const std::vector<std::size_t> list = f.layer_list(key, layers);
+    const bool listed_are_moe = std::string(key) == "moe_layers";
+    if (listed_are_moe) std::fill(moe.begin(), moe.end(), false);
+    for (const std::size_t l : list) moe[l] = listed_are_moe;
     pattern = true;
   }
   for (int l = 0; l < s.dense_layers; ++l) moe[static_cast<std::size_t>(l)] = false;
@@ -374,8 +422,9 @@ void read_hybrid(const Fields& f, const std::string& type, ModelShape& s) {
     s.ssm_version = 1;
     s.ssm_state = f.required({"mamba_d_state"}, "the state size");
     s.ssm_conv = f.required({"mamba_d_conv"}, "the convolution kernel");
-    s.ssm_inner = f.count({"mamba_expand"}, 1, 64).value_or(2) * hidden;
-    s.ssm_dt_rank = f.count({"mamba_dt_rank"}).value_or((hidden + 15) / 16);
+    s.ssm_inner = f.product(f.count({"mamba_expand"}, 1, 64).value_or(2), hidden,
+                            "mamba_expand x " + f.name_used({"hidden_size", "n_embd", "d_model"}));
+    s.ssm_dt_rank = f.count({"mamba_dt_rank"}, 1).value_or((hidden + 15) / 16);
     return;
   }
   if (type == "falcon_h1") {
@@ -385,8 +434,9 @@ void read_hybrid(const Fields& f, const std::string& type, ModelShape& s) {
     s.ssm_conv = f.required({"mamba_d_conv"}, "the convolution kernel");
     s.ssm_groups = f.count({"mamba_n_groups"}, 1, 1024).value_or(1);
     s.ssm_heads = f.required({"mamba_n_heads"}, "the Mamba-2 heads");
-    s.ssm_inner =
-        f.count({"mamba_d_ssm"}).value_or(f.count({"mamba_expand"}, 1, 64).value_or(2) * hidden);
+    s.ssm_inner = f.count({"mamba_d_ssm"})
+                      .value_or(f.product(f.count({"mamba_expand"}, 1, 64).value_or(2), hidden,
+                                          "mamba_expand x hidden_size"));
     return;
   }
   if (type == "mamba" || type == "mamba2" || type == "falcon_mamba") {
@@ -395,12 +445,16 @@ void read_hybrid(const Fields& f, const std::string& type, ModelShape& s) {
     s.ssm_version = type == "mamba2" ? 2 : 1;
     s.ssm_state = f.required({"state_size"}, "the state size");
     s.ssm_conv = f.required({"conv_kernel"}, "the convolution kernel");
-    s.ssm_inner =
-        f.count({"intermediate_size"}).value_or(f.count({"expand"}, 1, 64).value_or(2) * hidden);
+    s.ssm_inner = f.count({"intermediate_size"})
+                      .value_or(f.product(f.count({"expand"}, 1, 64).value_or(2), hidden,
+                                          "expand x " + f.name_used({"hidden_size", "d_model"})));
     s.intermediate_size = 0;  // a Mamba config's intermediate_size is d_inner, not an FFN
     if (s.ssm_version == 1) {
+      // transformers' MambaConfig: time_step_rank "auto" is ceil(hidden / 16).
       const json* rank = f.find("time_step_rank");
-      s.ssm_dt_rank = rank && rank->is_number_integer() ? rank->get<int>() : (hidden + 15) / 16;
+      s.ssm_dt_rank = rank && rank->is_string()
+                          ? (hidden + 15) / 16
+                          : f.count({"time_step_rank"}, 1).value_or((hidden + 15) / 16);
     } else {
       s.ssm_groups = f.count({"n_groups"}, 1, 1024).value_or(1);
       s.ssm_heads = f.required({"num_heads"}, "the Mamba-2 heads");
@@ -425,7 +479,8 @@ void read_hybrid(const Fields& f, const std::string& type, ModelShape& s) {
     s.ssm_conv = f.required({"conv_kernel"}, "the convolution kernel");
     s.ssm_groups = f.count({"n_groups"}, 1, 1024).value_or(1);
     s.ssm_heads = f.required({"mamba_num_heads"}, "the Mamba-2 heads");
-    s.ssm_inner = s.ssm_heads * f.required({"mamba_head_dim"}, "the Mamba-2 head width");
+    s.ssm_inner = f.product(s.ssm_heads, f.required({"mamba_head_dim"}, "the Mamba-2 head width"),
+                            "mamba_num_heads x mamba_head_dim");
     return;
   }
   // Granite 4 and other layer_types hybrids with mamba layers.
@@ -435,10 +490,15 @@ void read_hybrid(const Fields& f, const std::string& type, ModelShape& s) {
     s.ssm_conv = f.required({"mamba_d_conv", "conv_kernel"}, "the convolution kernel");
     s.ssm_groups = f.count({"mamba_n_groups", "n_groups"}, 1, 1024).value_or(1);
     s.ssm_heads = f.required({"mamba_n_heads", "mamba_num_heads"}, "the Mamba-2 heads");
-    s.ssm_inner =
-        f.count({"mamba_d_ssm"})
-            .value_or(s.ssm_heads * f.count({"mamba_d_head", "mamba_head_dim"}).value_or(0));
-    if (s.ssm_inner <= 0) s.ssm_inner = f.count({"mamba_expand"}, 1, 64).value_or(2) * hidden;
+    s.ssm_inner = f.count({"mamba_d_ssm"})
+                      .value_or(f.product(
+                          s.ssm_heads, f.count({"mamba_d_head", "mamba_head_dim"}).value_or(0),
+                          f.name_used({"mamba_n_heads", "mamba_num_heads"}) + " x " +
+                              f.name_used({"mamba_d_head", "mamba_head_dim"})));
+    if (s.ssm_inner <= 0) {
+      s.ssm_inner = f.product(f.count({"mamba_expand"}, 1, 64).value_or(2), hidden,
+                              "mamba_expand x hidden_size");
+    }
   }
 }
 
@@ -595,6 +655,10 @@ HfConfig read_hf_config_text(const std::string& json_text, const std::string& wh
     top_json = parse_json_bounded(json_text);
   } catch (const JsonTooDeep& e) {
     throw ModelFileError(where, std::string(e.what()) + " (a config.json has three or four)");
+  } catch (const JsonDuplicateKey& e) {
+    throw ModelFileError(where, e.what());
+  } catch (const json::out_of_range& e) {
+    throw ModelFileError(where, "out of range: " + json_problem(e));
   } catch (const json::parse_error& e) {
     throw ModelFileError(where, std::string("not JSON: ") + e.what());
   }

@@ -31,6 +31,10 @@ json config_value(const pt::ptree& node, const std::string& key, Scenario& s) {
     for (const auto& [child_key, child] : node) {
       if (array) {
         out.push_back(config_value(child, key, s));
+      } else if (out.contains(child_key)) {
+        // A JSON scenario's nested object naming a key twice: property_tree keeps both.
+        throw ScenarioError(s.file, s.line_of("model", key), "[model] " + key,
+                            JsonDuplicateKey(child_key).what());
       } else {
         out[child_key] = config_value(child, key, s);
       }
@@ -45,7 +49,9 @@ json config_value(const pt::ptree& node, const std::string& key, Scenario& s) {
       return parse_json_bounded(text);
     } catch (const JsonTooDeep& e) {
       throw ScenarioError(s.file, s.line_of("model", key), "[model] " + key, e.what());
-    } catch (const json::parse_error&) {
+    } catch (const JsonDuplicateKey& e) {
+      throw ScenarioError(s.file, s.line_of("model", key), "[model] " + key, e.what());
+    } catch (const json::exception&) {  // not JSON, or a number beyond a double
       throw ScenarioError(s.file, s.line_of("model", key), "[model] " + key,
                           "expected a JSON value (as config.json holds it), got '" + text + "'");
     }
