@@ -266,17 +266,10 @@ std::optional<bool> SectionReader::boolean(const std::string& key) const {
 }
 
 void SectionReader::record(const std::string& key, double min, double max, bool whole) const {
-  // The keys of this section listed so far, whoever listed them: those listed since the last
-  // look are added to the reader's own list first (issue #19: a scan of every section's keys
-  // at every key read was a tenth of a sweep's parse, for the same answer).
-  auto& keys = scenario_.number_keys;
-  for (; listed_up_to_ < keys.size(); ++listed_up_to_) {
-    if (keys[listed_up_to_].section == section_) section_keys_.push_back(listed_up_to_);
-  }
-  for (const std::size_t i : section_keys_) {
-    if (keys[i].key == key) return;
-  }
-  keys.push_back({section_, key, min, max, whole});
+  // The first range read wins (issue #19); one look-up in the scenario's index of listed keys
+  // (a scan of them made reading N sections quadratic, issue #39).
+  if (!scenario_.number_keys_listed.insert(section_ + '\n' + key).second) return;
+  scenario_.number_keys.push_back({section_, key, min, max, whole});
 }
 
 }  // namespace gputco

@@ -102,10 +102,6 @@ class SectionReader {
   const boost::property_tree::ptree& tree_;
   std::string section_;
   Scenario& scenario_;
-  /// record()'s index: the positions in Scenario::number_keys of this section's keys among
-  /// the first listed_up_to_ entries.
-  mutable std::vector<std::size_t> section_keys_;
-  mutable std::size_t listed_up_to_ = 0;
 };
 
 }  // namespace gputco
