@@ -421,12 +421,14 @@ Listing list_carbon(const Catalog& c, const std::string& as_of, const Staleness&
   return l;
 }
 
-/// One CSV field from a JSON value: text as is (quoted where needed), numbers in the
-/// shortest form that reads back the same, true/false, and an empty field for null.
+/// One CSV field from a JSON value: text guarded against formulas (csv_text_field: a
+/// device name "=HYPERLINK(...)" from a price book is not run by the spreadsheet that opens
+/// the file), numbers in the shortest form that reads back the same, true/false, and an
+/// empty field for null.
 std::string csv_value(const ordered& value) {
   if (value.is_null()) return "";
-  if (value.is_string()) return csv_field(value.get<std::string>());
-  return csv_field(value.dump());
+  if (value.is_string()) return csv_text_field(value.get<std::string>());
+  return csv_number_field(value.dump());
 }
 
 void print_listing(const Listing& l, const std::string& what, const std::string& format,
@@ -440,7 +442,7 @@ void print_listing(const Listing& l, const std::string& what, const std::string&
     out << doc.dump(2) << "\n";
   } else if (format == "csv") {
     // RFC 4180, as plan --format csv: CRLF line ends.
-    for (size_t i = 0; i < l.keys.size(); ++i) out << (i ? "," : "") << csv_field(l.keys[i]);
+    for (size_t i = 0; i < l.keys.size(); ++i) out << (i ? "," : "") << csv_text_field(l.keys[i]);
     out << "\r\n";
     for (const auto& row : l.rows) {
       for (size_t i = 0; i < l.keys.size(); ++i) {

@@ -303,9 +303,9 @@ std::string sweep_csv(const ScenarioNumberKey& key, const std::vector<SweepRow>&
   for (const auto& r : rows) {
     for (const auto& o : r.options) {
       const auto amount = [&](double x) { return o.feasible ? fmt::format("{}", x) : ""; };
-      out += fmt::format("{},{},{},{},{},{},{},{}\r\n", csv_field(key.full_name()), r.value,
-                         csv_field(o.id), o.feasible, r.currency, amount(o.total_cost),
-                         amount(o.npv), r.recommendation == o.id);
+      out += fmt::format("{},{},{},{},{},{},{},{}\r\n", csv_text_field(key.full_name()), r.value,
+                         csv_text_field(o.id), o.feasible, csv_text_field(r.currency),
+                         amount(o.total_cost), amount(o.npv), r.recommendation == o.id);
     }
   }
   return out;

@@ -33,7 +33,7 @@ std::string export_rows(SQLite::Database& db, ImportFormat format, const std::st
       // Text cells guarded against formulas (csv_text_field), numbers as they are.
       const CellValue value = column_value(q.getColumn(static_cast<int>(i)));
       out += std::holds_alternative<std::string>(value) ? csv_text_field(cell_text(value))
-                                                        : csv_field(cell_text(value));
+                                                        : csv_number_field(cell_text(value));
     }
     out += "\n";
   }

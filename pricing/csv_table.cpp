@@ -24,7 +24,7 @@ int no_space(unsigned char) {
 
 }  // namespace
 
-std::string csv_field(std::string_view text) {
+std::string csv_number_field(std::string_view text) {
   if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
   std::string out = "\"";
   for (char c : text) {
@@ -50,8 +50,8 @@ bool guarded(std::string_view text) {
 }  // namespace
 
 std::string csv_text_field(std::string_view text) {
-  if (starts_formula(text) || guarded(text)) return csv_field("'" + std::string(text));
-  return csv_field(text);
+  if (starts_formula(text) || guarded(text)) return csv_number_field("'" + std::string(text));
+  return csv_number_field(text);
 }
 
 std::string lf_line_ends(std::string_view text) {

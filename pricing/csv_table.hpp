@@ -40,20 +40,20 @@ CsvTable parse_csv(std::string_view text, const std::string& path);
 /// Shared by the CSV reader and the scenario reader.
 std::size_t first_invalid_utf8(std::string_view text);
 
-/// One RFC 4180 field as written: `text` unchanged unless it holds a comma, a quote or a line
-/// break, then quoted with its quotes doubled. The one CSV writer of the project (catalog
-/// export, `plan --format csv`): parse_csv reads it back to `text`. For a number we format
-/// ourselves (digits, a sign, a dot, an exponent). Text from people or files goes through
-/// csv_text_field. Throws nothing.
-std::string csv_field(std::string_view text);
+/// A number we format ourselves (digits, a sign, a dot, an exponent) as one RFC 4180 field:
+/// unchanged unless it holds a comma, a quote or a line break, then quoted with its quotes
+/// doubled (parse_csv reads it back). Never for text from people, files or the catalog:
+/// every CSV writer of the project (catalog export, catalog list, plan and sweep --format
+/// csv) writes text through csv_text_field, the one guard against formulas. Throws nothing.
+std::string csv_number_field(std::string_view text);
 
 /// A text cell (an id, a name, a note, a source) as a CSV field that a spreadsheet opening the
 /// file will not run as a formula (OWASP, "CSV Injection"): a cell starting with '=', '+',
 /// '-', '@', a tab or a carriage return gets a leading apostrophe ("=1+1" -> "'=1+1",
 /// "-2+3" -> "'-2+3"), and so does a cell that starts with an apostrophe followed by one of
-/// those or another apostrophe, so that csv_text_value gives every text back exactly. Then
-/// csv_field. Numbers we format ourselves are written with csv_field: a negative number stays
-/// a number. Throws nothing.
+/// those or another apostrophe, so that csv_text_value gives every text back exactly; then
+/// quoted as csv_number_field quotes. Numbers we format ourselves are written with
+/// csv_number_field: a negative number stays a number. Throws nothing.
 std::string csv_text_field(std::string_view text);
 
 /// The text a csv_text_field cell holds: one leading apostrophe removed when it is followed by

@@ -11,7 +11,7 @@
 namespace gputco {
 namespace {
 
-// Every cell below is a field as written: numbers we format (csv_field: "-1020" stays a
+// Every cell below is a field as written: numbers we format (csv_number_field: "-1020" stays a
 // number), text through csv_text_field (an option id "-A1" or a note "=1+1" is not run as a
 // formula by the spreadsheet that opens the file).
 
@@ -20,7 +20,7 @@ std::string number(double value) {
   if (!std::isfinite(value)) return "";
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return csv_field(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
+  return csv_number_field(std::string_view(buffer, static_cast<size_t>(result.ptr - buffer)));
 }
 
 std::string number(const std::optional<double>& value) {
@@ -28,7 +28,7 @@ std::string number(const std::optional<double>& value) {
 }
 
 std::string whole(long long value) {
-  return csv_field(std::to_string(value));
+  return csv_number_field(std::to_string(value));
 }
 
 std::string text(std::string_view value) {

@@ -412,6 +412,20 @@ TEST_F(Inputs, csvTextCellsNeverStartAFormulaAndNumbersStayNumbers) {
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_NE(csv.out.find("\r\n'-A1,rent_hourly,rtx-4090,1,"), std::string::npos) << csv.out;
   EXPECT_NE(csv.out.find("\r\n'-2-3,rent_hourly,rtx-3090,1,"), std::string::npos) << csv.out;
+  // Every CSV writer guards its text the same way (issue #39: catalog list --format csv and
+  // sweep --format csv wrote the sellers and ids as they were).
+  const auto listed = sh("\"$0\" catalog list prices --format csv");
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_NE(listed.out.find(",'=1+1,"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find(",'+seller,"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find(",'-2+3+cmd|' /C calc'!A0,"), std::string::npos) << listed.out;
+  for (const std::string cell : {",=", ",+", ",@", ",-2+"}) {
+    EXPECT_EQ(listed.out.find(cell), std::string::npos) << cell << " in\n" << listed.out;
+  }
+  const auto swept = sh("\"$0\" sweep ids.ini --vary workload.hours_per_day=1:2:1 --format csv");
+  ASSERT_EQ(swept.exit_code, 0) << swept.err;
+  EXPECT_NE(swept.out.find("\r\nworkload.hours_per_day,1,'-A1,"), std::string::npos) << swept.out;
+  EXPECT_EQ(swept.out.find(",-A1,"), std::string::npos) << swept.out;
 }
 
 TEST_F(Inputs, controlCharactersAreShownOnTheTerminalNeverObeyed) {

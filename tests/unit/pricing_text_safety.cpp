@@ -183,8 +183,8 @@ TEST(CsvTextField, guardsFormulaLikeTextCellsAndReadsThemBackExactly) {
     ASSERT_EQ(back.rows.size(), 1u) << text;
     EXPECT_EQ(csv_text_value(back.rows[0].fields[0]), text) << "round trip of " << text;
   }
-  // A number we format is a number: csv_field leaves "-2.5" as it is.
-  EXPECT_EQ(csv_field("-2.5"), "-2.5");
+  // A number we format is a number: csv_number_field leaves "-2.5" as it is.
+  EXPECT_EQ(csv_number_field("-2.5"), "-2.5");
 }
 
 TEST(LfLineEnds, aWindowsFileIsTheSameText) {
