@@ -54,8 +54,12 @@ std::optional<double> FigureChange::delta() const {
 
 std::optional<double> FigureChange::relative() const {
   const auto d = delta();
-  if (!d || *before == 0) return std::nullopt;
-  return *d / std::abs(*before);
+  // A base that every report rounds to 0 (below half a currency unit) gives no percentage:
+  // a total of 1e-320 gave "+inf %". An infinite change none either.
+  if (!d || !std::isfinite(*d) || std::abs(*before) < 0.5) return std::nullopt;
+  const double r = *d / std::abs(*before);
+  if (!std::isfinite(r)) return std::nullopt;
+  return r;
 }
 
 std::string PlanDiff::label_of(const std::string& id) const {

@@ -61,7 +61,8 @@ struct FigureChange {
   std::optional<double> after;
   /// after - before when both exist.
   std::optional<double> delta() const;
-  /// delta / |before| when both exist and before is not 0.
+  /// delta / |before| when both exist, |before| is at least half a currency unit (a base the
+  /// reports round to 0 gives no percentage) and the quotient is finite; nullopt otherwise.
   std::optional<double> relative() const;
 };
 

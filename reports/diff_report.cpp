@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "pricing/visible_text.hpp"
 #include "reports/text_report.hpp"
 
 namespace gputco {
@@ -49,6 +51,7 @@ std::string money(const std::optional<double>& amount) {
 std::string change_text(const FigureChange& figure) {
   const auto delta = figure.delta();
   if (!delta) return "";
+  if (!std::isfinite(*delta)) return "n/a";
   if (std::round(*delta) == 0) return "0";
   std::string text = (*delta > 0 ? "+" : "") + money(delta);
   if (const auto relative = figure.relative()) {
@@ -77,13 +80,20 @@ std::string section_name(const std::string& section) {
   return "[option:" + section + "]";
 }
 
-std::string recommendation_text(const PlanDiff& diff, const char* arrow) {
+/// "Used rig -> H100 by the hour (changed)"; `shown` writes each label (as it is, or
+/// escaped for Markdown).
+std::string recommendation_text(const PlanDiff& diff, const char* arrow,
+                                std::string (*shown)(const std::string&)) {
   const auto name = [&](const std::optional<std::string>& id) {
-    return id ? diff.label_of(*id) : std::string("none");
+    return id ? shown(diff.label_of(*id)) : std::string("none");
   };
   if (!diff.recommendation_changed()) return name(diff.recommendation_after) + " (unchanged)";
   return name(diff.recommendation_before) + " " + arrow + " " + name(diff.recommendation_after) +
          " (changed)";
+}
+
+std::string as_is(const std::string& text) {
+  return text;
 }
 
 std::string plan_line(const PlanSnapshot& plan) {
@@ -97,7 +107,7 @@ std::string diff_text(const PlanDiff& diff) {
   std::string out = "gputco diff\n";
   out += "  old: " + plan_line(diff.before_plan) + "\n";
   out += "  new: " + plan_line(diff.after_plan) + "\n\n";
-  out += "Recommendation: " + recommendation_text(diff, "->") + "\n\n";
+  out += "Recommendation: " + recommendation_text(diff, "->", as_is) + "\n\n";
 
   size_t name_width = 6;
   for (const OptionChange& option : diff.options) {
@@ -202,14 +212,62 @@ std::string diff_json(const PlanDiff& diff) {
 
 namespace {
 
-/// Text for a Markdown table cell: '|' escaped, line breaks as spaces.
-std::string cell(std::string text) {
+/// Text from a scenario or a plan (a name, a label, a value) as Markdown that renders as that
+/// text and nothing else (CommonMark 0.30 section 2.4, backslash escapes; GitHub's tables):
+/// '<', '>' and '&' as character references, so that no HTML (<script>, <img onerror>) and
+/// no autolink reaches the page; the punctuation that opens links and images ('[', ']'),
+/// emphasis ('*', '_'), code ('`'), strikethrough ('~'), a backslash and the table's '|'
+/// escaped with a backslash, so that [x](javascript:...) is no link; control characters shown as
+/// escapes (visible_text), line breaks as spaces (a table row is one line).
+std::string cell(const std::string& text) {
   std::string out;
-  for (char c : text) {
-    if (c == '|') out += '\\';
-    out += c == '\n' || c == '\r' ? ' ' : c;
+  for (const char c : visible_text(text)) {
+    switch (c) {
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '_':
+      case '[':
+      case ']':
+      case '|':
+      case '~':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        out += c;
+    }
   }
   return out;
+}
+
+/// `text` as an inline code span: delimited by one backtick more than its longest run of
+/// backticks, padded with a space where it starts or ends with one (CommonMark 6.1), so no
+/// text can close it early; a code span shows '<' and '&' as they are. Control characters
+/// as escapes.
+std::string code_span(const std::string& text) {
+  const std::string shown = visible_text(text);
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < shown.size();) {
+    std::size_t run = 0;
+    while (i + run < shown.size() && shown[i + run] == '`') ++run;
+    longest = std::max(longest, run);
+    i += run > 0 ? run : 1;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !shown.empty() && (shown.front() == '`' || shown.back() == '`');
+  std::string body;
+  for (const char c : shown) body += c == '|' ? std::string("\\|") : std::string(1, c);
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
 }  // namespace
@@ -221,12 +279,12 @@ std::string diff_markdown(const PlanDiff& diff) {
                          ? std::string()
                          : " \xE2\x86\x92 " + cell(diff.after_plan.name)) +
                     "\n\n";
-  out += "`" + cell(diff.before_plan.source) + "` \xE2\x86\x92 `" + cell(diff.after_plan.source) +
-         "` (" + currency + ", " + std::to_string(diff.after_plan.horizon_months) +
-         " months, prices as of " + diff.after_plan.as_of + ")\n\n";
-  out += "**Recommendation:** " + cell(recommendation_text(diff, "\xE2\x86\x92")) + "\n\n";
-  out += "| | Option | Total cost, " + currency + " | Change | NPV of cost, " + currency +
-         " | Change |\n|---|---|---:|---:|---:|---:|\n";
+  out += code_span(diff.before_plan.source) + " \xE2\x86\x92 " + code_span(diff.after_plan.source) +
+         " (" + cell(currency) + ", " + std::to_string(diff.after_plan.horizon_months) +
+         " months, prices as of " + cell(diff.after_plan.as_of) + ")\n\n";
+  out += "**Recommendation:** " + recommendation_text(diff, "\xE2\x86\x92", cell) + "\n\n";
+  out += "| | Option | Total cost, " + cell(currency) + " | Change | NPV of cost, " +
+         cell(currency) + " | Change |\n|---|---|---:|---:|---:|---:|\n";
   const auto arrows = [](std::string text) {
     for (size_t at = text.find(" -> "); at != std::string::npos; at = text.find(" -> ", at)) {
       text.replace(at, 4, " \xE2\x86\x92 ");
@@ -247,8 +305,8 @@ std::string diff_markdown(const PlanDiff& diff) {
   out += fmt::format("<details><summary>Inputs that changed: {}</summary>\n\n", diff.inputs.size());
   out += "| | Input | Old | New | Unit |\n|---|---|---:|---:|---|\n";
   for (const InputChange& input : diff.inputs) {
-    out += fmt::format("| {} | `{} {}` {} | {} | {} | {} |\n", change_word(input.change),
-                       cell(section_name(input.section)), cell(input.key), cell(input.label),
+    out += fmt::format("| {} | {} {} | {} | {} | {} |\n", change_word(input.change),
+                       code_span(section_name(input.section) + " " + input.key), cell(input.label),
                        cell(input_value(input.before)), cell(input_value(input.after)),
                        cell(input.unit));
   }

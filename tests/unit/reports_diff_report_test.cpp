@@ -93,6 +93,46 @@ TEST(DiffReport, markdownEscapesPipesAndFoldsTheInputs) {
       << md;
 }
 
+TEST(DiffReport, markdownRendersHostileTextAsTextNeverAsHtmlOrLinks) {
+  // Was: a scenario name <script>, a label <img onerror> and a [link](javascript:) passed
+  // through to the Markdown a CI bot posts (issue #39).
+  PlanSnapshot before = before_plan();
+  before.name = "<script>alert(1)</script>";
+  before.source = "a`b.json";
+  before.options[0].label = "<img src=x onerror=alert(1)>";
+  before.options[1].label = "[x](javascript:alert(1)) *b* \x1b[2J";
+  PlanSnapshot after = before;
+  after.options[0].total_cost = 7120;
+  const std::string md = diff_markdown(diff_plans(before, after));
+  EXPECT_EQ(md.rfind("### gputco diff: &lt;script&gt;alert(1)&lt;/script&gt;\n", 0), 0u) << md;
+  EXPECT_NE(md.find("| changed | &lt;img src=x onerror=alert(1)&gt; | 6,069 "), std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| unchanged | \\[x\\](javascript:alert(1)) \\*b\\* \\x1B\\[2J |"),
+            std::string::npos)
+      << md;
+  // A code span longer than any run of backticks inside it.
+  EXPECT_NE(md.find("``a`b.json`` \xE2\x86\x92 ``a`b.json``"), std::string::npos) << md;
+  for (const char* raw : {"<script", "<img", "](javascript", "\x1b"}) {
+    EXPECT_EQ(md.find(raw), std::string::npos) << raw << " in\n" << md;
+  }
+}
+
+TEST(DiffReport, aBaseThatRoundsToZeroOrAnInfiniteChangeGivesNoPercentage) {
+  // Was "+n/a (+inf %)": a total cost of 1e-320 before, or a change beyond a double.
+  PlanSnapshot before = before_plan();
+  before.options[0].total_cost = 1e-320;
+  before.options[1].total_cost = -1.7e308;
+  PlanSnapshot after = before_plan();
+  after.options[1].total_cost = 1.7e308;
+  const std::string text = diff_text(diff_plans(before, after));
+  EXPECT_NE(text.find("0 -> 6,069  +6,069\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+  EXPECT_EQ(text.find("+n/a"), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(diff_json(diff_plans(before, after)));
+  EXPECT_TRUE(j["options"][0]["total_cost"]["relative"].is_null());
+  EXPECT_TRUE(j["options"][1]["total_cost"]["delta"].is_null());
+}
+
 TEST(DiffReport, jsonCarriesBothSidesTheDeltaAndNullForWhatDoesNotExist) {
   PlanDiff diff = sample_diff();
   const auto j = nlohmann::json::parse(diff_json(diff));
