@@ -5,6 +5,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "pricing/visible_text.hpp"
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
@@ -338,7 +339,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const Catalog catalog = open_catalog(o.catalog_path);
   const ResolvedModel resolved = model_argument(catalog, "fit", o.model_id);
   for (const std::string& note : resolved.notes)
-    err << "note: " << resolved.source << ": " << note << "\n";
+    err << "note: " << visible_text(resolved.source + ": " + note) << "\n";
   const ModelArch* model = &resolved.model;
   if (!finetune && o.quant_id.empty() && !resolved.native_quant) {
     throw UsageError("fit: --quant is required (gputco catalog list quants)");
@@ -349,7 +350,7 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
     throw UsageError("fit: --context " + why);
   }
   if (const std::string warning = context_scaling_warning(*model, o.context); !warning.empty()) {
-    err << "warning: " << warning << "\n";
+    err << "warning: " << visible_text(warning) << "\n";
   }
   if (o.prompt_tokens > o.context) {
     throw UsageError("fit: --prompt-tokens " + std::to_string(o.prompt_tokens) +

@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -85,7 +86,7 @@ int run(const std::vector<std::string>& args) {
     if (command == "risk") return cli::risk_command(rest, std::cout, std::cerr);
     if (command == "throughput") return cli::throughput_command(rest, std::cout, std::cerr);
     if (command == "diff") return cli::diff_command(rest, std::cout, std::cerr);
-    std::cerr << "gputco: unknown command '" << command << "'"
+    std::cerr << "gputco: unknown command '" << gputco::visible_text(command) << "'"
               << did_you_mean(command,
                               {"plan", "fit", "catalog", "sweep", "risk", "diff", "throughput"})
               << "\n\n"
@@ -118,6 +119,12 @@ int run(const std::vector<std::string>& args) {
     return 2;
   } catch (const ReportError& e) {
     std::cerr << "error: " << shown(e) << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // Anywhere: a runtime failure with a message, never "std::bad_alloc" (issue #39). The
+    // outputs are written to temporary files that their owners remove on the way here.
+    std::cerr << "error: out of memory; free memory or raise the limit (ulimit -v) and run "
+                 "again\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "error: " << shown(e) << "\n";

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <optional>
 
+#include "pricing/visible_text.hpp"
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
@@ -134,7 +135,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     flush_output(out);
     workbook->commit();
   }
-  if (format != "text" && !no_workbook && !quiet) err << "workbook: " << output << "\n";
+  if (format != "text" && !no_workbook && !quiet) err << "workbook: " << visible_text(output) << "\n";
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 
+#include "pricing/visible_text.hpp"
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
@@ -112,7 +113,7 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   // A catalog id, a Hugging Face repository id a catalog model names, or a model file.
   const ResolvedModel model = model_argument(catalog, "throughput", o.model_id);
   const Quant quant = quant_argument(catalog, "throughput", model, o.quant_id);
-  for (const auto& note : model.notes) err << "throughput: " << note << "\n";
+  for (const auto& note : model.notes) err << "throughput: " << visible_text(note) << "\n";
   const auto device = catalog.device(o.gpu_id);
   if (!device) {
     unknown_id(

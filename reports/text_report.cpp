@@ -126,11 +126,18 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   const auto name = [&](const std::string& id) -> const std::string& {
     return option_label(s, id);
   };
+  // The free texts are one line each: a line break in them is shown, so that no name can
+  // print a line of the report ("Recommendation: ...") of its own.
+  const auto one_line = [](const std::string& text) {
+    std::string out;
+    for (const char c : text) out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : std::string(1, c);
+    return out;
+  };
   std::string out;
-  out += fmt::format("{}\n", s.name);
+  out += fmt::format("{}\n", one_line(s.name));
   if (!s.customer.empty() || !s.quote_id.empty()) {
-    out += fmt::format("customer: {}   quote: {}\n", s.customer.empty() ? "-" : s.customer,
-                       s.quote_id.empty() ? "-" : s.quote_id);
+    out += fmt::format("customer: {}   quote: {}\n", s.customer.empty() ? "-" : one_line(s.customer),
+                       s.quote_id.empty() ? "-" : one_line(s.quote_id));
   }
   out += fmt::format("model {} {}, {} tokens x {} stream(s), {:.1f} h/day x {:.2f} days/month\n",
                      in.model.id, in.quant.id, in.workload.context_tokens,

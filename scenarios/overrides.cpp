@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pricing/visible_text.hpp"
 #include "pricing/suggest.hpp"
 
 namespace gputco {
@@ -115,9 +116,12 @@ void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overr
 }
 
 ScenarioOverride parse_set_option(const std::string& text) {
-  const ValueOrigin origin{"--set " + text, 0, "--set " + text};
+  // The argument as messages quote it: a line break or an escape sequence in it is shown,
+  // never printed (a newline in --set forged a second line of the error).
+  const std::string shown = visible_text(text);
+  const ValueOrigin origin{"--set " + shown, 0, "--set " + shown};
   const auto fail = [&](const std::string& problem) -> ScenarioError {
-    return ScenarioError("--set", 0, text, problem);
+    return ScenarioError("--set", 0, shown, visible_text(problem));
   };
   const auto eq = text.find('=');
   const std::string name = eq == std::string::npos ? text : text.substr(0, eq);

@@ -1,5 +1,7 @@
 #include "scenarios/quote.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
@@ -104,15 +106,28 @@ void resolve_quote(const Scenario& s, ResolvedScenario& r) {
   }
   r.proposed_option_id = s.proposed;
 
-  // A name a person reads must say which option it is: no two the same, none another's id.
-  std::map<std::string, std::string> shown;  // display name -> option id
-  for (const ScenarioOption& o : s.options) shown[o.label.empty() ? o.id : o.label] = o.id;
+  // A name a person reads must say which option it is: no two the same, none another's id,
+  // also where they differ only in case or spacing ("Rig" and "rig ", which a reader takes
+  // for one option: two "Recommendation:" lines seemed to name the same one).
+  const auto as_read = [](const std::string& name) {
+    std::string out;
+    for (const char c : name) {
+      const auto u = static_cast<unsigned char>(c);
+      if (std::isspace(u)) {
+        if (!out.empty() && out.back() != ' ') out += ' ';
+      } else {
+        out += static_cast<char>(std::tolower(u));
+      }
+    }
+    if (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
+  };
   for (const ScenarioOption& o : s.options) {
     if (o.label.empty()) continue;
     for (const ScenarioOption& other : s.options) {
       if (other.id == o.id) continue;
       const std::string& other_name = other.label.empty() ? other.id : other.label;
-      if (other_name == o.label) {
+      if (as_read(other_name) == as_read(o.label)) {
         fail("option:" + o.id, "label",
              "'" + o.label + "' is also the name of option:" + other.id +
                  "; give each option its own label");

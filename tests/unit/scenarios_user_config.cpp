@@ -73,6 +73,12 @@ TEST(SetOption, parsesSectionKeyAndValue) {
   EXPECT_EQ(error_of([] { parse_set_option("site.tarif=nl-business"); }),
             "--set: site.tarif=nl-business: 'tarif' is not a key of [site]; did you mean "
             "'tariff'?");
+  // A line break or an escape sequence in the argument is shown, never printed: it forged a
+  // line of its own in the message (issue #39).
+  EXPECT_EQ(error_of([] { parse_set_option("site.pue\n\x1b[2Jerror: x=1"); }),
+            "--set: site.pue\\n\\x1B[2Jerror: x=1: 'pue\\n\\x1B[2Jerror: x' is not a key of "
+            "[site]");
+  EXPECT_EQ(parse_set_option("site.pue=1.2\n").origin->provenance, "--set site.pue=1.2\\n");
 }
 
 // --set reaches [constraints] and [risk] too, which the file need not have (it once said
@@ -199,6 +205,22 @@ TEST(UserConfig, readsScenarioSiteAndCatalog) {
   // No file: no defaults, and no error.
   EXPECT_TRUE(load_user_config(dir.file("none.ini")).defaults.empty());
   EXPECT_EQ(load_user_config(dir.file("none.ini")).file, "");
+}
+
+TEST(UserConfig, aConfigFileThatCannotBeReadIsAnErrorNamingIt) {
+  // Was ignored silently (issue #39): a link to nothing, a file behind a folder that is a file.
+  test::TempDir dir;
+  const std::string dangling = dir.file("config.ini");
+  std::filesystem::create_symlink(dir.file("moved-away.ini"), dangling);
+  EXPECT_EQ(error_of([&] { load_user_config(dangling); }),
+            dangling + ": the config file is a symbolic link to a file that does not exist");
+  // A path through a regular file is absent (ENOTDIR), as a missing file is: no config.
+  test::write_file(dir.file("plain"), "x");
+  EXPECT_EQ(load_user_config(dir.file("plain") + "/config.ini").file, "");
+  // A folder where the file should be is named.
+  std::filesystem::create_directory(dir.file("folder.ini"));
+  EXPECT_EQ(error_of([&] { load_user_config(dir.file("folder.ini")); }),
+            dir.file("folder.ini") + ": this is a directory, not a config file");
 }
 
 TEST(UserConfig, refusesWhatDoesNotBelong) {
