@@ -42,6 +42,7 @@ ResolvedScenario Resolver::run() {
   resolve_site();
   resolve_scenario_constraints();
   resolve_risk();
+  refuse_inline_devices_named_as_the_catalogs();
   for (const auto& o : s_.options) resolve_option(o);
   resolve_risk_fx();
   require_request_shape();
@@ -263,6 +264,30 @@ ResolvedModel Resolver::inline_model() const {
                        "scenario file [model]", std::move(file->notes)};
 }
 
+void Resolver::refuse_inline_devices_named_as_the_catalogs() const {
+  if (s_.devices.empty()) return;
+  // One look-up per inline device in a set of the catalog's ids (ids ignore case); an alias
+  // is caught where an option names it (option_device).
+  std::set<std::string> catalog_ids;
+  for (const Device& d : catalog_.devices()) catalog_ids.insert(ascii_lowercase(d.id));
+  for (const ScenarioDevice& d : s_.devices) {
+    if (catalog_ids.count(ascii_lowercase(d.device.id)) == 0) continue;
+    refuse_shadowing(d);
+  }
+}
+
+void Resolver::refuse_shadowing(const ScenarioDevice& d) const {
+  // An inline device under a catalog id took the catalog's place for `gpu = ID` but not for
+  // a catalog system of that device, nor in messages: one id, two devices, silently.
+  const std::string section = "device:" + d.device.id;
+  const auto [file, line] = s_.location_of(section, "");
+  throw ScenarioError(file, line, "[" + section + "]",
+                      "'" + d.device.id +
+                          "' is a device of the catalog (gputco catalog list gpus): give the "
+                          "device you describe an id of its own, e.g. [device:my-" +
+                          d.device.id + "]");
+}
+
 const ScenarioDevice* Resolver::inline_device(const std::string& id) const {
   for (const ScenarioDevice& d : s_.devices) {
     if (same_id(d.device.id, id)) return &d;
@@ -384,8 +409,11 @@ Device Resolver::device_of(const ScenarioOption& o, const std::string& section) 
     }
     return *device;
   }
-  if (const ScenarioDevice* described = inline_device(o.gpu)) return described->device;
   const auto device = catalog_.device(o.gpu);
+  if (const ScenarioDevice* described = inline_device(o.gpu)) {
+    if (device) refuse_shadowing(*described);  // an alias of a catalog device
+    return described->device;
+  }
   if (!device) {
     // The finder lists systems beside devices: `gpu = hgx-h100-8x-ib` means the system.
     if (const auto sys = catalog_.system(o.gpu)) {

@@ -77,6 +77,10 @@ class Resolver {
  private:
   /// A key the file does not give (a price the catalog lacks) has no line: name its
   /// section's, so the message still points into the file.
+  /// Refuses a [device:ID] whose id is a catalog device's (issue #39): it shadowed the catalog's
+  /// device for some options and not for others. Throws ScenarioError at the section.
+  void refuse_inline_devices_named_as_the_catalogs() const;
+  [[noreturn]] void refuse_shadowing(const ScenarioDevice& d) const;
   [[noreturn]] void fail(const std::string& section, const std::string& key,
                          const std::string& problem) const;
 

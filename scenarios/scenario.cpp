@@ -701,12 +701,18 @@ Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOver
   // cost (rentals bill hours x load = 0) and be recommended for it.
   const bool demand = (s.tokens_per_day && *s.tokens_per_day > 0) ||
                       (s.requests_per_day && *s.requests_per_day > 0);
-  const bool days_of_use = !s.given.count("workload.days_per_month") || s.days_per_month > 0;
-  if (demand && days_of_use && s.hours_per_day <= 0) {
+  // So do days: at 0 days a month the hourly, spot and API options served it at no cost.
+  const std::string demand_key = s.tokens_per_day ? "tokens_per_day" : "requests_per_day";
+  if (demand && s.given.count("workload.days_per_month") && s.days_per_month <= 0) {
+    const auto [where, where_line] = s.location_of("workload", "days_per_month");
+    throw ScenarioError(where, where_line, "[workload] days_per_month",
+                        "0 days of use a month cannot serve the demand of " + demand_key +
+                            "; give the days the demand is served on");
+  }
+  if (demand && s.hours_per_day <= 0) {
     const auto [where, where_line] = s.location_of("workload", "hours_per_day");
     throw ScenarioError(where, where_line, "[workload] hours_per_day",
-                        "0 hours of use a day cannot serve the demand of " +
-                            std::string(s.tokens_per_day ? "tokens_per_day" : "requests_per_day") +
+                        "0 hours of use a day cannot serve the demand of " + demand_key +
                             "; give the hours the demand is served in");
   }
   // Growth compounds over the horizon: the last month's demand must stay a number of units

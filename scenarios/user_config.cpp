@@ -25,7 +25,23 @@ UserConfig load_user_config(const std::string& path) {
   namespace fs = std::filesystem;
   UserConfig config;
   std::error_code error;
-  if (path.empty() || !fs::exists(path, error)) return config;
+  if (path.empty()) return config;
+  // Absent (no file, no link): no config. Anything else that cannot be read is named: a
+  // folder on the way without permission, a link to nothing (issue #39: they were ignored
+  // silently, and the plan took other defaults than the user set).
+  const fs::file_status link = fs::symlink_status(path, error);
+  if (error || !fs::exists(link)) {
+    if (!error || error == std::errc::no_such_file_or_directory ||
+        error == std::errc::not_a_directory) {
+      return config;
+    }
+    throw ScenarioError(path, 0, "", "cannot read the config file: " + error.message());
+  }
+  if (!fs::exists(fs::status(path, error))) {
+    throw ScenarioError(path, 0, "",
+                        "the config file is a symbolic link to a file that does not exist" +
+                            (error ? " (" + error.message() + ")" : std::string()));
+  }
   config.file = path;
   if (fs::is_directory(path, error)) {
     throw ScenarioError(path, 0, "", "this is a directory, not a config file");
