@@ -5,6 +5,8 @@
 #include <cctype>
 #include <utility>
 
+#include "engine/compute_capability.hpp"
+
 namespace gputco {
 
 namespace {
@@ -187,6 +189,55 @@ WeightFormat weight_format(const std::string& quant_id) {
   return WeightFormat::gguf;
 }
 
+namespace {
+
+// What the engines' documented support matrices refuse on an NVIDIA device by its compute
+// capability (x 10), "" when they run it (the precision's fallbacks are format_support's):
+// - vLLM: compute capability 7.0 or more (docs.vllm.ai, Installation, GPU: "compute
+//   capability 7.0 or higher (e.g., V100, T4, RTX20xx, A100, L4, H100)"); BF16 from 8.0 (its
+//   check: "Bfloat16 is only supported on GPUs with compute capability of at least 8.0 ...
+//   You can use float16 instead"); FP8 runs weight-only from 7.5 (Quantization, FP8 W8A8:
+//   "FP8 models will run on compute capability >= 7.5 (Turing) as weight-only W8A16,
+//   utilizing FP8 Marlin"); AWQ from 7.5 (Quantization, Supported Hardware: AWQ not on Volta);
+//   NVFP4 weight-only in the Marlin kernels, from 8.0 (same table: Marlin from Ampere).
+// - SGLang: sm75 and above (docs.sglang.io, Quickstart: "NVIDIA GPU with CUDA support (sm75
+//   and above, e.g., T4, A10, A100, L4, L40S, H100)"); its precisions as vLLM's kernels.
+// - TensorRT-LLM: Ampere (SM80, SM86) and later (Support Matrix, Hardware; precision: Ampere
+//   FP16, BF16, INT8, INT4; FP8 from Ada, which format_support checks by FP8 tensor cores).
+std::string compute_capability_refusal(ServingEngine engine, WeightFormat format,
+                                       const std::string& quant_id, const Device& device) {
+  const auto cc = nvidia_compute_capability(device);
+  if (!cc) return "";
+  const std::string who = display_name(engine);
+  const auto version = [](int c) { return std::to_string(c / 10) + "." + std::to_string(c % 10); };
+  const std::string is = device.id + " is " + nvidia_architecture(*cc) + ", compute capability " +
+                         version(*cc);
+  const int least = engine == ServingEngine::vllm ? 70 : engine == ServingEngine::sglang ? 75 : 80;
+  if (*cc < least) {
+    return who + " runs on NVIDIA GPUs of compute capability " + version(least) +
+           " or more (its support matrix); " + is + " (use --engine llama.cpp)";
+  }
+  const bool bf16 = upper(quant_id) == "BF16";
+  if (bf16 && *cc < 80) {
+    return who + " runs BF16 from compute capability 8.0 (Ampere) on; " + is +
+           ": plan F16 weights (--quant F16), which it runs";
+  }
+  if (format == WeightFormat::fp8 && *cc < 75) {
+    return who + " runs FP8 weights from compute capability 7.5 (weight-only FP8 Marlin) on; " +
+           is + ": use F16 weights";
+  }
+  if (format == WeightFormat::int4_awq && *cc < 75) {
+    return who + " runs AWQ from compute capability 7.5 (Turing) on; " + is + ": use F16 weights";
+  }
+  if (format == WeightFormat::nvfp4 && *cc < 80) {
+    return who + " runs NVFP4 weight-only from compute capability 8.0 (Marlin) on; " + is +
+           ": use F16 or FP8 weights";
+  }
+  return "";
+}
+
+}  // namespace
+
 FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
                              KvCacheType kv_cache, const Device& device) {
   FormatSupport s;
@@ -224,15 +275,22 @@ FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
                 " KV cache (llama.cpp's block formats); use f16 or fp8";
     return s;
   }
+  const bool trt = engine == ServingEngine::tensorrt_llm;
+  if (trt && device.vendor != Vendor::nvidia) {
+    s.refusal = "TensorRT-LLM runs on NVIDIA GPUs only; " + device.id + " is " +
+                to_string(device.vendor) +
+                (device.vendor == Vendor::amd ? " (use --engine vllm or sglang)"
+                                              : " (use --engine llama.cpp)");
+    return s;
+  }
   if (!is_nvidia_or_amd(device)) {
     s.refusal = who + " serves on NVIDIA and AMD GPUs; " + device.id + " is " +
                 to_string(device.vendor) + " (use --engine llama.cpp)";
     return s;
   }
-  const bool trt = engine == ServingEngine::tensorrt_llm;
-  if (trt && device.vendor != Vendor::nvidia) {
-    s.refusal = "TensorRT-LLM runs on NVIDIA GPUs only; " + device.id +
-                " is AMD (use --engine vllm or sglang)";
+  if (const std::string why = compute_capability_refusal(engine, format, quant_id, device);
+      !why.empty()) {
+    s.refusal = why;
     return s;
   }
   if (kv_cache == KvCacheType::fp8 && trt && !fp8_cores) {

@@ -141,9 +141,13 @@ struct FormatSupport {
 ///   compute); NVFP4 in FP4 on Blackwell, else weight-only; MXFP4 with FP8 activations where
 ///   FP8 exists, else 16-bit. GGUF refused; F32 (a float32 checkpoint's dtype) refused with
 ///   the advice to plan BF16 or F16, as these engines load float32 weights cast to 16 bits.
-///   NVIDIA and AMD GPUs only.
-/// - TensorRT-LLM: as vLLM on NVIDIA GPUs only, but refuses FP8 weights or cache on a device
-///   without FP8 tensor cores and NVFP4 without FP4 ones (no weight-only fallback).
+///   NVIDIA and AMD GPUs only; on NVIDIA, what their support matrices require of the
+///   compute capability (engine/compute_capability.hpp): vLLM 7.0 on, SGLang 7.5 on; BF16
+///   from 8.0, FP8 and AWQ from 7.5, NVFP4 from 8.0 (a Tesla P40 runs neither engine, a V100
+///   runs vLLM in F16 only).
+/// - TensorRT-LLM: as vLLM on NVIDIA GPUs of compute capability 8.0 on (Ampere to Blackwell)
+///   only, but refuses FP8 weights or cache on a device without FP8 tensor cores and NVFP4
+///   without FP4 ones (no weight-only fallback).
 /// Never throws.
 FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
                              KvCacheType kv_cache, const Device& device);

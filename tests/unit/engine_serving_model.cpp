@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "engine/compute_capability.hpp"
 #include "engine/error.hpp"
 #include "engine/serving.hpp"
 #include "engine/serving_queue.hpp"
@@ -467,6 +468,58 @@ TEST(ServingFormats, enginesRefuseWhatTheyCannotRunAndStateTheirFallbacks) {
   ServingRequest r = plain_request();
   r.engine = ServingEngine::tensorrt_llm;
   EXPECT_THROW(serving_capacity(r, a100, 1, {}, {}), EngineError);
+}
+
+TEST(ServingFormats, computeCapabilityFollowsTheEnginesSupportMatrices) {
+  // Was: vLLM and SGLang planned in BF16 and FP8 on a Tesla P40 (Pascal, 6.1) and in FP8 on a
+  // V100 (Volta, 7.0), for which they have no kernels; TensorRT-LLM's refusal on an Apple
+  // device said it "serves on NVIDIA and AMD GPUs" (issue #39).
+  const auto nvidia = [](const char* id) {
+    Device d;
+    d.id = id;
+    d.vendor = Vendor::nvidia;
+    return d;
+  };
+  const Device p40 = nvidia("tesla-p40");
+  const Device v100 = nvidia("v100-sxm2-32gb");
+  const Device t4 = nvidia("t4");
+  const Device a100 = nvidia("a100-80gb-sxm");
+  EXPECT_EQ(nvidia_compute_capability(p40), 61);
+  EXPECT_EQ(nvidia_compute_capability(v100), 70);
+  EXPECT_EQ(nvidia_compute_capability(nvidia("rtx-4000-ada")), 89);
+  EXPECT_EQ(nvidia_compute_capability(nvidia("rtx-a4000")), 86);
+  EXPECT_EQ(nvidia_compute_capability(nvidia("rtx-pro-6000-blackwell")), 120);
+  EXPECT_EQ(nvidia_compute_capability(nvidia("my-own-card")), std::nullopt);  // not refused
+  const auto refusal = [](ServingEngine e, const char* quant, const Device& d) {
+    return format_support(e, quant, KvCacheType::f16, d).refusal;
+  };
+  EXPECT_EQ(refusal(ServingEngine::vllm, "BF16", p40),
+            "vLLM runs on NVIDIA GPUs of compute capability 7.0 or more (its support matrix); "
+            "tesla-p40 is Pascal, compute capability 6.1 (use --engine llama.cpp)");
+  EXPECT_EQ(refusal(ServingEngine::sglang, "FP8", p40),
+            "SGLang runs on NVIDIA GPUs of compute capability 7.5 or more (its support matrix); "
+            "tesla-p40 is Pascal, compute capability 6.1 (use --engine llama.cpp)");
+  EXPECT_EQ(refusal(ServingEngine::vllm, "FP8", v100),
+            "vLLM runs FP8 weights from compute capability 7.5 (weight-only FP8 Marlin) on; "
+            "v100-sxm2-32gb is Volta, compute capability 7.0: use F16 weights");
+  EXPECT_EQ(refusal(ServingEngine::vllm, "BF16", v100),
+            "vLLM runs BF16 from compute capability 8.0 (Ampere) on; v100-sxm2-32gb is Volta, "
+            "compute capability 7.0: plan F16 weights (--quant F16), which it runs");
+  EXPECT_EQ(refusal(ServingEngine::vllm, "F16", v100), "");
+  EXPECT_NE(refusal(ServingEngine::vllm, "INT4-AWQ", v100).find("AWQ from compute capability 7.5"),
+            std::string::npos);
+  EXPECT_NE(refusal(ServingEngine::sglang, "F16", v100).find("7.5 or more"), std::string::npos);
+  EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "F16", t4).find("8.0 or more"),
+            std::string::npos);
+  // A T4 runs FP8 weight-only in vLLM; an A100 BF16 natively.
+  EXPECT_EQ(refusal(ServingEngine::vllm, "FP8", t4), "");
+  EXPECT_NE(format_support(ServingEngine::vllm, "FP8", KvCacheType::f16, t4).fallback, "");
+  EXPECT_EQ(refusal(ServingEngine::vllm, "BF16", a100), "");
+  Device mac;
+  mac.id = "m3-ultra";
+  mac.vendor = Vendor::apple;
+  EXPECT_EQ(refusal(ServingEngine::tensorrt_llm, "F16", mac),
+            "TensorRT-LLM runs on NVIDIA GPUs only; m3-ultra is apple (use --engine llama.cpp)");
 }
 
 TEST(ServingLlamaCpp, batchOfOneMatchesTheCalibratedDecodeModel) {
