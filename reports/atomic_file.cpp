@@ -1,6 +1,7 @@
 #include "reports/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +50,40 @@ bool same_file(const struct stat& a, const struct stat& b) {
   return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/// Removes the temporary files ".NAME.tmp-PID-N" that a process killed while writing `target`
+/// left next to it (SIGKILL, a power cut: no handler runs), as editors remove a dead
+/// session's swap file: only regular files of this user whose process PID no longer exists
+/// (kill(PID, 0) answers ESRCH), never this process's own. Best effort: what cannot be read
+/// or removed is left. A folder shared between machines could hold a live process's file of
+/// another machine under a PID that is dead here: its write then fails to rename, with a
+/// message, and can be run again.
+void remove_stale_temporaries(const std::filesystem::path& directory, const std::string& stem) {
+  const std::string prefix = "." + stem + ".tmp-";
+  std::error_code ec;
+  std::filesystem::directory_iterator it(directory, ec);
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    // PID-N: digits, a dash, digits.
+    const std::string rest = name.substr(prefix.size());
+    const auto dash = rest.find('-');
+    if (dash == 0 || dash == std::string::npos || dash > 9 || dash + 1 == rest.size() ||
+        rest.find_first_not_of("0123456789-") != std::string::npos ||
+        rest.find('-', dash + 1) != std::string::npos) {
+      continue;
+    }
+    const auto pid = static_cast<pid_t>(std::stol(rest.substr(0, dash)));
+    if (pid <= 0 || pid == ::getpid()) continue;
+    struct stat info {};
+    if (::lstat(it->path().c_str(), &info) != 0 || !S_ISREG(info.st_mode) ||
+        info.st_uid != ::geteuid()) {
+      continue;
+    }
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    ::unlink(it->path().c_str());
+  }
+}
+
 /// Creates an empty, uniquely named file in `directory` and returns its path.
 /// O_EXCL makes the name ours (and never follows a link planted under that name); mode 0666
 /// lets the umask decide permissions, as for any file the user creates (mkstemp would force
@@ -61,6 +96,7 @@ std::string create_temp_next_to(const std::filesystem::path& target, const std::
       target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
   // Keep the temporary name within NAME_MAX however long the target's name is.
   std::string stem = target.filename().string().substr(0, 180);
+  remove_stale_temporaries(directory, stem);
   for (int attempt = 0; attempt < 100; ++attempt) {
     const std::string name = "." + stem + ".tmp-" + std::to_string(::getpid()) + "-" +
                              std::to_string(counter.fetch_add(1));

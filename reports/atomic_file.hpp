@@ -51,7 +51,9 @@ struct CommandInput {
 /// not a folder, unwritable) are left to the write, which reports them (exit 1).
 void check_output_path(const std::string& path, const std::vector<CommandInput>& inputs);
 
-/// Produces `path` atomically. Creates an empty temporary file next to `path` (same
+/// Produces `path` atomically. First removes the temporary files of `path` that a killed
+/// process left (".NAME.tmp-PID-N" of this user whose PID is not alive: SIGKILL runs no
+/// handler). Creates an empty temporary file next to `path` (same
 /// directory, so the final rename(2) cannot cross file systems; permissions from the umask,
 /// or those of an existing regular `path`), calls `write(temp_path)` to fill it, flushes it
 /// to disk and renames it over `path`. A `path` that is a symbolic link is replaced by the

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "engine/units.hpp"
+#include "reports/child_process.hpp"
 #include "reports/source_citation.hpp"
 #include "reports/xlsx_sheets.hpp"
 
@@ -535,11 +536,15 @@ StagedFile stage_workbook(const Plan& plan, const ResolvedScenario& scenario,
     throw ReportError(path, "scenario as_of date is not YYYY-MM-DD: '" + scenario.as_of + "'");
   }
   return StagedFile(path, [&](const std::string& temp_path) {
-    try {
-      build_workbook(plan, scenario, temp_path, *as_of, options);
-    } catch (const XlsxError& e) {
-      throw ReportError(path, e.what());
-    }
+    // In a child process: libxlsxwriter crashes on some failed allocations (see
+    // child_process.hpp); the StagedFile removes the temporary file whatever the child did.
+    run_in_child_process(path, "the workbook writer (libxlsxwriter)", [&] {
+      try {
+        build_workbook(plan, scenario, temp_path, *as_of, options);
+      } catch (const XlsxError& e) {
+        throw ReportError(path, e.what());
+      }
+    });
   });
 }
 

@@ -250,5 +250,67 @@ TEST_F(Outputs, aClosedPipeOnStandardOutputLeavesNoTemporaryFile) {
             (std::vector<std::string>{"plan.ini", "plan.xlsx"}));
 }
 
+// ---- Killed processes and exhausted memory (issue #39) ---------------------------------------
+
+/// The names in `folder` that hold ".tmp-": temporary files.
+std::vector<std::string> temporaries(const std::string& folder) {
+  std::vector<std::string> out;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".tmp-") != std::string::npos) out.push_back(name);
+  }
+  return out;
+}
+
+TEST_F(Outputs, aKilledProcesssTemporaryFileIsRemovedOnTheNextRunALiveOnesIsNot) {
+  // SIGKILL runs no handler: the temporary workbook stayed. The next run removes it, as an
+  // editor removes a dead session's swap file, and only when its process is gone.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string stale = ".out.xlsx.tmp-" + std::to_string(dead) + "-0";
+  const std::string live = ".out.xlsx.tmp-" + std::to_string(::getpid()) + "-7";
+  const std::string other = ".other.xlsx.tmp-" + std::to_string(dead) + "-0";
+  for (const auto& name : {stale, live, other}) test::write_file(dir_.file(name), "half");
+  const auto result = gputco({"plan", "plan.ini", "-o", "out.xlsx", "--quiet"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_FALSE(fs::exists(dir_.file(stale)));
+  EXPECT_TRUE(fs::exists(dir_.file(live)));   // its process (this test) is alive
+  EXPECT_TRUE(fs::exists(dir_.file(other)));  // another output's: not this run's to judge
+  EXPECT_TRUE(fs::exists(dir_.file("out.xlsx")));
+}
+
+TEST_F(Outputs, runningOutOfMemoryEndsInExit1WithAMessageAndNoTemporaryFile) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v";
+#endif
+  // Was: under a memory limit libxlsxwriter logged "Memory allocation failed" and the process
+  // died of signal 11 with its temporary workbook left; elsewhere "error: std::bad_alloc".
+  // Every limit from where the program barely loads to where the plan completes must end in
+  // 0 or 1, with a message, and nothing left behind.
+  int out_of_memory = 0;
+  int completed = 0;
+  for (int kib = 16000; kib <= 34000; kib += 500) {
+    const auto result =
+        test::run("/bin/sh",
+                  {"-c", "ulimit -v " + std::to_string(kib) + "; exec \"$0\" plan plan.ini -o out.xlsx",
+                   test::gputco_exe()},
+                  dir_.path(), {{"XDG_DATA_HOME", dir_.file("xdg")}});
+    if (result.exit_code == 127) continue;  // the loader could not map the libraries
+    EXPECT_TRUE(result.exit_code == 0 || result.exit_code == 1)
+        << kib << " KiB: exit " << result.exit_code << "\n" << result.err;
+    EXPECT_EQ(result.err.find("bad_alloc"), std::string::npos) << kib << " KiB: " << result.err;
+    EXPECT_EQ(temporaries(dir_.path()), std::vector<std::string>()) << kib << " KiB";
+    if (result.exit_code == 1) {
+      ++out_of_memory;
+      EXPECT_NE(result.err.find("error: "), std::string::npos) << kib << " KiB: " << result.err;
+    }
+    completed += result.exit_code == 0 ? 1 : 0;
+  }
+  EXPECT_GT(out_of_memory, 0) << "no limit was tight enough: lower the range";
+  EXPECT_GT(completed, 0) << "no limit was loose enough: raise the range";
+}
+
 }  // namespace
 }  // namespace gputco
