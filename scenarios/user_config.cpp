@@ -39,8 +39,7 @@ UserConfig load_user_config(const std::string& path) {
   }
   if (!fs::exists(fs::status(path, error))) {
     throw ScenarioError(path, 0, "",
-                        "the config file is a symbolic link to a file that does not exist" +
-                            (error ? " (" + error.message() + ")" : std::string()));
+                        "the config file is a symbolic link to a file that does not exist");
   }
   config.file = path;
   if (fs::is_directory(path, error)) {

@@ -77,7 +77,7 @@ TEST(SetOption, parsesSectionKeyAndValue) {
   // line of its own in the message (issue #39).
   EXPECT_EQ(error_of([] { parse_set_option("site.pue\n\x1b[2Jerror: x=1"); }),
             "--set: site.pue\\n\\x1B[2Jerror: x=1: 'pue\\n\\x1B[2Jerror: x' is not a key of "
-            "[site]");
+            "[site]; did you mean 'pue'?");
   EXPECT_EQ(parse_set_option("site.pue=1.2\n").origin->provenance, "--set site.pue=1.2\\n");
 }
 
