@@ -139,5 +139,41 @@ TEST(CliFitRig, mmprojNeedsAClipGguf) {
   EXPECT_EQ(missing.exit_code, 2) << missing.err;
 }
 
+// Qwen3-32B's model card: 32,768 tokens natively, 131,072 with YaRN; its config states 40,960.
+// 131,072 plans with the RoPE-scaling warning; beyond it is refused.
+TEST(CliFitRig, qwen3ContextWithYarn) {
+  const auto yarn = fit({"--model", "qwen3-32b", "--quant", "Q4_K_M", "--gpu",
+                         "rtx-pro-6000-blackwell", "--context", "131072"});
+  EXPECT_EQ(yarn.exit_code, 0) << yarn.err;
+  EXPECT_NE(yarn.err.find("within its RoPE scaling (up to 131072)"), std::string::npos) << yarn.err;
+  const auto beyond = fit({"--model", "qwen3-32b", "--quant", "Q4_K_M", "--gpu",
+                           "rtx-pro-6000-blackwell", "--context", "131073"});
+  EXPECT_EQ(beyond.exit_code, 2);
+  EXPECT_NE(beyond.err.find("131072 with its RoPE scaling"), std::string::npos) << beyond.err;
+}
+
+// throughput --power-limit: an H100 at 490 of 700 W (0.7: compute share 0.8294) serves with its
+// tensor peaks scaled; the JSON says the limit.
+TEST(CliFitRig, throughputUnderAPowerLimit) {
+  const std::vector<std::string> base = {
+      "throughput", "--model",         "llama-3.1-8b", "--quant",     "FP8",
+      "--gpu",      "h100-sxm",        "--engine",     "vllm",        "--input-tokens",
+      "1000",       "--output-tokens", "1000",         "--max-batch", "--json"};
+  const auto stock = test::run(test::gputco_exe(), base);
+  ASSERT_EQ(stock.exit_code, 0) << stock.err;
+  std::vector<std::string> capped_args = base;
+  capped_args.insert(capped_args.end(), {"--power-limit", "490"});
+  const auto capped = test::run(test::gputco_exe(), capped_args);
+  ASSERT_EQ(capped.exit_code, 0) << capped.err;
+  const json a = json::parse(stock.out), b = json::parse(capped.out);
+  EXPECT_TRUE(a["power_limit_w"].is_null());
+  EXPECT_EQ(b["power_limit_w"], 490);
+  EXPECT_LT(b["output_tokens_per_s"].get<double>(), a["output_tokens_per_s"].get<double>());
+  capped_args.back() = "800";
+  const auto above = test::run(test::gputco_exe(), capped_args);
+  EXPECT_EQ(above.exit_code, 2);
+  EXPECT_NE(above.err.find("throughput: --power-limit:"), std::string::npos) << above.err;
+}
+
 }  // namespace
 }  // namespace gputco
