@@ -10,14 +10,20 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_argument.hpp"
+#include "cli/power_limit_argument.hpp"
 #include "cli/serving_options.hpp"
 #include "engine/finder.hpp"
 #include "engine/finetune.hpp"
+#include "engine/layer_split.hpp"
 #include "engine/parallel.hpp"
+#include "engine/power_limit.hpp"
 #include "pricing/suggest.hpp"
 #include "reports/fit_report.hpp"
+#include "reports/layer_split_report.hpp"
 #include "reports/serving_finder_report.hpp"
 #include "scenarios/dates.hpp"
+#include "scenarios/gpu_list.hpp"
+#include "scenarios/mmproj_file.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -107,7 +113,9 @@ TierProbe tier_probe(const Catalog& catalog) {
 }
 
 struct Options {
-  std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path;
+  std::string model_id, quant_id, gpu_id, kv_cache = "f16", catalog_path, gpus, tensor_split;
+  std::string mmproj;
+  bool no_mmproj = false;
   std::string cache_type_k, cache_type_v;
   std::string split = "layer", backend, mode = "inference", as_of, engine;
   int input_tokens = 1000, output_tokens = 1000;
@@ -115,6 +123,7 @@ struct Options {
   std::vector<std::string> compare;
   int context = 8192, streams = 1, count = 0, prompt_tokens = 0;
   int lora_rank = 16, micro_batch = 1;
+  double power_limit_w = 0;
   bool json = false, multi = false, no_checkpointing = false, double_quant = false;
   bool context_given = false;
 };
@@ -208,6 +217,93 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
   return 0;
 }
 
+/// The box of --gpus: its devices in order, each card a copy of its catalog device.
+std::vector<Device> box_of(const Catalog& catalog, const std::string& list) {
+  std::vector<GpuListEntry> entries;
+  try {
+    entries = parse_gpu_list(list);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("fit: --gpus: ") + e.what());
+  }
+  std::vector<Device> box;
+  for (const GpuListEntry& e : entries) {
+    const Device device = find_device(catalog, "gpus", e.id);
+    for (int i = 0; i < e.count; ++i) box.push_back(device);
+  }
+  return box;
+}
+
+/// The box's price in one condition: the sum of its cards' latest prices, when every card has
+/// one in the same currency.
+std::optional<Price> box_price(const Catalog& catalog, const std::vector<Device>& box,
+                               const std::string& condition, const std::string& as_of) {
+  Price total{0, ""};
+  for (const Device& d : box) {
+    const auto p = catalog.latest_price(d.id, condition, as_of);
+    if (!p || (!total.currency.empty() && total.currency != p->currency)) return std::nullopt;
+    total.amount += p->amount;
+    total.currency = p->currency;
+  }
+  return total;
+}
+
+/// fit --gpus: the request on a box of (unequal) GPUs in a layer split.
+int run_box(const Options& o, const po::variables_map& vm, const Catalog& catalog,
+            const FitRequest& request, std::optional<Backend> backend, std::ostream& out) {
+  if (!o.gpu_id.empty() || vm.count("compare") || vm.count("count") || vm.count("power-limit") ||
+      o.multi) {
+    throw UsageError(
+        "fit: --gpus describes the whole box: not with --gpu, --count, --compare, "
+        "--multi or --power-limit");
+  }
+  if (o.split != "layer") throw UsageError("fit: --gpus is a layer split (--split layer)");
+  LayerSplitReport r;
+  const std::vector<Device> box = box_of(catalog, o.gpus);
+  if (vm.count("tensor-split")) {
+    try {
+      r.tensor_split = parse_tensor_split(o.tensor_split);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("fit: --tensor-split: ") + e.what());
+    }
+    if (r.tensor_split.size() != box.size()) {
+      throw UsageError("fit: --tensor-split has " + std::to_string(r.tensor_split.size()) +
+                       " weights for the " + std::to_string(box.size()) +
+                       " GPUs of --gpus: give one per GPU, in the box's order");
+    }
+    double sum = 0;
+    for (double w : r.tensor_split) sum += w;
+    if (!(sum > 0)) throw UsageError("fit: --tensor-split: the weights must not all be 0");
+  }
+  // One backend for the box: the given one, else the first card's, which every card must run.
+  r.backend = backend.value_or(default_backend(box.front()));
+  for (const Device& d : box) {
+    if (const std::string why = backend_unsupported_reason(r.backend, d); !why.empty()) {
+      throw UsageError("fit: --gpus: " + why + " (mixing vendors: --backend vulkan)");
+    }
+  }
+  r.request = request;
+  r.prompt_tokens = o.prompt_tokens;
+  r.fit = fit_layer_split(request, box, r.tensor_split);
+  SpeedRequest speed;
+  speed.fit = request;
+  speed.backend = r.backend;
+  speed.prompt_tokens = o.prompt_tokens;
+  r.speed = estimate_layer_split_speed(speed, r.fit);
+  for (const Device& d : box) {
+    if (!(load_power_w(d) > 0)) {
+      r.power_at_load_w = 0;
+      break;
+    }
+    r.power_at_load_w += load_power_w(d);
+  }
+  const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
+  r.price_new = box_price(catalog, box, "new", as_of);
+  r.price_used = box_price(catalog, box, "used", as_of);
+  r.stamp = json_stamp(catalog);
+  out << (o.json ? layer_split_json(r) : layer_split_text(r));
+  return 0;
+}
+
 }  // namespace
 
 int fit_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -245,7 +341,19 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "prompt-tokens", po::value(&o.prompt_tokens)->value_name("N"),
       "prompt length: report prefill time (time to first token)")(
       "gpu", po::value(&o.gpu_id)->value_name("ID"), "one catalog device id")(
+      "gpus", po::value(&o.gpus)->value_name("LIST"),
+      "a box of unequal GPUs in llama.cpp's layer split, e.g. '2 x tesla-m40, 1 x t4': each "
+      "GPU's layers and memory, the box's speed")(
+      "tensor-split", po::value(&o.tensor_split)->value_name("W,W,..."),
+      "--gpus: llama.cpp's --tensor-split, one weight per GPU (default: by free memory)")(
       "count", po::value(&o.count)->value_name("N"), "devices per system (default 1)")(
+      "power-limit", po::value(&o.power_limit_w)->value_name("W"),
+      "--gpu's power limit per card in W (nvidia-smi -pl): decode's fixed cost and prefill run "
+      "at the fitted compute share; default none")(
+      "mmproj", po::value(&o.mmproj)->value_name("FILE"),
+      "a multimodal projector GGUF (llama.cpp --mmproj): its weights and image buffer on the "
+      "first GPU")("no-mmproj", po::bool_switch(&o.no_mmproj),
+                   "leave out the vision tower a config.json describes (text only)")(
       "compare", po::value(&o.compare)->multitoken()->value_name("A B"),
       "two device ids side by side, with a one-line verdict")(
       "multi", po::bool_switch(&o.multi), "finder: list 2x, 4x and 8x systems of every device")(
@@ -324,6 +432,15 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
                        o.backend + "'");
     }
   }
+  if (vm.count("gpus") && (!o.engine.empty() || finetune)) {
+    throw UsageError(
+        "fit: --gpus is for llama.cpp inference (not with --engine or --mode finetune-*)");
+  }
+  if (vm.count("power-limit") && (o.gpu_id.empty() || !o.engine.empty() || finetune)) {
+    throw UsageError(
+        "fit: --power-limit needs --gpu (a limit in W is one card's), for inference without "
+        "--engine");
+  }
   if (vm.count("as-of") && !parse_date(o.as_of)) {
     throw UsageError("fit: --as-of expects YYYY-MM-DD, got '" + o.as_of + "'");
   }
@@ -340,7 +457,13 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   const ResolvedModel resolved = model_argument(catalog, "fit", o.model_id);
   for (const std::string& note : resolved.notes)
     err << "note: " << visible_text(resolved.source + ": " + note) << "\n";
-  const ModelArch* model = &resolved.model;
+  if (!o.mmproj.empty() && o.no_mmproj) {
+    throw UsageError("fit: --mmproj and --no-mmproj exclude each other");
+  }
+  ModelArch with_vision = resolved.model;
+  if (o.no_mmproj) with_vision.vision.reset();
+  if (!o.mmproj.empty()) with_vision.vision = read_mmproj_file(o.mmproj);
+  const ModelArch* model = &with_vision;
   if (!finetune && o.quant_id.empty() && !resolved.native_quant) {
     throw UsageError("fit: --quant is required (gputco catalog list quants)");
   }
@@ -375,6 +498,15 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
                               quant_argument(catalog, "fit", resolved, o.quant_id), kv, out);
   }
 
+  if (vm.count("tensor-split") && !vm.count("gpus")) {
+    throw UsageError("fit: --tensor-split needs --gpus (the box it splits)");
+  }
+  if (vm.count("gpus")) {
+    return run_box(o, vm, catalog,
+                   FitRequest{*model, quant_argument(catalog, "fit", resolved, o.quant_id),
+                              o.context, o.streams, kv},
+                   backend, out);
+  }
   FinderRequest finder;
   finder.request = FitRequest{*model, quant_argument(catalog, "fit", resolved, o.quant_id),
                               o.context, o.streams, kv};
@@ -400,8 +532,11 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
   }
   std::vector<FinderRow> rows;
   if (!o.gpu_id.empty()) {
-    const auto offer =
-        offer_of(catalog, check_backend(find_device(catalog, "gpu", o.gpu_id)), as_of);
+    Device device = check_backend(find_device(catalog, "gpu", o.gpu_id));
+    if (vm.count("power-limit")) {
+      device.power_limit_w = power_limit_argument("fit", device, o.power_limit_w, err);
+    }
+    const auto offer = offer_of(catalog, device, as_of);
     rows.push_back(finder_row(finder, offer, o.count > 0 ? o.count : 1));
   } else {
     std::vector<DeviceOffer> offers;

@@ -10,6 +10,7 @@
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_argument.hpp"
+#include "cli/power_limit_argument.hpp"
 #include "cli/serving_options.hpp"
 #include "engine/serving.hpp"
 #include "reports/throughput_report.hpp"
@@ -24,6 +25,7 @@ namespace {
 struct Options {
   std::string model_id, quant_id, gpu_id, engine, kv_cache = "f16", catalog_path;
   int count = 1, tp = 0, pp = 0, input_tokens = 0, output_tokens = 0;
+  double power_limit_w = 0;
   ServingGoalOptions goal;
   bool json = false;
 };
@@ -59,8 +61,10 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
       "(required for a catalog model; a model file's own format by default)")(
       "gpu", po::value(&o.gpu_id)->value_name("ID"), "catalog device id (required)")(
       "count", po::value(&o.count)->value_name("N"), "GPUs in the box (default 1)")(
-      "engine", po::value(&o.engine)->value_name("E"),
-      "llama.cpp | vllm | sglang | tensorrt-llm (required)")(
+      "power-limit", po::value(&o.power_limit_w)->value_name("W"),
+      "power limit per GPU in W (nvidia-smi -pl): lowers the tensor peaks by the fitted "
+      "compute share; default none")("engine", po::value(&o.engine)->value_name("E"),
+                                     "llama.cpp | vllm | sglang | tensorrt-llm (required)")(
       "tp", po::value(&o.tp)->value_name("N"),
       "tensor parallel GPUs per replica (default: chosen)")(
       "pp", po::value(&o.pp)->value_name("N"),
@@ -128,6 +132,9 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   q.request.input_tokens = o.input_tokens;
   q.request.output_tokens = o.output_tokens;
   q.device = *device;
+  if (vm.count("power-limit")) {
+    q.device.power_limit_w = power_limit_argument("throughput", *device, o.power_limit_w, err);
+  }
   q.count = o.count;
   q.layout = ServingLayout{o.tp, o.pp};
   q.goal = goal;

@@ -40,7 +40,8 @@ struct DecodeConstants {
 
 /// The compiled-in constants of `backend`. cuda: all four fitted. metal: eta and both layer
 /// costs fitted, eta_hbm from CUDA's HBM/GDDR ratio (no Apple part has HBM). vulkan: eta and
-/// layer_s fitted, eta_hbm and moe_layer_s from CUDA's ratios (no HBM or MoE rows). rocm,
+/// both layer costs fitted (MoE rows since issue #41), eta_hbm from CUDA's ratio (no HBM
+/// rows). rocm,
 /// sycl: not calibrated (no measured rows), see calibration.cpp. Never throws.
 DecodeConstants decode_constants(Backend backend);
 
@@ -64,7 +65,7 @@ double decode_fixed_s(const DecodeConstants& c, const ModelArch& model);
 /// rows (2 x RTX 4090, 6 x RTX 3090 on Llama 3 70B) resolve no cost beyond the single-card
 /// model: the physical floor, layer_split_boundary_floor_s; ROCm, SYCL and Metal take it
 /// (not measured). Vulkan: one row (2 x RX 7900 XTX on Llama 2 7B Q4_0, 129.8 tokens/s where
-/// one card gives 151-173) gives 1.83 ms: ggml-vulkan copies a tensor between devices through
+/// one card gives 151-173) gives 1.74 ms: ggml-vulkan copies a tensor between devices through
 /// host memory and waits on a fence on each side. Never throws.
 double layer_split_boundary_s(Backend backend);
 

@@ -39,7 +39,7 @@ bool any_cost_line(const CostLines& lines);
 ///   hour, so overflow is rented only for what the peak hours leave over. Always-on rentals
 ///   run always_on_instances(L_m x P), autoscaled ones bill the shape's hours.
 /// - buy: unit capex C = count x price_per_gpu + host_cost; capex[m] = C x (u_m - u_{m-1})
-///   (u_{-1} = 0), zero under a lease; energy[m] = min(L_m, u_m) x (count x board_power_w +
+///   (u_{-1} = 0), zero under a lease; energy[m] = min(L_m, u_m) x (count x W +
 ///   host_power_w) / 1000 x H_m x tariff x PUE x T_m (0 when colocated power is not metered);
 ///   maintenance[m] = C x u_m x maintenance_per_year / 12; hosting[m] (colocation) = u_m x
 ///   (colo_per_kw_month x contracted_kw + colo_per_rack_unit_month x rack_units);
@@ -75,10 +75,10 @@ bool any_cost_line(const CostLines& lines);
 ///   not depend on hours_per_day at a fixed tokens_per_day (only the rate-limit check does);
 ///   no capex, energy, units or load (a provider's capacity is not ours: load rows are 0).
 /// - energy, physical rows (kWh; PUE_o = the option's pue, else the site's for owned options,
-///   else kDefaultDataCentrePue for rentals; P = count x board_power_w + host_power_w, host 0
-///   for rentals; I = idle_power_w):
-///   load_kwh[m] = min(L_m, u_m) x P / 1000 x H_m x PUE_o (owned; rent_monthly and reserved
-///   the same with u_m units), = P x H_m x L_m / goodput / 1000 x PUE_o (on-demand, spot);
+///   else kDefaultDataCentrePue for rentals; P = count x W + host_power_w (W =
+///   load_power_w(device): the board power, or the power limit), host 0 for rentals; I =
+///   idle_power_w): load_kwh[m] = min(L_m, u_m) x P / 1000 x H_m x PUE_o (owned; rent_monthly and
+///   reserved the same with u_m units), = P x H_m x L_m / goodput / 1000 x PUE_o (on-demand, spot);
 ///   idle unit-hours[m] = max(0, u_m x h_m - min(L_m, u_m) x H_m) when the unit stays on
 ///   (owned with powered_off_when_idle = false; reserved and monthly rentals, billed all
 ///   month); max(0, u_m x H_m - min(L_m, u_m) x H_m) when an owned unit is switched off

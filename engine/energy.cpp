@@ -9,6 +9,7 @@
 
 #include "engine/billing.hpp"
 #include "engine/capacity.hpp"
+#include "engine/power_limit.hpp"
 #include "engine/timeline.hpp"
 #include "engine/units.hpp"
 
@@ -26,7 +27,7 @@ double tariff_of(const OptionInputs& o, const SiteInputs& site) {
 /// (zero when a colocation's power is in its kW fee).
 double energy_cost_per_hour(const OptionInputs& o, const SiteInputs& site) {
   if (o.hosting == Hosting::colocation && !o.power_metered) return 0;
-  const double power_w = o.count * o.device.board_power_w + o.host_power_w;
+  const double power_w = o.count * gputco::load_power_w(o.device) + o.host_power_w;
   return power_w / kWattsPerKilowatt * tariff_of(o, site) * pue_of(o, site);
 }
 
@@ -46,7 +47,7 @@ namespace {
 
 /// Power of one unit at load, W: devices + host (rentals: devices only, the host unknown).
 double load_power_w(const OptionInputs& o) {
-  const double devices = o.count * o.device.board_power_w;
+  const double devices = o.count * gputco::load_power_w(o.device);
   return o.kind == OptionKind::buy ? devices + o.host_power_w : devices;
 }
 

@@ -24,9 +24,9 @@ double energy_pue_of(const OptionInputs& option, const SiteInputs& site);
 /// owned hardware; nullopt when unknown (and for api options). Throws nothing.
 std::optional<double> intensity_of(const OptionInputs& option, const SiteInputs& site);
 
-/// Electricity cost per hour of use of one unit of an owned option: (count x board_power_w +
-/// host_power_w) / 1000 x tariff x PUE, plan currency per hour (zero when a colocation's power
-/// is in its kW fee).
+/// Electricity cost per hour of use of one unit of an owned option: (count x load_power_w(device)
+/// (the board power, or the power limit) + host_power_w) / 1000 x tariff x PUE, plan currency
+/// per hour (zero when a colocation's power is in its kW fee).
 double energy_cost_per_hour(const OptionInputs& option, const SiteInputs& site);
 
 /// Fills the physical rows energy_kwh, idle_kwh and co2e_kg of `cash_flow` from its load and

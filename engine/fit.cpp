@@ -103,7 +103,18 @@ MemoryBreakdown estimate_memory(const FitRequest& request, int device_count) {
   validate_request(request);
   GPUTCO_REQUIRE(device_count > 0, "device_count must be positive, got " << device_count);
   MemoryBreakdown mb;
-  mb.weights_gib = bytes_to_gib(weights_bytes(request.model, request.quant));
+  const double all_weights = weights_bytes(request.model, request.quant);
+  const double host =
+      request.embeddings_on_host ? embedding_bytes(request.model, request.quant) : 0;
+  // A tied embedding is also the output matrix: llama.cpp duplicates it onto the output
+  // layer's device, so the devices keep every weight and the host holds a second copy.
+  const double off_device = request.model.tied_embeddings ? 0.0 : host;
+  mb.weights_gib = bytes_to_gib(all_weights - off_device);
+  mb.host_embedding_gib = bytes_to_gib(host);
+  if (request.model.vision) {
+    mb.projector_gib = bytes_to_gib(request.model.vision->weights_bytes);
+    mb.image_buffer_gib = bytes_to_gib(image_buffer_bytes(request.model));
+  }
   mb.kv_cache_gib = bytes_to_gib(kv_cache_bytes(request.model, request.kv_cache,
                                                 request.context_tokens, request.ubatch_tokens) *
                                  request.concurrent_streams);
@@ -111,8 +122,16 @@ MemoryBreakdown estimate_memory(const FitRequest& request, int device_count) {
       bytes_to_gib(recurrent_state_bytes(request.model) * request.concurrent_streams);
   mb.overhead_gib = bytes_to_gib(compute_buffer_bytes(request, true) +
                                  (device_count - 1) * compute_buffer_bytes(request, false));
-  mb.total_gib = mb.weights_gib + mb.kv_cache_gib + mb.recurrent_state_gib + mb.overhead_gib;
+  mb.total_gib = mb.weights_gib + mb.kv_cache_gib + mb.recurrent_state_gib + mb.overhead_gib +
+                 mb.projector_gib + mb.image_buffer_gib;
   return mb;
+}
+
+double image_buffer_bytes(const ModelArch& model) {
+  if (!model.vision) return 0;
+  const VisionTower& v = *model.vision;
+  return kF32Bytes * std::max(v.image_patches, 0) *
+         (std::max(v.intermediate, 0) + 3.0 * std::max(v.hidden, 0));
 }
 
 double usable_memory_gib(const Device& device, int count, const MemoryPolicy& policy) {

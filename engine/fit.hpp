@@ -21,11 +21,19 @@ struct FitRequest {
   bool flash_attention = true;
   /// Tokens per micro-batch (llama.cpp `-ub`, default 512); sizes the compute buffers.
   int ubatch_tokens = 512;
+  /// llama.cpp keeps the token-embedding matrix in host memory (src/llama-model.cpp
+  /// load_tensors: "there is very little benefit to offloading the input layer, so always keep
+  /// it on the CPU"), so it takes RAM, not VRAM. false: counted on the devices (a fork's
+  /// --offload-input, or an engine that keeps it on the GPU: vLLM, SGLang, TensorRT-LLM).
+  bool embeddings_on_host = true;
 };
 
-/// Memory needed, in GiB (2^30 bytes).
+/// Memory needed, in GiB (2^30 bytes). Everything but host_embedding_gib is device memory.
 struct MemoryBreakdown {
-  double weights_gib = 0;   ///< all parameters at the quant's bits per weight
+  /// The weights the devices hold: every parameter at the quant's bits per weight, less the
+  /// token embedding when it stays in host memory (FitRequest::embeddings_on_host; a tied
+  /// embedding is the output matrix too, so the devices keep a copy and nothing is less).
+  double weights_gib = 0;
   double kv_cache_gib = 0;  ///< all streams, full context (sliding layers capped at the window)
   /// Recurrent state of all streams (state-space / linear-attention layers of a hybrid or
   /// recurrent model; 0 for a transformer): f32, one state per stream whatever the context.
@@ -34,8 +42,27 @@ struct MemoryBreakdown {
   /// scratch space of one micro-batch's graph, see compute_buffer_bytes), one per device,
   /// summed. The driver/CUDA context is not here: usable_memory_gib subtracts it.
   double overhead_gib = 0;
-  double total_gib = 0;  ///< weights + kv_cache + recurrent_state + overhead
+  /// A multimodal model's vision encoder and projector weights (ModelArch::vision), on the
+  /// first device; 0 for a text-only model.
+  double projector_gib = 0;
+  /// The vision encoder's compute buffer for its largest image, on the first device:
+  /// 4 bytes x image_patches x (intermediate + 3 x hidden), f32 activations with flash
+  /// attention (llama.cpp's default; without it the score matrix heads x patches^2 would
+  /// dominate). Checks: Qwen3.6-27B's mmproj (hidden 1,152, FFN 4,304) at 1,472 x 1,472
+  /// (8,464 patches of 16) gives 250.6 MiB where llama.cpp logs "CUDA0 compute buffer size =
+  /// 248.10 MiB"; Qwen3.5-2B's (1,024, 4,096) 231.6 MiB against a logged 223.30 MiB.
+  double image_buffer_gib = 0;
+  /// Device memory: weights + kv_cache + recurrent_state + overhead + projector + image buffer.
+  double total_gib = 0;
+  /// Host memory (RAM) the model takes besides the devices': the token embedding llama.cpp keeps
+  /// there (0 when embeddings_on_host is false or the vocabulary is unknown). Not checked
+  /// against any limit: a host has tens of GiB.
+  double host_embedding_gib = 0;
 };
+
+/// The vision encoder's compute buffer for its largest image, bytes (see
+/// MemoryBreakdown::image_buffer_gib). 0 without a vision tower. Never throws.
+double image_buffer_bytes(const ModelArch& model);
 
 /// How memory on a device is really available.
 struct MemoryPolicy {

@@ -44,6 +44,10 @@ struct Device {
   /// than it talks over PCIe (nvlink_joins). 0 = not stated: the link joins any number of
   /// devices (a catalog device alone, as before systems stated it).
   int nvlink_domain_gpus = 0;
+  /// The power limit the card runs under (nvidia-smi -pl, rocm-smi --setpoweroverdrive), W;
+  /// 0 = none (the board power). Set by an option's or a [device:] section's power_limit_w, or
+  /// --power-limit; engine/power_limit.hpp says what it does to speed and energy.
+  double power_limit_w = 0;
 };
 
 /// Weight bytes by tensor group as a model file stores them: a GGUF's tensor table, exact to
@@ -60,6 +64,22 @@ struct FileWeights {
   double total_bytes() const {
     return embedding_bytes + output_bytes + experts_bytes + other_bytes;
   }
+};
+
+/// A multimodal model's vision encoder and projector, as llama.cpp loads them from an mmproj
+/// GGUF (tools/mtmd/clip.cpp): weights on the first GPU (--mmproj-offload, the default) and a
+/// compute buffer for the largest image it encodes.
+struct VisionTower {
+  /// Encoder and projector weights as stored, bytes: an mmproj GGUF's tensor bytes; from a
+  /// config.json's vision_config, its parameters at 16 bits (mmproj files are F16 or BF16 by
+  /// default, convert_hf_to_gguf.py --mmproj).
+  double weights_bytes = 0;
+  int hidden = 0;  ///< encoder width (vision_config hidden_size, clip.vision.embedding_length)
+  int intermediate = 0;  ///< encoder FFN width (intermediate_size, clip.vision.feed_forward_length)
+  /// Patches of the largest image the encoder takes: (side / patch_size)^2, side the larger of
+  /// the encoder's image_size and the 1,472 x 1,472 image llama.cpp's warmup reserves for
+  /// dynamic-resolution encoders (mtmd warmup logs).
+  int image_patches = 0;
 };
 
 /// A model's architecture, as its config.json (or GGUF header) gives it. Only what memory and
@@ -111,6 +131,9 @@ struct ModelArch {
   /// Weight bytes as a model file stores them (a GGUF); nullopt for catalog models and
   /// config.json checkpoints (then parameters x the recipe's bits).
   std::optional<FileWeights> file_weights;
+  /// The vision tower of a multimodal model (config.json vision_config, or an mmproj GGUF
+  /// given beside the model); nullopt for a text-only model or when the projector is not loaded.
+  std::optional<VisionTower> vision;
   bool is_moe() const { return experts > 0; }
   bool is_mla() const { return mla_kv_lora_rank > 0; }
 };

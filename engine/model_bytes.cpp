@@ -164,6 +164,15 @@ void validate_model(const ModelArch& m) {
                  name << ": max_context must not be negative, got " << m.max_context);
   GPUTCO_REQUIRE(m.max_context_scaled >= 0,
                  name << ": max_context_scaled must not be negative, got " << m.max_context_scaled);
+  if (m.vision) {
+    const VisionTower& v = *m.vision;
+    GPUTCO_REQUIRE(std::isfinite(v.weights_bytes) && v.weights_bytes >= 0 && v.hidden >= 0 &&
+                       v.intermediate >= 0 && v.image_patches >= 0,
+                   name << ": the vision tower's bytes, widths and patches must not be negative, "
+                           "got "
+                        << v.weights_bytes << " bytes, hidden " << v.hidden << ", FFN "
+                        << v.intermediate << ", " << v.image_patches << " patches");
+  }
   if (m.file_weights) {
     const FileWeights& w = *m.file_weights;
     for (const double bytes : {w.embedding_bytes, w.output_bytes, w.experts_bytes, w.other_bytes}) {
@@ -212,6 +221,21 @@ double weights_bytes(const ModelArch& model, const Quant& quant) {
   const double bits = p.other_b * b.body_bits + p.embedding_b * b.embedding_bits +
                       p.output_b * b.output_bits + p.experts_b * b.expert_bits;
   return bits * 1e9 / kBitsPerByte;
+}
+
+double embedding_bytes(const ModelArch& model, const Quant& quant) {
+  validate_model(model);
+  if (const FileWeights* file = file_weights_for(model, quant)) return file->embedding_bytes;
+  const auto [p, b] = group_bits(model, quant);
+  return p.embedding_b * b.embedding_bits * 1e9 / kBitsPerByte;
+}
+
+double output_bytes(const ModelArch& model, const Quant& quant) {
+  validate_model(model);
+  if (model.tied_embeddings) return 0;
+  if (const FileWeights* file = file_weights_for(model, quant)) return file->output_bytes;
+  const auto [p, b] = group_bits(model, quant);
+  return p.output_b * b.output_bits * 1e9 / kBitsPerByte;
 }
 
 double weights_read_per_step_bytes(const ModelArch& model, const Quant& quant, int streams) {

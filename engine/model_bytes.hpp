@@ -57,7 +57,8 @@ ParamGroups param_groups(const ModelArch& model);
 /// layer attends, 0 < experts_active <= experts for MoE, 0 <= swa_layers, layers_without_kv
 /// with their sum <= layers, a window when there are sliding layers, 0 <= recurrent_layers <=
 /// layers with a positive state when there are any, no negative head_dim_v,
-/// max_context_scaled or file weight bytes. Throws EngineError naming the model and the field.
+/// max_context_scaled, file weight bytes or vision-tower figures. Throws EngineError naming the
+/// model and the field.
 void validate_model(const ModelArch& model);
 
 /// Checks quant.bits_per_weight is in (0, 32]. Throws EngineError.
@@ -71,6 +72,19 @@ void validate_quant(const Quant& quant);
 /// applied to experts only (MXFP4) still separates experts from the rest.
 /// Throws EngineError on an invalid model or quant.
 double weights_bytes(const ModelArch& model, const Quant& quant);
+
+/// Bytes of the token-embedding matrix (vocab x hidden) as stored: the file's token_embd bytes
+/// when the model has FileWeights in `quant`'s format, else its parameters at the recipe's
+/// embedding bits (the whole-file bits without a recipe or vocabulary); 0 when the vocabulary
+/// is unknown. llama.cpp keeps this matrix in host memory (src/llama-model.cpp load_tensors:
+/// the input layer always on the CPU), and copies it to the output layer's device when the
+/// output is tied to it. Throws EngineError on an invalid model or quant.
+double embedding_bytes(const ModelArch& model, const Quant& quant);
+
+/// Bytes of the output (unembedding) matrix as stored, like embedding_bytes: 0 when it is tied
+/// to the embedding (then the embedding is the output) or the vocabulary is unknown. Throws
+/// EngineError on an invalid model or quant.
+double output_bytes(const ModelArch& model, const Quant& quant);
 
 /// Weight bytes read in one decode step that advances `streams` sequences by one token.
 /// Read once per step for the whole batch: every non-expert tensor and the output matrix

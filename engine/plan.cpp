@@ -15,6 +15,7 @@
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
+#include "engine/power_limit.hpp"
 #include "engine/replicas.hpp"
 #include "engine/serving_capacity_plan.hpp"
 #include "engine/units.hpp"
@@ -91,7 +92,7 @@ void prepare_plan_inputs(PlanInputs& in) {
     o.overflow_billing = rental->hourly_billing;
     o.overflow_capacity_tokens_per_hour = rental->capacity_tokens_per_hour;
     o.overflow_device_id = rental->device.id;
-    o.overflow_power_w = rental->count * rental->device.board_power_w;
+    o.overflow_power_w = rental->count * load_power_w(rental->device);
     o.overflow_idle_power_w = rental->idle_power_w;
     o.overflow_goodput = rental->goodput;
     o.overflow_pue = energy_pue_of(*rental, in.site);
@@ -284,7 +285,7 @@ Plan make_plan(const PlanInputs& given) {
             "hardware keeps running at the same speed and running cost (shorten horizon_months "
             "to compare within its life)");
       }
-      r.power_at_load_w = o.count * o.device.board_power_w + o.host_power_w;
+      r.power_at_load_w = o.count * load_power_w(o.device) + o.host_power_w;
       r.energy_kwh_per_month =
           r.power_at_load_w / kWattsPerKilowatt * hours_per_month * pue_of(o, in.site);
     }

@@ -8,6 +8,7 @@
 #include "engine/calibration.hpp"
 #include "engine/error.hpp"
 #include "engine/model_bytes.hpp"
+#include "engine/power_limit.hpp"
 #include "engine/serving_batch.hpp"
 #include "engine/speed.hpp"
 
@@ -514,8 +515,10 @@ bool nearer_latency_target(const ServingCapacity& a, const ServingCapacity& b) {
   return a.tpot_p99_ms < b.tpot_p99_ms * (1 - kTie);
 }
 
-ServingCapacity serving_capacity(const ServingRequest& request, const Device& device, int count,
+ServingCapacity serving_capacity(const ServingRequest& request, const Device& installed, int count,
                                  const ServingLayout& layout, const ServingGoal& goal) {
+  // A power limit lowers the compute roofs (engine/power_limit.hpp); the rest sees the roofs.
+  const Device device = with_power_limit_applied(installed);
   check_request(request, device, count, goal);
   const FormatSupport support =
       format_support(request.engine, request.quant.id, request.kv_cache, device);

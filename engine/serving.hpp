@@ -249,6 +249,8 @@ bool nearer_latency_target(const ServingCapacity& a, const ServingCapacity& b);
 /// (naming how many GPUs of the device would hold it), when a fixed batch exceeds what memory
 /// holds, and on invalid inputs (tokens < 1, count < 1, a model or quant out of domain). A
 /// latency target no batch meets is not an error: target_met is false and notes say why.
+/// A device with a power limit is served as with_power_limit_applied sees it (tensor peaks x
+/// the compute share; engine/power_limit.hpp), and a limit it refuses throws.
 ServingCapacity serving_capacity(const ServingRequest& request, const Device& device, int count,
                                  const ServingLayout& layout, const ServingGoal& goal);
 

@@ -6,6 +6,7 @@
 #include "engine/calibration.hpp"
 #include "engine/error.hpp"
 #include "engine/model_bytes.hpp"
+#include "engine/power_limit.hpp"
 
 namespace gputco {
 
@@ -77,7 +78,10 @@ SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) 
 
   const DecodeConstants c = decode_constants(request.backend);
   const double bandwidth_bytes_per_s = decode_eta(c, device) * device.bandwidth_gbps * 1e9;
-  const double fixed_s = decode_fixed_s(c, f.model);
+  // A power limit slows the core, not the memory: the fixed part runs at the compute share.
+  const PowerLimitEffect power = power_limit_effect(device);
+  if (!power.warning.empty()) est.note += (est.note.empty() ? "" : "; ") + power.warning;
+  const double fixed_s = decode_fixed_s(c, f.model) / power.compute_share;
   double step_s = 0;
   if (n == 1 || est.split_used == SplitMode::layer) {
     step_s = step_bytes / bandwidth_bytes_per_s + fixed_s +
@@ -93,8 +97,8 @@ SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device) 
   if (device.fp16_tflops > 0) {
     const int prompt = std::max(request.prompt_tokens, 1);
     const double working_devices = est.split_used == SplitMode::tensor ? n : 1;
-    const double flops_per_s =
-        device.fp16_tflops * 1e12 * prefill_efficiency(request.backend) * working_devices;
+    const double flops_per_s = device.fp16_tflops * 1e12 * prefill_efficiency(request.backend) *
+                               working_devices * power.compute_share;
     est.prefill_tokens_per_s = flops_per_s / prefill_flops_per_token(f.model, prompt);
     est.time_to_first_token_s = request.prompt_tokens / est.prefill_tokens_per_s;
   }

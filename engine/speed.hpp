@@ -20,7 +20,8 @@ struct SpeedEstimate {
   /// The split actually modelled: SpeedRequest::split, or layer when a tensor split was
   /// asked with a device count that does not divide the attention heads.
   SplitMode split_used = SplitMode::layer;
-  std::string note;  ///< why the split fell back; empty otherwise
+  /// Why the split fell back, and a power limit's warning (power_limit_effect); "" otherwise.
+  std::string note;
 };
 
 /// What to estimate: the served request, how many devices and how they share the model.
@@ -62,10 +63,12 @@ double attention_flops_per_token(const ModelArch& model, double attended_tokens)
 /// + attention 4 x heads x head_dim x (tokens attended, sliding layers capped) FLOPs per
 /// prompt token, at Device::fp16_tflops x prefill_efficiency x (n for tensor split, 1 for
 /// layer split); time_to_first_token_s = prompt_tokens / prefill rate. Both 0 when
-/// fp16_tflops is 0 (unknown). A power limit is not modelled: decode is memory bound
-/// (DOMAIN S10: -7 % at half power).
+/// fp16_tflops is 0 (unknown). A power limit (Device::power_limit_w, engine/power_limit.hpp)
+/// divides the fixed part of the decode step and multiplies the prefill rate by the compute
+/// share c(limit / board power); below 60 % of board power `note` says the sweeps disagree.
 /// Throws EngineError on a bad fit request (see estimate_memory), device_count < 1,
-/// prompt_tokens < 0, or a device without positive bandwidth.
+/// prompt_tokens < 0, a device without positive bandwidth, or a power limit power_limit_effect
+/// refuses.
 SpeedEstimate estimate_speed(const SpeedRequest& request, const Device& device);
 
 /// Output tokens/s a unit serves to a demand of `concurrent_streams` streams that decode at

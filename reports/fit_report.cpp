@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/power_limit.hpp"
 #include "reports/json_values.hpp"
 #include "reports/text_report.hpp"
 
@@ -95,14 +96,26 @@ std::string header(const FinderRequest& finder, const MemoryBreakdown& memory,
       memory.recurrent_state_gib > 0
           ? fmt::format(" + recurrent state {:.2f} GiB", memory.recurrent_state_gib)
           : "";
+  const std::string vision =
+      memory.projector_gib > 0
+          ? fmt::format(" + vision projector {:.2f} GiB + image buffer {:.2f} GiB",
+                        memory.projector_gib, memory.image_buffer_gib)
+          : "";
   std::string out = fmt::format(
       "{} {}, {} tokens x {} stream(s), KV cache {}, {} split, backend {}{}\n"
-      "memory on one device: weights {:.2f} GiB + KV cache {:.2f} GiB{} + overhead {:.2f} GiB = "
+      "memory on one device: weights {:.2f} GiB + KV cache {:.2f} GiB{} + overhead {:.2f} GiB{} = "
       "{:.2f} GiB\n",
       q.model.id, q.quant.id, q.context_tokens, q.concurrent_streams, to_string(q.kv_cache),
       to_string(o.split), context.backend_given && o.backend ? to_string(*o.backend) : "per vendor",
       o.prompt_tokens > 0 ? fmt::format(", prompt {} tokens", o.prompt_tokens) : "",
-      memory.weights_gib, memory.kv_cache_gib, recurrent, memory.overhead_gib, memory.total_gib);
+      memory.weights_gib, memory.kv_cache_gib, recurrent, memory.overhead_gib, vision,
+      memory.total_gib);
+  if (memory.host_embedding_gib > 0) {
+    out += fmt::format(
+        "host RAM: token embedding {:.2f} GiB (llama.cpp keeps the input layer on the CPU{})\n",
+        memory.host_embedding_gib,
+        q.model.tied_embeddings ? "; tied, so the GPU holds it again as the output layer" : "");
+  }
   out += fmt::format("prices: latest observation {}\n\n",
                      context.as_of.empty() ? "in the catalog" : "on or before " + context.as_of);
   return out;
@@ -124,6 +137,13 @@ std::string footnotes(const FinderRequest& finder, const std::vector<FinderRow>&
       finder.tier_probe.bounds.mid_range_min_b, finder.tier_probe.bounds.high_end_min_b,
       finder.tier_probe.bounds.flagship_min_b);
   for (const auto& r : rows) {
+    const Device& d = r.result.device;
+    if (d.power_limit_w > 0 && d.power_limit_w < d.board_power_w) {
+      out += fmt::format(
+          "{}: power limit {:g} W of its {:g} W board power: prefill and decode's fixed cost per "
+          "layer at {:.2f} of stock compute (modelled: engine/power_limit.hpp)\n",
+          system_name(r), d.power_limit_w, d.board_power_w, power_limit_effect(d).compute_share);
+    }
     if (!r.result.speed.note.empty()) {
       out += fmt::format("{}: {}\n", system_name(r), r.result.speed.note);
     }
@@ -146,6 +166,7 @@ ordered row_json(const FinderRow& row, int prompt_tokens) {
   o["decode_tokens_per_s"] = number(r.speed.decode_tokens_per_s);
   o["aggregate_tokens_per_s"] = number(r.speed.aggregate_tokens_per_s);
   o["backend"] = to_string(r.backend);
+  o["power_limit_w"] = r.device.power_limit_w > 0 ? number(r.device.power_limit_w) : nullptr;
   o["split_used"] = fits ? ordered(to_string(r.speed.split_used)) : ordered(nullptr);
   o["combined_memory_gb"] = number(row.combined_memory_gb);
   o["prefill_tokens_per_s"] =
@@ -191,7 +212,10 @@ ordered request_json(const FinderRequest& finder, const MemoryBreakdown& memory,
                  {"kv_cache_gib", number(memory.kv_cache_gib)},
                  {"recurrent_state_gib", number(memory.recurrent_state_gib)},
                  {"overhead_gib", number(memory.overhead_gib)},
-                 {"total_gib", number(memory.total_gib)}};
+                 {"projector_gib", number(memory.projector_gib)},
+                 {"image_buffer_gib", number(memory.image_buffer_gib)},
+                 {"total_gib", number(memory.total_gib)},
+                 {"host_embedding_gib", number(memory.host_embedding_gib)}};
   return j;
 }
 

@@ -32,12 +32,13 @@ std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
 /// The fit command's JSON: { gputco (stamp_json(context.stamp)), mode: "inference", model, quant,
 /// context_tokens, concurrent_streams, kv_cache, split, backend ("default" or the forced one),
 /// prompt_tokens, prices_as_of, speed_reference, tier_probe: {quant, context_tokens}, memory:
-/// {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, total_gib} (for one device),
+/// {weights_gib, kv_cache_gib, recurrent_state_gib, overhead_gib, projector_gib,
+/// image_buffer_gib, total_gib (device memory, for one device), host_embedding_gib (host RAM)},
 /// results: [{ gpu, count, system (catalog system id, or null for a card or N cards of a
 /// device), system_name, usable_gib, required_gib, headroom_gib, verdict, decode_tokens_per_s,
-/// aggregate_tokens_per_s, backend, split_used, combined_memory_gb, prefill_tokens_per_s,
-/// time_to_first_token_s, price_new: {amount, currency} | null, price_used, gbps_per_money,
-/// gbps_per_money_currency, gbps_per_money_condition,
+/// aggregate_tokens_per_s, backend, power_limit_w (W per card, null when none), split_used,
+/// combined_memory_gb, prefill_tokens_per_s, time_to_first_token_s, price_new: {amount, currency} |
+/// null, price_used, gbps_per_money, gbps_per_money_currency, gbps_per_money_condition,
 /// speed_index, speed_index_basis, tier, tier_model, note }] }. Absent values are null.
 std::string fit_json(const FinderRequest& finder, const MemoryBreakdown& memory,
                      const std::vector<FinderRow>& rows, const FitReportContext& context);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/power_limit.hpp"
 #include "reports/json_values.hpp"
 
 namespace gputco {
@@ -76,6 +77,13 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
                      c.engine_version);
   out += fmt::format("{} input / {} output tokens per request; {}\n", r.input_tokens,
                      r.output_tokens, goal_text(q.goal));
+  if (q.device.power_limit_w > 0) {
+    const PowerLimitEffect e = power_limit_effect(q.device);
+    out += fmt::format(
+        "power limit {:g} W per GPU ({:.0f} % of its {:g} W): tensor peaks x {:.3f} (modelled: "
+        "engine/power_limit.hpp)\n",
+        q.device.power_limit_w, 100 * e.fraction, q.device.board_power_w, e.compute_share);
+  }
   out += fmt::format("layout TP{} x PP{}: {} replica(s) of {} GPU(s){}; compute in {}\n", c.tp,
                      c.pp, c.replicas, c.gpus_per_replica,
                      c.layout_chosen ? " (chosen)" : " (given)", to_string(c.compute));
@@ -134,6 +142,8 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
   j["kv_cache"] = to_string(r.kv_cache);
   j["gpu"] = q.device.id;
   j["count"] = q.count;
+  j["power_limit_w"] =
+      q.device.power_limit_w > 0 ? ordered(number(q.device.power_limit_w)) : ordered(nullptr);
   j["engine"] = to_string(c.engine);
   j["engine_version"] = c.engine_version;
   j["input_tokens"] = r.input_tokens;

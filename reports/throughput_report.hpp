@@ -18,13 +18,14 @@ struct ThroughputQuery {
   ServingGoal goal;
 };
 
-/// The estimate as text: the request, the layout (and whether it was chosen), the batch, the
-/// throughput of the box and per GPU (output, and input + output), per-user speed and TPOT
-/// (mean, p99), TTFT (mean, p99; with or without queueing), the step's parts, what bounds it,
-/// memory per GPU, and the notes.
+/// The estimate as text: the request, a device's power limit (when set), the layout (and whether it
+/// was chosen), the batch, the throughput of the box and per GPU (output, and input + output),
+/// per-user speed and TPOT (mean, p99), TTFT (mean, p99; with or without queueing), the step's
+/// parts, what bounds it, memory per GPU, and the notes.
 std::string throughput_text(const ThroughputQuery& query, const ServingCapacity& capacity);
 
-/// The estimate as JSON: { mode: "throughput", model, quant, kv_cache, gpu, count, engine,
+/// The estimate as JSON: { mode: "throughput", model, quant, kv_cache, gpu, count,
+/// power_limit_w (W per GPU, null when none), engine,
 /// engine_version, input_tokens, output_tokens, goal: {mode, batch, tpot_p99_ms, ttft_p99_ms,
 /// user_tokens_per_s}, output_tokens_per_s, output_tokens_per_s_per_gpu,
 /// total_tokens_per_s_per_gpu, per_user_tokens_per_s, tpot_ms, tpot_p99_ms, ttft_ms,

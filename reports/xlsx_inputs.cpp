@@ -6,6 +6,7 @@
 
 #include "engine/capacity.hpp"
 #include "engine/finance.hpp"
+#include "engine/power_limit.hpp"
 #include "engine/units.hpp"
 #include "reports/xlsx_names.hpp"
 #include "reports/xlsx_report.hpp"
@@ -13,6 +14,14 @@
 
 namespace gputco::xlsx {
 namespace {
+
+/// The label of an option's board_power_w input: the power its devices draw at load, which is
+/// the power limit when one is set (engine/power_limit.hpp load_power_w).
+std::string board_power_label(const Device& device, const std::string& suffix) {
+  return (load_power_w(device) < device.board_power_w ? "Power per device at load (its power limit)"
+                                                      : "Board power per device") +
+         suffix;
+}
 
 enum class RowKind {
   input,       ///< a row of scenario.inputs
@@ -290,7 +299,7 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         add("count", "Devices", "devices", v.count);
         add("price_per_gpu", "Purchase price per device", currency, v.price_per_gpu);
         add("host_cost", "Host system (once)", currency, v.host_cost);
-        add("board_power_w", "Board power per device", "W", v.device.board_power_w);
+        add("board_power_w", board_power_label(v.device, ""), "W", load_power_w(v.device));
         add("host_power_w", "Host power at load", "W", v.host_power_w);
         add("residual_fraction", "Resale value at the horizon", "fraction of capex",
             v.residual_fraction);
@@ -319,8 +328,8 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         }
         add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",
             v.idle_power_w);
-        add("board_power_w", "Board power per device (energy estimate)", "W",
-            v.device.board_power_w);
+        add("board_power_w", board_power_label(v.device, " (energy estimate)"), "W",
+            load_power_w(v.device));
         add("pue", "Data centre PUE (energy estimate)", "ratio",
             v.pue.value_or(kDefaultDataCentrePue));
         break;
@@ -329,8 +338,8 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
         add("setup_fee", "Setup fee (once)", currency, v.setup_fee);
         add("notice_months", "Notice period (paid after the horizon)", "months", v.notice_months);
         add("count", "Devices in the server", "devices", v.count);
-        add("board_power_w", "Board power per device (energy estimate)", "W",
-            v.device.board_power_w);
+        add("board_power_w", board_power_label(v.device, " (energy estimate)"), "W",
+            load_power_w(v.device));
         add("pue", "Data centre PUE (energy estimate)", "ratio",
             v.pue.value_or(kDefaultDataCentrePue));
         add("idle_power_w", "Idle power of the rented devices (energy estimate)", "W",

@@ -87,7 +87,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                            "Count",
                            "Weights GiB",
                            "KV cache GiB",
-                           "Overhead GiB",
+                           "Overhead GiB (compute buffers, vision)",
                            "Total GiB",
                            "Usable GiB",
                            "Headroom GiB",
@@ -96,9 +96,10 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                            "Decode tokens/s per stream",
                            "Aggregate tokens/s",
                            "Power at load W",
-                           "kWh/month at full load in the hours of use"};
+                           "kWh/month at full load in the hours of use",
+                           "Host RAM GiB (token embedding, llama.cpp)"};
   const lxw_row_t header = 3;
-  for (lxw_col_t c = 0; c < 15; ++c) {
+  for (lxw_col_t c = 0; c < 16; ++c) {
     // Numbers are right-aligned under right-aligned headers; the verdict follows a number.
     sheet.text(header, c, headers[c],
                c == 9   ? formats.header_indented
@@ -116,7 +117,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
       // The provider serves the model: no memory, speed or power of ours to show (zeros
       // would look like a fit).
       sheet.text(row, 1, devices_label(inputs));
-      for (lxw_col_t c = 2; c <= 14; ++c) {
+      for (lxw_col_t c = 2; c <= 15; ++c) {
         sheet.text(row, c, c == 9 ? "hosted" : "hosted (API)",
                    c == 9 ? formats.indented : formats.not_available);
       }
@@ -132,7 +133,8 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
     }
     sheet.number(row, 3, memory.weights_gib, formats.decimal2);
     sheet.number(row, 4, memory.kv_cache_gib, formats.decimal2);
-    sheet.number(row, 5, memory.overhead_gib, formats.decimal2);
+    sheet.number(row, 5, memory.overhead_gib + memory.projector_gib + memory.image_buffer_gib,
+                 formats.decimal2);
     sheet.number(row, 6, memory.total_gib, formats.decimal2);
     sheet.number(row, 7, option.fit.usable_gib, formats.decimal2);
     sheet.number(row, 8, option.fit.headroom_gib, formats.decimal2);
@@ -156,6 +158,9 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
     } else {
       sheet.text(row, 14, "in the rent", formats.not_available);
     }
+    // Device memory (columns 3-6) leaves out what llama.cpp keeps in host RAM; a vision
+    // projector and its image buffer are in the overhead.
+    sheet.number(row, 15, memory.host_embedding_gib, formats.decimal2);
     ++row;
   }
   if (names != nullptr && layout != nullptr) {
@@ -167,7 +172,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   // The sizing block's "Instance-hours billed in month 1": "Instance-hours" is 14 wide.
   sheet.width(6, 6, 15);
   sheet.width(7, 13, 11);
-  sheet.width(14, 14, 13);
+  sheet.width(14, 15, 13);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
 }
 

@@ -541,6 +541,48 @@ void read_context(const Fields& f, const std::string& type, ModelArch& a, HfConf
 }
 
 // The config `top_json` read from `path` (a file, or what names the config in errors).
+// The side of the image llama.cpp's mtmd warmup reserves for a dynamic-resolution encoder
+// (the logs "warmup: warmup with image size = 1472 x 1472", Qwen3.5 and Qwen3.6 mmproj files).
+constexpr int kWarmupImageSide = 1472;
+
+// A multimodal config's vision tower (vision_config), as llama.cpp's mmproj holds it: the
+// encoder's parameters (patch embedding, layers of attention 4 h^2 and an FFN of 2 or, gated
+// (hidden_act silu), 3 x h x FFN, position embeddings) and the projector to the text model
+// (a merger of spatial_merge_size^2 patches, h m -> h m -> text hidden, the widest of the
+// families' projectors), at 16 bits (convert_hf_to_gguf.py --mmproj writes F16 or BF16). Checks:
+// Qwen3.6-27B's mmproj-BF16 (1,152 wide, FFN 4,304, 27 layers, patches of 16, merge 2, no
+// image_size) is 871.3 MiB by this count where llama.cpp logs "model size: 887.99 MiB" (-1.9 %);
+// Mistral Small 3.1's (1,024, 4,096, 24 layers, silu, 1,540 / 14) 804.7 MiB against a logged
+// 802.50 MiB (+0.3 %). nullopt without a vision_config or with one too sparse to size.
+std::optional<VisionTower> read_vision(const Fields& top, int text_hidden) {
+  const json* v = top.find("vision_config");
+  if (v == nullptr || !v->is_object()) return std::nullopt;
+  const Fields f(top.path(), *v);
+  const auto hidden = f.count({"hidden_size", "embed_dim", "width"}, 1, 1'000'000);
+  const auto ffn = f.count({"intermediate_size", "mlp_dim"}, 1, 10'000'000);
+  const auto layers = f.count({"num_hidden_layers", "depth", "layers"}, 1, 10'000);
+  const auto patch = f.count({"patch_size"}, 1, 10'000);
+  if (!hidden || !ffn || !layers || !patch) return std::nullopt;  // not enough to size it
+  const double h = *hidden, i = *ffn;
+  const std::string act = f.text({"hidden_act", "hidden_activation"});
+  const bool gated = act == "silu" || act == "swiglu";
+  const double merge = f.count({"spatial_merge_size"}, 1, 64).value_or(1);
+  const double m = h * merge * merge;
+  const int image_side = f.count({"image_size"}, 1, 100'000).value_or(0);
+  const double patches_per_side = static_cast<double>(image_side) / *patch;
+  const double encoder = *layers * (4 * h * h + (gated ? 3 : 2) * h * i) +
+                         3.0 * *patch * *patch * h + patches_per_side * patches_per_side * h;
+  const double projector = m * m + m * text_hidden;
+  VisionTower tower;
+  tower.weights_bytes = 2.0 * (encoder + projector);
+  tower.hidden = *hidden;
+  tower.intermediate = *ffn;
+  const double side = std::max(image_side, kWarmupImageSide);
+  const double per_side = std::floor(side / *patch);
+  tower.image_patches = static_cast<int>(per_side * per_side);
+  return tower;
+}
+
 HfConfig read_config(const json& top_json, const std::string& path,
                      std::set<std::string>* keys_read) {
   if (!top_json.is_object()) throw ModelFileError(path, "expected a JSON object (a config.json)");
@@ -610,6 +652,14 @@ HfConfig read_config(const json& top_json, const std::string& path,
   read_attention_pattern(f, type, s, out);
   read_hybrid(f, type, s);
   read_context(f, type, a, out);
+  a.vision = read_vision(top, a.hidden);
+  if (a.vision) {
+    out.notes.push_back(fmt::format(
+        "vision tower from vision_config: {:.2f} GiB of projector at 16 bits and an image buffer "
+        "for {} patches on the first GPU (llama.cpp loads them with --mmproj; fit --no-mmproj "
+        "leaves them out)",
+        a.vision->weights_bytes / 1073741824.0, a.vision->image_patches));
+  }
 
   // Family details of the count (transformers' implementations).
   const bool gemma = starts_with(type, "gemma");

@@ -6,7 +6,9 @@
 #include <limits>
 #include <optional>
 
+#include "engine/error.hpp"
 #include "engine/hardware.hpp"
+#include "engine/power_limit.hpp"
 #include "scenarios/json_nesting.hpp"
 #include "scenarios/section_reader.hpp"
 
@@ -18,8 +20,9 @@ namespace pt = boost::property_tree;
 using nlohmann::json;
 
 const std::vector<std::string> kDeviceKeys = {
-    "name",          "vendor",      "kind",       "memory_gb",  "memory_type", "bandwidth_gbps",
-    "board_power_w", "fp16_tflops", "fp8_tflops", "fp4_tflops", "nvlink_gbps", "backend"};
+    "name",           "vendor",        "kind",         "memory_gb",  "memory_type",
+    "bandwidth_gbps", "board_power_w", "fp16_tflops",  "fp8_tflops", "fp4_tflops",
+    "nvlink_gbps",    "backend",       "power_limit_w"};
 
 // One value of the [model] section as config.json would hold it.
 json config_value(const pt::ptree& node, const std::string& key, Scenario& s) {
@@ -108,6 +111,14 @@ ScenarioDevice read_device_section(const pt::ptree& tree, const std::string& sec
   d.fp8_tflops = figure("fp8_tflops", nullptr).value_or(0);
   d.fp4_tflops = figure("fp4_tflops", nullptr).value_or(0);
   d.nvlink_gbps = figure("nvlink_gbps", nullptr).value_or(0);
+  if (const auto limit = r.number("power_limit_w", 1, 20'000, "a power in W")) {
+    d.power_limit_w = *limit;
+    try {
+      power_limit_effect(d);
+    } catch (const EngineError& e) {
+      r.fail("power_limit_w", e.what());
+    }
+  }
   r.text("memory_type", d.memory_type);
   r.choice("backend", out.backend, {"cuda", "metal", "rocm", "vulkan", "sycl"});
   return out;

@@ -464,6 +464,7 @@ void Resolver::resolve_option(const ScenarioOption& o) {
   const std::string engine = !o.engine.empty() ? o.engine : s_.engine;
   oi.engine = engine.empty() ? ServingEngine::llama_cpp : *parse_serving_engine(engine);
   text(o.id, "kind", "Kind", o.kind);
+  resolve_power_limit(o, oi, section);
   if (system_) {
     const System& sys = system_->system;
     text(o.id, "system", "Catalog system",

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "engine/power_limit.hpp"
 #include "engine/units.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/price_checks.hpp"
@@ -57,8 +58,15 @@ void Resolver::resolve_buy(const ScenarioOption& o, OptionInputs& oi, const std:
     number(o.id, "host_cost", "Host system (chassis, CPU, PSU)", oi.host_cost, s_.currency,
            o.host_cost ? "" : "default: 0 (no host price given; host_cost = 0 says so)");
   }
-  number(o.id, "board_power_w", "Board power per device", oi.device.board_power_w, "W",
-         "catalog device " + oi.device.id);
+  if (oi.device.power_limit_w > 0) {
+    number(o.id, "board_power_w", "Power per device at load (its power limit)",
+           load_power_w(oi.device), "W",
+           fmt::format("power_limit_w (catalog device {}: board power {:g} W)", oi.device.id,
+                       oi.device.board_power_w));
+  } else {
+    number(o.id, "board_power_w", "Board power per device", oi.device.board_power_w, "W",
+           "catalog device " + oi.device.id);
+  }
   const bool system_power = oi.device.kind == DeviceKind::unified;
   if (system_ && !o.host_power_w) {
     const System& sys = system_->system;
@@ -187,7 +195,7 @@ void Resolver::resolve_hosting(const ScenarioOption& o, OptionInputs& oi) {
     number(o.id, "rack_units", "Rack units per unit", oi.rack_units, "U",
            o.rack_units ? "" : "default: 4 U, a GPU server chassis (assumption)");
     const double power_kw =
-        (oi.count * oi.device.board_power_w + oi.host_power_w) / kWattsPerKilowatt;
+        (oi.count * load_power_w(oi.device) + oi.host_power_w) / kWattsPerKilowatt;
     if (o.contracted_kw) {
       oi.contracted_kw = *o.contracted_kw;
       number(o.id, "contracted_kw", "Contracted power per unit", oi.contracted_kw, "kW");
@@ -197,7 +205,7 @@ void Resolver::resolve_hosting(const ScenarioOption& o, OptionInputs& oi) {
             "+ {} W host): the contract cannot carry the unit at full load (power-capped "
             "cards? then set host_power_w and a [device] board power to match)",
             fixed(oi.contracted_kw, 3), fixed(power_kw, 3), oi.count,
-            fixed(oi.device.board_power_w, 0), fixed(oi.host_power_w, 0)));
+            fixed(load_power_w(oi.device), 0), fixed(oi.host_power_w, 0)));
       }
     } else {
       const double step = o.kw_step.value_or(kDefaultKwStep);
@@ -257,7 +265,7 @@ void Resolver::resolve_financing(const ScenarioOption& o, OptionInputs& oi,
 }
 
 void Resolver::check_host(const ScenarioOption& o, OptionInputs& oi) const {
-  const double devices_w = oi.count * oi.device.board_power_w;
+  const double devices_w = oi.count * load_power_w(oi.device);
   // The rest of a GPU server draws less than its GPUs (an 8 x H100 HGX: 5.6 kW of GPUs in a
   // 10.2 kW system, NVIDIA DGX H100 sheet); a desktop's 150 W (DOMAIN E5). A host above both
   // its devices and 2 kW is a slip more often than a machine.
@@ -275,7 +283,7 @@ void Resolver::check_host(const ScenarioOption& o, OptionInputs& oi) const {
                      "host): idle is the draw of the powered machine with no request; give it "
                      "in W",
                      fixed(*o.idle_power_w, 0), fixed(load_w, 0), oi.count,
-                     fixed(oi.device.board_power_w, 0), fixed(oi.host_power_w, 0)));
+                     fixed(load_power_w(oi.device), 0), fixed(oi.host_power_w, 0)));
   }
   const double devices_cost = oi.count * oi.price_per_gpu;
   // A host (chassis, CPUs, memory, PSU) costs a fraction of its GPUs: an HGX H100 server's

@@ -275,6 +275,13 @@ class Resolver {
   /// Fails naming nvlink_domain_gpus when it is above the option's count.
   void resolve_interconnect(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
 
+  /// The power limit of the option's devices (resolve_power_limit.cpp): the option's
+  /// power_limit_w, else its [device:] section's, into oi.device.power_limit_w, with Inputs rows
+  /// for the limit and the compute share it leaves, and the engine's warning below 60 % of board
+  /// power. Fails naming power_limit_w on a limit power_limit_effect refuses (above the board
+  /// power, below a quarter of it, or a device without a board power).
+  void resolve_power_limit(const ScenarioOption& o, OptionInputs& oi, const std::string& section);
+
   /// The purchase of a system option (system_ set): price_per_gpu and host_cost from the
   /// system's price, the typed keys replacing the part they name (README "A catalog system").
   /// Fails on [option] system when the catalog has no price for the condition and

@@ -119,6 +119,7 @@ const std::vector<std::string> kOptionKeys = {"kind",
                                               "system",
                                               "count",
                                               "nvlink_domain_gpus",
+                                              "power_limit_w",
                                               "condition",
                                               "price_per_gpu",
                                               "host_cost",
@@ -470,6 +471,8 @@ Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOver
       // The rest of a server (CPUs, memory, fans, PSU losses) draws up to a few kW; above 20 kW
       // a unit slip (mW, or the whole rack's power): the same bound as a [device]'s board power.
       r.number("host_power_w", o.host_power_w, 0, 20'000, "a power in W");
+      // A power limit per device, as nvidia-smi -pl sets it: the bounds of a board power.
+      r.number("power_limit_w", o.power_limit_w, 1, 20'000, "a power in W");
       r.fraction("residual_fraction", o.residual_fraction, 0, 1,
                  "a fraction of the purchase price");
       r.fraction("maintenance_per_year", o.maintenance_per_year, 0, 1,
@@ -585,7 +588,7 @@ Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOver
           r.fail(key, "does not apply to kind = api (the provider's energy is not published)");
         }
       }
-      for (const char* key : {"count", "nvlink_domain_gpus", "split", "backend"}) {
+      for (const char* key : {"count", "nvlink_domain_gpus", "power_limit_w", "split", "backend"}) {
         if (given(key) && o.kind == "api") {
           r.fail(key, "does not apply to kind = api (the provider runs the model: no devices)");
         }

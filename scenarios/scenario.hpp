@@ -49,6 +49,9 @@ struct ScenarioOption {
   /// bridged pairs, 1: PCIe only); nullopt = the catalog system's figure, else the device's
   /// link joins all of them (resolve_interconnect.cpp).
   std::optional<int> nvlink_domain_gpus;
+  /// The power limit each of the option's devices runs under, W (nvidia-smi -pl); nullopt = the
+  /// [device:] section's, else none (engine/power_limit.hpp).
+  std::optional<double> power_limit_w;
   std::string condition = "new";  ///< buy: new | used
   std::optional<double> price_per_gpu;
   std::optional<double> host_cost;

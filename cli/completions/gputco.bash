@@ -53,7 +53,7 @@ _gputco() {
       fi
       return
       ;;
-    -o | --output | --catalog) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    -o | --output | --catalog | --mmproj) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --set | --vary)
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -W "scenario. workload. site. option:" -- "$cur"))
@@ -62,7 +62,8 @@ _gputco() {
     --as-of | --max-age | --context | --streams | --prompt-tokens | --count | --lora-rank | \
       --micro-batch | --draws | --seed | --threads | --book | --observed-on | --provider | --source | \
       --region | --min-memory | --max-price | --input-tokens | --output-tokens | --tpot-ms | \
-      --ttft-ms | --user-tokens-per-s | --tp | --pp | --batch)
+      --ttft-ms | --user-tokens-per-s | --tp | --pp | --batch | --gpus | --tensor-split | \
+      --power-limit)
       return
       ;;
   esac
@@ -73,12 +74,14 @@ _gputco() {
     fit)
       options="--model --quant --context --streams --kv-cache --cache-type-k
                --cache-type-v --split --backend --prompt-tokens
-               --gpu --count --compare --multi --as-of --mode --lora-rank --micro-batch
+               --gpu --count --gpus --tensor-split --power-limit --mmproj --no-mmproj
+               --compare --multi --as-of --mode --lora-rank --micro-batch
                --no-checkpointing --double-quant --engine --input-tokens --output-tokens
                --tpot-ms --ttft-ms --user-tokens-per-s --json --catalog --help"
       ;;
     throughput)
-      options="--model --quant --gpu --count --engine --tp --pp --input-tokens --output-tokens
+      options="--model --quant --gpu --count --power-limit --engine --tp --pp --input-tokens
+               --output-tokens
                --kv-cache --batch --max-batch --tpot-ms --ttft-ms --user-tokens-per-s --json
                --catalog --help"
       ;;

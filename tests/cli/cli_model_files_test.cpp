@@ -30,7 +30,11 @@ TEST(CliModelFiles, fitReadsAGgufWithItsOwnQuant) {
   const json j = json::parse(r.out);
   EXPECT_EQ(j["model"], "llama");
   EXPECT_EQ(j["quant"], "Q4_K_M");
-  EXPECT_DOUBLE_EQ(j["memory"]["weights_gib"].get<double>(), 4912898304.0 / 1073741824.0);
+  // The file's 4,912,898,304 bytes less its token_embd (128,256 x 4,096 Q4_K: 525,336,576 / 256
+  // x 144 = 295,501,824 bytes), which llama.cpp keeps in host RAM.
+  EXPECT_DOUBLE_EQ(j["memory"]["weights_gib"].get<double>(),
+                   (4912898304.0 - 295501824.0) / 1073741824.0);
+  EXPECT_DOUBLE_EQ(j["memory"]["host_embedding_gib"].get<double>(), 295501824.0 / 1073741824.0);
   // 8K of f16 cache: 32 layers x 8,192 x 8 x 128 x 4 bytes = 1 GiB.
   EXPECT_DOUBLE_EQ(j["memory"]["kv_cache_gib"].get<double>(), 1.0);
   EXPECT_EQ(j["results"][0]["verdict"], "fits");
@@ -45,8 +49,10 @@ TEST(CliModelFiles, fitReadsAConfigJsonFolder) {
   const json j = json::parse(r.out);
   EXPECT_EQ(j["model"], "Qwen3-30B-A3B");
   EXPECT_EQ(j["quant"], "BF16");
-  // 30,532,122,624 parameters x 2 bytes = 56.87 GiB.
-  EXPECT_NEAR(j["memory"]["weights_gib"].get<double>(), 30532122624.0 * 2 / 1073741824.0, 1e-9);
+  // 30,532,122,624 parameters x 2 bytes = 56.87 GiB, less the token embedding (151,936 x 2,048
+  // x 2 bytes = 622,329,856) in host RAM.
+  EXPECT_NEAR(j["memory"]["weights_gib"].get<double>(),
+              (30532122624.0 * 2 - 622329856.0) / 1073741824.0, 1e-9);
   // Another format is estimated over the same parameters.
   const auto q4 = fit(
       {"--model", dir.file("Qwen3-30B-A3B"), "--quant", "Q4_K_M", "--gpu", "h100-sxm", "--json"});
@@ -209,8 +215,9 @@ TEST(CliModelFiles, planWithAModelFile) {
                            {"plan", dir.file("plan.ini"), "-o", dir.file("plan.xlsx"), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
+  // The file's bytes less its token embedding (295,501,824 bytes, host RAM).
   EXPECT_DOUBLE_EQ(j["options"][0]["fit"]["weights_gib"].get<double>(),
-                   4912898304.0 / 1073741824.0);
+                   (4912898304.0 - 295501824.0) / 1073741824.0);
   // K at q8_0, V at f16: 0.5 GiB x 8.5 / 16 + 0.5 GiB.
   EXPECT_DOUBLE_EQ(j["options"][0]["fit"]["kv_cache_gib"].get<double>(), 0.765625);
 

@@ -90,15 +90,17 @@ TEST(FinderTier, derivedFromTheLargestModelThatFits) {
   const auto on_pro6000 = largest_fitting_model(p, reference_device("rtx-pro-6000-blackwell"), 1);
   ASSERT_TRUE(on_pro6000);
   EXPECT_EQ(on_pro6000->id, "gpt-oss-120b");
-  // An 8 GB card holds an 8B at Q4_K_M only tightly (~6.6 at 8K, M3, on ~6.5 usable).
+  // An 8 GB card holds an 8B at Q4_K_M: llama.cpp keeps its 0.27 GiB token embedding (128,256 x
+  // 4,096 at 4.5 bits) in host RAM (issue #41), which brings the card's share under the
+  // guide's ~6.6 at 8K (M3, which counts it in VRAM): mid-range.
   const auto on_3070 = largest_fitting_model(p, reference_device("rtx-3070"), 1);
   ASSERT_TRUE(on_3070);
-  EXPECT_EQ(on_3070->id, "mistral-7b");
+  EXPECT_EQ(on_3070->id, "llama-3.1-8b");
 
   const auto rows = find_devices(
       finder("llama-3.1-8b", "Q4_K_M"),
       {offer("rtx-3090"), offer("rtx-3070"), offer("rtx-pro-6000-blackwell"), offer("rtx-5090")});
-  EXPECT_EQ(row_of(rows, "rtx-3070", 1).tier, Tier::entry);
+  EXPECT_EQ(row_of(rows, "rtx-3070", 1).tier, Tier::mid_range);
   EXPECT_EQ(row_of(rows, "rtx-3090", 1).tier, Tier::mid_range);
   EXPECT_EQ(row_of(rows, "rtx-5090", 1).tier, Tier::high_end);  // 32 GB holds Qwen3 32B
   EXPECT_EQ(row_of(rows, "rtx-pro-6000-blackwell", 1).tier, Tier::flagship);

@@ -150,8 +150,10 @@ TEST(CatalogQwen35, qwen35_27bCacheAndStateAt32k) {
       estimate_memory(FitRequest{row("qwen3.5-27b"), bf16, 32768, 1, KvCacheType::f16});
   EXPECT_DOUBLE_EQ(m.kv_cache_gib, 2.0);
   EXPECT_DOUBLE_EQ(m.recurrent_state_gib, 156893184.0 / kBytesPerGiB);
-  // The weights: 26,895,998,464 x 2 bytes.
-  EXPECT_NEAR(m.weights_gib, 26895998464.0 * 2 / kBytesPerGiB, 1e-9);
+  // The weights: 26,895,998,464 x 2 bytes, less the token embedding 248,320 x 5,120 x 2 bytes
+  // = 2,542,796,800 that llama.cpp keeps in host RAM.
+  EXPECT_NEAR(m.weights_gib, (26895998464.0 * 2 - 2542796800.0) / kBytesPerGiB, 1e-9);
+  EXPECT_NEAR(m.host_embedding_gib, 2542796800.0 / kBytesPerGiB, 1e-9);
 }
 
 }  // namespace
