@@ -27,6 +27,19 @@ std::vector<double> hours_scaled_costs(const OptionInputs& option, const Workloa
   return scaled;
 }
 
+std::vector<double> volume_scaled_costs(const OptionInputs& option, const WorkloadInputs& workload,
+                                        const SiteInputs& site, const FinanceInputs& finance,
+                                        const CashFlow& at_volume) {
+  std::vector<double> scaled(at_volume.total.size(), 0.0);
+  if (!workload.tokens_per_day || !(*workload.tokens_per_day > 0)) return scaled;
+  const CashFlow half = option_cash_flow(
+      option, at_tokens_per_day(workload, *workload.tokens_per_day / 2), site, finance);
+  for (size_t m = 0; m < scaled.size() && m < half.total.size(); ++m) {
+    scaled[m] = 2 * (at_volume.total[m] - half.total[m]);
+  }
+  return scaled;
+}
+
 std::optional<double> break_even_hours(const OptionInputs& owned, const OptionInputs& rented,
                                        const SiteInputs& site, const FinanceInputs& f) {
   GPUTCO_REQUIRE(owned.kind == OptionKind::buy, "break-even hours need an owned option");

@@ -29,6 +29,20 @@ std::vector<double> hours_scaled_costs(const OptionInputs& option, const Workloa
                                        const SiteInputs& site, const FinanceInputs& finance,
                                        const CashFlow& at_hours);
 
+/// The part of each month's total that scales with tokens_per_day at fixed hours of use: 2 x
+/// (total_m at tokens_per_day - total_m at half of it) (at_tokens_per_day: requests scaled alike).
+/// Exact while the units stay as they are (one unit carries the volume, nothing rented as
+/// overflow): the energy at load net of the idle draw it replaces, an hourly rental's busy hours,
+/// an API's fees and their VAT grow with the load; the idle draw of an owned unit through the hours
+/// of use does not (an owned unit switched off outside them still idles while unused within them).
+/// All zeros without a demand in tokens per day above 0. `at_volume` is option_cash_flow(option,
+/// workload, site, finance) (the plan's cash flow of the option, its inputs as prepared by
+/// prepare_plan_inputs). The workbook's break-even volume against an API is a formula of it
+/// (reports/xlsx_metrics.cpp). Throws what option_cash_flow throws.
+std::vector<double> volume_scaled_costs(const OptionInputs& option, const WorkloadInputs& workload,
+                                        const SiteInputs& site, const FinanceInputs& finance,
+                                        const CashFlow& at_volume);
+
 /// Hours of use over the horizon at which owning costs the same as renting (DOMAIN E2:
 /// purchase price / hourly rate). Owning's fixed cost = capex x (1 - residual_fraction) +
 /// maintenance over the horizon; each hour of use costs its electricity (power x tariff x

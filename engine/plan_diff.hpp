@@ -40,6 +40,7 @@ struct PlanSnapshot {
   std::optional<std::string> recommendation;  ///< an option id
   std::vector<SnapshotInput> inputs;
   std::vector<SnapshotOption> options;
+  std::string start;  ///< the first month, YYYY-MM ("" when the plan's JSON has none)
 };
 
 enum class Change { unchanged, changed, added, removed };

@@ -103,10 +103,31 @@ std::string plan_line(const PlanSnapshot& plan) {
 
 }  // namespace
 
+std::vector<std::string> comparability_warnings(const PlanDiff& diff) {
+  const PlanSnapshot& a = diff.before_plan;
+  const PlanSnapshot& b = diff.after_plan;
+  std::vector<std::string> warnings;
+  if (a.horizon_months != b.horizon_months) {
+    warnings.push_back(fmt::format(
+        "the horizons differ ({} -> {} months): totals cover different periods, so a change "
+        "of the total is partly the months added or removed; compare the cost per year",
+        a.horizon_months, b.horizon_months));
+  }
+  if (!a.start.empty() && !b.start.empty() && a.start != b.start) {
+    warnings.push_back("the first months differ (" + a.start + " -> " + b.start +
+                       "): price trends and discounting start at different dates");
+  }
+  return warnings;
+}
+
 std::string diff_text(const PlanDiff& diff) {
   std::string out = "gputco diff\n";
   out += "  old: " + plan_line(diff.before_plan) + "\n";
-  out += "  new: " + plan_line(diff.after_plan) + "\n\n";
+  out += "  new: " + plan_line(diff.after_plan) + "\n";
+  for (const std::string& warning : comparability_warnings(diff)) {
+    out += "warning: " + warning + "\n";
+  }
+  out += "\n";
   out += "Recommendation: " + recommendation_text(diff, "->", as_is) + "\n\n";
 
   size_t name_width = 6;
@@ -167,6 +188,7 @@ std::string diff_json(const PlanDiff& diff) {
         {"currency", p.currency},
         {"horizon_months", p.horizon_months},
         {"as_of", p.as_of},
+        {"start", p.start.empty() ? ordered(nullptr) : ordered(p.start)},
         {"recommendation", p.recommendation ? ordered(*p.recommendation) : ordered(nullptr)}};
   };
   const auto figure = [&](const FigureChange& f) {
@@ -182,6 +204,7 @@ std::string diff_json(const PlanDiff& diff) {
   ordered j;
   j["old"] = plan(diff.before_plan);
   j["new"] = plan(diff.after_plan);
+  j["warnings"] = comparability_warnings(diff);
   j["recommendation"] = {
       {"old", diff.recommendation_before ? ordered(*diff.recommendation_before) : ordered(nullptr)},
       {"new", diff.recommendation_after ? ordered(*diff.recommendation_after) : ordered(nullptr)},
@@ -282,6 +305,9 @@ std::string diff_markdown(const PlanDiff& diff) {
   out += code_span(diff.before_plan.source) + " \xE2\x86\x92 " + code_span(diff.after_plan.source) +
          " (" + cell(currency) + ", " + std::to_string(diff.after_plan.horizon_months) +
          " months, prices as of " + cell(diff.after_plan.as_of) + ")\n\n";
+  for (const std::string& warning : comparability_warnings(diff)) {
+    out += "> **Warning:** " + cell(warning) + "\n\n";
+  }
   out += "**Recommendation:** " + recommendation_text(diff, "\xE2\x86\x92", cell) + "\n\n";
   out += "| | Option | Total cost, " + cell(currency) + " | Change | NPV of cost, " +
          cell(currency) + " | Change |\n|---|---|---:|---:|---:|---:|\n";

@@ -4,10 +4,18 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engine/plan_diff.hpp"
 
 namespace gputco {
+
+/// Why the two plans' totals may not compare like for like (issue #37), one sentence each:
+/// horizons that differ (a 48-month total is a third more than a 36-month one at the same
+/// monthly cost) and first months that differ (trends and discounting start elsewhere);
+/// currencies that differ are refused by diff_plans before. Empty when none. Every format prints
+/// them first.
+std::vector<std::string> comparability_warnings(const PlanDiff& diff);
 
 /// The diff for a terminal: the two plans (file, name, currency, horizon, as-of date), the
 /// recommendation (and whether it moved), each option with its total cost and NPV before ->
@@ -16,9 +24,10 @@ namespace gputco {
 /// in the plans' currency. Throws nothing.
 std::string diff_text(const PlanDiff& diff);
 
-/// The diff as JSON: { old: {source, scenario, currency, horizon_months, as_of,
-/// recommendation}, new: {...}, recommendation: {old, new, changed}, options: [{change, id,
-/// label, total_cost: {old, new, delta, relative}, npv: {...}, cost_per_million_tokens:
+/// The diff as JSON: { old: {source, scenario, currency, horizon_months, as_of, start,
+/// recommendation}, new: {...}, warnings: [comparability_warnings], recommendation: {old, new,
+/// changed}, options: [{change, id, label, total_cost: {old, new, delta, relative}, npv: {...},
+/// cost_per_million_tokens:
 /// {...}}], inputs: [{change, section, key, label, unit, old, new}] }; change is "unchanged",
 /// "changed", "added" or "removed"; a figure that does not exist is null.
 std::string diff_json(const PlanDiff& diff);

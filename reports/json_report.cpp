@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/capacity.hpp"
+#include "engine/instalment.hpp"
 
 namespace gputco {
 
@@ -229,6 +230,22 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                       {"units", numbers(cf.units)},
                       {"overflow_load", numbers(cf.overflow_load)}};
     o["break_even_tokens_per_day"] = optional(r.break_even_tokens_per_day);
+    // A loan's or a lease's monthly instalment (engine/instalment.hpp), null otherwise.
+    const OptionInputs* option_inputs = nullptr;
+    for (const OptionInputs& candidate : scenario.plan_inputs.options) {
+      if (candidate.id == r.id) option_inputs = &candidate;
+    }
+    const std::optional<FinancingInstalment> instalment =
+        option_inputs != nullptr ? financing_instalment(*option_inputs, r.cash_flow) : std::nullopt;
+    if (instalment) {
+      o["instalment"] = {{"financing", to_string(instalment->financing)},
+                         {"per_month", number(instalment->per_month)},
+                         {"months", instalment->months},
+                         {"down_payment", number(instalment->down_payment)},
+                         {"rate", number(instalment->rate)}};
+    } else {
+      o["instalment"] = nullptr;
+    }
     // Energy and carbon: totals over the horizon and per month (index 0 = the start); null
     // with a reason where unknown, never 0.
     o["energy_kwh"] = {{"total", optional(r.energy_kwh_total)},

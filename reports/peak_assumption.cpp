@@ -9,20 +9,34 @@
 
 namespace gputco {
 
-std::string peak_assumption_text(const ResolvedScenario& scenario) {
+std::vector<PeakTextPiece> peak_assumption_pieces(const ResolvedScenario& scenario) {
+  using Kind = PeakTextPiece::Kind;
   const PlanInputs& in = scenario.plan_inputs;
   const WorkloadInputs& workload = in.workload;
   const DailyLoadShape shape = load_shape_of(workload);
-  std::string text = "peak: ";
+  std::vector<PeakTextPiece> pieces;
+  const auto text = [&](std::string piece) {
+    if (!pieces.empty() && pieces.back().kind == Kind::text) {
+      pieces.back().text += piece;
+    } else {
+      pieces.push_back({Kind::text, std::move(piece), 0});
+    }
+  };
+  text("peak: ");
   if (!workload.hourly_profile.empty()) {
-    text += fmt::format("hourly profile over {:.0f} hours: the peak hour at {:.2f} x the mean hour",
-                        workload.hours_per_day, shape.peak_multiplier);
+    text("hourly profile over ");
+    pieces.push_back({Kind::hours_per_day, "", 0});
+    text(" hours: the peak hour at ");
+    pieces.push_back({Kind::peak_multiplier, "", 2});
+    text(" x the mean hour");
   } else if (!shape.flat) {
-    text += fmt::format("peak factor {:g}: the peak hour at {:.2f} x the mean hour",
-                        workload.peak_factor, shape.peak_multiplier);
+    text(fmt::format("peak factor {:g}: the peak hour at ", workload.peak_factor));
+    pieces.push_back({Kind::peak_multiplier, "", 2});
+    text(" x the mean hour");
   } else {
-    text += fmt::format("demand spread evenly over the {:.1f} hours of use (peak factor 1)",
-                        workload.hours_per_day);
+    text("demand spread evenly over the ");
+    pieces.push_back({Kind::hours_per_day, "", 1});
+    text(" hours of use (peak factor 1)");
   }
   // On-demand and spot rentals (a reserved term bills every hour whatever the demand).
   std::vector<const OptionInputs*> hourly;
@@ -35,19 +49,39 @@ std::string peak_assumption_text(const ResolvedScenario& scenario) {
   const std::string hours = workload.availability == Availability::around_the_clock
                                 ? "around the clock"
                                 : "for the hours of use";
-  if (hourly.empty()) return text;
+  if (hourly.empty()) return pieces;
   if (all_always_on) {
-    return text + "; hourly rentals billed always on " + hours + " (the instances the peak needs)";
+    text("; hourly rentals billed always on " + hours + " (the instances the peak needs)");
+    return pieces;
   }
-  text += "; hourly rentals:";
+  text("; hourly rentals:");
   for (size_t i = 0; i < hourly.size(); ++i) {
     const OptionInputs& o = *hourly[i];
-    text += (i == 0 ? " " : ", ") + o.id;
+    text((i == 0 ? " " : ", ") + o.id);
     if (o.hourly_billing.billing == Billing::always_on) {
-      text += " always on " + hours;
+      text(" always on " + hours);
     } else {
-      text += fmt::format(" autoscaled (min {} instance(s), per {})",
-                          o.hourly_billing.min_instances, to_string(o.hourly_billing.granularity));
+      text(fmt::format(" autoscaled (min {} instance(s), per {})", o.hourly_billing.min_instances,
+                       to_string(o.hourly_billing.granularity)));
+    }
+  }
+  return pieces;
+}
+
+std::string peak_assumption_text(const ResolvedScenario& scenario) {
+  const WorkloadInputs& workload = scenario.plan_inputs.workload;
+  std::string text;
+  for (const PeakTextPiece& piece : peak_assumption_pieces(scenario)) {
+    switch (piece.kind) {
+      case PeakTextPiece::Kind::text:
+        text += piece.text;
+        break;
+      case PeakTextPiece::Kind::hours_per_day:
+        text += fmt::format("{:.{}f}", workload.hours_per_day, piece.decimals);
+        break;
+      case PeakTextPiece::Kind::peak_multiplier:
+        text += fmt::format("{:.{}f}", load_shape_of(workload).peak_multiplier, piece.decimals);
+        break;
     }
   }
   return text;

@@ -12,6 +12,7 @@ PlanSnapshot plan_snapshot(const Plan& plan, const ResolvedScenario& scenario,
   s.currency = plan.currency;
   s.horizon_months = plan.horizon_months;
   s.as_of = scenario.as_of;
+  s.start = scenario.start;
   s.recommendation = plan.recommendation;
   for (const InputRow& row : scenario.inputs) {
     s.inputs.push_back({row.section, row.key, row.label, row.value, row.text, row.unit});
@@ -71,6 +72,7 @@ PlanSnapshot plan_snapshot_from_json(const std::string& text, const std::string&
   s.currency = text_of(j, "currency", "the plan");
   s.horizon_months = static_cast<int>(number_of(j, "horizon_months", "the plan"));
   s.as_of = text_of(j, "as_of", "the plan");
+  if (j.contains("start") && j.at("start").is_string()) s.start = j.at("start").get<std::string>();
   if (j.contains("recommendation") && !j.at("recommendation").is_null()) {
     s.recommendation = text_of(j, "recommendation", "the plan");
   }

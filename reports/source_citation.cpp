@@ -138,10 +138,28 @@ SourceCitation cite_source(const std::string& source) {
   return out;
 }
 
+namespace {
+
+/// `text` without the project's internal references a customer cannot look up: a bracketed
+/// "(DOMAIN E5)" or "(DOMAIN 'Who uses it', E6)", the space before it included.
+std::string without_internal_references(std::string text) {
+  for (size_t at = text.find("(DOMAIN"); at != std::string::npos; at = text.find("(DOMAIN")) {
+    const size_t close = text.find(')', at);
+    if (close == std::string::npos) break;
+    const size_t from = at > 0 && text[at - 1] == ' ' ? at - 1 : at;
+    text.erase(from, close + 1 - from);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string customer_provenance(const std::string& provenance) {
   if (provenance.rfind("scenario file", 0) == 0) return "stated for this quote";
-  if (provenance == "default") return "gputco's default";
-  if (provenance.rfind("default: ", 0) == 0) return "gputco's default: " + provenance.substr(9);
+  if (provenance == "default") return "standard assumption";
+  if (provenance.rfind("default: ", 0) == 0) {
+    return "standard assumption: " + without_internal_references(provenance.substr(9));
+  }
   // "[WHY; ]catalog: SOURCE, observed DATE, price book 'B' (stale); converted from ..."
   const std::string catalog = "catalog: ";
   const size_t at = provenance.find(catalog);

@@ -28,8 +28,10 @@ struct SourceCitation {
 SourceCitation cite_source(const std::string& source);
 
 /// Where an input's value comes from (InputRow::provenance), as a customer reads it:
-/// "scenario file line 12" -> "stated for this quote"; "default" / "default: WHY" -> "gputco's
-/// default" / "gputco's default: WHY"; "catalog: SOURCE, observed DATE[, ...][; converted ...]"
+/// "scenario file line 12" -> "stated for this quote"; "default" / "default: WHY" -> "standard
+/// assumption" / "standard assumption: WHY" (WHY without the project's internal references
+/// such as "(DOMAIN E5)": a customer reads the source, not our notes); "catalog: SOURCE, observed
+/// DATE[, ...][; converted ...]"
 /// -> "PUBLISHER, DATE" (cite_source) with the conversion kept; anything else as it is.
 /// Throws nothing.
 std::string customer_provenance(const std::string& provenance);

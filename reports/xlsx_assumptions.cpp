@@ -50,8 +50,11 @@ void write_assumptions_sheet(SheetWriter& sheet, const Formats& formats, const P
       if (in.value) {
         // Whole numbers without decimals, the others with up to four, fractions as percent.
         const bool whole = std::abs(*in.value - std::round(*in.value)) < 1e-9;
+        // A rate as typed: two decimals where one would round it (3.05 %, not 3.1 %).
+        const double per_mille = *in.value * 1000;
+        const bool one_decimal = std::abs(per_mille - std::round(per_mille)) < 1e-6;
         sheet.number(row, c_value, *in.value,
-                     is_fraction(in.unit) ? formats.percent
+                     is_fraction(in.unit) ? (one_decimal ? formats.percent : formats.percent2)
                      : whole              ? formats.integer
                                           : formats.amount);
         sheet.text(row, c_unit, is_fraction(in.unit) ? "" : in.unit, formats.indented);

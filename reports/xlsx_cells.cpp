@@ -73,6 +73,32 @@ std::string cell_text(std::string_view text) {
   return out;
 }
 
+std::string string_literal(std::string_view text) {
+  constexpr std::size_t kMaxBytes = 255;
+  std::string out;
+  std::string piece;
+  const auto flush = [&] {
+    out += (out.empty() ? "" : "&") + std::string("\"") + piece + "\"";
+    piece.clear();
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    // One character: a UTF-8 lead byte and its continuation bytes, or a quote (doubled).
+    std::size_t length = 1;
+    while (i + length < text.size() &&
+           (static_cast<unsigned char>(text[i + length]) & 0xC0) == 0x80) {
+      ++length;
+    }
+    const std::string character =
+        text[i] == '"' ? std::string("\"\"") : std::string(text.substr(i, length));
+    if (piece.size() + character.size() > kMaxBytes) flush();
+    piece += character;
+    i += length;
+  }
+  if (!piece.empty() || out.empty()) flush();
+  return out;
+}
+
 std::string column_name(lxw_col_t col) {
   std::string name;
   unsigned n = static_cast<unsigned>(col) + 1;

@@ -50,6 +50,11 @@ inline constexpr std::size_t kMaxFunctionArguments = 255;
 /// of at most 255 gives the plain call. Throws std::invalid_argument when `terms` is empty.
 std::string function_call(std::string_view function, const std::vector<std::string>& terms);
 
+/// `text` as a formula's string expression: "\"...\"" with its quotes doubled, cut into
+/// pieces of at most 255 bytes joined by & (Excel's limit on a string constant in a formula),
+/// never inside a UTF-8 sequence. "" gives "\"\"". Throws nothing but bad_alloc.
+std::string string_literal(std::string_view text);
+
 /// The text shown instead of a number that does not exist (nullopt, NaN, infinity).
 inline constexpr std::string_view kNotAvailable = "n/a";
 

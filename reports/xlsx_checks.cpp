@@ -24,7 +24,13 @@ struct Check {
   std::string description;
   /// A warning, not a model error: shown with its result, left out of the master check.
   bool warning = false;
+  /// A status, not TRUE/FALSE: the formula gives a text, "current" as written (cached).
+  bool status = false;
 };
+
+/// The status a stale-status check shows when nothing changed, and when something did.
+constexpr const char* kCurrent = "current";
+constexpr const char* kStale = "stale: re-run gputco";
 
 bool near(double actual, double expected) {
   return std::abs(actual - expected) <= kTolerance * std::max(1.0, std::abs(expected));
@@ -171,14 +177,19 @@ std::vector<Check> break_even_checks(const Plan& plan, const CheckInputs& in) {
   const auto& base_cum = plan.options[baseline].cash_flow.cumulative;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const OptionResult& option = plan.options[i];
-    if (!option.break_even_month) continue;
-    const auto m = static_cast<size_t>(*option.break_even_month);
-    if (m >= option.cash_flow.cumulative.size() || m >= base_cum.size()) continue;
-    Check c{"At the break-even month owning costs no more than the baseline", option.id, "",
-            option.cash_flow.cumulative[m] <= base_cum[m],
+    // Every owned option compared with the baseline: an edited input may give one a
+    // break-even month it did not have when gputco wrote the workbook.
+    if (option.kind != OptionKind::buy || !option.feasible || i == baseline) continue;
+    bool holds = true;
+    if (option.break_even_month) {
+      const auto m = static_cast<size_t>(*option.break_even_month);
+      if (m >= option.cash_flow.cumulative.size() || m >= base_cum.size()) continue;
+      holds = option.cash_flow.cumulative[m] <= base_cum[m];
+    }
+    Check c{"At the break-even month owning costs no more than the baseline", option.id, "", holds,
             "Cash flow: the option's cumulative cost in its break-even month (Summary) is at or "
             "below the rental baseline's (" +
-                plan.baseline_option_id + ")."};
+                plan.baseline_option_id + "); TRUE when it has no break-even month."};
     if (in.cash_flow != nullptr && in.summary != nullptr) {
       const auto range = [&](size_t k) {
         const lxw_row_t row = in.cash_flow->blocks.at(k).cumulative;
@@ -188,8 +199,8 @@ std::vector<Check> break_even_checks(const Plan& plan, const CheckInputs& in) {
       const std::string month =
           sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_compare_row + i),
                          in.summary->break_even_month_col);
-      c.formula = "=INDEX(" + range(i) + ",1," + month + "+1)<=INDEX(" + range(baseline) + ",1," +
-                  month + "+1)";
+      c.formula = "=IF(ISNUMBER(" + month + "),INDEX(" + range(i) + ",1," + month + "+1)<=INDEX(" +
+                  range(baseline) + ",1," + month + "+1),TRUE)";
     }
     checks.push_back(c);
   }
@@ -533,6 +544,90 @@ std::vector<Check> sensitivity_checks(const Plan& plan, const CheckInputs& in) {
   return checks;
 }
 
+/// The inputs gputco's own estimates rest on, among the Inputs' names: the estimates of speed,
+/// prefill, capacity, instances per unit and the day's peak (the white rows' model, context and
+/// engine aside, which no formula reads) follow from the devices per unit, the concurrent
+/// streams and the mean request; streams derived by Little's law from the requests a day, the
+/// hours and the peak; an uneven day's peak multiplier from the hours. A formula reads these
+/// estimates as inputs, so a changed one leaves the totals resting on estimates for other
+/// inputs: stale until gputco runs again.
+std::vector<std::pair<std::string, std::string>> estimate_inputs(const Plan& plan,
+                                                                 const ResolvedScenario& scenario,
+                                                                 const InputNames& names) {
+  std::vector<std::pair<std::string, std::string>> keys = {
+      {"workload", "concurrent_streams"},
+      {"workload", "prompt_tokens_per_request"},
+      {"workload", "output_tokens_per_request"},
+      {"workload", "peak_multiplier"}};
+  bool streams_derived = false;
+  for (const InputRow& row : scenario.inputs) {
+    if (row.section == "workload" && row.key == "concurrent_streams" &&
+        row.provenance.rfind("derived by Little's law", 0) == 0) {
+      streams_derived = true;
+    }
+  }
+  const WorkloadInputs& workload = scenario.plan_inputs.workload;
+  const bool uneven_day = !workload.hourly_profile.empty() || workload.peak_factor > 1;
+  if (streams_derived || uneven_day) {
+    for (const char* key : {"hours_per_day", "requests_per_day", "tokens_per_day"}) {
+      keys.emplace_back("workload", key);
+    }
+  }
+  for (const OptionResult& option : plan.options) {
+    if (option.kind != OptionKind::api) keys.emplace_back(option.id, "count");
+  }
+  std::vector<std::pair<std::string, std::string>> present;
+  for (const auto& key : keys) {
+    if (names.has(key.first, key.second) && !names.derived(key.first, key.second)) {
+      present.push_back(key);
+    }
+  }
+  return present;
+}
+
+/// Two statuses, not part of the master check: whether the figures only gputco computes still
+/// match the inputs (any input changed since gputco wrote the workbook makes them stale), and
+/// whether the engine's estimates the formulas read still do (an input they rest on changed).
+std::vector<Check> stale_checks(const Plan& plan, const ResolvedScenario& scenario,
+                                const InputNames& names, const CheckInputs& in) {
+  std::vector<Check> checks;
+  if (in.cash_flow == nullptr) return checks;
+  Check any{"Figures only gputco computes are current (status)",
+            "workbook",
+            "=IF(" + changed_inputs_count() + "=0,\"" + kCurrent + "\",\"" + kStale + "\")",
+            true,
+            "Inputs: no input differs from the value gputco wrote (column I). The Sensitivity "
+            "and Crossover sheets, the Hardware sheet's fit, speed and sizing, the Monte Carlo "
+            "and a break-even volume gputco searched are its runs at those inputs: they do not "
+            "follow edits. A status, not in the master check: re-run gputco for them.",
+            true,
+            true};
+  checks.push_back(any);
+  const auto keys = estimate_inputs(plan, scenario, names);
+  if (!keys.empty()) {
+    std::vector<std::string> terms;
+    std::string listed;
+    for (const auto& [section, key] : keys) {
+      terms.push_back(names.name_of(section, key) + "=" + names.written_ref(section, key));
+    }
+    Check estimates{
+        "The engine's estimates the formulas read are current (status)",
+        "workbook",
+        "=IF(" + function_call("AND", terms) + ",\"" + kCurrent + "\",\"" + kStale + "\")",
+        true,
+        "Inputs: the inputs gputco's estimates of speed, prefill, capacity, instances per "
+        "unit and the peak rest on (devices per unit, concurrent streams, the mean request; "
+        "with streams from Little's law or an uneven day, the requests and the hours) are as "
+        "gputco wrote them. Changed, those estimates, and the units, hours and costs that "
+        "follow from them, are stale: re-run gputco, or type measured figures into the "
+        "estimate rows.",
+        true,
+        true};
+    checks.push_back(estimates);
+  }
+  return checks;
+}
+
 }  // namespace
 
 ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, const Formats& formats,
@@ -543,6 +638,8 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
   for (auto& c : workbook_checks(plan, scenario, names, inputs)) checks.push_back(std::move(c));
   for (auto& c : sensitivity_checks(plan, inputs)) checks.push_back(std::move(c));
   for (auto& c : rate_limit_checks(plan, scenario, names, inputs)) checks.push_back(std::move(c));
+  const size_t first_status = checks.size();
+  for (auto& c : stale_checks(plan, scenario, names, inputs)) checks.push_back(std::move(c));
 
   ChecksLayout layout;
   for (const Check& c : checks) {
@@ -587,6 +684,10 @@ ChecksLayout write_checks_sheet(lxw_workbook* workbook, SheetWriter* sheet, cons
     sheet->text(row, c_scope, c.scope);
     if (c.formula.empty() || c.scope == "n/a") {
       sheet->text(row, c_result, kNotAvailable, formats.check_text);
+    } else if (c.status) {
+      sheet->formula_text(row, c_result, c.formula, kCurrent, formats.check_text);
+      const size_t k = static_cast<size_t>(&c - checks.data());
+      (k == first_status ? layout.inputs_changed_row : layout.estimates_row) = row;
     } else {
       write_check(*sheet, true, row, c_result, c.formula, c.value, formats.check);
       if (!c.warning) master.push_back(cell_ref(row, c_result));

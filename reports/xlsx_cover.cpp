@@ -2,13 +2,36 @@
 // the prices are and how long the figures hold, the basis (currency, VAT, paper), the option
 // proposed and the recommendation beside it, one status line, the seller's terms and what the
 // figures are not.
+#include <fmt/format.h>
+
 #include <cstdio>
+
+#include "engine/instalment.hpp"
 
 #include "reports/xlsx_report.hpp"
 #include "reports/xlsx_sheets.hpp"
 
 namespace gputco::xlsx {
 namespace {
+
+/// A rate as typed: percent with the decimals it has (0.0305 -> "3.05 %", 0.065 -> "6.5 %"),
+/// never rounded to one decimal (issue #37: "3.1%" on a lease of 3.05 % a month).
+std::string rate_as_typed(double fraction) {
+  std::string text = fmt::format("{:.4f}", fraction * 100);
+  while (!text.empty() && text.back() == '0') text.pop_back();
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text + " %";
+}
+
+/// "lease: 36 instalments, 3.05 % of the hardware price a month" or "loan: 36 instalments at
+/// 6.5 % a year".
+std::string instalment_terms(const FinancingInstalment& instalment) {
+  return instalment.financing == Financing::lease
+             ? "lease: " + std::to_string(instalment.months) + " instalments, " +
+                   rate_as_typed(instalment.rate) + " of the hardware price a month"
+             : "loan: " + std::to_string(instalment.months) + " instalments at " +
+                   rate_as_typed(instalment.rate) + " a year";
+}
 
 std::string paper_name(const ResolvedScenario& scenario) {
   return std::string(scenario.paper == "letter" ? "Letter" : "A4") + " (" + scenario.paper_reason +
@@ -144,6 +167,18 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
     key("Its NPV of cost");
     sheet.formula(row++, value, of_named(proposed_row, summary.npv_col), plan.options[proposed].npv,
                   formats.money_whole_left);
+    // What the customer signs for, on a loan or a lease (engine/instalment.hpp).
+    if (const OptionInputs* inputs = find_option_inputs(scenario, scenario.proposed_option_id)) {
+      if (const auto instalment = financing_instalment(*inputs, plan.options[proposed].cash_flow)) {
+        key("Monthly instalment");
+        sheet.number(row, value, instalment->per_month, formats.money_whole_left);
+        sheet.text(row++, note, instalment_terms(*instalment), formats.note);
+        if (instalment->down_payment > 0) {
+          key("Down payment");
+          sheet.number(row++, value, instalment->down_payment, formats.money_whole_left);
+        }
+      }
+    }
     ++row;
   }
   key("Recommendation");
@@ -183,63 +218,87 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   sheet.text(row++, value, plan.recommendation_reason);
   ++row;
 
-  // One status line: the checks and the prices' age together, so they cannot contradict.
-  sheet.text(row, label, "Status", formats.label_top);
-  layout.status_row = row;
-  size_t stale = 0;
-  for (const SourceRow& source : scenario.sources) stale += source.stale ? 1 : 0;
-  const std::string cached =
-      status_text(status.checks_pass, stale, scenario.sources.size(), scenario.max_price_age_days,
-                  status.master_check_cell.empty()) +
-      (status.recommendation_changed ? "; inputs changed since gputco wrote this workbook: "
-                                       "rerun gputco"
-                                     : "");
-  // Across the value and note columns, wrapped: the whole line on the page.
-  check_xlsx(worksheet_merge_range(sheet.raw(), row, value, row, note, "", formats.wrapped),
-             "merging the status line");
-  check_xlsx(worksheet_set_row(sheet.raw(), row, 30, nullptr), "sizing the status line");
+  // One status line: the checks and the prices' age together, so they cannot contradict. Not
+  // in the quote: it has no Checks sheet to point at, and a customer reads the seller's
+  // validity and terms instead (issue #37).
   if (status.master_check_cell.empty()) {
-    sheet.text(row, value, cached, formats.wrapped);
+    layout.status_row = 0;
   } else {
-    const std::string checks = "IF(" + status.master_check_cell +
-                               ",\"All checks pass\",\"CHECKS FAIL (see the Checks sheet)\")";
-    std::string prices = "\"; no catalog prices\"";
-    if (sources.count > 0) {
-      const std::string range = sheet_range_ref(
-          kSourcesSheet, sources.first_row, sources.stale_col,
-          static_cast<lxw_row_t>(sources.first_row + sources.count - 1), sources.stale_col);
-      const std::string stale_count = "COUNTIF(" + range + ",\"stale\")";
-      const std::string age = status.max_age_name.empty()
-                                  ? "\"" + std::to_string(scenario.max_price_age_days) + "\""
-                                  : status.max_age_name;
-      prices = "IF(" + stale_count + "=0,\"; no price older than \"&" + age + "&\" days\",\"; \"&" +
-               stale_count + "&\" of \"&ROWS(" + range + ")&\" prices older than \"&" + age +
-               "&\" days (see Sources)\")";
+    sheet.text(row, label, "Status", formats.label_top);
+    layout.status_row = row;
+    size_t stale = 0;
+    for (const SourceRow& source : scenario.sources) stale += source.stale ? 1 : 0;
+    const std::string cached =
+        status_text(status.checks_pass, stale, scenario.sources.size(), scenario.max_price_age_days,
+                    status.master_check_cell.empty()) +
+        (status.recommendation_changed ? "; inputs changed since gputco wrote this workbook: "
+                                         "re-run gputco"
+                                       : "");
+    // Across the value and note columns, wrapped: the whole line on the page.
+    check_xlsx(worksheet_merge_range(sheet.raw(), row, value, row, note, "", formats.wrapped),
+               "merging the status line");
+    check_xlsx(worksheet_set_row(sheet.raw(), row, 30, nullptr), "sizing the status line");
+    if (status.master_check_cell.empty()) {
+      sheet.text(row, value, cached, formats.wrapped);
+    } else {
+      const std::string checks = "IF(" + status.master_check_cell +
+                                 ",\"All checks pass\",\"CHECKS FAIL (see the Checks sheet)\")";
+      std::string prices = "\"; no catalog prices\"";
+      if (sources.count > 0) {
+        const std::string range = sheet_range_ref(
+            kSourcesSheet, sources.first_row, sources.stale_col,
+            static_cast<lxw_row_t>(sources.first_row + sources.count - 1), sources.stale_col);
+        const std::string stale_count = "COUNTIF(" + range + ",\"stale\")";
+        const std::string age = status.max_age_name.empty()
+                                    ? "\"" + std::to_string(scenario.max_price_age_days) + "\""
+                                    : status.max_age_name;
+        prices = "IF(" + stale_count + "=0,\"; no price older than \"&" + age +
+                 "&\" days\",\"; \"&" + stale_count + "&\" of \"&ROWS(" + range +
+                 ")&\" prices older than \"&" + age + "&\" days (see Sources)\")";
+      }
+      // Inputs changed since gputco wrote the workbook: what no longer follows them, and whether
+      // the recommendation moved with them.
+      std::string changed;
+      if (!status.inputs_changed_cell.empty()) {
+        const std::string moved = status.recommendation_now.empty()
+                                      ? std::string("\"\"")
+                                      : "IF(" + status.recommendation_now + "<>" +
+                                            status.recommendation_written +
+                                            ",\" (the recommendation with them)\",\"\")";
+        const std::string what =
+            status.estimates_cell.empty()
+                ? std::string(
+                      "\"the figures only gputco computes (Sensitivity, Hardware) are "
+                      "stale\"")
+                : "IF(" + status.estimates_cell +
+                      "=\"current\",\"the figures only gputco computes (Sensitivity, Hardware) "
+                      "are stale\",\"its speed and capacity estimates, and the totals resting on "
+                      "them, are stale\")";
+        changed = "&IF(" + status.inputs_changed_cell +
+                  "=\"current\",\"\",\"; inputs changed since gputco wrote this workbook\"&" +
+                  moved + "&\": \"&" + what + "&\"; re-run gputco\")";
+      }
+      sheet.formula_text(row, value, "=" + checks + "&" + prices + changed, cached,
+                         formats.wrapped);
     }
-    std::string changed;
-    if (!status.recommendation_now.empty()) {
-      changed = "&IF(" + status.recommendation_now + "<>" + status.recommendation_written +
-                ",\"; inputs changed since gputco wrote this workbook: rerun gputco\",\"\")";
+    // Red when a check fails, amber for stale prices or changed inputs, green otherwise.
+    const std::string cell = cell_ref(row, value);
+    for (const auto& [rule_text, format] :
+         {std::pair<std::string, lxw_format*>{"=LEFT(" + cell + ",6)=\"CHECKS\"", formats.fail},
+          std::pair<std::string, lxw_format*>{"=OR(ISNUMBER(SEARCH(\" prices older\"," + cell +
+                                                  ")),ISNUMBER(SEARCH(\"re-run\"," + cell + ")))",
+                                              formats.warning},
+          std::pair<std::string, lxw_format*>{"=LEFT(" + cell + ",3)=\"All\"", formats.pass}}) {
+      lxw_conditional_format rule{};
+      rule.type = LXW_CONDITIONAL_TYPE_FORMULA;
+      rule.value_string = const_cast<char*>(rule_text.c_str());
+      rule.format = format;
+      rule.stop_if_true = LXW_TRUE;
+      check_xlsx(worksheet_conditional_format_cell(sheet.raw(), row, value, &rule),
+                 "colouring the status line");
     }
-    sheet.formula_text(row, value, "=" + checks + "&" + prices + changed, cached, formats.wrapped);
+    row += 2;
   }
-  // Red when a check fails, amber for stale prices or changed inputs, green otherwise.
-  const std::string cell = cell_ref(row, value);
-  for (const auto& [rule_text, format] :
-       {std::pair<std::string, lxw_format*>{"=LEFT(" + cell + ",6)=\"CHECKS\"", formats.fail},
-        std::pair<std::string, lxw_format*>{"=OR(ISNUMBER(SEARCH(\" prices older\"," + cell +
-                                                ")),ISNUMBER(SEARCH(\"rerun\"," + cell + ")))",
-                                            formats.warning},
-        std::pair<std::string, lxw_format*>{"=LEFT(" + cell + ",3)=\"All\"", formats.pass}}) {
-    lxw_conditional_format rule{};
-    rule.type = LXW_CONDITIONAL_TYPE_FORMULA;
-    rule.value_string = const_cast<char*>(rule_text.c_str());
-    rule.format = format;
-    rule.stop_if_true = LXW_TRUE;
-    check_xlsx(worksheet_conditional_format_cell(sheet.raw(), row, value, &rule),
-               "colouring the status line");
-  }
-  row += 2;
 
   const auto paragraph = [&](const char* title, const std::string& text, lxw_row_t lines) {
     sheet.text(row++, 0, title, formats.subtitle);

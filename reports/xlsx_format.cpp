@@ -166,6 +166,7 @@ Formats make_formats(lxw_workbook* workbook, const std::string& currency) {
   format_set_indent(f.indented, 1);
 
   f.percent = numeric(workbook, "0.0%");
+  f.percent2 = numeric(workbook, "0.00%");
   f.days = numeric(workbook, "0\" days\"");
   format_set_align(f.days, LXW_ALIGN_LEFT);
   f.check = numeric(workbook, "\"TRUE\";\"TRUE\";\"FALSE\"");
@@ -466,6 +467,15 @@ bool InputNames::derived(const std::string& section, const std::string& key) con
 
 bool InputNames::blank(const std::string& section, const std::string& key) const {
   return cell(section, key).blank;
+}
+
+std::string InputNames::written_ref(const std::string& section, const std::string& key) const {
+  return sheet_cell_ref(kInputsSheet, cell(section, key).row, kInputsWrittenCol);
+}
+
+std::string changed_inputs_count() {
+  return std::string("SUMPRODUCT(ISNUMBER(") + kInputsWrittenName + ")*(" + kInputsNowName + "<>" +
+         kInputsWrittenName + "))";
 }
 
 }  // namespace gputco::xlsx

@@ -57,6 +57,20 @@ std::string token_mix_formula(const InputNames& names, const std::string&) {
          names.at("workload", "output_tokens_per_request");
 }
 
+/// An owned option's resale at the horizon as a fraction of its capex, the devices' and the
+/// host's fractions blended by their capex (scenarios/resolve_owned.cpp, resolve_residual):
+/// (device fraction x count x price_per_gpu + host fraction x host_cost) / (count x
+/// price_per_gpu + host_cost); the devices' fraction when the capex is 0.
+std::string residual_blend_formula(const InputNames& names, const std::string& option) {
+  const std::string devices =
+      "(" + names.at(option, "count") + "*" + names.at(option, "price_per_gpu") + ")";
+  const std::string host = names.at(option, "host_cost");
+  const std::string device_fraction = names.at(option, "device_residual_fraction");
+  return "=IF(" + devices + "+" + host + ">0,(" + device_fraction + "*" + devices + "+" +
+         names.at(option, "host_residual_fraction") + "*" + host + ")/(" + devices + "+" + host +
+         ")," + device_fraction + ")";
+}
+
 /// One unit's capacity at load (engine capacity_tokens_per_hour): 3600 / (1 / aggregate decode
 /// tokens/s + input tokens per output token / prefill tokens/s), the prefill term only with a
 /// demand in tokens, a token mix and a known prefill rate; 0 without a decode rate.
@@ -415,7 +429,7 @@ bool has_numeric_row(const std::vector<DisplayRow>& rows, const std::string& sec
 
 std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& scenario) {
   std::vector<DisplayRow> rows;
-  const auto listed = [&](const char* section, const char* key) {
+  const auto listed = [&](const std::string& section, const std::string& key) {
     for (const InputRow& in : scenario.inputs) {
       if (in.section == section && in.key == key && in.value) return true;
     }
@@ -434,6 +448,12 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
         listed("workload", "prompt_tokens_per_request") &&
         listed("workload", "output_tokens_per_request")) {
       row.formula = token_mix_formula;
+    }
+    // The resale of devices and host blended by their capex (the resolver's rule): a formula
+    // of both fractions, so that a changed price, count or host cost moves it as gputco would.
+    if (in.key == "residual_fraction" && listed(in.section, "device_residual_fraction") &&
+        listed(in.section, "host_residual_fraction")) {
+      row.formula = residual_blend_formula;
     }
     // A value converted from another currency: the amount as published is the input, the
     // value its product with the rate (issue #16: the rate is an input the formulas use).
@@ -514,27 +534,30 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   // Exchange rates by currency code (fx_USD).
   prefix_of["fx"] = prefixes.claim("fx");
 
-  constexpr lxw_col_t kSection = 0, kLabel = 1, kKey = 2, kValue = 3, kUnit = 4, kProvenance = 5,
-                      kName = 6;
+  constexpr lxw_col_t kSection = 0, kLabel = 1, kKey = 2, kValue = kInputsValueCol, kUnit = 4,
+                      kProvenance = 5, kName = 6;
   sheet.text(0, 0, "Inputs", formats.title);
-  // Wrapped across the table's columns A:H (16 + 34 + 22 + 15 + 18 + 52 + 36 + 17 = 210
+  // Wrapped across the table's columns A:I (16 + 34 + 22 + 15 + 18 + 52 + 36 + 17 + 15 = 225
   // characters): unwrapped it ran past them and the sheet printed smaller.
   write_wrapped_across(
-      sheet, 1, kSection, kRecalculatesColumn, 210,
+      sheet, 1, kSection, kInputsWrittenCol, 225,
       "Yellow values are the inputs the formulas read (through the workbook names in "
       "column G): change one and every figure recalculates. White values are what "
       "gputco's engine used for its estimates of fit and speed (model, context, streams): "
       "change those in the scenario file and run gputco again. Grey italic values follow "
-      "from the rows above by formula.",
+      "from the rows above by formula. Column I keeps the value gputco wrote: a changed "
+      "input turns amber, and the figures only gputco computes (Sensitivity, Hardware) say "
+      "\"stale: re-run gputco\" on the Checks sheet.",
       formats.note_wrapped);
   const lxw_row_t header = 3;
-  const char* headers[] = {"Section", "Label",      "Key",  "Value",
-                           "Unit",    "Provenance", "Name", "Recalculates"};
-  for (lxw_col_t c = 0; c < 8; ++c) {
+  const char* headers[] = {"Section", "Label",        "Key",
+                           "Value",   "Unit",         "Provenance",
+                           "Name",    "Recalculates", "As gputco wrote it"};
+  for (lxw_col_t c = 0; c <= kInputsWrittenCol; ++c) {
     sheet.text(header, c, headers[c],
-               c == kValue  ? formats.header_number
-               : c == kUnit ? formats.header_indented
-                            : formats.header);
+               c == kValue || c == kInputsWrittenCol ? formats.header_number
+               : c == kUnit                          ? formats.header_indented
+                                                     : formats.header);
   }
 
   // First the places and names of every row (a formula may read a row further down, such as
@@ -615,6 +638,29 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
   sheet.width(kProvenance, kProvenance, 52);
   sheet.width(kName, kName, 36);
   sheet.width(kRecalculatesColumn, kRecalculatesColumn, 17);
+  sheet.width(kInputsWrittenCol, kInputsWrittenCol, 15);
+  // The value column and the one gputco wrote, over the same rows: the Checks count the
+  // inputs changed since (changed_inputs_count).
+  const auto last_row = static_cast<lxw_row_t>(row > header + 1 ? row - 1 : header + 1);
+  for (const auto& [name, col] : {std::pair<const char*, lxw_col_t>{kInputsNowName, kValue},
+                                  {kInputsWrittenName, kInputsWrittenCol}}) {
+    check_xlsx(workbook_define_name(
+                   workbook, name,
+                   ("=" + sheet_range_ref(kInputsSheet, header + 1, col, last_row, col)).c_str()),
+               std::string("defining the workbook name ") + name);
+  }
+  // An input that differs from what gputco wrote is amber, whatever the file recalculates to.
+  const std::string changed = "=AND(ISNUMBER(" +
+                              cell_ref(header + 1, kInputsWrittenCol, false, true) + ")," +
+                              cell_ref(header + 1, kValue, false, true) + "<>" +
+                              cell_ref(header + 1, kInputsWrittenCol, false, true) + ")";
+  lxw_conditional_format rule{};
+  rule.type = LXW_CONDITIONAL_TYPE_FORMULA;
+  rule.value_string = const_cast<char*>(changed.c_str());
+  rule.format = formats.warning;
+  check_xlsx(
+      worksheet_conditional_format_range(sheet.raw(), header + 1, kValue, last_row, kValue, &rule),
+      "marking changed inputs");
   worksheet_freeze_panes(sheet.raw(), header + 1, 0);
   check_xlsx(worksheet_repeat_rows(sheet.raw(), header, header), "setting Inputs print titles");
   set_print_layout(sheet);
@@ -622,8 +668,15 @@ InputNames write_inputs_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
 }
 
 void finish_inputs_sheet(SheetWriter& sheet, const Formats& formats, const InputNames& names) {
-  constexpr lxw_col_t kValue = 3;
+  constexpr lxw_col_t kValue = kInputsValueCol;
   for (const auto& [section, key] : names.keys()) {
+    // What gputco wrote, beside every named value a reader may change (an empty one as 0, as
+    // the formulas read it): a changed input differs from it.
+    if (section != kConstantsSection && !names.derived(section, key)) {
+      sheet.number(names.row_of(section, key), kInputsWrittenCol,
+                   names.blank(section, key) ? 0.0 : names.value_of(section, key),
+                   formats.fixed_number);
+    }
     if (section == kConstantsSection || names.derived(section, key) || !names.used(section, key)) {
       continue;
     }

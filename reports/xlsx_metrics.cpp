@@ -132,7 +132,9 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                            "Break-even tokens/day vs API",
                            "Most units in service",
                            "Cost per year",
-                           "Allowed (1 = yes; 0: excluded, the reason in the Summary's notes)"};
+                           "Allowed (1 = yes; 0: excluded, the reason in the Summary's notes)",
+                           "Of the total: scales with the output tokens per day",
+                           "Fixed in the volume"};
   for (lxw_col_t c = 0; c < std::size(headers); ++c) {
     sheet.text(header, c, headers[c], c == 0 ? formats.header : formats.header_number);
   }
@@ -206,6 +208,66 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
     for (double u : option.cash_flow.units) most_units = std::max(most_units, u);
     sheet.formula(r, out.units_col, "=MAX(" + cash_row(block.units) + ")", most_units,
                   formats.decimal2);
+
+    // What scales with the volume at the same hours (engine volume_scaled_costs): an owned
+    // unit switched off outside the hours of use still idles through them whatever it serves,
+    // so its idle draw then is taken out of the hours-scaled part (a unit that stays on has
+    // its whole idle draw in the fixed part already); an always-on rental bills whole
+    // instances for every hour of availability whatever they serve: nothing. A formula while
+    // the units and instances stay as they are at half the volume (linear in it); else the
+    // engine's figure, as a value.
+    const OptionInputs* option_inputs = find_option_inputs(scenario, option.id);
+    // Its cached value is the engine's (volume_scaled_costs over the plan's cash flow).
+    double volume_scaled = 0;
+    if (option_inputs != nullptr) {
+      const PlanInputs& in = scenario.plan_inputs;
+      for (double x : volume_scaled_costs(*option_inputs, in.workload, in.site, in.finance,
+                                          option.cash_flow)) {
+        volume_scaled += x;
+      }
+    }
+    const bool hourly = option.kind == OptionKind::rent_hourly && option_inputs != nullptr &&
+                        term_months(option_inputs->term) == 0;
+    const bool always_on = hourly && option_inputs->hourly_billing.billing == Billing::always_on;
+    double most_overflow = 0, most_load = 0;
+    for (double x : option.cash_flow.overflow_load) most_overflow = std::max(most_overflow, x);
+    for (double x : option.cash_flow.load) most_load = std::max(most_load, x);
+    const double peak = load_shape_of(scenario.plan_inputs.workload).peak_multiplier;
+    const bool volume_linear = scenario.plan_inputs.workload.tokens_per_day &&
+                               *scenario.plan_inputs.workload.tokens_per_day > 0 &&
+                               (option.kind == OptionKind::api ||
+                                (most_units <= 1 && most_overflow <= 0 && !(hourly && !always_on) &&
+                                 !(always_on && most_load * peak > 1 + kLoadTolerance)));
+    std::string volume_scaled_formula = "=" + ref(out.scaled_col);
+    if (option.kind == OptionKind::buy && names.has(option.id, "powered_off_when_idle") &&
+        names.has(option.id, "idle_power_w")) {
+      const auto own_or_site = [&](const char* key) {
+        return names.has(option.id, key) ? names.at(option.id, key) : names.at("site", key);
+      };
+      std::string idle_in_use =
+          names.at(option.id, "powered_off_when_idle") + "*" + names.at(option.id, "idle_power_w") +
+          "/" + names.at(kConstantsSection, "watts_per_kw") + "*" + own_or_site("tariff_per_kwh") +
+          "*" + own_or_site("pue") + "*(1+(1-" + names.at("scenario", "vat_reclaimable") + ")*" +
+          names.at("scenario", "vat_rate") + ")*SUMPRODUCT(" + cash_row(layout.is_running_row) +
+          "," + cash_row(block.units) + "," + cash_row(layout.hours_of_use_row) + "," +
+          cash_row(layout.tariff_factor_row) + ")";
+      if (option_inputs != nullptr && option_inputs->hosting == Hosting::colocation) {
+        idle_in_use += "*" + names.at(option.id, "power_metered");
+      }
+      volume_scaled_formula += "-" + idle_in_use;
+    } else if (always_on) {
+      volume_scaled_formula = "=0";
+    }
+    if (volume_linear) {
+      sheet.formula(r, out.volume_scaled_col, volume_scaled_formula, volume_scaled,
+                    formats.money_whole);
+      sheet.formula(r, out.volume_fixed_col,
+                    "=" + ref(out.total_col) + "-" + ref(out.volume_scaled_col),
+                    option.total_cost - volume_scaled, formats.money_whole);
+    } else {
+      sheet.number(r, out.volume_scaled_col, volume_scaled, formats.money_whole);
+      sheet.number(r, out.volume_fixed_col, option.total_cost - volume_scaled, formats.money_whole);
+    }
 
     // Owned against the baseline.
     const bool compared = option.kind == OptionKind::buy && option.feasible && baseline;
@@ -480,31 +542,27 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
 
     // Break-even volume against the API: the gap is linear in the tokens per day while one
     // unit carries the volume (no growth, one unit, no overflow); otherwise gputco's search
-    // is needed: rerun it. What scales with the volume is what scales with the hours of use,
-    // except for an always-on rental: its instance is billed for every hour of availability
-    // whatever it serves (engine billed_instance_hours: max(1, ceil(load)) instances, one
-    // while one unit carries the volume), so its whole total is fixed in the volume and the
-    // crossing is where the API's fees reach it. An autoscaled rental's rent steps with the
-    // billing granularity: gputco's search, as a value.
+    // is needed: rerun it. What scales with the volume (volume_scaled_col) is what scales with
+    // the hours of use less an owned unit's idle draw through them, and nothing of an always-on
+    // rental: its instance is billed for every hour of availability whatever it serves (engine
+    // billed_instance_hours: max(1, ceil(load)) instances, one while one unit carries the
+    // volume), so the crossing is where the API's fees reach its total. An autoscaled rental's
+    // rent steps with the billing granularity: gputco's search, as a value.
     if (api && option.kind != OptionKind::api && option.feasible) {
       const size_t a = *api;
       const OptionInputs* inputs = find_option_inputs(scenario, option.id);
       const bool hourly_rent = option.kind == OptionKind::rent_hourly && inputs != nullptr &&
                                term_months(inputs->term) == 0;
-      const bool flat_in_volume =
-          hourly_rent && inputs->hourly_billing.billing == Billing::always_on;
       const bool steps_in_volume =
           hourly_rent && inputs->hourly_billing.billing == Billing::autoscaled;
       const std::string volume = names.at("workload", "tokens_per_day");
-      const std::string own_fixed = flat_in_volume ? ref(out.total_col) : ref(out.fixed_col);
-      const std::string own_scaled = flat_in_volume ? std::string("0") : ref(out.scaled_col);
-      const std::string gap_fixed = "(" + own_fixed + "-" + here(a, out.fixed_col) + ")";
-      const std::string gap_scaled = "(" + own_scaled + "-" + here(a, out.scaled_col) + ")";
+      const std::string gap_fixed =
+          "(" + ref(out.volume_fixed_col) + "-" + here(a, out.volume_fixed_col) + ")";
+      const std::string gap_scaled =
+          "(" + ref(out.volume_scaled_col) + "-" + here(a, out.volume_scaled_col) + ")";
       const std::string upper = names.at(option.id, "capacity_tokens_per_hour") + "*" + hours;
-      double most_overflow = 0;
-      for (double x : option.cash_flow.overflow_load) most_overflow = std::max(most_overflow, x);
       const bool linear = scenario.plan_inputs.workload.growth_per_month <= 0 && most_units <= 1 &&
-                          most_overflow <= 0 && !steps_in_volume &&
+                          most_overflow <= 0 && !steps_in_volume && volume_linear &&
                           scenario.plan_inputs.workload.tokens_per_day &&
                           *scenario.plan_inputs.workload.tokens_per_day > 0;
       if (linear) {

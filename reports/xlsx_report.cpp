@@ -459,8 +459,9 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     source = xlsx::write_chart_data_sheet(*chart_data, formats, plan, scenario);
     worksheet_hide(chart_data->raw());
   }
-  const xlsx::SummaryLayout summary_layout = xlsx::write_summary_sheet(
-      workbook, summary, formats, plan, scenario, source, quote ? nullptr : &metrics_layout);
+  const xlsx::SummaryLayout summary_layout =
+      xlsx::write_summary_sheet(workbook, summary, formats, plan, scenario, source,
+                                quote ? nullptr : &metrics_layout, quote ? nullptr : &names);
   const xlsx::SourcesLayout sources_layout = xlsx::write_sources_sheet(
       workbook, sources, formats, scenario, quote ? nullptr : &names, !quote);
   xlsx::SensitivityLayout sensitivity_layout;
@@ -497,6 +498,14 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
         sheet_cell_ref(kMetricsSheet, metrics_layout.recommendation_row, metrics_layout.value_col);
     status.recommendation_written = sheet_cell_ref(kMetricsSheet, metrics_layout.recommendation_row,
                                                    metrics_layout.written_col);
+    if (checks_layout.inputs_changed_row != 0) {
+      status.inputs_changed_cell =
+          sheet_cell_ref(kChecksSheet, checks_layout.inputs_changed_row, checks_layout.result_col);
+    }
+    if (checks_layout.estimates_row != 0) {
+      status.estimates_cell =
+          sheet_cell_ref(kChecksSheet, checks_layout.estimates_row, checks_layout.result_col);
+    }
   }
   xlsx::write_cover_sheet(workbook, cover, formats, plan, scenario, summary_layout, sources_layout,
                           status);

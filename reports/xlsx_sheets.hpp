@@ -53,18 +53,19 @@ struct Formats {
   lxw_format* input_number = nullptr;
   lxw_format* input_text = nullptr;
   lxw_format* constant_number = nullptr;
-  lxw_format* not_available = nullptr;      ///< "n/a", "never" in a numeric column
-  lxw_format* indented = nullptr;           ///< text right after a numeric column
-  lxw_format* percent = nullptr;            ///< a fraction shown as a percentage
-  lxw_format* days = nullptr;               ///< a count of days
-  lxw_format* check = nullptr;              ///< a check's TRUE/FALSE
-  lxw_format* check_text = nullptr;         ///< "n/a" in the result column of a check
-  lxw_format* input_date = nullptr;         ///< a date typed by someone (input style)
-  lxw_format* period_date = nullptr;        ///< a timeline date, in a month column
-  lxw_format* wrapped = nullptr;            ///< long text that wraps in its cell
-  lxw_format* fail = nullptr;               ///< conditional format: a FALSE check
-  lxw_format* pass = nullptr;               ///< conditional format: a TRUE check
-  lxw_format* integer_left = nullptr;       ///< a count next to its label (Cover)
+  lxw_format* not_available = nullptr;  ///< "n/a", "never" in a numeric column
+  lxw_format* indented = nullptr;       ///< text right after a numeric column
+  lxw_format* percent = nullptr;        ///< a fraction shown as a percentage
+  lxw_format* percent2 = nullptr;      ///< a percentage with two decimals (a rate as typed: 3.05 %)
+  lxw_format* days = nullptr;          ///< a count of days
+  lxw_format* check = nullptr;         ///< a check's TRUE/FALSE
+  lxw_format* check_text = nullptr;    ///< "n/a" in the result column of a check
+  lxw_format* input_date = nullptr;    ///< a date typed by someone (input style)
+  lxw_format* period_date = nullptr;   ///< a timeline date, in a month column
+  lxw_format* wrapped = nullptr;       ///< long text that wraps in its cell
+  lxw_format* fail = nullptr;          ///< conditional format: a FALSE check
+  lxw_format* pass = nullptr;          ///< conditional format: a TRUE check
+  lxw_format* integer_left = nullptr;  ///< a count next to its label (Cover)
   lxw_format* money_whole_left = nullptr;   ///< an amount next to its label (Cover)
   lxw_format* fixed_number = nullptr;       ///< a value the formulas do not read (white)
   lxw_format* fixed_text = nullptr;         ///< text the formulas do not read (white)
@@ -176,6 +177,10 @@ class InputNames {
   bool derived(const std::string& section, const std::string& key) const;
   /// An empty input cell (a cost line not entered): read as 0 by the formulas.
   bool blank(const std::string& section, const std::string& key) const;
+  /// The Inputs cell of the value gputco wrote for this input, in the "As gputco wrote it"
+  /// column (an absolute reference such as Inputs!$I$12); no use recorded. Compared with the
+  /// name's cell, it says whether a reader changed the input (the Checks' stale statuses).
+  std::string written_ref(const std::string& section, const std::string& key) const;
 
  private:
   struct Cell {
@@ -190,6 +195,19 @@ class InputNames {
   mutable std::set<std::pair<std::string, std::string>> used_;
 };
 
+/// The values a named input accepts (its data validation, add_input_validation): minimum and
+/// maximum (infinity: none), whole numbers only, empty allowed (a cost line not entered).
+struct InputDomain {
+  double minimum = 0;
+  double maximum = 0;
+  bool whole = false;
+  bool blank_allowed = false;
+};
+
+/// The domain of the input `key` (an Inputs key such as "hours_per_day"), the horizon capped at
+/// `horizon_months` (the sheets' timeline); any number for a key without a rule.
+InputDomain input_domain(const std::string& key, int horizon_months);
+
 /// Adds data validation to every named numeric cell of the Inputs sheet: the rule follows
 /// the input's key (a fraction between 0 and 1, a non-negative price, hours 0..24, PUE 1..3,
 /// whole counts, the horizon no longer than the sheets' timeline); constants get none.
@@ -197,6 +215,18 @@ class InputNames {
 /// cannot be found.
 void add_input_validation(lxw_workbook* workbook, SheetWriter& inputs, const InputNames& names,
                           int horizon_months);
+
+/// Columns of the Inputs sheet: an input's value (its workbook name's cell), and the value gputco
+/// wrote there (a constant beside it: an edited input differs from it).
+inline constexpr lxw_col_t kInputsValueCol = 3;
+inline constexpr lxw_col_t kInputsWrittenCol = 8;
+/// Workbook names of the Inputs sheet's value column and of its "As gputco wrote it" column,
+/// over the same rows: SUMPRODUCT(ISNUMBER(inputs_as_written)*(inputs_now<>inputs_as_written))
+/// counts the inputs a reader changed.
+inline constexpr const char* kInputsNowName = "inputs_now";
+inline constexpr const char* kInputsWrittenName = "inputs_as_written";
+/// The formula text counting the inputs changed since gputco wrote the workbook.
+std::string changed_inputs_count();
 
 /// Section of the named constants on the Inputs sheet (months per year, watts per kW).
 inline constexpr const char* kConstantsSection = "constants";
@@ -424,6 +454,11 @@ struct MetricsLayout {
   /// 1: no constraint excludes the option (OptionResult::excluded_reason empty), else 0: it is
   /// never recommended (the reason in the Summary's notes and on the Inputs sheet)
   lxw_col_t allowed_col = 22;
+  /// Of the total, what scales with the tokens per day at the same hours (engine
+  /// volume_scaled_costs): the hours-scaled part less an owned unit's idle draw through the
+  /// hours of use; and the rest, fixed in the volume.
+  lxw_col_t volume_scaled_col = 23;
+  lxw_col_t volume_fixed_col = 24;
 };
 
 /// Writes the Metrics sheet (the full workbook): per option, the figures of the Summary as
@@ -519,12 +554,13 @@ struct SummaryLayout {
 /// notes, the cumulative-cost chart (each owned option's break-even crossing marked) and the
 /// stacked annual-cost chart, and the annual cost by component. With `metrics` (the full
 /// workbook) every figure is a formula over the Metrics and Cash flow sheets cached with the
-/// engine's value; without (the quote) the values. Prints one page wide at 75 % or more on
+/// engine's value (and, with `names`, the peak line a formula over the Inputs); without (the
+/// quote) the values. Prints one page wide at 75 % or more on
 /// A4 and Letter (landscape) at every horizon: the cost by plan year wraps after ten years.
 SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                   const Formats& formats, const Plan& plan,
                                   const ResolvedScenario& scenario, const CumulativeSource& source,
-                                  const MetricsLayout* metrics);
+                                  const MetricsLayout* metrics, const InputNames* names = nullptr);
 
 /// Where the Sources sheet puts things. Source i is on row first_row + i.
 struct SourcesLayout {
@@ -552,6 +588,10 @@ struct CoverStatus {
   std::string recommendation_now;
   std::string recommendation_written;
   bool recommendation_changed = false;  ///< cached: false when written
+  /// The Checks' statuses (ChecksLayout): of the figures only gputco computes and of the
+  /// engine's estimates the formulas read; "" in the quote.
+  std::string inputs_changed_cell;
+  std::string estimates_cell;
 };
 
 /// Workbook name of the Cover's prices-as-of date (the Sources ages count from it).
@@ -573,6 +613,10 @@ struct ChecksLayout {
   lxw_row_t master_row = 0;
   lxw_col_t result_col = 2;
   bool all_pass = true;  ///< the master check's cached value
+  /// The statuses "current" or "stale: re-run gputco" (0: none): of the figures only gputco
+  /// computes (any input changed), and of the engine's estimates the formulas read.
+  lxw_row_t inputs_changed_row = 0;
+  lxw_row_t estimates_row = 0;
 };
 
 /// Where the Sensitivity sheet puts the Monte Carlo table (for the Checks).

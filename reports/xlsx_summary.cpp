@@ -263,7 +263,7 @@ void write_annual_chart(lxw_workbook* workbook, SheetWriter& sheet, const Plan& 
 SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                   const Formats& formats, const Plan& plan,
                                   const ResolvedScenario& scenario, const CumulativeSource& source,
-                                  const MetricsLayout* metrics) {
+                                  const MetricsLayout* metrics, const InputNames* names) {
   const bool live = metrics != nullptr;
   const auto label_of = [&](const std::string& id) { return option_label(scenario, id); };
   SummaryLayout layout;
@@ -300,7 +300,27 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   sheet.text(row++, 1,
              plan.baseline_option_id.empty() ? "none" : label_of(plan.baseline_option_id));
   label("Peak and billing");
-  sheet.text(row++, 1, peak_assumption_text(scenario));
+  if (live && names != nullptr && names->has("workload", "hours_per_day") &&
+      names->has("workload", "peak_multiplier")) {
+    // A formula over the hours of use and the peak multiplier: the line follows their edits.
+    std::string formula;
+    for (const PeakTextPiece& piece : peak_assumption_pieces(scenario)) {
+      formula += formula.empty() ? "=" : "&";
+      if (piece.kind == PeakTextPiece::Kind::text) {
+        formula += string_literal(piece.text);
+        continue;
+      }
+      const std::string format = piece.decimals > 0 ? "0." + std::string(piece.decimals, '0') : "0";
+      formula += "TEXT(" +
+                 (piece.kind == PeakTextPiece::Kind::hours_per_day
+                      ? names->at("workload", "hours_per_day")
+                      : names->at("workload", "peak_multiplier")) +
+                 ",\"" + format + "\")";
+    }
+    sheet.formula_text(row++, 1, formula, peak_assumption_text(scenario));
+  } else {
+    sheet.text(row++, 1, peak_assumption_text(scenario));
+  }
   if (!scenario.proposed_option_id.empty()) {
     label("Proposed");
     sheet.text(row++, 1, label_of(scenario.proposed_option_id), formats.bold);
@@ -582,9 +602,18 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
 
   std::vector<Marker> markers;
   const lxw_col_t m_option = 0, m_month = 1, m_cost = 2, m_label = 3;
-  bool any_crossing = false;
-  for (const auto& option : plan.options) any_crossing = any_crossing || option.break_even_month;
-  if (any_crossing) {
+  // Every owned option compared with the baseline has a row, whether it breaks even as gputco
+  // wrote the workbook or not: an edited input may move, make or remove a crossing, and the
+  // month, the cost then and the chart's label follow by formula.
+  const auto compared = [&](const OptionResult& option) {
+    return layout.first_compare_row != 0 && option.kind == OptionKind::buy && option.feasible &&
+           !plan.baseline_option_id.empty() && (live || option.break_even_month);
+  };
+  bool any_crossing_row = false;
+  for (const auto& option : plan.options) {
+    any_crossing_row = any_crossing_row || compared(option);
+  }
+  if (any_crossing_row) {
     sheet.text(row++, 0,
                "Break-even crossings with " + label_of(plan.baseline_option_id) +
                    " (marked on the cumulative chart)",
@@ -596,22 +625,58 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
     ++row;
     for (size_t i = 0; i < n; ++i) {
       const OptionResult& option = plan.options[i];
-      if (!option.break_even_month) continue;
-      const int month = *option.break_even_month;
+      if (!compared(option)) continue;
+      const std::optional<int> month = option.break_even_month;
+      const std::string month_cell = cell_ref(row, m_month);
       sheet.text(row, m_option, label_of(option.id));
-      write_figure(sheet, live, row, m_month,
-                   "=" + cell_ref(static_cast<lxw_row_t>(layout.first_compare_row + i),
-                                  layout.break_even_month_col, true, true),
-                   month, formats.integer);
-      write_figure(sheet, live, row, m_cost,
-                   "=INDEX(" +
-                       sheet_range_ref(source.sheet, source.cumulative_rows[i], source.first_col,
-                                       source.cumulative_rows[i], source.last_col) +
-                       ",1," + cell_ref(row, m_month) + "+1)",
-                   option.cash_flow.cumulative.at(static_cast<size_t>(month)), formats.money_whole);
-      sheet.text(row, m_label,
-                 label_of(option.id) + " breaks even (month " + std::to_string(month) + ")",
-                 formats.indented);
+      const std::string month_formula =
+          "=" + cell_ref(static_cast<lxw_row_t>(layout.first_compare_row + i),
+                         layout.break_even_month_col, true, true);
+      const std::string no_month = option.never_dearer_than_baseline ? "n/a" : "never";
+      if (live) {
+        if (month) {
+          sheet.formula(row, m_month, month_formula, *month, formats.integer);
+        } else {
+          sheet.formula_text(row, m_month, month_formula, no_month, formats.integer);
+        }
+      } else if (month) {
+        sheet.number(row, m_month, *month, formats.integer);
+      } else {
+        sheet.text(row, m_month, no_month, formats.not_available);
+      }
+      const std::string cost_formula =
+          "=IF(ISNUMBER(" + month_cell + "),INDEX(" +
+          sheet_range_ref(source.sheet, source.cumulative_rows[i], source.first_col,
+                          source.cumulative_rows[i], source.last_col) +
+          ",1," + month_cell + "+1),\"n/a\")";
+      const std::string name = label_of(option.id);
+      const std::string written_label =
+          month ? name + " breaks even (month " + std::to_string(*month) + ")"
+                : name + " does not break even";
+      if (live) {
+        if (month) {
+          sheet.formula(row, m_cost, cost_formula,
+                        option.cash_flow.cumulative.at(static_cast<size_t>(*month)),
+                        formats.money_whole);
+        } else {
+          sheet.formula_text(row, m_cost, cost_formula, "n/a", formats.money_whole);
+        }
+        // The option's name is user text: it stays in its own cell (column A), never inside
+        // the formula's quotes.
+        sheet.formula_text(row, m_label,
+                           "=" + cell_ref(row, m_option) + "&IF(ISNUMBER(" + month_cell +
+                               "),\" breaks even (month \"&" + month_cell +
+                               "&\")\",\" does not break even\")",
+                           written_label, formats.indented);
+      } else {
+        if (month) {
+          sheet.number(row, m_cost, option.cash_flow.cumulative.at(static_cast<size_t>(*month)),
+                       formats.money_whole);
+        } else {
+          sheet.text(row, m_cost, kNotAvailable, formats.not_available);
+        }
+        sheet.text(row, m_label, written_label, formats.indented);
+      }
       markers.push_back({row, i});
       ++row;
     }

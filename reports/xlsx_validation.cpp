@@ -1,6 +1,7 @@
 // Data validation of the Inputs sheet: each named input cell accepts only values in its
 // domain, with a message that says which (a fraction 0..1, hours 0..24, PUE 1..3, ...).
 #include <cstring>
+#include <limits>
 #include <set>
 #include <string_view>
 
@@ -54,9 +55,47 @@ Rule rule_for(const std::string& key, int horizon_months) {
     return r;
   }
   if (is_one_of(key, {"discount_rate", "residual_fraction", "maintenance_per_year", "vat_rate",
-                      "down_payment_fraction", "annual_failure_rate", "loan_rate_per_year",
-                      "lease_rate_per_month"})) {
+                      "down_payment", "annual_failure_rate", "loan_rate", "lease_rate_per_month",
+                      "device_residual_fraction", "host_residual_fraction"})) {
     return fraction("A fraction between 0 and 1 (0.08 = 8 %).");
+  }
+  if (key == "start_month") {
+    Rule r = whole(1, "The first month of the plan: 1 to 12.");
+    r.maximum = 12;
+    r.has_maximum = true;
+    return r;
+  }
+  if (key == "start_year") {
+    Rule r = whole(1900, "The first month's year: 1900 to 9999.");
+    r.maximum = 9999;
+    r.has_maximum = true;
+    return r;
+  }
+  if (key == "peak_multiplier") {
+    return between(1, 24,
+                   "The peak hour over the mean hour of use: 1 to 24 (and at most the hours "
+                   "of use a day).");
+  }
+  if (is_one_of(
+          key, {"powered_off_when_idle", "power_metered", "vat_reclaimable", "demand_in_tokens"})) {
+    Rule r = whole(0, "1 = yes, 0 = no.");
+    r.maximum = 1;
+    r.has_maximum = true;
+    return r;
+  }
+  if (is_one_of(key, {"replicas", "prompt_tokens_per_request", "output_tokens_per_request"})) {
+    return whole(1, "A whole number, at least 1.");
+  }
+  if (is_one_of(key, {"min_instances"})) {
+    return whole(0, "A whole number, at least 0.");
+  }
+  if (is_one_of(
+          key,
+          {"idle_power_w", "requests_per_day", "decode_tokens_per_s_per_stream",
+           "aggregate_decode_tokens_per_s", "prefill_tokens_per_s", "capacity_tokens_per_hour",
+           "input_price_per_million", "output_price_per_million", "tokens_per_minute_limit",
+           "requests_per_minute_limit", "grid_g_co2e_per_kwh", "green_power_g_co2e_per_kwh"})) {
+    return at_least(0, "A rate, power or amount: not negative.");
   }
   if (is_one_of(key, {"growth_per_month", "tariff_trend_per_year", "rent_trend_per_year"})) {
     return between(-1, 1, "A change as a fraction between -1 and 1 (0.05 = +5 %).");
@@ -106,6 +145,20 @@ Rule rule_for(const std::string& key, int horizon_months) {
   }
   return between(-1e300, 1e300, "A number.");
 }
+
+}  // namespace
+
+InputDomain input_domain(const std::string& key, int horizon_months) {
+  const Rule rule = rule_for(key, horizon_months);
+  InputDomain domain;
+  domain.minimum = rule.minimum;
+  domain.maximum = rule.has_maximum ? rule.maximum : std::numeric_limits<double>::infinity();
+  domain.whole = rule.type == LXW_VALIDATION_TYPE_INTEGER;
+  domain.blank_allowed = rule.blank_allowed;
+  return domain;
+}
+
+namespace {
 
 /// Zero-based (row, col) of the cell a defined name points at ("Inputs!$D$12").
 std::pair<lxw_row_t, lxw_col_t> name_target(lxw_workbook* workbook, const std::string& name) {

@@ -631,10 +631,17 @@ void Resolver::resolve_option_energy(const ScenarioOption& o, OptionInputs& oi,
     }
     oi.idle_power_w =
         o.idle_power_w.value_or(devices_idle_w + kDefaultIdleFractionOfHostPower * oi.host_power_w);
-    number(o.id, "idle_power_w", "Idle power of the unit (devices + host)", oi.idle_power_w, "W",
-           o.idle_power_w ? ""
-                          : "default: 10 % of board power per device (an RTX 3090 idles at "
-                            "15-30 W of 350 W) + 50 % of host power (assumption)");
+    number(
+        o.id, "idle_power_w", "Idle power of the unit (devices + host)", oi.idle_power_w, "W",
+        o.idle_power_w
+            ? ""
+            // The option's own figures, and the measured example only where it is this
+            // device (issue #37: an RTX 3090's idle draw was printed on an H200's row).
+            : fmt::format(
+                  "default: 10 % of board power per device ({} x {:g} W) + 50 % of "
+                  "host power ({:g} W) (assumption{})",
+                  oi.count, oi.device.board_power_w, oi.host_power_w,
+                  oi.device.id == "rtx-3090" ? "; an RTX 3090 idles at 15-30 W of its 350 W" : ""));
   } else {
     oi.idle_power_w = devices_idle_w;
     const bool all_month = oi.kind == OptionKind::rent_monthly || term_months(oi.term) > 0;

@@ -38,6 +38,28 @@ PlanDiff sample_diff() {
   return diff_plans(before_plan(), after);
 }
 
+TEST(DiffReport, warnsWhenHorizonsOrFirstMonthsDiffer) {
+  // Issue #37: a 36-month and a 48-month quote said "+33.3 %" on every option without a word.
+  PlanSnapshot before = before_plan();
+  before.start = "2027-01";
+  PlanSnapshot after = before;
+  after.source = "new.ini";
+  after.horizon_months = 48;
+  after.start = "2027-04";
+  const PlanDiff d = diff_plans(before, after);
+  const auto warnings = comparability_warnings(d);
+  ASSERT_EQ(warnings.size(), 2U);
+  EXPECT_EQ(warnings[0].rfind("the horizons differ (36 -> 48 months)", 0), 0U) << warnings[0];
+  EXPECT_EQ(warnings[1].rfind("the first months differ (2027-01 -> 2027-04)", 0), 0U);
+  EXPECT_NE(diff_text(d).find("warning: the horizons differ"), std::string::npos);
+  EXPECT_NE(diff_markdown(d).find("> **Warning:** the first months differ"), std::string::npos);
+  const auto j = nlohmann::json::parse(diff_json(d));
+  EXPECT_EQ(j.at("warnings").size(), 2U);
+  EXPECT_EQ(j.at("new").at("start"), "2027-04");
+  // The same horizon, currency and month: no warning.
+  EXPECT_TRUE(comparability_warnings(diff_plans(before, before)).empty());
+}
+
 TEST(GroupedMoney, thousandsSeparatedWholeAndLocaleFree) {
   EXPECT_EQ(grouped_money_text(6069.4), "6,069");
   EXPECT_EQ(grouped_money_text(-1020.5), "-1,021");  // std::round: half away from zero

@@ -86,9 +86,16 @@ TEST(SourceCitation, aGitHubFileAndTheRest) {
 
 TEST(CustomerProvenance, saysWhereAValueComesFromInACustomersWords) {
   EXPECT_EQ(customer_provenance("scenario file line 12"), "stated for this quote");
-  EXPECT_EQ(customer_provenance("default"), "gputco's default");
+  EXPECT_EQ(customer_provenance("default"), "standard assumption");
   EXPECT_EQ(customer_provenance("default: 0 (rates stay as quoted)"),
-            "gputco's default: 0 (rates stay as quoted)");
+            "standard assumption: 0 (rates stay as quoted)");
+  // Internal references (issue #37: "DOMAIN 'Who uses it', E6" reached a customer's quote).
+  EXPECT_EQ(customer_provenance("default: 150 W for the rest of a desktop (DOMAIN E5)"),
+            "standard assumption: 150 W for the rest of a desktop");
+  EXPECT_EQ(customer_provenance("default: 36 months, the horizon buyers plan hardware for "
+                                "(DOMAIN 'Who uses it', E6), the common straight-line life"),
+            "standard assumption: 36 months, the horizon buyers plan hardware for, the common "
+            "straight-line life");
   EXPECT_EQ(customer_provenance("catalog: bestllmfor.com/best/dual-rtx-3090-budget-rig (guide), "
                                 "observed 2026-05-16 (stale); converted from 750.0000 USD at "
                                 "0.8593 EUR/USD"),

@@ -545,6 +545,16 @@ std::map<std::string, std::string> text_cells(const std::string& xlsx, const std
   return out;
 }
 
+std::map<std::string, double> plain_numbers(const std::string& xlsx, const std::string& sheet) {
+  std::map<std::string, double> out;
+  const std::string xml = zip_member(xlsx, sheet_parts(xlsx).at(sheet));
+  const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"( s="[0-9]+")?><v>([^<]*)</v></c>)re");
+  for (std::sregex_iterator it(xml.begin(), xml.end(), cell), end; it != end; ++it) {
+    out[(*it)[1]] = std::stod((*it)[3]);
+  }
+  return out;
+}
+
 std::vector<FormulaCell> formula_cells(const std::string& xlsx) {
   std::vector<FormulaCell> cells;
   const std::regex cell(R"re(<c r="([A-Z]+[0-9]+)"([^>]*)><f>([^<]*)</f><v>([^<]*)</v></c>)re");
@@ -791,8 +801,8 @@ bool soffice_available() {
   return std::system("command -v soffice >/dev/null 2>&1") == 0;
 }
 
-std::map<std::string, std::map<std::string, CsvTable>> recalculate_with_libreoffice(
-    const std::vector<std::string>& workbooks, const std::string& work_dir) {
+std::string convert_with_libreoffice(const std::vector<std::string>& workbooks,
+                                     const std::string& work_dir) {
   namespace fs = std::filesystem;
   const fs::path profile = fs::path(work_dir) / "lo-profile";
   fs::create_directories(profile / "user");
@@ -814,7 +824,8 @@ std::map<std::string, std::map<std::string, CsvTable>> recalculate_with_libreoff
   const std::string filter =
       "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1";
   std::string command = "cd " + shell_quote(work_dir) + " && HOME=" + shell_quote(work_dir) +
-                        " timeout 300 soffice -env:UserInstallation=file://" + profile.string() +
+                        " timeout 1200 soffice -env:UserInstallation=file://" +
+                        fs::absolute(profile).string() +
                         " --headless --norestore --nolockcheck --convert-to " +
                         shell_quote(filter) + " --outdir " + shell_quote(out.string());
   for (const auto& book : workbooks) command += " " + shell_quote(book);
@@ -822,16 +833,28 @@ std::map<std::string, std::map<std::string, CsvTable>> recalculate_with_libreoff
   if (std::system(command.c_str()) != 0) {
     throw std::runtime_error("soffice failed: " + read_bytes(work_dir + "/soffice.log"));
   }
-  std::map<std::string, std::map<std::string, CsvTable>> result;
-  for (const auto& book : workbooks) {
-    const std::string stem = fs::path(book).stem().string() + "-";
-    for (const auto& entry : fs::directory_iterator(out)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind(stem, 0) != 0 || entry.path().extension() != ".csv") continue;
-      const std::string sheet = name.substr(stem.size(), name.size() - stem.size() - 4);
-      result[book][sheet] = parse_csv(read_bytes(entry.path().string()));
-    }
+  return out.string();
+}
+
+std::map<std::string, CsvTable> read_recalculated(const std::string& csv_dir,
+                                                  const std::string& workbook) {
+  namespace fs = std::filesystem;
+  std::map<std::string, CsvTable> sheets;
+  const std::string stem = fs::path(workbook).stem().string() + "-";
+  for (const auto& entry : fs::directory_iterator(csv_dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) != 0 || entry.path().extension() != ".csv") continue;
+    const std::string sheet = name.substr(stem.size(), name.size() - stem.size() - 4);
+    sheets[sheet] = parse_csv(read_bytes(entry.path().string()));
   }
+  return sheets;
+}
+
+std::map<std::string, std::map<std::string, CsvTable>> recalculate_with_libreoffice(
+    const std::vector<std::string>& workbooks, const std::string& work_dir) {
+  const std::string out = convert_with_libreoffice(workbooks, work_dir);
+  std::map<std::string, std::map<std::string, CsvTable>> result;
+  for (const auto& book : workbooks) result[book] = read_recalculated(out, book);
   return result;
 }
 

@@ -71,6 +71,9 @@ std::map<std::string, std::string> sheet_parts(const std::string& xlsx);
 /// decoded.
 std::map<std::string, std::string> text_cells(const std::string& xlsx, const std::string& sheet);
 
+/// The numbers of one sheet that are no formula, as stored: cell reference ("D12") -> value.
+std::map<std::string, double> plain_numbers(const std::string& xlsx, const std::string& sheet);
+
 /// A formula cell as stored in the file.
 struct FormulaCell {
   std::string sheet;
@@ -124,5 +127,16 @@ bool soffice_available();
 /// path, sheet name -> table. Throws std::runtime_error if soffice fails.
 std::map<std::string, std::map<std::string, CsvTable>> recalculate_with_libreoffice(
     const std::vector<std::string>& workbooks, const std::string& work_dir);
+
+/// The first half of recalculate_with_libreoffice: one headless LibreOffice run (a fresh
+/// profile under `work_dir`, its own, so that two runs may go side by side) that recalculates
+/// every workbook and writes its sheets as CSV into the folder it returns ("<stem>-<Sheet>.csv";
+/// the workbooks' file names must differ). Throws std::runtime_error if soffice fails.
+std::string convert_with_libreoffice(const std::vector<std::string>& workbooks,
+                                     const std::string& work_dir);
+
+/// The recalculated sheets of one workbook in that folder: sheet name -> table.
+std::map<std::string, CsvTable> read_recalculated(const std::string& csv_dir,
+                                                  const std::string& workbook);
 
 }  // namespace gputco::test
