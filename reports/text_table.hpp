@@ -1,0 +1,43 @@
+#pragma once
+// A terminal table whose columns are as wide as their widest cell (issue #42: the plan's
+// tables lost their columns once an option label passed 16 characters).
+
+#include <string>
+#include <vector>
+
+namespace gputco {
+
+/// How a column's cells sit in its width: text left, numbers right.
+enum class TextAlign { left, right };
+
+/// One column: its header and its alignment.
+struct TextColumn {
+  std::string header;
+  TextAlign align = TextAlign::left;
+};
+
+/// A table for the terminal. Cells are one-line UTF-8 text; a column's width is the widest of
+/// its header and cells in displayed characters (code points: the reports' arrows, dashes and
+/// currency signs are one column each), columns apart by one space, no trailing spaces.
+class TextTable {
+ public:
+  /// columns: at least one. Throws std::invalid_argument when empty.
+  explicit TextTable(std::vector<TextColumn> columns);
+
+  /// Adds a row. cells: one per column (fewer are padded with empty cells). Throws
+  /// std::invalid_argument when there are more cells than columns.
+  void add_row(std::vector<std::string> cells);
+
+  /// The header line and one line per row, each ending in "\n".
+  std::string render() const;
+
+  /// The width a cell takes on the terminal: its UTF-8 code points (continuation bytes
+  /// 10xxxxxx are not counted).
+  static size_t display_width(const std::string& text);
+
+ private:
+  std::vector<TextColumn> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+}  // namespace gputco

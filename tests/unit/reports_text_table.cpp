@@ -1,0 +1,44 @@
+#include "reports/text_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace gputco {
+namespace {
+
+TEST(TextTable, columnsAreAsWideAsTheirWidestCell) {
+  TextTable table({{"option", TextAlign::left}, {"total cost", TextAlign::right}});
+  table.add_row({"rent-h100", "13,189"});
+  // A label of 30 characters widens its column instead of pushing the next one out of line.
+  table.add_row({"buy-two-used-rtx-3090-in-office", "123,456,789"});
+  EXPECT_EQ(table.render(),
+            "option                           total cost\n"
+            "rent-h100                            13,189\n"
+            "buy-two-used-rtx-3090-in-office 123,456,789\n");
+}
+
+TEST(TextTable, countsCodePointsNotBytes) {
+  // "→" is 3 bytes and one column; "€" likewise.
+  EXPECT_EQ(TextTable::display_width("a \xE2\x86\x92 b"), 5u);
+  TextTable table({{"change", TextAlign::left}, {"EUR", TextAlign::right}});
+  table.add_row({"a \xE2\x86\x92 b", "\xE2\x82\xAC" "5"});
+  EXPECT_EQ(table.render(),
+            "change EUR\n"
+            "a \xE2\x86\x92 b   \xE2\x82\xAC" "5\n");
+}
+
+TEST(TextTable, shortRowsArePaddedAndNoLineEndsInSpaces) {
+  TextTable table({{"a", TextAlign::left}, {"b", TextAlign::left}});
+  table.add_row({"x"});
+  EXPECT_EQ(table.render(), "a b\nx\n");
+}
+
+TEST(TextTable, refusesMoreCellsThanColumnsAndNoColumns) {
+  TextTable table({{"a", TextAlign::left}});
+  EXPECT_THROW(table.add_row({"1", "2"}), std::invalid_argument);
+  EXPECT_THROW(TextTable({}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gputco
