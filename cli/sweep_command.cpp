@@ -325,13 +325,14 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "Values run FROM, FROM+STEP, ... up to TO (at most 1000); each must be a value the\n"
       "scenario file could hold.\n\noptions");
   std::string catalog_path, scenario_path, vary_text, format, threads_text;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, unsets;
   bool json = false, quiet = false;
   visible.add_options()("help,h", "this text")(
       "vary", po::value(&vary_text)->value_name("KEY=FROM:TO:STEP"), "the number to vary")(
       "format", po::value(&format)->value_name("FMT"),
       "what goes to stdout: text (the table, default), json, or csv (one row per value and "
       "option, RFC 4180)")("json", po::bool_switch(&json), "the same as --format json")(
+      "unset", po::value(&unsets)->value_name("SECTION.KEY")->composing(), kUnsetOptionHelp)(
       "set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
       "a value in place of the scenario's (repeatable), as plan --set")(
       "threads", po::value(&threads_text)->value_name("N"),
@@ -356,7 +357,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // Read once (standard input cannot be read again) into its tree, once; the tree is
   // type-checked once per value (scenarios/scenario_tree.hpp).
   const ScenarioSource source = read_scenario_source(scenario_path);
-  const std::vector<ScenarioOverride> base = scenario_overrides(sets);
+  const std::vector<ScenarioOverride> base = scenario_overrides(sets, unsets);
   const ScenarioTree tree = read_scenario_tree(source);
   const Scenario scenario = parse_scenario(tree, base);
   const ScenarioNumberKey key = find_key(scenario, vary);
