@@ -233,7 +233,9 @@ std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const Inp
   out += fmt::format("sweep of {}{} from {} to {} step {}; amounts in {} {}\n", key.full_name(),
                      unit.empty() ? "" : " (" + unit + ")", value_text(vary.from),
                      value_text(vary.to), value_text(vary.step), rows.front().currency, period);
-  out += "total cost and NPV of cost per option; n/a: the option does not hold the model\n\n";
+  out +=
+      "total cost and NPV of cost per option; n/a: the option cannot serve the demand (no fit, or "
+      "a latency target missed)\n\n";
   const auto& options = rows.front().options;
   std::vector<size_t> widths;
   for (const auto& o : options) widths.push_back(std::max<size_t>(11, (o.id.size() + 1) / 2));
@@ -297,7 +299,7 @@ std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const Inp
 }
 
 /// One CSV row (RFC 4180, CRLF) per value and option: key, value, option, feasible, currency,
-/// total_cost, npv (empty where the option does not hold the model), recommended.
+/// total_cost, npv (empty where the option cannot serve the demand), recommended.
 std::string sweep_csv(const ScenarioNumberKey& key, const std::vector<SweepRow>& rows) {
   std::string out = "key,value,option,feasible,currency,total_cost,npv,recommended\r\n";
   for (const auto& r : rows) {

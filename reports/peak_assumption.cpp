@@ -46,7 +46,7 @@ std::string peak_assumption_text(const ResolvedScenario& scenario) {
     if (o.hourly_billing.billing == Billing::always_on) {
       text += " always on " + hours;
     } else {
-      text += fmt::format(" autoscaled (min {} instance(s), per {})",
+      text += fmt::format(" autoscaled hour by hour (min {} instance(s), per {})",
                           o.hourly_billing.min_instances, to_string(o.hourly_billing.granularity));
     }
   }
