@@ -31,9 +31,24 @@ const UserConfig& user_config() {
   return *config;
 }
 
-std::vector<ScenarioOverride> scenario_overrides(const std::vector<std::string>& sets) {
-  std::vector<ScenarioOverride> overrides = user_config().defaults;
-  for (const auto& set : sets) overrides.push_back(parse_set_option(set));
+std::vector<ScenarioOverride> scenario_overrides(const std::vector<std::string>& sets,
+                                                 const std::vector<std::string>& unsets) {
+  std::vector<ScenarioOverride> overrides;
+  for (const auto& unset : unsets) overrides.push_back(parse_unset_option(unset));
+  const std::size_t unset_count = overrides.size();
+  const auto& defaults = user_config().defaults;
+  overrides.insert(overrides.end(), defaults.begin(), defaults.end());
+  for (const auto& set : sets) {
+    ScenarioOverride o = parse_set_option(set);
+    for (std::size_t i = 0; i < unset_count; ++i) {
+      if (overrides[i].section == o.section && overrides[i].key == o.key) {
+        throw ScenarioError("--set", 0, set,
+                            "--unset " + o.section + "." + o.key +
+                                " removes the key this sets; give one of the two");
+      }
+    }
+    overrides.push_back(std::move(o));
+  }
   return overrides;
 }
 

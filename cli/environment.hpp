@@ -22,9 +22,17 @@ std::string default_user_config_path();
 /// empty config). Throws ScenarioError (exit 2) for a broken one, naming file, line and key.
 const UserConfig& user_config();
 
-/// What a run puts into the scenario besides its file: the config file's defaults, then each
-/// `--set SECTION.KEY=VALUE` of `sets` in order (parse_set_option; later ones win). Throws
-/// ScenarioError for a broken config file or a malformed --set (exit 2).
-std::vector<ScenarioOverride> scenario_overrides(const std::vector<std::string>& sets);
+/// What a run puts into the scenario besides its file: each `--unset SECTION.KEY` of `unsets`
+/// first (parse_unset_option: as if the file did not give the key), then the config file's
+/// defaults, then each `--set SECTION.KEY=VALUE` of `sets` in order (parse_set_option; later
+/// ones win). Throws ScenarioError for a broken config file, a malformed --set or --unset, or
+/// a key both set and unset (exit 2).
+std::vector<ScenarioOverride> scenario_overrides(const std::vector<std::string>& sets,
+                                                 const std::vector<std::string>& unsets = {});
+
+/// The help line of --unset, shared by plan, risk and sweep.
+inline constexpr const char* kUnsetOptionHelp =
+    "remove a key of the scenario (repeatable), as if the file did not give it, e.g. "
+    "workload.peak_factor (then --set workload.hourly_profile=...)";
 
 }  // namespace gputco::cli

@@ -49,7 +49,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "come from $XDG_CONFIG_HOME/gputco/config.ini (else ~/.config/gputco/config.ini).\n\n"
       "options");
   std::string output, catalog_path, scenario_path, format;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, unsets;
   bool json = false, quote = false, no_workbook = false, quiet = false;
   visible.add_options()("help,h", "this text")(
       "output,o", po::value(&output)->value_name("OUT.xlsx"),
@@ -59,6 +59,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "format", po::value(&format)->value_name("FMT"),
       "what goes to stdout: text (the summary, default), json (the whole plan) or csv (one "
       "row per option, RFC 4180)")("json", po::bool_switch(&json), "the same as --format json")(
+      "unset", po::value(&unsets)->value_name("SECTION.KEY")->composing(), kUnsetOptionHelp)(
       "set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
       "a value in place of the scenario's (repeatable), e.g. workload.hours_per_day=10 or "
       "option:rig.count=2; it wins over the file and the config file")(
@@ -104,7 +105,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
   check_output_path(output, inputs);
 
   const Catalog catalog = open_catalog(catalog_path);
-  const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets));
+  const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets, unsets));
   const ResolvedScenario resolved = resolve(scenario, catalog);
   Plan plan = on_scenario(scenario, [&] { return make_plan(resolved.plan_inputs); });
   // What resolving assumed (a model file's notes, a context within RoPE scaling) leads.

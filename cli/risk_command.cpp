@@ -57,15 +57,17 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "options");
   std::string catalog_path, scenario_path,
       draws_text = "10000", seed_text = std::to_string(kDefaultRiskSeed), threads_text;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, unsets;
   bool json = false, timing = false, quiet = false;
   visible.add_options()("help,h", "this text")(
       "draws", po::value(&draws_text)->value_name("N"),
       fmt::format("number of draws, 1 to {} (default 10000)", kMaxRiskDraws).c_str())(
       "seed", po::value(&seed_text)->value_name("S"),
       fmt::format("seed of the random numbers, 0 to 2^64-1 (default {})", kDefaultRiskSeed)
-          .c_str())("set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
-                    "a value in place of the scenario's (repeatable), as plan --set")(
+          .c_str())("unset", po::value(&unsets)->value_name("SECTION.KEY")->composing(),
+                    kUnsetOptionHelp)(
+      "set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
+      "a value in place of the scenario's (repeatable), as plan --set")(
       "threads", po::value(&threads_text)->value_name("N"),
       fmt::format("threads for the draws, 1 to {} (default: the cores, at most 2); the result "
                   "is the same for any number",
@@ -92,7 +94,7 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
                                          static_cast<std::uint64_t>(kMaxRiskThreads)));
 
   const Catalog catalog = open_catalog(catalog_path);
-  const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets));
+  const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets, unsets));
   // Bounded work: refused before any plan is made.
   const auto options = static_cast<long long>(scenario.options.size());
   if (draws * options > kMaxRiskOptionDraws) {

@@ -233,7 +233,9 @@ std::string sweep_text(const Vary& vary, const ScenarioNumberKey& key, const Inp
   out += fmt::format("sweep of {}{} from {} to {} step {}; amounts in {} {}\n", key.full_name(),
                      unit.empty() ? "" : " (" + unit + ")", value_text(vary.from),
                      value_text(vary.to), value_text(vary.step), rows.front().currency, period);
-  out += "total cost and NPV of cost per option; n/a: the option does not hold the model\n\n";
+  out +=
+      "total cost and NPV of cost per option; n/a: the option cannot serve the demand (no fit, or "
+      "a latency target missed)\n\n";
   const auto& options = rows.front().options;
   std::vector<size_t> widths;
   for (const auto& o : options) widths.push_back(std::max<size_t>(11, (o.id.size() + 1) / 2));
@@ -297,7 +299,7 @@ std::string sweep_json(const Vary& vary, const ScenarioNumberKey& key, const Inp
 }
 
 /// One CSV row (RFC 4180, CRLF) per value and option: key, value, option, feasible, currency,
-/// total_cost, npv (empty where the option does not hold the model), recommended.
+/// total_cost, npv (empty where the option cannot serve the demand), recommended.
 std::string sweep_csv(const ScenarioNumberKey& key, const std::vector<SweepRow>& rows) {
   std::string out = "key,value,option,feasible,currency,total_cost,npv,recommended\r\n";
   for (const auto& r : rows) {
@@ -325,13 +327,14 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       "Values run FROM, FROM+STEP, ... up to TO (at most 1000); each must be a value the\n"
       "scenario file could hold.\n\noptions");
   std::string catalog_path, scenario_path, vary_text, format, threads_text;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, unsets;
   bool json = false, quiet = false;
   visible.add_options()("help,h", "this text")(
       "vary", po::value(&vary_text)->value_name("KEY=FROM:TO:STEP"), "the number to vary")(
       "format", po::value(&format)->value_name("FMT"),
       "what goes to stdout: text (the table, default), json, or csv (one row per value and "
       "option, RFC 4180)")("json", po::bool_switch(&json), "the same as --format json")(
+      "unset", po::value(&unsets)->value_name("SECTION.KEY")->composing(), kUnsetOptionHelp)(
       "set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
       "a value in place of the scenario's (repeatable), as plan --set")(
       "threads", po::value(&threads_text)->value_name("N"),
@@ -356,7 +359,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
   // Read once (standard input cannot be read again) into its tree, once; the tree is
   // type-checked once per value (scenarios/scenario_tree.hpp).
   const ScenarioSource source = read_scenario_source(scenario_path);
-  const std::vector<ScenarioOverride> base = scenario_overrides(sets);
+  const std::vector<ScenarioOverride> base = scenario_overrides(sets, unsets);
   const ScenarioTree tree = read_scenario_tree(source);
   const Scenario scenario = parse_scenario(tree, base);
   const ScenarioNumberKey key = find_key(scenario, vary);

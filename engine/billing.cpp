@@ -29,6 +29,11 @@ double round_up_to_period(double hours, BillingGranularity g) {
   return std::ceil(periods - kWholeTolerance * std::max(1.0, periods)) / periods_per_hour(g);
 }
 
+double whole_instances(double load) {
+  if (!(load > kWholeTolerance)) return 0.0;
+  return std::ceil(load - kWholeTolerance);
+}
+
 double always_on_instances(double load) {
   if (!(load > 0)) return 1.0;
   return std::max(1.0, std::ceil(load - kWholeTolerance));
@@ -48,16 +53,16 @@ double billed_instance_hours(const HourlyBilling& b, double load, const DailyLoa
     return always_on_instances(l * shape.peak_multiplier) *
            a;  // the peak multiplier is 1 on a flat day
   }
-  double busy_per_day = 0;
+  // Hour by hour (issue #43): a stretch of constant load runs whole instances, ceil(its
+  // load), the minimum among them; the ones above the minimum run the stretch's hours.
+  double above_minimum_per_day = 0;
   for (int i = 0; i < shape.count; ++i) {
     const LoadStretch& s = shape.stretches[static_cast<size_t>(i)];
     const double h = std::max(0.0, s.hours);
-    const double x = std::max(0.0, l * s.multiplier - b.min_instances);
-    const double whole = std::floor(x);
-    busy_per_day += whole * round_up_to_period(h, b.granularity) +
-                    round_up_to_period((x - whole) * h, b.granularity);
+    const double above = std::max(0.0, whole_instances(l * s.multiplier) - b.min_instances);
+    above_minimum_per_day += above * round_up_to_period(h, b.granularity);
   }
-  return b.min_instances * a + std::max(0.0, days_of_use) * busy_per_day;
+  return b.min_instances * a + std::max(0.0, days_of_use) * above_minimum_per_day;
 }
 
 double billed_overflow_instance_hours(const HourlyBilling& b, double load, double units,

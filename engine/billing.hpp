@@ -12,13 +12,17 @@ enum class Billing {
   /// The default: the instances needed at the peak run for every hour of availability,
   /// busy or not, and are billed for all of them (how a rented server is kept reachable).
   always_on,
-  /// min_instances run for every hour of availability; the instances above them run only
-  /// while the demand needs them, each busy period rounded up to the billing granularity.
+  /// min_instances run for every hour of availability; hour by hour, the whole instances
+  /// that hour's load needs run for the hour (issue #43), the minimum among them.
   autoscaled
 };
 
-/// The unit a provider bills busy time in (autoscaled rentals): per second (AWS EC2 and
-/// Google Compute Engine for Linux instances, RunPod, Modal), per minute or per hour.
+/// The unit a provider bills running time in (autoscaled rentals): per second (AWS EC2 and
+/// Google Compute Engine for Linux instances, RunPod, Modal), per minute or per hour. The
+/// plan's load changes hour by hour, so an instance runs whole hours and the granularity
+/// matters only for a part hour of use (hours_per_day 10.5: the last half hour); per second
+/// saves more only where an instance really stops within the hour, which an hourly load
+/// does not show.
 enum class BillingGranularity { second, minute, hour };
 
 /// The hours a service must be reachable (workload `availability`).
@@ -43,6 +47,10 @@ double periods_per_hour(BillingGranularity granularity);
 /// Throws nothing.
 double round_up_to_period(double hours, BillingGranularity granularity);
 
+/// Whole instances a load of `load` needs (in units of one instance's capacity): ceil(load -
+/// 1e-9), 0 for a load of at most 1e-9 (a rounding residue is no instance). Throws nothing.
+double whole_instances(double load);
+
 /// Instances an always-on rental runs at a load of `load` (in units of one instance's
 /// capacity during the hours of use): max(1, ceil(load - 1e-9)). Throws nothing.
 double always_on_instances(double load);
@@ -51,12 +59,12 @@ double always_on_instances(double load);
 /// of one instance's capacity, h = hours_per_day of use, D = days of use in the month and
 /// A = availability_hours in the month:
 /// - always_on: always_on_instances(L) x A;
-/// - autoscaled: min_instances x A + D x (floor(X) x round_up(h) + round_up(frac(X) x h)),
-///   X = max(0, L - min_instances): each instance above the minimum is busy one period a day
-///   (whole instances for all h hours, the last for its share), each period rounded up to
-///   the granularity. The demand spread evenly over the hours of use, packed onto as few
-///   instances as it needs: the idealised autoscaler (no cold start, no idle timeout), the
-///   cheap end of what autoscaling can bill.
+/// - autoscaled: min_instances x A + D x max(0, whole_instances(L) - min_instances) x
+///   round_up(h): every hour of use runs the whole instances its load needs (max(min,
+///   ceil(L)) in all), those above the minimum for the h hours of use, rounded up to the
+///   granularity; the minimum runs every hour of availability. A fractional instance is a
+///   whole one: an autoscaler keeps the third instance up while 2.43 instances of load last,
+///   it cannot pack the 0.43 into fewer hours (issue #43). No cold start, no idle timeout.
 /// Throws nothing; negative inputs count as 0.
 double billed_instance_hours(const HourlyBilling& billing, double load, double hours_per_day,
                              double days_of_use, double availability_hours);
@@ -65,10 +73,11 @@ double billed_instance_hours(const HourlyBilling& billing, double load, double h
 /// gives the function above, bit for bit), with P = shape.peak_multiplier:
 /// - always_on: always_on_instances(L x P) x A: the instances of the peak hour, every hour of
 ///   availability;
-/// - autoscaled: min_instances x A + D x sum over the stretches s of (floor(X_s) x
-///   round_up(h_s) + round_up(frac(X_s) x h_s)), X_s = max(0, L x multiplier_s -
-///   min_instances), h_s the stretch's hours: for an hourly profile, the instances above the
-///   minimum that each hour needs, hour by hour.
+/// - autoscaled: min_instances x A + D x sum over the stretches s of max(0,
+///   whole_instances(L x multiplier_s) - min_instances) x round_up(h_s), h_s the stretch's
+///   hours: hour by hour, max(min_instances, ceil(that hour's load)) instances. A peak_factor
+///   and the hourly_profile of the same day (one hour at the peak, the others even) bill the
+///   same.
 /// Throws nothing; negative inputs count as 0.
 double billed_instance_hours(const HourlyBilling& billing, double load, const DailyLoadShape& shape,
                              double days_of_use, double availability_hours);
@@ -83,10 +92,9 @@ double billed_instance_hours(const HourlyBilling& billing, double load, const Da
 /// - always_on: ceil(o - 1e-9) x A: the instances the peak leaves over, every hour of
 ///   availability, busy or not (as the rental itself is billed);
 /// - autoscaled: billed_instance_hours(billing, 1, shape', D, A) with shape' the same
-///   stretches at multipliers o_s: min_instances x A + D x sum_s (floor(X_s) x RU(h_s) +
-///   RU(frac(X_s) x h_s)), X_s = max(0, o_s - min_instances), RU rounded up to the
-///   granularity. Per second without a minimum it is sum_s o_s x h_s x D to the second: the
-///   load-hours billing of before issue #21.
+///   stretches at multipliers o_s: min_instances x A + D x sum_s max(0, whole_instances(o_s)
+///   - min_instances) x RU(h_s), RU rounded up to the granularity: hour by hour, the whole
+///   instances each hour's overflow needs.
 /// Throws nothing; negative inputs count as 0.
 double billed_overflow_instance_hours(const HourlyBilling& billing, double load, double units,
                                       double instances_per_load, const DailyLoadShape& shape,

@@ -12,6 +12,22 @@
 
 namespace gputco {
 
+namespace {
+
+/// Why a per-second or per-minute granularity bills whole hours here: the load changes hour by
+/// hour, so an instance started for an hour runs it; only a part hour of use is billed in part.
+std::string granularity_note(BillingGranularity g, double hours_per_day) {
+  if (g == BillingGranularity::hour) return "";
+  const bool part_hour = hours_per_day != std::floor(hours_per_day);
+  return part_hour ? " (whole hours but the day's last part hour: the load is hourly, so an "
+                     "instance runs the hour it is started for)"
+                   : " (whole hours: the load is hourly, so an instance runs the hour it is "
+                     "started for; per-second billing saves more only where instances stop "
+                     "within the hour)";
+}
+
+}  // namespace
+
 void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const FinanceInputs& f,
                       OptionResult& r) {
   const HourlyBilling& b = o.hourly_billing;
@@ -57,13 +73,14 @@ void describe_billing(const OptionInputs& o, const WorkloadInputs& w, const Fina
         at_peak, peak, hours, spot);
   } else {
     r.billing = fmt::format(
-        "autoscaled: {} instance(s) always running for the {}, the rest ({:.0f} at month 1{}) "
-        "billed per {} of busy time{}{}",
-        b.min_instances, hours, first, peak, to_string(b.granularity),
+        "autoscaled hour by hour: {} instance(s) always running for the {}; each hour of use "
+        "runs the whole instances its load needs ({:.0f} at the peak hour of month 1{}{}), "
+        "billed per {}{}{}",
+        b.min_instances, hours, first, peak,
         shape.flat ? ""
-                   : (w.hourly_profile.empty() ? " (the peak hour at its factor, the rest even)"
-                                               : " (hour by hour, as the hourly profile says)"),
-        spot);
+                   : (w.hourly_profile.empty() ? "; the peak hour at its factor, the rest even"
+                                               : "; as the hourly profile says"),
+        to_string(b.granularity), granularity_note(b.granularity, w.hours_per_day), spot);
   }
 }
 
@@ -106,8 +123,9 @@ void describe_overflow_billing(const OptionInputs& o, const OptionInputs& rental
   const std::string head =
       "overflow rented from " + rental.id + ", " +
       (always_on ? std::string("always on")
-                 : fmt::format("autoscaled (min {} instance(s) for every hour of availability "
-                               "in a month it overflows, the rest per {} of busy time)",
+                 : fmt::format("autoscaled hour by hour (min {} instance(s) for every hour of "
+                               "availability in a month it overflows, above it the whole "
+                               "instances each hour's overflow needs, billed per {})",
                                b.min_instances, to_string(b.granularity)));
   // Spot: the rent is the billed hours / goodput (the work interruptions lose, redone).
   const std::string spot =

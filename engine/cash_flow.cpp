@@ -327,6 +327,18 @@ void option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const Site
   finish_cash_flow(cf, x, rows);
 }
 
+void clear_cash_flow(CashFlow& cf) {
+  for (auto* row :
+       {&cf.capex,     &cf.energy,       &cf.maintenance,     &cf.rent,       &cf.resale,
+        &cf.total,     &cf.cumulative,   &cf.discounted,      &cf.hosting,    &cf.failures,
+        &cf.financing, &cf.vat,          &cf.depreciation,    &cf.book_value, &cf.colo_extras,
+        &cf.insurance, &cf.staff,        &cf.licences,        &cf.support,    &cf.interest,
+        &cf.load,      &cf.units,        &cf.overflow_load,   &cf.energy_kwh, &cf.idle_kwh,
+        &cf.co2e_kg,   &cf.overflow_kwh, &cf.overflow_co2e_kg}) {
+    std::fill(row->begin(), row->end(), 0.0);
+  }
+}
+
 CashFlow option_cash_flow(const OptionInputs& o, const WorkloadInputs& w, const SiteInputs& site,
                           const FinanceInputs& f) {
   CashFlow cf;

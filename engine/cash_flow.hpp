@@ -59,8 +59,9 @@ bool any_cost_line(const CostLines& lines);
 /// - rent_hourly on_demand/spot: rent[m] = rate_per_gpu_hour x count x B_m / goodput x R_m,
 ///   B_m = billed_instance_hours(hourly_billing, L_m, hours_per_day, D_m, A_m) (engine/
 ///   billing.hpp), A_m = availability_hours: always on, max(1, ceil(L_m - 1e-9)) x A_m;
-///   autoscaled, min_instances x A_m + the busy instance-hours above them rounded up to the
-///   billing granularity. (Before issue #21 it was H_m x L_m: billed for busy hours only.)
+///   autoscaled, min_instances x A_m + hour by hour the whole instances above them that the
+///   hour's load needs, rounded up to the billing granularity (issue #43; before issue #21
+///   it was H_m x L_m, billed for busy hours only).
 ///   reserved_1y/3y: rent[m] = rate_per_gpu_hour x count x u_m x h_m (every hour, no trend:
 ///   the rate is contracted; renewed at the same rate after each term), plus at N the
 ///   unexpired term (ceil(N / term) x term - N months) x rate x count x u_N x average hours per
@@ -116,6 +117,10 @@ CashFlow option_cash_flow(const OptionInputs& option, const WorkloadInputs& work
 /// (Monte Carlo) that recompute one option many times.
 void option_cash_flow(const OptionInputs& option, const WorkloadInputs& workload,
                       const SiteInputs& site, const FinanceInputs& finance, CashFlow& out);
+
+/// Sets every row of `cash_flow` to 0 but discount_factor (an option that cannot serve the
+/// demand is never priced, make_plan); the rows keep their sizes. Throws nothing.
+void clear_cash_flow(CashFlow& cash_flow);
 
 /// Which rows of a CashFlow option_cash_flow sets.
 enum class CashFlowRows {

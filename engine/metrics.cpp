@@ -197,6 +197,9 @@ std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
     const double mid = 0.5 * (lo + hi);
     (gap(mid) > 0 ? lo : hi) = mid;
   }
+  // Dearer only at exactly 0 h (no use sizes one unit where any use sizes the fleet; issue
+  // #43's H200 boxes "broke even" at 4.78e-08 h/day): cheaper at any use, not a break-even.
+  if (hi <= kNegligibleHoursPerDay) return 0.0;
   return 0.5 * (lo + hi);
 }
 

@@ -120,13 +120,17 @@ bool has_initial_outlay(const std::vector<double>& saving);
 /// pay back).
 std::optional<double> payback_months(const std::vector<double>& saving);
 
+/// A break-even below one second of use a day is no break-even: owning is cheaper at any use.
+inline constexpr double kNegligibleHoursPerDay = 1.0 / 3600.0;
+
 /// Hours of use per day (0..24) at which the owned option's total cost over the horizon
 /// equals the rented one's, solved by bisection on the totals of option_cash_flow with both
 /// options at the same hours per day (tokens_per_day scaled with it: the load per hour of
 /// use stays the same). nullopt ("never") when renting is still cheaper at 24 h/day (also
 /// when owning is cheaper unused but dearer with use, as against a rental billed for every
-/// hour of a 24x7 availability); else 0 when owning is no dearer even unused (cheaper at
-/// any use). Needs prepared inputs.
+/// hour of a 24x7 availability); else 0 when owning is no dearer even unused, or dearer only
+/// below kNegligibleHoursPerDay (cheaper at any use: with a demand in tokens, no use at all
+/// sizes one unit and one instance where any use sizes the fleets). Needs prepared inputs.
 std::optional<double> break_even_hours_per_day(const OptionInputs& owned,
                                                const OptionInputs& rented,
                                                const WorkloadInputs& workload,

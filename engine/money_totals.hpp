@@ -37,24 +37,25 @@ struct MoneyScratch {
   bool always_on = false;       ///< an on-demand rental billed always on (instances kept)
 };
 
-/// Does money_totals compute this option without rows? True for owned options bought for
-/// cash, every hourly and monthly rental and every api, without cost lines; false for loans,
-/// leases and any cost line (those go through the rows). Throws nothing.
+/// Does money_totals compute this option without rows? True for every option since issue #43
+/// (cost lines, loans and leases included; before, those went through the rows). Throws
+/// nothing.
 bool money_totals_direct(const OptionInputs& option);
 
 /// std::accumulate (from 0.0, month 0 first) of `total` and of `discounted` of
 /// option_cash_flow(option, workload, site, finance, factors, scratch.rows,
 /// CashFlowRows::money):
-/// bit for bit those two figures. Where money_totals_direct(option), each month's amounts
-/// (capex, energy, maintenance, hosting, failures, rent, VAT, resale) are computed into
-/// locals by option_cash_flow's expressions, in its order, and summed in the order of
-/// CashFlow::total with the terms that are 0 for such an option left out (x + 0 = x; at most
-/// the sign of a zero month differs, which no sum from 0.0 sees); the months' load and units
+/// bit for bit those two figures. Each month's amounts (capex, energy, maintenance, hosting,
+/// failures, rent, financing, VAT, resale, the cost lines) are computed into locals by
+/// option_cash_flow's expressions, in its order (a cost line recomputed only when the devices
+/// or units in service change: the same function of the same values), and summed in the
+/// order of CashFlow::total with the terms that are 0 for the option left out (x + 0 = x; at
+/// most the sign of a zero month differs, which no sum from 0.0 sees); the months' load and units
 /// are kept in `scratch` and reused by the next call with the same base load, peak multiplier,
 /// growth and kind of units (the same values: they are the same function of those), with an
 /// on-demand rental billed always on its instances per month (scratch.instances; its bill is
 /// then instances x max(0, availability hours), billed_instance_hours' own product), and the
-/// months' totals go to scratch.rows.total. Else the rows are computed into scratch.rows.
+/// months' totals go to scratch.rows.total.
 /// money_month_totals then sum_money_totals of this one option.
 /// Reused, no allocation once sized. `factors` must be the month factors of these inputs
 /// (engine/month_factors.hpp; factors.growth_per_month the rate of its growth row, as

@@ -15,6 +15,9 @@
 #include "engine/error.hpp"
 #include "engine/figure_check.hpp"
 #include "engine/finance.hpp"
+#include "engine/fleet_load.hpp"
+#include "engine/metrics.hpp"
+#include "engine/plan_comparison.hpp"
 #include "engine/power_limit.hpp"
 #include "engine/replicas.hpp"
 #include "engine/serving_capacity_plan.hpp"
@@ -182,22 +185,23 @@ void api_rate_limits(const OptionInputs& o, const WorkloadInputs& w, const Finan
   }
 }
 
-}  // namespace
+/// The hours of use every option of the plan shares.
+struct UseHours {
+  /// Hours of use a month: the same days every month unless they follow the calendar or
+  /// exceed a month's days (capped month by month), then the average month.
+  double per_month = 0;
+  double days_total = 0;  ///< days of use over the horizon
+};
 
-Plan make_plan(const PlanInputs& given) {
-  validate_plan_inputs(given);
-  PlanInputs in = given;
-  prepare_plan_inputs(in);
+/// The plan before its options: currency, horizon, timeline and the whole plan's warnings (the
+/// resolver's, and days of use capped at the days of a month: see days_of_use); `use` gets
+/// the hours of use.
+Plan plan_frame(const PlanInputs& in, UseHours& use) {
   Plan plan;
   plan.currency = in.finance.currency;
   plan.horizon_months = in.finance.horizon_months;
   plan.timeline = plan_timeline(in.workload, in.site, in.finance);
-
   const int horizon = in.finance.horizon_months;
-  const double input_per_output =
-      in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
-  const int prompt_tokens = input_per_output > 0 ? prefill_prompt_tokens(in.workload) : 0;
-  // Days of use capped at the days of a month (see days_of_use): say so once.
   bool days_capped = false;
   if (!in.workload.days_follow_convention && in.workload.hours_per_day > 0) {
     for (int m = 1; m <= horizon; ++m) {
@@ -214,305 +218,227 @@ Plan make_plan(const PlanInputs& given) {
       }
     }
   }
-  double days_of_use_total = 0;
-  for (int m = 1; m <= horizon; ++m) days_of_use_total += days_of_use(in.workload, in.finance, m);
-  // The same days every month unless they follow the calendar or exceed a month's days
-  // (capped month by month above): then the average month.
+  use.days_total = 0;
+  for (int m = 1; m <= horizon; ++m) use.days_total += days_of_use(in.workload, in.finance, m);
   const bool same_days = !in.workload.days_follow_convention && !days_capped;
-  const double hours_per_month =
-      in.workload.hours_per_day *
-      (same_days ? in.workload.days_per_month : days_of_use_total / horizon);
+  use.per_month = in.workload.hours_per_day *
+                  (same_days ? in.workload.days_per_month : use.days_total / horizon);
   plan.warnings.insert(plan.warnings.end(), in.warnings.begin(), in.warnings.end());
-  for (const auto& o : in.options) {
-    OptionResult r;
-    r.id = o.id;
-    r.kind = o.kind;
-    r.excluded_reason = o.excluded_reason;
-    if (!o.excluded_reason.empty()) {
-      r.warnings.push_back("excluded, never recommended: " + o.excluded_reason);
-    }
-    // What resolution said about its inputs, first after an exclusion.
-    r.warnings.insert(r.warnings.end(), o.input_warnings.begin(), o.input_warnings.end());
-    const bool api = o.kind == OptionKind::api;
-    if (api) {
-      // The provider serves the model: nothing to fit, no devices, no decode speed of ours.
-      // The verdict says "fits" so that checks on the recommended option hold; the memory
-      // figures stay 0 (reports show "hosted").
-      r.feasible = true;
-      r.fit.verdict = Verdict::fits;
-    } else {
-      const FitRequest request = option_fit_request(in, o);
-      r.fit = fit(request, o.device, o.count, in.memory_policy);
-      r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
-      r.feasible = r.fit.verdict != Verdict::does_not_fit;
-      SpeedRequest speed_request{request, o.count, o.split, o.backend, prompt_tokens};
-      r.gpus_per_replica = o.gpus_per_replica > 0 ? o.gpus_per_replica : o.count;
-      r.replicas = std::max(1, o.replicas);
-      r.layout_note = o.layout_note;
-      if (r.feasible && o.serving) {
-        // The serving model sized it: the box's output rate and one user's (1 / mean TPOT);
-        // the prompts' prefill is inside the throughput (engine/serving_capacity_plan.hpp).
-        r.speed.aggregate_tokens_per_s = o.serving->output_tokens_per_s;
-        r.speed.decode_tokens_per_s = o.serving->per_user_tokens_per_s;
-        r.serving = o.serving;
-        r.serving_note = o.serving_note;
-      } else if (r.feasible) {
-        r.speed =
-            box_speed(speed_request, o.device, BoxLayout{r.gpus_per_replica, r.replicas, "", ""});
-      }
-      if (r.feasible && !o.serving && input_per_output > 0 && !(o.prefill_tokens_per_s > 0)) {
-        r.warnings.push_back("prefill not counted: FP16 throughput unknown for " + o.device.id +
-                             " (its capacity counts decode only, so its load, hours and energy "
-                             "leave out the prompts' " +
-                             fixed_text(input_per_output, 1) + " input tokens per output token)");
-      }
-      r.power_unknown = !(o.device.board_power_w > 0);
-      if (r.power_unknown) {
-        r.warnings.push_back(o.kind == OptionKind::buy
-                                 ? "energy cost not included: the board power of " + o.device.id +
-                                       " is unknown (the energy row counts the host's " +
-                                       fixed_text(o.host_power_w, 0) +
-                                       " W only); energy and CO2e unknown"
-                                 : "energy and CO2e unknown: the board power of " + o.device.id +
-                                       " is unknown (the money is in the rent)");
-      }
-      if (o.kind == OptionKind::buy && o.financing != Financing::lease &&
-          horizon > in.finance.useful_life_months) {
-        r.warnings.push_back(
-            "in service for all " + std::to_string(horizon) + " months, past its useful life of " +
-            std::to_string(in.finance.useful_life_months) +
-            " months (useful_life_months): no replacement is bought; the plan assumes the "
-            "hardware keeps running at the same speed and running cost (shorten horizon_months "
-            "to compare within its life)");
-      }
-      r.power_at_load_w = o.count * load_power_w(o.device) + o.host_power_w;
-      r.energy_kwh_per_month =
-          r.power_at_load_w / kWattsPerKilowatt * hours_per_month * pue_of(o, in.site);
-    }
-    r.hours_per_month = hours_per_month;
-    r.cash_flow = option_cash_flow(o, in.workload, in.site, in.finance);
-    if (o.kind == OptionKind::rent_hourly && term_months(o.term) == 0) {
-      describe_billing(o, in.workload, in.finance, r);
-    } else if (o.kind == OptionKind::buy && o.overflow == Overflow::rent) {
-      // prepare_plan_inputs checked that the rental exists.
-      describe_overflow_billing(o, *option_named(in.options, o.overflow_option_id), in.workload,
-                                in.finance, r);
-    }
-    r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
-    r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
-    r.annual_costs = annual_costs(r.cash_flow);
-    r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
-    r.cost_per_year = r.total_cost / (static_cast<double>(horizon) / kMonthsPerYear);
-    // Tokens served: the demand, month by month. Without a demand in tokens, the demand's
-    // concurrent streams at the option's speed per stream, never more than the unit serves: a
-    // box of two instances, or a datacenter engine at its largest batch, has room for more
-    // streams than the workload has, and that spare room serves no tokens.
-    r.served_tokens_per_s = demand_streams_tokens_per_s(in.workload.concurrent_streams, r.speed);
-    r.tokens_served.assign(static_cast<size_t>(horizon) + 1, 0.0);
-    double tokens = 0;
-    for (int m = 1; m <= horizon; ++m) {
-      const double served =
-          in.workload.tokens_per_day
-              ? *in.workload.tokens_per_day * growth_factor(in.workload.growth_per_month, m) *
-                    days_of_use(in.workload, in.finance, m)
-              : r.served_tokens_per_s * kSecondsPerHour * in.workload.hours_per_day *
-                    days_of_use(in.workload, in.finance, m) *
-                    growth_factor(in.workload.growth_per_month, m);
-      r.tokens_served[static_cast<size_t>(m)] = served;
-      tokens += served;
-    }
-    r.hours_scaled_cost = hours_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
-    if (o.kind == OptionKind::api) std::fill(r.cash_flow.load.begin(), r.cash_flow.load.end(), 0.0);
-    r.tokens_per_month = tokens / horizon;
-    if (r.feasible && tokens > 0) r.cost_per_million_tokens = r.total_cost / tokens * 1e6;
-    if (r.feasible && in.workload.users) {
-      r.cost_per_user_per_month = r.total_cost / (*in.workload.users * horizon);
-    }
-    energy_and_carbon(o, in.site, tokens, r);
-    if (api) api_rate_limits(o, in.workload, in.finance, r);
-    r.events = events_of(o, r.cash_flow);
-    // Ten thousand GPUs or more for one model's demand is a datacenter: more often a demand
-    // typed a thousand times too large (tokens_per_day = 1e12 bought 117,668 RTX 3090s for an
-    // office) than a plan; said, not refused.
-    if (r.feasible && !api) {
-      // Units bought or contracted; an hourly rental's instances follow its load.
-      double most_units = 0;
-      for (const double u : r.cash_flow.units) most_units = std::max(most_units, u);
-      for (const double l : r.cash_flow.load) most_units = std::max(most_units, l);
-      if (const double gpus = most_units * o.count; gpus >= kGpusWorthAWarning) {
-        r.warnings.push_back("the demand takes up to " + fixed_text(std::ceil(gpus), 0) +
-                             " GPUs (" + units_text(std::ceil(most_units)) + " units of " +
-                             std::to_string(o.count) + " x " + o.device.id +
-                             "): check tokens_per_day or requests_per_day and growth_per_month");
-      }
-    }
-    r.cost_lines_not_entered = cost_lines_not_entered(
-        o.cost_lines, {!api, o.kind == OptionKind::buy,
-                       o.kind == OptionKind::buy && o.hosting == Hosting::colocation});
-    // newcomer6: a rig's host (chassis, CPU, PSU) left out was a silent 0.
-    if (o.kind == OptionKind::buy && !o.host_cost_entered) {
-      r.cost_lines_not_entered.insert(r.cost_lines_not_entered.begin(), "host system");
-    }
-    if (!r.feasible) {
-      r.note = "the model does not fit on " + std::to_string(o.count) + " x " + o.device.id;
-      if (r.devices_needed > 0) r.note += "; needs " + std::to_string(r.devices_needed);
-    }
-    plan.options.push_back(std::move(r));
-  }
+  return plan;
+}
 
-  // The rental baseline: the named one, else the feasible on-demand hourly rental that
-  // costs the least per hour of use.
-  std::optional<size_t> baseline;
-  for (size_t i = 0; i < in.options.size(); ++i) {
-    const auto& o = in.options[i];
-    if (o.kind != OptionKind::rent_hourly || !plan.options[i].feasible) continue;
-    if (!in.baseline_option_id.empty()) {
-      if (o.id == in.baseline_option_id) baseline = i;
-      continue;
-    }
-    if (!plan.options[i].excluded_reason.empty()) continue;  // not an alternative to compare with
-    if (o.term != RentTerm::on_demand) continue;
-    const double per_hour = o.rate_per_gpu_hour * o.count;
-    if (!baseline ||
-        per_hour < in.options[*baseline].rate_per_gpu_hour * in.options[*baseline].count) {
-      baseline = i;
-    }
+/// An option's result before any figure: its id, kind, exclusion and resolution warnings.
+OptionResult option_header(const OptionInputs& o) {
+  OptionResult r;
+  r.id = o.id;
+  r.kind = o.kind;
+  r.excluded_reason = o.excluded_reason;
+  if (!o.excluded_reason.empty()) {
+    r.warnings.push_back("excluded, never recommended: " + o.excluded_reason);
   }
-  GPUTCO_REQUIRE(in.baseline_option_id.empty() || baseline,
-                 "baseline " << in.baseline_option_id
-                             << " is not a feasible rent_hourly option of the scenario");
-  if (baseline) {
-    plan.baseline_option_id = in.options[*baseline].id;
-    const CashFlow& rented = plan.options[*baseline].cash_flow;
-    for (size_t i = 0; i < in.options.size(); ++i) {
-      if (in.options[i].kind != OptionKind::buy || !plan.options[i].feasible) continue;
-      auto& r = plan.options[i];
-      r.break_even_month = break_even_month(r.cash_flow, rented);
-      r.ahead_then_behind = ahead_then_behind(r.cash_flow, rented);
-      r.break_even_hours_per_day = break_even_hours_per_day(in.options[i], in.options[*baseline],
-                                                            in.workload, in.site, in.finance);
-      // Hours of use over the horizon at the break-even utilization (DOMAIN E2's hours when
-      // nothing but the purchase and the rent counts).
-      // A break-even at 0 h/day (owning no dearer even unused) is no number of hours: owning
-      // is cheaper at any use.
-      if (r.break_even_hours_per_day && *r.break_even_hours_per_day <= 0) {
-        r.owning_cheaper_at_any_use = true;
-        r.break_even_hours_per_day.reset();
-      }
-      if (r.break_even_hours_per_day) {
-        r.break_even_hours = *r.break_even_hours_per_day * days_of_use_total;
-      }
-      std::vector<double> saving(rented.total.size());
-      for (size_t m = 0; m < saving.size(); ++m) saving[m] = rented.total[m] - r.cash_flow.total[m];
-      const double rented_total = plan.options[*baseline].total_cost;
-      bool ever_dearer = false;
-      for (size_t m = 0; m < saving.size(); ++m) {
-        const double tolerance =
-            kComparisonTolerance * std::max(1.0, std::abs(rented.cumulative[m]));
-        ever_dearer = ever_dearer || r.cash_flow.cumulative[m] > rented.cumulative[m] + tolerance;
-      }
-      r.never_dearer_than_baseline = !ever_dearer;
-      if (!(std::abs(rented_total) > kComparisonTolerance)) {
-        r.comparison_na_reason = "the baseline " + plan.baseline_option_id +
-                                 " costs nothing (no hours of use): there is no saving to pay "
-                                 "back an investment with";
-      } else if (!ever_dearer) {
-        r.comparison_na_reason = "owning never costs more than " + plan.baseline_option_id +
-                                 " (cumulative): nothing to break even or pay back";
-      } else if (!has_initial_outlay(saving)) {
-        r.comparison_na_reason = std::string("no initial outlay (") +
-                                 (in.options[i].financing == Financing::lease ? "a lease"
-                                  : in.options[i].financing == Financing::loan
-                                      ? "a loan without down payment"
-                                      : "nothing paid up front beyond " + plan.baseline_option_id) +
-                                 "): nothing invested to pay back; compare the totals and NPV";
-      }
-      r.saving_sign_changes = saving_sign_changes(saving, rented.total);
-      r.cumulative_saving_sign_changes = cumulative_saving_sign_changes(saving, rented.cumulative);
-      if (r.comparison_na_reason.empty()) {
-        r.payback_months = payback_months(saving);
-        // Norstrom: a running sum that turns positive once has one root above 0, whatever
-        // the months do (a refresh, a resale); search there, below 0 other roots may lie.
-        const bool by_running_sum = r.saving_sign_changes > 1;
-        if (!irr_is_unique(r.saving_sign_changes, r.cumulative_saving_sign_changes)) {
-          // Descartes' rule of signs: as many rates as sign changes (less an even number) zero
-          // the saving's NPV; the lowest of them (a -100 % at 600 months) means nothing.
-          const std::string why =
-              "several rates or none zero the saving's NPV (Descartes' rule of signs), and the "
-              "cumulative saving changes sign " +
-              std::to_string(r.cumulative_saving_sign_changes) +
-              " times, not once (Norstrom's criterion), so the IRR is not unique; compare the "
-              "totals and NPV";
-          r.irr_na_reason =
-              "the saving changes sign " + std::to_string(r.saving_sign_changes) + " times: " + why;
-          r.warnings.push_back("IRR " + irr_not_unique_text(r.saving_sign_changes) + ": " + why);
-        } else if (const auto monthly =
-                       internal_rate_of_return(saving, by_running_sum ? 0.0 : kLowestIrrSearched)) {
-          r.irr = annual_from_monthly(*monthly);
-        } else {
-          r.irr_na_reason = r.saving_sign_changes == 0
-                                ? "the saving never changes sign: no rate zeroes its NPV"
-                                : "no rate from -99 % to +1000 % a month zeroes the saving's NPV";
-        }
-      } else {
-        r.irr_na_reason = r.comparison_na_reason;
-        r.warnings.push_back("payback and IRR n/a: " + r.comparison_na_reason);
-      }
-      if (r.ahead_then_behind) {
-        const MonthSpan& ahead = *r.ahead_then_behind;
-        r.warnings.push_back(
-            "break-even month never (ahead months " + std::to_string(ahead.first) + "-" +
-            std::to_string(ahead.last) + ", behind from " + std::to_string(ahead.last + 1) +
-            "): the cumulative cost of owning was at or below " + plan.baseline_option_id +
-            "'s in months " + std::to_string(ahead.first) + "-" + std::to_string(ahead.last) +
-            " and is above it from month " + std::to_string(ahead.last + 1) + " to the end (" +
-            std::to_string(rented.cumulative.size() - 1) + ")");
-      }
-      r.note = "break-even against " + plan.baseline_option_id;
-    }
-  }
+  // What resolution said about its inputs, first after an exclusion.
+  r.warnings.insert(r.warnings.end(), o.input_warnings.begin(), o.input_warnings.end());
+  return r;
+}
 
-  // Break-even volume against the cheapest feasible api option (by total cost).
-  std::optional<size_t> api_reference;
-  for (size_t i = 0; i < in.options.size(); ++i) {
-    if (in.options[i].kind != OptionKind::api || !is_candidate(plan.options[i])) continue;
-    if (!api_reference || plan.options[i].total_cost < plan.options[*api_reference].total_cost) {
-      api_reference = i;
-    }
+/// Fit, layout and speed of an option with devices; feasible when it holds the model and can
+/// serve the demand (OptionInputs::unservable_reason).
+void fit_and_speed(const PlanInputs& in, const OptionInputs& o, OptionResult& r) {
+  const double input_per_output =
+      in.workload.tokens_per_day ? in.workload.input_tokens_per_output_token.value_or(0) : 0.0;
+  const int prompt_tokens = input_per_output > 0 ? prefill_prompt_tokens(in.workload) : 0;
+  const FitRequest request = option_fit_request(in, o);
+  r.fit = fit(request, o.device, o.count, in.memory_policy);
+  r.devices_needed = devices_needed(request, o.device, 64, in.memory_policy);
+  r.feasible = r.fit.verdict != Verdict::does_not_fit && o.unservable_reason.empty();
+  r.gpus_per_replica = o.gpus_per_replica > 0 ? o.gpus_per_replica : o.count;
+  r.replicas = std::max(1, o.replicas);
+  r.layout_note = o.layout_note;
+  if (!r.feasible) return;
+  if (o.serving) {
+    // The serving model sized it: the box's output rate; one user's speed at the plan's load
+    // is set with the load (plan_option); the prompts' prefill is inside the throughput
+    // (engine/serving_capacity_plan.hpp).
+    r.speed.aggregate_tokens_per_s = o.serving->output_tokens_per_s;
+    r.speed.decode_tokens_per_s = o.serving->per_user_tokens_per_s;
+    r.serving = o.serving;
+    r.serving_note = o.serving_note;
+    return;
   }
-  if (api_reference) {
-    plan.api_reference_option_id = in.options[*api_reference].id;
-    for (size_t i = 0; i < in.options.size(); ++i) {
-      if (in.options[i].kind == OptionKind::api || !plan.options[i].feasible) continue;
-      plan.options[i].break_even_tokens_per_day = break_even_tokens_per_day(
-          in.options[i], in.options[*api_reference], in.workload, in.site, in.finance);
-    }
+  r.speed = box_speed(SpeedRequest{request, o.count, o.split, o.backend, prompt_tokens}, o.device,
+                      BoxLayout{r.gpus_per_replica, r.replicas, "", ""});
+  if (input_per_output > 0 && !(o.prefill_tokens_per_s > 0)) {
+    r.warnings.push_back("prefill not counted: FP16 throughput unknown for " + o.device.id +
+                         " (its capacity counts decode only, so its load, hours and energy "
+                         "leave out the prompts' " +
+                         fixed_text(input_per_output, 1) + " input tokens per output token)");
   }
+}
 
-  // Recommendation: the candidate option (feasible, not excluded) with the lowest NPV of cost;
-  // ties keep file order.
-  std::optional<size_t> best;
-  std::string excluded;  // the feasible options a constraint excludes, for the reason
-  for (size_t i = 0; i < plan.options.size(); ++i) {
-    if (plan.options[i].feasible && !is_candidate(plan.options[i])) {
-      excluded += (excluded.empty() ? "" : ", ") + plan.options[i].id;
-    }
-    if (!is_candidate(plan.options[i])) continue;
-    if (!best || plan.options[i].npv < plan.options[*best].npv) best = i;
+/// What an option with devices says about its power and life, and its energy at full load.
+void power_and_life(const PlanInputs& in, const OptionInputs& o, const UseHours& use,
+                    OptionResult& r) {
+  r.power_unknown = !(o.device.board_power_w > 0);
+  if (r.power_unknown) {
+    r.warnings.push_back(o.kind == OptionKind::buy
+                             ? "energy cost not included: the board power of " + o.device.id +
+                                   " is unknown (the energy row counts the host's " +
+                                   fixed_text(o.host_power_w, 0) +
+                                   " W only); energy and CO2e unknown"
+                             : "energy and CO2e unknown: the board power of " + o.device.id +
+                                   " is unknown (the money is in the rent)");
   }
-  if (best) {
-    plan.recommendation = plan.options[*best].id;
-    plan.recommendation_reason = "lowest NPV of cost among the options that hold the model";
-    const OptionResult& chosen = plan.options[*best];
-    if (chosen.power_unknown && chosen.kind == OptionKind::buy) {
-      plan.recommendation_reason += "; its energy cost is not included: the board power of " +
-                                    in.options[*best].device.id + " is unknown";
-    }
+  const int horizon = in.finance.horizon_months;
+  if (o.kind == OptionKind::buy && o.financing != Financing::lease &&
+      horizon > in.finance.useful_life_months) {
+    r.warnings.push_back(
+        "in service for all " + std::to_string(horizon) + " months, past its useful life of " +
+        std::to_string(in.finance.useful_life_months) +
+        " months (useful_life_months): no replacement is bought; the plan assumes the "
+        "hardware keeps running at the same speed and running cost (shorten horizon_months "
+        "to compare within its life)");
+  }
+  r.power_at_load_w = o.count * load_power_w(o.device) + o.host_power_w;
+  r.energy_kwh_per_month =
+      r.power_at_load_w / kWattsPerKilowatt * use.per_month * pue_of(o, in.site);
+}
+
+/// The option's money: cash flow (all 0 when it cannot serve the demand: never priced),
+/// billing, totals, NPV, years and P&L.
+void price_option(const PlanInputs& in, const OptionInputs& o, OptionResult& r) {
+  r.cash_flow = option_cash_flow(o, in.workload, in.site, in.finance);
+  if (!r.feasible) {
+    clear_cash_flow(r.cash_flow);
+  } else if (o.kind == OptionKind::rent_hourly && term_months(o.term) == 0) {
+    describe_billing(o, in.workload, in.finance, r);
+  } else if (o.kind == OptionKind::buy && o.overflow == Overflow::rent) {
+    // prepare_plan_inputs checked that the rental exists.
+    describe_overflow_billing(o, *option_named(in.options, o.overflow_option_id), in.workload,
+                              in.finance, r);
+  }
+  r.total_cost = std::accumulate(r.cash_flow.total.begin(), r.cash_flow.total.end(), 0.0);
+  r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
+  r.annual_costs = annual_costs(r.cash_flow);
+  r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
+  r.cost_per_year =
+      r.total_cost / (static_cast<double>(in.finance.horizon_months) / kMonthsPerYear);
+  if (r.feasible && o.kind != OptionKind::api) {
+    r.units_needed = units_needed(r.cash_flow.load, load_shape_of(in.workload).peak_multiplier);
+  }
+}
+
+/// The tokens the option serves month by month, and what they cost: the demand when stated in
+/// tokens; else the demand's concurrent streams at the option's per-user speed at that load,
+/// never more than the unit serves (a box of two instances, or a datacenter engine at its
+/// largest batch, has room for more streams than the workload has, and that spare room
+/// serves no tokens). Returns the tokens over the horizon.
+double serve_tokens(const PlanInputs& in, OptionResult& r) {
+  const WorkloadInputs& w = in.workload;
+  const int horizon = in.finance.horizon_months;
+  if (r.feasible)
+    r.served_tokens_per_s = demand_streams_tokens_per_s(w.concurrent_streams, r.speed);
+  r.tokens_served.assign(static_cast<size_t>(horizon) + 1, 0.0);
+  double tokens = 0;
+  for (int m = 1; m <= horizon && r.feasible; ++m) {
+    const double served =
+        w.tokens_per_day ? *w.tokens_per_day * growth_factor(w.growth_per_month, m) *
+                               days_of_use(w, in.finance, m)
+                         : r.served_tokens_per_s * kSecondsPerHour * w.hours_per_day *
+                               days_of_use(w, in.finance, m) * growth_factor(w.growth_per_month, m);
+    r.tokens_served[static_cast<size_t>(m)] = served;
+    tokens += served;
+  }
+  r.tokens_per_month = tokens / horizon;
+  // A speed target may change the fleet, never this arithmetic: total cost / tokens served.
+  if (r.feasible && tokens > 0) r.cost_per_million_tokens = r.total_cost / tokens * 1e6;
+  if (r.feasible && w.users) r.cost_per_user_per_month = r.total_cost / (*w.users * horizon);
+  return tokens;
+}
+
+/// Ten thousand GPUs or more for one model's demand is a datacenter: more often a demand typed
+/// a thousand times too large (tokens_per_day = 1e12 bought 117,668 RTX 3090s for an office)
+/// than a plan; said, not refused.
+void warn_of_huge_fleet(const OptionInputs& o, OptionResult& r) {
+  if (!r.feasible || o.kind == OptionKind::api) return;
+  // Units bought or contracted; an hourly rental's instances follow its load.
+  double most_units = 0;
+  for (const double u : r.cash_flow.units) most_units = std::max(most_units, u);
+  for (const double l : r.cash_flow.load) most_units = std::max(most_units, l);
+  if (const double gpus = most_units * o.count; gpus >= kGpusWorthAWarning) {
+    r.warnings.push_back("the demand takes up to " + fixed_text(std::ceil(gpus), 0) + " GPUs (" +
+                         units_text(std::ceil(most_units)) + " units of " +
+                         std::to_string(o.count) + " x " + o.device.id +
+                         "): check tokens_per_day or requests_per_day and growth_per_month");
+  }
+}
+
+/// Why an option is not priced: its devices do not hold the model, or it cannot serve the
+/// demand (OptionInputs::unservable_reason).
+std::string unpriced_note(const OptionInputs& o, const OptionResult& r) {
+  if (!o.unservable_reason.empty()) return o.unservable_reason + "; not priced";
+  std::string note = "the model does not fit on " + std::to_string(o.count) + " x " + o.device.id;
+  if (r.devices_needed > 0) note += "; needs " + std::to_string(r.devices_needed);
+  return note + "; not priced";
+}
+
+/// One option of the plan: fit and speed, money, the load on its replicas, the tokens it
+/// serves, energy and carbon, and what the reports say about it.
+OptionResult plan_option(const PlanInputs& in, const OptionInputs& o, const UseHours& use) {
+  OptionResult r = option_header(o);
+  const bool api = o.kind == OptionKind::api;
+  if (api) {
+    // The provider serves the model: nothing to fit, no devices, no decode speed of ours.
+    // The verdict says "fits" so that checks on the recommended option hold; the memory
+    // figures stay 0 (reports show "hosted").
+    r.feasible = true;
+    r.fit.verdict = Verdict::fits;
   } else {
-    plan.recommendation_reason =
-        excluded.empty() ? "no option holds the model" : "no allowed option holds the model";
+    fit_and_speed(in, o, r);
+    power_and_life(in, o, use, r);
   }
-  if (!excluded.empty()) plan.recommendation_reason += "; excluded by constraints: " + excluded;
+  r.hours_per_month = use.per_month;
+  price_option(in, o, r);
+  if (r.feasible) {
+    r.serving_load = plan_serving_load(in, o, r.cash_flow);
+    // What users get is the replica at the plan's load, the hour of mean load (issue #43).
+    if (r.serving_load) r.speed.decode_tokens_per_s = r.serving_load->mean.per_user_tokens_per_s;
+  }
+  const double tokens = serve_tokens(in, r);
+  r.hours_scaled_cost = hours_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
+  if (!r.feasible) std::fill(r.hours_scaled_cost.begin(), r.hours_scaled_cost.end(), 0.0);
+  if (api) std::fill(r.cash_flow.load.begin(), r.cash_flow.load.end(), 0.0);
+  energy_and_carbon(o, in.site, tokens, r);
+  if (!r.feasible) {
+    r.energy_kwh_total.reset();
+    r.co2e_kg_total.reset();
+    r.energy_unknown_reason = r.co2e_unknown_reason = "n/a: the option is not priced";
+  }
+  if (api) api_rate_limits(o, in.workload, in.finance, r);
+  r.events = events_of(o, r.cash_flow);
+  warn_of_huge_fleet(o, r);
+  r.cost_lines_not_entered = cost_lines_not_entered(
+      o.cost_lines, {!api, o.kind == OptionKind::buy,
+                     o.kind == OptionKind::buy && o.hosting == Hosting::colocation});
+  // newcomer6: a rig's host (chassis, CPU, PSU) left out was a silent 0.
+  if (o.kind == OptionKind::buy && !o.host_cost_entered) {
+    r.cost_lines_not_entered.insert(r.cost_lines_not_entered.begin(), "host system");
+  }
+  if (!r.feasible) r.note = unpriced_note(o, r);
+  return r;
+}
+
+}  // namespace
+
+Plan make_plan(const PlanInputs& given) {
+  validate_plan_inputs(given);
+  PlanInputs in = given;
+  prepare_plan_inputs(in);
+  UseHours use;
+  Plan plan = plan_frame(in, use);
+  for (const auto& o : in.options) plan.options.push_back(plan_option(in, o, use));
+  compare_with_baseline(in, use.days_total, plan);
+  compare_with_api(in, plan);
+  recommend(in, plan);
   check_finite_figures(plan);
   return plan;
 }

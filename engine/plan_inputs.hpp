@@ -343,6 +343,12 @@ struct OptionInputs {
   std::optional<ServingCapacity> serving;
   /// The engine, batch and latency figures of `serving`, one sentence ("" when nullopt).
   std::string serving_note;
+  /// Why the option cannot serve the demand although its devices hold the model's weights:
+  /// the serving model found no layout holding one replica and one sequence ("does not fit:
+  /// ..."), or no batch and no layout meets a latency target ("cannot meet the targets: ...");
+  /// "" = it can (engine/serving_capacity_plan.hpp). Such an option is listed with the
+  /// reason and never priced (make_plan).
+  std::string unservable_reason;
   double overflow_rate_per_hour = 0;  ///< overflow rental: rate x count / goodput, per hour
   /// How the overflow rental is billed (its hourly_billing): always on for the instances the
   /// peak leaves over, or autoscaled with its minimum and granularity (issue #21).

@@ -9,6 +9,7 @@
 #include "engine/fit.hpp"
 #include "engine/plan_inputs.hpp"
 #include "engine/profit_and_loss.hpp"
+#include "engine/serving_load.hpp"
 #include "engine/speed.hpp"
 
 namespace gputco {
@@ -105,6 +106,15 @@ inline std::vector<NamedCashFlowRow> named_cash_flow_rows(const CashFlow& cf) {
           {"overflow kg CO2e", &cf.overflow_co2e_kg}};
 }
 
+/// What users get from an option sized by the serving model at the plan's load (issue #43):
+/// one replica at the peak hour and at an hour of mean load of month 1 (engine/fleet_load.hpp).
+struct PlanServingLoad {
+  double replicas_at_peak = 0;  ///< replicas in service at the peak hour
+  double replicas_at_mean = 0;  ///< replicas in service at an hour of mean load
+  ServingAtLoad peak;           ///< one replica at the peak hour
+  ServingAtLoad mean;           ///< one replica at an hour of mean load
+};
+
 struct OptionResult {
   std::string id;
   OptionKind kind = OptionKind::buy;
@@ -122,8 +132,21 @@ struct OptionResult {
   /// api options. `speed` then holds its box output rate and per-user rate.
   std::optional<ServingCapacity> serving;
   std::string serving_note;  ///< OptionInputs::serving_note ("" when `serving` is nullopt)
-  int devices_needed = 0;    ///< smallest count of this device that holds the model (0: none)
-  bool feasible = false;     ///< the model fits (fits or tight) on the option's devices
+  /// One replica at the plan's load, peak and mean hour of month 1 (engine/fleet_load.hpp);
+  /// nullopt unless `serving` is set and the option is feasible. `speed.decode_tokens_per_s`
+  /// is then the mean hour's per-user speed.
+  std::optional<PlanServingLoad> serving_load;
+  /// Whole units the peak hour of each month needs (index as CashFlow; engine/fleet_load.hpp
+  /// units_needed): owned units bought, servers or instances rented at the peak. Empty for api
+  /// options and options not priced.
+  std::vector<double> units_needed;
+  int devices_needed = 0;  ///< smallest count of this device that holds the model (0: none)
+  /// The option can serve the demand: the model fits (fits or tight) on its devices and, when
+  /// the serving model sizes it, a replica holds it and the latency targets are met
+  /// (OptionInputs::unservable_reason empty). An option that is not feasible is never
+  /// priced: its cash flow rows, totals and costs are 0 and every report shows none, with
+  /// `note` saying why.
+  bool feasible = false;
   /// OptionInputs::excluded_reason: why the option may not be chosen ("" = allowed). Its
   /// figures are computed and shown; it is never recommended (see is_candidate).
   std::string excluded_reason;
@@ -234,7 +257,9 @@ struct OptionResult {
   /// 24x7 availability whose rent the owned option's energy never reaches: no break-even
   /// number of hours, owning is no dearer from the first hour of use. Set by make_plan when
   /// break_even_hours_per_day() gives 0: its gap (own total - baseline total) is <= 0 at
-  /// 24 h/day and at 0 h/day. Not "even at 0 hours" alone: owning that is cheaper unused but
+  /// 24 h/day and at 0 h/day, or at every use from a second a day (kNegligibleHoursPerDay:
+  /// with a demand in tokens, 0 h/day sizes one unit where any use sizes the fleet; issue
+  /// #43's "0 h" of 4.78e-08). Not "even at 0 hours" alone: owning that is cheaper unused but
   /// dearer at 24 h/day (a flat rent against rising energy) has a break-even of "never". The
   /// reports say "always"; break_even_hours and break_even_hours_per_day are then nullopt
   /// (no break-even number, not 0).

@@ -280,6 +280,197 @@ struct FxSlots {
   size_t host_cost = kPlanCurrency;
 };
 
+/// The options a Monte Carlo draws (the plan's feasible ones, prepared), with what each draw
+/// rebuilds them from.
+struct DrawnOptions {
+  std::vector<OptionInputs> options;  ///< prepared, the plan's feasible options in order
+  std::vector<BaseValues> base;
+  std::vector<FxSlots> slots;
+  /// The drawn options (options' order) that may be recommended: the lowest NPV of cost among
+  /// them is the draw's recommendation (make_plan's rule; ties keep file order).
+  std::vector<size_t> candidates;
+  size_t owned = 0, rented = 0;  ///< the pair's indices into options
+};
+
+/// The plan's feasible options of `prepared` with their base values and FX slots (`slot_of`:
+/// a currency code's slot).
+template <typename SlotOf>
+DrawnOptions drawn_options(const PlanInputs& prepared, const Plan& plan,
+                           const std::optional<Comparison>& pair, const SlotOf& slot_of) {
+  DrawnOptions d;
+  for (size_t i = 0; i < plan.options.size(); ++i) {
+    if (!plan.options[i].feasible) continue;
+    if (is_candidate(plan.options[i])) d.candidates.push_back(d.options.size());
+    const auto& o = prepared.options[i];
+    if (pair && i == pair->owned) d.owned = d.options.size();
+    if (pair && i == pair->rented) d.rented = d.options.size();
+    d.options.push_back(o);
+    // The overflow rate is the overflow rental's rate x count / goodput: it moves with the
+    // rate of the currency that rental's rate was converted from.
+    std::string overflow_currency;
+    for (const auto& other : prepared.options) {
+      if (!o.overflow_option_id.empty() && other.id == o.overflow_option_id) {
+        overflow_currency = other.converted_from.rate_per_gpu_hour;
+      }
+    }
+    const ConvertedFrom& c = o.converted_from;
+    d.slots.push_back({slot_of(c.price_per_gpu), slot_of(c.rate_per_gpu_hour),
+                       slot_of(c.price_per_month), slot_of(c.setup_fee), slot_of(overflow_currency),
+                       slot_of(c.input_price_per_million), slot_of(c.output_price_per_million),
+                       slot_of(c.host_cost)});
+    d.base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
+                      o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month, o.setup_fee,
+                      o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
+                      o.output_price_per_million});
+  }
+  return d;
+}
+
+/// One draw's factors of the inputs every option shares.
+struct DrawnFactors {
+  double price = 0, rental = 0, resale = 0, tariff = 0, hours = 0, maintenance = 0, failures = 0,
+         demand = 0, growth_change = 0;
+};
+
+/// Draws one set of shared factors from `generator` in the fixed order of every seed's
+/// sequence; the exchange rates after them into `fx`.
+DrawnFactors draw_factors(std::mt19937_64& generator, const RiskModel& model,
+                          const std::vector<const UncertainInput*>& fx_inputs,
+                          std::vector<double>& fx) {
+  DrawnFactors d;
+  // Correlated prices draw their two normals first, in the purchase price's place.
+  const double rho = model.purchase_rental_correlation;
+  if (rho != 0) {
+    const double z1 = risk::standard_normal(generator);
+    const double z2 = risk::standard_normal(generator);
+    d.price = risk::factor_at_normal(model.purchase_price, z1);
+    d.rental = risk::factor_at_normal(model.rental_rate, rho * z1 + std::sqrt(1 - rho * rho) * z2);
+  } else {
+    d.price = risk::factor(generator, model.purchase_price);
+  }
+  d.resale = risk::factor(generator, model.resale);
+  d.tariff = risk::factor(generator, model.tariff);
+  d.hours = risk::factor(generator, model.hours_per_day);
+  if (rho == 0) d.rental = risk::factor(generator, model.rental_rate);
+  d.maintenance = risk::factor(generator, model.maintenance);
+  d.failures = risk::factor(generator, model.failure_rate);
+  d.demand = risk::factor(generator, model.demand);
+  d.growth_change = risk::factor(generator, model.growth) - 1.0;
+  // The exchange rates last, so that a plan without [risk] fx keeps every seed's numbers.
+  for (size_t c = 0; c < fx_inputs.size(); ++c) fx[c] = risk::factor(generator, *fx_inputs[c]);
+  return d;
+}
+
+/// The draw's workload: `base` at the drawn hours, demand and growth (only those fields
+/// written). A day has 24 hours: a draw above them moves the demand, not the hours (issue #43:
+/// a 24x7 plan capped every upward draw, so the draws lowered the demand on average). The
+/// plan's own workload at its own hours (a draw at the plan's values reproduces make_plan's
+/// figures exactly), else at_hours_per_day's.
+void draw_workload(const WorkloadInputs& base, const DrawnFactors& d, double most_growth,
+                   WorkloadInputs& workload) {
+  const double drawn_hours = base.hours_per_day * d.hours;
+  const double hours_per_day = std::min(drawn_hours, kHoursPerFullDay);
+  const double demand_at_cap = drawn_hours > kHoursPerFullDay ? drawn_hours / hours_per_day : 1.0;
+  set_hours_per_day(base, hours_per_day, workload);
+  if (const double moved = d.demand * demand_at_cap; moved != 1.0) {
+    if (workload.tokens_per_day) *workload.tokens_per_day *= moved;
+    if (workload.requests_per_day) *workload.requests_per_day *= moved;
+  }
+  // The scenario's own range for growth_per_month, within its cap.
+  workload.growth_per_month =
+      d.growth_change != 0 ? std::clamp(base.growth_per_month + d.growth_change, -0.99, most_growth)
+                           : base.growth_per_month;
+}
+
+/// Option `o` at the draw's prices, from its base values `b` and FX factors (`fx_at`: a
+/// slot's factor).
+template <typename FxAt>
+void draw_option(const BaseValues& b, const FxSlots& f, const DrawnFactors& d, const FxAt& fx_at,
+                 OptionInputs& o) {
+  o.price_per_gpu = b.price_per_gpu * d.price * fx_at(f.price_per_gpu);
+  o.host_cost = b.host_cost * d.price * fx_at(f.host_cost);
+  o.residual_fraction = std::min(b.residual_fraction * d.resale, 1.0);
+  o.maintenance_per_year = b.maintenance_per_year * d.maintenance;
+  o.annual_failure_rate = std::min(b.annual_failure_rate * d.failures, 1.0);
+  o.rate_per_gpu_hour = b.rate_per_gpu_hour * d.rental * fx_at(f.rate_per_gpu_hour);
+  o.price_per_month = b.price_per_month * d.rental * fx_at(f.price_per_month);
+  o.setup_fee = b.setup_fee * fx_at(f.setup_fee);
+  // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the rate,
+  // so it moves with the same draw.
+  o.overflow_rate_per_hour = b.overflow_rate_per_hour * d.rental * fx_at(f.overflow_rate_per_hour);
+  o.input_price_per_million =
+      b.input_price_per_million * d.rental * fx_at(f.input_price_per_million);
+  o.output_price_per_million =
+      b.output_price_per_million * d.rental * fx_at(f.output_price_per_million);
+  if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * d.tariff;
+}
+
+/// The Monte Carlo's result from its percentiles (`spreads`: one per drawn option, then the NPV
+/// difference with a pair) and its counts per block of draws won by owning and lowest per
+/// option.
+RiskResult tally(const Plan& plan, const std::optional<Comparison>& pair,
+                 const std::vector<OptionInputs>& drawn,
+                 const std::vector<std::array<double, 3>>& spreads,
+                 const std::vector<size_t>& block_buy_wins, const std::vector<size_t>& block_lowest,
+                 int draws) {
+  RiskResult result;
+  result.draws = draws;
+  result.compared = pair.has_value();
+  const auto n = static_cast<double>(draws);
+  const size_t n_options = drawn.size();
+  if (pair) {
+    const size_t buy_wins =
+        std::accumulate(block_buy_wins.begin(), block_buy_wins.end(), size_t{0});
+    result.probability_buy_beats_rent = static_cast<double>(buy_wins) / n;
+    result.owned_option_id = plan.options[pair->owned].id;
+    result.rented_option_id = plan.options[pair->rented].id;
+    result.p10_difference = spreads[n_options][0];
+    result.p50_difference = spreads[n_options][1];
+    result.p90_difference = spreads[n_options][2];
+  }
+  const size_t blocks = n_options > 0 ? block_lowest.size() / n_options : 0;
+  for (size_t k = 0; k < n_options; ++k) {
+    const auto& p = spreads[k];
+    size_t lowest = 0;
+    for (size_t b = 0; b < blocks; ++b) lowest += block_lowest[b * n_options + k];
+    result.options.push_back({drawn[k].id, p[0], p[1], p[2], static_cast<double>(lowest) / n});
+  }
+  return result;
+}
+
+/// Throws EngineError unless the Monte Carlo's arguments are in their domain.
+void check_monte_carlo(const PlanInputs& inputs, const Plan& plan,
+                       const std::optional<Comparison>& pair, int draws, const RiskModel& model,
+                       int threads) {
+  GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
+                 "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
+  GPUTCO_REQUIRE(static_cast<long long>(draws) * static_cast<long long>(inputs.options.size()) <=
+                     kMaxRiskOptionDraws,
+                 "Monte Carlo: " << draws << " draws x " << inputs.options.size()
+                                 << " options is above the limit of " << kMaxRiskOptionDraws
+                                 << " option cash flows; lower --draws");
+  GPUTCO_REQUIRE(
+      inputs.options.size() == plan.options.size() &&
+          (!pair || (pair->owned < plan.options.size() && pair->rented < plan.options.size())),
+      "Monte Carlo: the plan does not match its inputs");
+  GPUTCO_REQUIRE(threads >= 1, "Monte Carlo threads must be at least 1, got " << threads);
+  risk::check_input(model.purchase_price, "purchase price");
+  risk::check_input(model.resale, "resale");
+  risk::check_input(model.tariff, "tariff");
+  risk::check_input(model.hours_per_day, "hours per day");
+  risk::check_input(model.rental_rate, "rental rate");
+  risk::check_input(model.maintenance, "maintenance");
+  risk::check_input(model.failure_rate, "failure rate");
+  risk::check_input(model.demand, "demand");
+  risk::check_input(model.growth, "growth");
+  const double rho = model.purchase_rental_correlation;
+  GPUTCO_REQUIRE(std::isfinite(rho) && rho >= -1 && rho <= 1,
+                 "risk model: the purchase-rental correlation must be in [-1, 1], got " << rho);
+  GPUTCO_REQUIRE(
+      !pair || (plan.options[pair->owned].feasible && plan.options[pair->rented].feasible),
+      "Monte Carlo: the compared options must hold the model");
+}
+
 /// `count` doubles, not initialised, for the Monte Carlo's figures, which the threads fill.
 /// Where the buffer spans 2 MiB or more on Linux, it is mapped on its own and offered to
 /// transparent huge pages (madvise(MADV_HUGEPAGE); the kernel may decline, then it is
@@ -350,33 +541,7 @@ std::uint64_t risk_block_seed(std::uint64_t seed, std::uint64_t block) {
 RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
                        const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
                        const RiskModel& model, const RiskProgress& progress, int threads) {
-  GPUTCO_REQUIRE(draws >= 1 && draws <= kMaxRiskDraws,
-                 "Monte Carlo draws must be between 1 and " << kMaxRiskDraws << ", got " << draws);
-  GPUTCO_REQUIRE(static_cast<long long>(draws) * static_cast<long long>(inputs.options.size()) <=
-                     kMaxRiskOptionDraws,
-                 "Monte Carlo: " << draws << " draws x " << inputs.options.size()
-                                 << " options is above the limit of " << kMaxRiskOptionDraws
-                                 << " option cash flows; lower --draws");
-  GPUTCO_REQUIRE(
-      inputs.options.size() == plan.options.size() &&
-          (!pair || (pair->owned < plan.options.size() && pair->rented < plan.options.size())),
-      "Monte Carlo: the plan does not match its inputs");
-  GPUTCO_REQUIRE(threads >= 1, "Monte Carlo threads must be at least 1, got " << threads);
-  risk::check_input(model.purchase_price, "purchase price");
-  risk::check_input(model.resale, "resale");
-  risk::check_input(model.tariff, "tariff");
-  risk::check_input(model.hours_per_day, "hours per day");
-  risk::check_input(model.rental_rate, "rental rate");
-  risk::check_input(model.maintenance, "maintenance");
-  risk::check_input(model.failure_rate, "failure rate");
-  risk::check_input(model.demand, "demand");
-  risk::check_input(model.growth, "growth");
-  const double rho = model.purchase_rental_correlation;
-  GPUTCO_REQUIRE(std::isfinite(rho) && rho >= -1 && rho <= 1,
-                 "risk model: the purchase-rental correlation must be in [-1, 1], got " << rho);
-  GPUTCO_REQUIRE(
-      !pair || (plan.options[pair->owned].feasible && plan.options[pair->rented].feasible),
-      "Monte Carlo: the compared options must hold the model");
+  check_monte_carlo(inputs, plan, pair, draws, model, threads);
   // The exchange rates drawn, in code order; each converted amount finds its factor by slot.
   std::vector<const UncertainInput*> fx_inputs;
   std::vector<std::string> fx_codes;
@@ -395,38 +560,12 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   // the feasible options' cash flows are redone per draw.
   PlanInputs prepared_inputs = inputs;
   prepare_plan_inputs(prepared_inputs);
-  std::vector<OptionInputs> feasible;
-  std::vector<BaseValues> base;
-  std::vector<FxSlots> slots;
-  // The drawn options (feasible's order) that may be recommended: the lowest NPV of cost
-  // among them is the draw's recommendation (make_plan's rule; ties keep file order).
-  std::vector<size_t> candidates;
-  size_t owned = 0, rented = 0;
-  for (size_t i = 0; i < plan.options.size(); ++i) {
-    if (!plan.options[i].feasible) continue;
-    if (is_candidate(plan.options[i])) candidates.push_back(feasible.size());
-    const auto& o = prepared_inputs.options[i];
-    if (pair && i == pair->owned) owned = feasible.size();
-    if (pair && i == pair->rented) rented = feasible.size();
-    feasible.push_back(o);
-    // The overflow rate is the overflow rental's rate x count / goodput: it moves with the
-    // rate of the currency that rental's rate was converted from.
-    std::string overflow_currency;
-    for (const auto& other : prepared_inputs.options) {
-      if (!o.overflow_option_id.empty() && other.id == o.overflow_option_id) {
-        overflow_currency = other.converted_from.rate_per_gpu_hour;
-      }
-    }
-    const ConvertedFrom& c = o.converted_from;
-    slots.push_back({slot_of(c.price_per_gpu), slot_of(c.rate_per_gpu_hour),
-                     slot_of(c.price_per_month), slot_of(c.setup_fee), slot_of(overflow_currency),
-                     slot_of(c.input_price_per_million), slot_of(c.output_price_per_million),
-                     slot_of(c.host_cost)});
-    base.push_back({o.price_per_gpu, o.host_cost, o.residual_fraction, o.maintenance_per_year,
-                    o.annual_failure_rate, o.rate_per_gpu_hour, o.price_per_month, o.setup_fee,
-                    o.overflow_rate_per_hour, o.tariff_per_kwh, o.input_price_per_million,
-                    o.output_price_per_million});
-  }
+  const DrawnOptions drawn = drawn_options(prepared_inputs, plan, pair, slot_of);
+  const std::vector<OptionInputs>& feasible = drawn.options;
+  const std::vector<BaseValues>& base = drawn.base;
+  const std::vector<FxSlots>& slots = drawn.slots;
+  const std::vector<size_t>& candidates = drawn.candidates;
+  const size_t owned = drawn.owned, rented = drawn.rented;
   const size_t site_tariff_slot = slot_of(prepared_inputs.site.tariff_converted_from);
   const WorkloadInputs& base_workload = prepared_inputs.workload;
   const FinanceInputs& finance = prepared_inputs.finance;
@@ -493,68 +632,15 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     const auto fx_at = [&st](size_t slot) { return slot == kPlanCurrency ? 1.0 : st.fx[slot]; };
     for (size_t d = first; d < end; ++d) {
       // A fixed order of draws per iteration: the same seed gives the same sequence.
-      // Correlated prices draw their two normals first, in the purchase price's place.
-      double price = 0, rental = 0;
-      if (rho != 0) {
-        const double z1 = risk::standard_normal(generator);
-        const double z2 = risk::standard_normal(generator);
-        price = risk::factor_at_normal(model.purchase_price, z1);
-        rental =
-            risk::factor_at_normal(model.rental_rate, rho * z1 + std::sqrt(1 - rho * rho) * z2);
-      } else {
-        price = risk::factor(generator, model.purchase_price);
-      }
-      const double resale = risk::factor(generator, model.resale);
-      const double tariff = risk::factor(generator, model.tariff);
-      const double hours = risk::factor(generator, model.hours_per_day);
-      if (rho == 0) rental = risk::factor(generator, model.rental_rate);
-      const double maintenance = risk::factor(generator, model.maintenance);
-      const double failures = risk::factor(generator, model.failure_rate);
-      const double demand = risk::factor(generator, model.demand);
-      const double growth_change = risk::factor(generator, model.growth) - 1.0;
-      // The exchange rates last, so that a plan without [risk] fx keeps every seed's numbers.
-      for (size_t c = 0; c < fx_inputs.size(); ++c) {
-        st.fx[c] = risk::factor(generator, *fx_inputs[c]);
-      }
-      const double hours_per_day = std::min(base_workload.hours_per_day * hours, 24.0);
-      // The plan's own workload at its own hours (a draw at the plan's values reproduces
-      // make_plan's figures exactly), else at_hours_per_day's; only the drawn fields change.
+      const DrawnFactors f = draw_factors(generator, model, fx_inputs, st.fx);
       WorkloadInputs& workload = st.workload;
-      set_hours_per_day(base_workload, hours_per_day, workload);
-      if (demand != 1.0) {
-        if (workload.tokens_per_day) *workload.tokens_per_day *= demand;
-        if (workload.requests_per_day) *workload.requests_per_day *= demand;
-      }
-      // The scenario's own range for growth_per_month, within its cap.
-      workload.growth_per_month =
-          growth_change != 0
-              ? std::clamp(base_workload.growth_per_month + growth_change, -0.99, most_growth)
-              : base_workload.growth_per_month;
+      draw_workload(base_workload, f, most_growth, workload);
       set_workload_factors(workload, finance, st.factors);
       st.site.tariff_per_kwh =
-          prepared_inputs.site.tariff_per_kwh * tariff * fx_at(site_tariff_slot);
+          prepared_inputs.site.tariff_per_kwh * f.tariff * fx_at(site_tariff_slot);
       for (size_t k = 0; k < n_options; ++k) {
-        auto& o = st.work[k];
-        const auto& b = base[k];
-        const FxSlots& f = slots[k];
-        o.price_per_gpu = b.price_per_gpu * price * fx_at(f.price_per_gpu);
-        o.host_cost = b.host_cost * price * fx_at(f.host_cost);
-        o.residual_fraction = std::min(b.residual_fraction * resale, 1.0);
-        o.maintenance_per_year = b.maintenance_per_year * maintenance;
-        o.annual_failure_rate = std::min(b.annual_failure_rate * failures, 1.0);
-        o.rate_per_gpu_hour = b.rate_per_gpu_hour * rental * fx_at(f.rate_per_gpu_hour);
-        o.price_per_month = b.price_per_month * rental * fx_at(f.price_per_month);
-        o.setup_fee = b.setup_fee * fx_at(f.setup_fee);
-        // prepare_plan_inputs derives it as the rental's rate x count / goodput: linear in the
-        // rate, so it moves with the same draw.
-        o.overflow_rate_per_hour =
-            b.overflow_rate_per_hour * rental * fx_at(f.overflow_rate_per_hour);
-        o.input_price_per_million =
-            b.input_price_per_million * rental * fx_at(f.input_price_per_million);
-        o.output_price_per_million =
-            b.output_price_per_million * rental * fx_at(f.output_price_per_million);
-        if (b.tariff_per_kwh) o.tariff_per_kwh = *b.tariff_per_kwh * tariff;
-        money_month_totals(o, workload, st.site, finance, st.factors, st.flows[k]);
+        draw_option(base[k], slots[k], f, fx_at, st.work[k]);
+        money_month_totals(st.work[k], workload, st.site, finance, st.factors, st.flows[k]);
       }
       // Only the total and the NPV, summed in make_plan's order (engine/money_totals.hpp): a
       // draw at the plan's values reproduces its figures. The options' sums advance together.
@@ -587,32 +673,13 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   parallel_for(blocks, n_threads, run_block);
   if (progress) progress(draws, draws);
 
-  RiskResult result;
-  result.draws = draws;
-  result.seed = seed;
-  result.compared = pair.has_value();
   // The columns' percentiles are independent: one column per index, over the same threads;
   // the NPV differences are the last column, with a pair only.
   std::vector<std::array<double, 3>> spreads(columns);
   parallel_for(columns, n_threads,
                [&](size_t c, int) { spreads[c] = risk::p10_p50_p90(column(c), n); });
-  if (pair) {
-    const size_t buy_wins =
-        std::accumulate(block_buy_wins.begin(), block_buy_wins.end(), size_t{0});
-    result.probability_buy_beats_rent = static_cast<double>(buy_wins) / static_cast<double>(n);
-    result.owned_option_id = plan.options[pair->owned].id;
-    result.rented_option_id = plan.options[pair->rented].id;
-    result.p10_difference = spreads[n_options][0];
-    result.p50_difference = spreads[n_options][1];
-    result.p90_difference = spreads[n_options][2];
-  }
-  for (size_t k = 0; k < n_options; ++k) {
-    const auto& p = spreads[k];
-    size_t lowest = 0;
-    for (size_t b = 0; b < blocks; ++b) lowest += block_lowest[b * n_options + k];
-    result.options.push_back(
-        {feasible[k].id, p[0], p[1], p[2], static_cast<double>(lowest) / static_cast<double>(n)});
-  }
+  RiskResult result = tally(plan, pair, feasible, spreads, block_buy_wins, block_lowest, draws);
+  result.seed = seed;
   check_finite_figures(result);
   return result;
 }

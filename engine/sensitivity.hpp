@@ -103,7 +103,9 @@ struct RiskModel {
   /// tariff_per_kwh, the site's and any option's own: sd 10 %.
   UncertainInput tariff{Distribution::normal, 0, 0, 0, 0.10};
   /// workload hours_per_day (shared by every option; tokens_per_day moves with it, as in
-  /// at_hours_per_day: the load per hour of use stays): +-25 %.
+  /// at_hours_per_day: the load per hour of use stays): +-25 %. A draw above 24 h/day is 24
+  /// h/day with the demand moved by the whole factor (issue #43): tokens_per_day x the drawn
+  /// factor either way, so the draws keep the demand's mean on a 24x7 plan too.
   UncertainInput hours_per_day{Distribution::uniform, -0.25, 0, 0.25, 0};
   /// rate_per_gpu_hour and price_per_month of rentals, the overflow rate owned options
   /// pay for the peaks, and api options' prices per million tokens (the market price of

@@ -357,6 +357,32 @@ double prefill_s_per_token(const ReplicaSetup& s) {
          attention_s(s, 1.0, attended, gpus, e) + all_to_all;
 }
 
+namespace serving_detail {
+
+ReplicaSetup make_setup(const ServingRequest& r, const Device& device, int tp, int pp,
+                        ComputePrecision compute) {
+  ReplicaSetup s;
+  s.model = r.model;
+  s.quant = r.quant;
+  s.kv_cache = r.kv_cache;
+  s.device = device;
+  s.profile = engine_profile(r.engine, device.memory_nameplate_gb);
+  if (r.constants && r.engine != ServingEngine::llama_cpp) s.profile.constants = *r.constants;
+  if (r.max_batch) s.profile.max_batch = *r.max_batch;
+  s.backend = r.engine == ServingEngine::llama_cpp ? r.backend : default_backend(device);
+  s.compute = compute;
+  s.tp = tp;
+  s.pp = pp;
+  s.input_tokens = r.input_tokens;
+  s.output_tokens = r.output_tokens;
+  s.memory_share = r.memory_share.value_or(s.profile.memory_share);
+  s.tuned = r.tuned;
+  s.memory_policy = r.memory_policy;
+  return s;
+}
+
+}  // namespace serving_detail
+
 namespace {
 
 /// Layouts TP x PP of one replica that `count` GPUs hold a whole number of times.
@@ -382,28 +408,6 @@ std::vector<std::pair<int, int>> candidate_layouts(const ModelArch& model, int c
   return out;
 }
 
-ReplicaSetup make_setup(const ServingRequest& r, const Device& device, int tp, int pp,
-                        ComputePrecision compute) {
-  ReplicaSetup s;
-  s.model = r.model;
-  s.quant = r.quant;
-  s.kv_cache = r.kv_cache;
-  s.device = device;
-  s.profile = engine_profile(r.engine, device.memory_nameplate_gb);
-  if (r.constants && r.engine != ServingEngine::llama_cpp) s.profile.constants = *r.constants;
-  if (r.max_batch) s.profile.max_batch = *r.max_batch;
-  s.backend = r.engine == ServingEngine::llama_cpp ? r.backend : default_backend(device);
-  s.compute = compute;
-  s.tp = tp;
-  s.pp = pp;
-  s.input_tokens = r.input_tokens;
-  s.output_tokens = r.output_tokens;
-  s.memory_share = r.memory_share.value_or(s.profile.memory_share);
-  s.tuned = r.tuned;
-  s.memory_policy = r.memory_policy;
-  return s;
-}
-
 /// The fewest GPUs of `device` (1..64) one replica needs to hold the weights, the runtime and
 /// one sequence; 0 when even 64 do not.
 int gpus_needed(const ServingRequest& r, const Device& device, ComputePrecision compute) {
@@ -411,7 +415,8 @@ int gpus_needed(const ServingRequest& r, const Device& device, ComputePrecision 
     for (const auto& [tp, pp] :
          candidate_layouts(r.model, g, ServingLayout{}, r.engine != ServingEngine::llama_cpp)) {
       if (tp * pp != g) continue;
-      if (replica_memory(make_setup(r, device, tp, pp, compute)).max_batch >= 1) return g;
+      if (replica_memory(serving_detail::make_setup(r, device, tp, pp, compute)).max_batch >= 1)
+        return g;
     }
   }
   return 0;
@@ -539,7 +544,7 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
   double best_box = -1;
   int fitting = 0;
   for (const auto& [tp, pp] : layouts) {
-    const ReplicaSetup s = make_setup(request, device, tp, pp, support.compute);
+    const ReplicaSetup s = serving_detail::make_setup(request, device, tp, pp, support.compute);
     const ReplicaMemory memory = replica_memory(s);
     if (memory.max_batch < 1) continue;
     ++fitting;
@@ -607,13 +612,14 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
     }
   }
   if (!best) {
-    const ReplicaSetup one = make_setup(request, device, 1, 1, support.compute);
+    const ReplicaSetup one = serving_detail::make_setup(request, device, 1, 1, support.compute);
     const double weights_gib = weights_bytes(request.model, request.quant) / kBytesPerGib;
     if (goal.mode == ServingGoal::Mode::batch && fitting > 0) {
       int most = 0;
       for (const auto& [tp, pp] : layouts) {
-        most = std::max(
-            most, replica_memory(make_setup(request, device, tp, pp, support.compute)).max_batch);
+        most = std::max(most, replica_memory(serving_detail::make_setup(request, device, tp, pp,
+                                                                        support.compute))
+                                  .max_batch);
       }
       throw EngineError(fmt::format(
           "batch {} does not fit: the KV cache holds at most {} sequences of {} tokens per "

@@ -10,6 +10,12 @@
 
 namespace gputco::serving_detail {
 
+/// The replica of `request` on `device` laid out as `tp` x `pp` with `compute`: the engine's
+/// profile (its constants, cap and memory share unless the request replaces them) and the
+/// request's shape. Throws nothing but std::bad_alloc.
+ReplicaSetup make_setup(const ServingRequest& request, const Device& device, int tp, int pp,
+                        ComputePrecision compute);
+
 /// The figures of one replica at `batch` sequences with a share `utilization` of them busy.
 struct Point {
   double batch = 1;

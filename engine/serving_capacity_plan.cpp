@@ -119,22 +119,30 @@ std::string with_scenario_keys(const std::string& message, const std::string& op
 void size_with_serving_model(const PlanInputs& in, OptionInputs& o) {
   const ServingRequest request = plan_serving_request(in, o);
   const ServingGoal goal = plan_serving_goal(in.workload);
+  const std::string head = fmt::format("option {} ({} on {} x {}): ", o.id, display_name(o.engine),
+                                       o.count, o.device.id);
+  // A format the engine does not run is the scenario's mistake (exit 2); a box that holds no
+  // replica, or misses a target, is an option that cannot serve the demand (issue #43).
+  const FormatSupport support =
+      format_support(request.engine, request.quant.id, request.kv_cache, o.device);
+  if (!support.refusal.empty()) {
+    throw EngineError(head + with_scenario_keys(support.refusal, o.id));
+  }
   ServingCapacity capacity;
   try {
     capacity = serving_capacity(request, o.device, o.count, ServingLayout{}, goal);
   } catch (const EngineError& e) {
-    throw EngineError(fmt::format("option {} ({} on {} x {}): {}", o.id, display_name(o.engine),
-                                  o.count, o.device.id, with_scenario_keys(e.what(), o.id)));
+    o.unservable_reason = "does not fit: " + with_scenario_keys(e.what(), o.id);
+    return;
   }
   if (!capacity.target_met) {
     MissedTarget why = missed_target(goal, capacity);
     if (why.text.empty()) why.text = "the latency targets are met by no batch and no layout";
-    throw EngineError(
-        fmt::format("option {} ({} on {} x {}): {} (batch 1, TP{} x PP{}); relax the target, or "
-                    "use more or faster GPUs",
-                    o.id, display_name(o.engine), o.count, o.device.id, why.text, capacity.tp,
-                    capacity.pp),
-        why.key.empty() ? "" : "workload", why.key);
+    o.unservable_reason = fmt::format(
+        "cannot meet the targets: {} (batch 1, TP{} x PP{} of {} x {}); relax the target, or "
+        "use more or faster GPUs",
+        why.text, capacity.tp, capacity.pp, o.count, o.device.id);
+    return;
   }
   GPUTCO_REQUIRE(std::isfinite(capacity.output_tokens_per_s) && capacity.output_tokens_per_s > 0,
                  "option " << o.id << ": the serving model found no throughput");

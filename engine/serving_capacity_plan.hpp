@@ -36,9 +36,13 @@ ServingRequest plan_serving_request(const PlanInputs& inputs, const OptionInputs
 /// ServingCapacity::output_tokens_per_s x 3600 (the box: every replica; the prompts' prefill
 /// is inside the serving model's throughput, DOMAIN V4, so prefill_tokens_per_s is 0),
 /// gpus_per_replica and replicas from the capacity, layout_note, `serving` and serving_note.
-/// Throws EngineError when the engine cannot serve the model on the box (serving_capacity's
-/// reasons, prefixed with the option) and when a latency target is met by no batch and no
-/// layout: naming the key ("[workload] tpot_ms") and the best achievable figure.
+/// An option that cannot serve the demand (issue #43) gets OptionInputs::unservable_reason
+/// instead, and no capacity: "does not fit: ..." when no layout of the box holds one replica
+/// with one sequence (serving_capacity's reason), "cannot meet the targets: [workload]
+/// tpot_ms = 5 ... the best achievable is ..." when no batch and no layout meets a latency
+/// target (naming the key and the best figure). Throws EngineError, prefixed with the option,
+/// when the engine does not run the weight format on the device (format_support's refusal,
+/// with the scenario's keys: a mistake of the scenario).
 void size_with_serving_model(const PlanInputs& inputs, OptionInputs& option);
 
 /// `message` (a serving_capacity refusal) with `gputco throughput`'s flags replaced by the

@@ -77,21 +77,21 @@ std::string plan_csv(const Plan& plan, const ResolvedScenario& scenario) {
     // An API is hosted: no fit verdict of its own, no decode speed (empty, not 0).
     const bool api = option.kind == OptionKind::api;
     std::vector<std::string> fields = {
-        text(option.id),
-        text(to_string(option.kind)),
+        text(option.id), text(to_string(option.kind)),
         text(inputs == nullptr                ? ""
              : option.kind == OptionKind::api ? inputs->api_model
                                               : inputs->device.id),
         inputs != nullptr ? whole(inputs->count) : "",
-        text(api ? "hosted" : to_string(option.fit.verdict)),
-        option.feasible ? "true" : "false",
+        text(api ? "hosted" : to_string(option.fit.verdict)), option.feasible ? "true" : "false",
         option.feasible && !api ? number(option.speed.decode_tokens_per_s) : "",
         option.feasible && !api ? number(option.speed.aggregate_tokens_per_s) : "",
         text(plan.currency),
-        number(option.total_cost),
-        number(option.npv)};
+        // Never priced: an option that cannot serve the demand has no cost (empty fields).
+        option.feasible ? number(option.total_cost) : "",
+        option.feasible ? number(option.npv) : ""};
     for (size_t y = 0; y < years; ++y) {
-      fields.push_back(y < option.annual_costs.size() ? number(option.annual_costs[y]) : "");
+      fields.push_back(
+          option.feasible && y < option.annual_costs.size() ? number(option.annual_costs[y]) : "");
     }
     // The break-even columns: a number, else the terminal's word, so that "always" (owning
     // no dearer at any use), "never" and "n/a" (not compared) stay apart.

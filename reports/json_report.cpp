@@ -61,6 +61,30 @@ ordered reason(const std::string& text) {
   return text.empty() ? ordered(nullptr) : ordered(text);
 }
 
+/// The fleet an option's demand needs (issue #43): replicas per unit, the whole units the peak
+/// hour of each month needs, and one replica at the peak and the mean hour of month 1 (null
+/// where the serving model did not size it).
+ordered fleet_json(const OptionResult& r) {
+  const auto at = [](const ServingAtLoad& a, double replicas) {
+    return ordered{{"replicas_in_service", number(replicas)},
+                   {"in_flight_per_replica", number(a.in_flight)},
+                   {"batch_per_step", number(a.batch)},
+                   {"output_tokens_per_s_per_replica", number(a.output_tokens_per_s)},
+                   {"utilization", number(a.utilization)},
+                   {"per_user_tokens_per_s", number(a.per_user_tokens_per_s)},
+                   {"tpot_ms", number(a.tpot_ms)},
+                   {"tpot_p99_ms", number(a.tpot_p99_ms)},
+                   {"ttft_ms", number(a.ttft_ms)},
+                   {"ttft_p99_ms", number(a.ttft_p99_ms)}};
+  };
+  const auto& l = r.serving_load;
+  return ordered{{"replicas_per_unit", r.replicas},
+                 {"gpus_per_replica", r.gpus_per_replica},
+                 {"units_needed", numbers(r.units_needed)},
+                 {"peak_hour", l ? at(l->peak, l->replicas_at_peak) : ordered(nullptr)},
+                 {"mean_hour", l ? at(l->mean, l->replicas_at_mean) : ordered(nullptr)}};
+}
+
 }  // namespace
 
 std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const JsonStamp& stamp) {
@@ -159,6 +183,8 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     } else {
       o["serving"] = nullptr;
     }
+    // The fleet the demand needs and what users get at the plan's load (issue #43).
+    o["fleet"] = api || !r.feasible ? ordered(nullptr) : fleet_json(r);
     o["power_at_load_w"] = device(r.power_at_load_w);
     o["hours_per_month"] = number(r.hours_per_month);
     if (r.billing.empty()) {
@@ -180,15 +206,17 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     }
     o["full_load_kwh_per_month"] = device(r.energy_kwh_per_month);
     o["tokens_per_month"] = number(r.tokens_per_month);
-    o["total_cost"] = number(r.total_cost);
-    o["npv"] = number(r.npv);
-    o["annual_costs"] = numbers(r.annual_costs);
+    // Never priced: an option that cannot serve the demand has no cost (null; `note` says why).
+    const auto priced = [&](double x) { return r.feasible ? number(x) : ordered(nullptr); };
+    o["total_cost"] = priced(r.total_cost);
+    o["npv"] = priced(r.npv);
+    o["annual_costs"] = r.feasible ? numbers(r.annual_costs) : ordered(nullptr);
     o["break_even_hours"] = optional(r.break_even_hours);
     o["break_even_month"] = optional(r.break_even_month);
     o["cost_per_million_tokens"] = optional(r.cost_per_million_tokens);
-    o["monthly_total"] = numbers(r.cash_flow.total);
-    o["monthly_cumulative"] = numbers(r.cash_flow.cumulative);
-    o["cost_per_year"] = number(r.cost_per_year);
+    o["monthly_total"] = r.feasible ? numbers(r.cash_flow.total) : ordered(nullptr);
+    o["monthly_cumulative"] = r.feasible ? numbers(r.cash_flow.cumulative) : ordered(nullptr);
+    o["cost_per_year"] = priced(r.cost_per_year);
     o["payback_months"] = optional(r.payback_months);
     o["irr"] = optional(r.irr);
     // Why the IRR is null for an owned option compared with the baseline (the saving changes

@@ -61,8 +61,8 @@ std::vector<PeakTextPiece> peak_assumption_pieces(const ResolvedScenario& scenar
     if (o.hourly_billing.billing == Billing::always_on) {
       text(" always on " + hours);
     } else {
-      text(fmt::format(" autoscaled (min {} instance(s), per {})", o.hourly_billing.min_instances,
-                       to_string(o.hourly_billing.granularity)));
+      text(fmt::format(" autoscaled hour by hour (min {} instance(s), per {})",
+                       o.hourly_billing.min_instances, to_string(o.hourly_billing.granularity)));
     }
   }
   return pieces;

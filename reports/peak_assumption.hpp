@@ -14,7 +14,7 @@ namespace gputco {
 /// profile over 8 hours: the peak hour at 2.40 x the mean hour"; engine/load_shape.hpp
 /// load_shape_of gives the multiplier) and, when the plan has on-demand or spot rentals, how
 /// each is billed ("hourly rentals billed always on for the hours of use", or per option:
-/// "gpu-a always on, gpu-b autoscaled (min 1 instance(s), per minute)"). Throws nothing.
+/// "gpu-a always on, gpu-b autoscaled hour by hour (min 1 instance(s), per minute)"). Throws nothing.
 std::string peak_assumption_text(const ResolvedScenario& scenario);
 
 /// A piece of that line: fixed text, or a figure a spreadsheet formula reads from its input (the

@@ -56,16 +56,20 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
       continue;
     }
     const ServingCapacity& c = row.capacity;
+    // A box that misses the target serves nobody at it: no cost (issue #43: the best it
+    // reaches, batch 1, priced 19,450,532 USD per million tokens).
+    const std::string costs =
+        c.target_met ? fmt::format("{:>8} {:>9}", money(row.cost_per_million_output_tokens),
+                                   money(row.cost_per_million_total_tokens))
+                     : fmt::format("{:>18}", "misses the target");
     out += fmt::format(
-        "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {:>8} "
-        "{:>9}{}\n",
+        "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {}\n",
         row.device.id, row.count, fmt::format("TP{}xPP{}", c.tp, c.pp), c.batch_per_replica,
         c.output_tokens_per_s_per_gpu, c.per_user_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
         row.rate_per_gpu_hour ? fmt::format("{:.2f} {}", row.rate_per_gpu_hour->amount,
                                             row.rate_per_gpu_hour->currency)
                               : std::string("-"),
-        money(row.cost_per_million_output_tokens), money(row.cost_per_million_total_tokens),
-        c.target_met ? "" : "  target not met");
+        costs);
   }
   if (!refused.empty()) {
     out += "\nnot served:\n";
@@ -115,8 +119,12 @@ std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal
                                            {"currency", row.rate_per_gpu_hour->currency}}
                                  : ordered(nullptr);
     o["rate_source"] = row.rate_source.empty() ? ordered(nullptr) : ordered(row.rate_source);
-    o["cost_per_million_output_tokens"] = optional_number(row.cost_per_million_output_tokens);
-    o["cost_per_million_total_tokens"] = optional_number(row.cost_per_million_total_tokens);
+    // Missing the target: no cost (null), as the text says "misses the target".
+    const bool priced = served && c.target_met;
+    o["cost_per_million_output_tokens"] =
+        priced ? optional_number(row.cost_per_million_output_tokens) : ordered(nullptr);
+    o["cost_per_million_total_tokens"] =
+        priced ? optional_number(row.cost_per_million_total_tokens) : ordered(nullptr);
     o["refusal"] = served ? ordered(nullptr) : ordered(row.refusal);
     results.push_back(std::move(o));
   }

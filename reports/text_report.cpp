@@ -120,6 +120,18 @@ std::string cost_lines_not_entered_text(const Plan& plan) {
   return text;
 }
 
+std::string serving_load_text(const OptionResult& r) {
+  const PlanServingLoad& l = *r.serving_load;
+  const auto hour = [](const ServingAtLoad& a, double replicas) {
+    return fmt::format(
+        "{:.0f} replica(s) of {:.1f} sequences in flight, {:.1f} tokens/s per user, TPOT p99 "
+        "{:.1f} ms, TTFT p99 {:.0f} ms",
+        replicas, a.in_flight, a.per_user_tokens_per_s, a.tpot_p99_ms, a.ttft_p99_ms);
+  };
+  return "peak hour " + hour(l.peak, l.replicas_at_peak) + "; mean hour " +
+         hour(l.mean, l.replicas_at_mean);
+}
+
 std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   const auto& in = s.plan_inputs;
   // Options by the name a person reads: the label, else the id.
@@ -139,10 +151,17 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     out += fmt::format("customer: {}   quote: {}\n", s.customer.empty() ? "-" : one_line(s.customer),
                        s.quote_id.empty() ? "-" : one_line(s.quote_id));
   }
-  out += fmt::format("model {} {}, {} tokens x {} stream(s), {:.1f} h/day x {:.2f} days/month\n",
-                     in.model.id, in.quant.id, in.workload.context_tokens,
-                     in.workload.concurrent_streams, in.workload.hours_per_day,
-                     in.workload.days_per_month);
+  // A demand in requests sizes fleets (issue #43): the requests, not one box's streams.
+  // Streams per replica, shown unless they are the default 1 of a demand in requests.
+  std::string demand = std::to_string(in.workload.context_tokens) + " tokens";
+  if (!in.workload.requests_per_day || in.workload.concurrent_streams != 1) {
+    demand += fmt::format(" x {} stream(s)", in.workload.concurrent_streams);
+  }
+  if (in.workload.requests_per_day) {
+    demand += fmt::format(", {:.0f} requests/day", *in.workload.requests_per_day);
+  }
+  out += fmt::format("model {} {}, {}, {:.1f} h/day x {:.2f} days/month\n", in.model.id,
+                     in.quant.id, demand, in.workload.hours_per_day, in.workload.days_per_month);
   out += peak_assumption_text(s) + "\n";
   out += fmt::format(
       "prices as of {}, {} months from {}, discount rate {:.1f} %/year, amounts in {}, "
@@ -175,10 +194,11 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
     }
     const std::string per_million =
         r.cost_per_million_tokens ? fmt::format("{:.2f}", *r.cost_per_million_tokens) : "n/a";
+    // Never priced: an option that cannot serve the demand has no cost (issue #43).
+    const auto money = [&](double x) { return r.feasible ? whole_money_text(x) : "-"; };
     out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n",
                        name(r.id), kind, devices, api ? "hosted" : verdict_text(r.fit.verdict),
-                       speed, whole_money_text(r.total_cost), whole_money_text(r.npv), be_hours,
-                       be_month, per_million);
+                       speed, money(r.total_cost), money(r.npv), be_hours, be_month, per_million);
   }
   out += "\n";
   out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", "option", "variant",
@@ -201,12 +221,12 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                                       : std::string("n/a");
     const std::string per_user =
         r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
-    out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", name(r.id),
-                       variant_text(o), whole_money_text(r.cost_per_year), payback, irr,
-                       compared && r.owning_cheaper_at_any_use
-                           ? std::string("always")
-                           : or_never(r.break_even_hours_per_day, "{:.2f}"),
-                       per_user);
+    out += fmt::format(
+        "{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", name(r.id), variant_text(o),
+        r.feasible ? whole_money_text(r.cost_per_year) : std::string("-"), payback, irr,
+        compared && r.owning_cheaper_at_any_use ? std::string("always")
+                                                : or_never(r.break_even_hours_per_day, "{:.2f}"),
+        per_user);
   }
   for (const auto& o : in.options) {
     if (o.system_id.empty()) continue;
@@ -225,6 +245,11 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   }
   for (const auto& r : plan.options) {
     if (!r.serving_note.empty()) out += fmt::format("{} serving: {}\n", name(r.id), r.serving_note);
+  }
+  for (const auto& r : plan.options) {
+    if (r.serving_load) {
+      out += fmt::format("{} at the plan's load: {}\n", name(r.id), serving_load_text(r));
+    }
   }
   out += "\n";
   // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.
@@ -284,7 +309,8 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
         split->owned_kwh, tonnes(split->owned_co2e_kg));
   }
   for (const auto& r : plan.options) {
-    if (!r.co2e_kg_total && !r.co2e_unknown_reason.empty()) {
+    // An option not priced says why once, below (its note).
+    if (r.feasible && !r.co2e_kg_total && !r.co2e_unknown_reason.empty()) {
       out += fmt::format("  {}: CO2e {}\n", name(r.id), r.co2e_unknown_reason);
     }
   }

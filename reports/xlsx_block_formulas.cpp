@@ -280,10 +280,12 @@ std::string BlockFormulas::billed_instance_hours(const std::string& hours_per_da
       return "(-INT(-(" + p + "-" + constant("load_tolerance") + "*MAX(1," + p + ")))/" + periods +
              ")";
     };
-    const std::string x = "MAX(0," + here(block_.load) + "-" + in("min_instances") + ")";
+    // Whole instances hour by hour (engine billed_instance_hours): those above the minimum
+    // run the hours of use.
+    const std::string above = "MAX(0,ROUNDUP(" + here(block_.load) + "-" +
+                              constant("load_tolerance") + ",0)-" + in("min_instances") + ")";
     billed = "(" + in("min_instances") + "*" + availability + "+" + flag(layout_.days_of_use_row) +
-             "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
-             round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "))";
+             "*" + above + "*" + round_up(hours_per_day) + ")";
   }
   return billed;
 }
@@ -318,10 +320,9 @@ std::string BlockFormulas::overflow_billed_instance_hours(const std::string& hou
       return "(-INT(-(" + p + "-" + tol + "*MAX(1," + p + ")))/" + periods + ")";
     };
     const std::string o = "(" + here(block_.overflow_load) + "*" + ratio + ")";
-    const std::string x = "MAX(0," + o + "-" + minimum + ")";
+    const std::string above = "MAX(0,ROUNDUP(" + o + "-" + tol + ",0)-" + minimum + ")";
     billed = "IF(" + o + ">" + tol + "," + minimum + "*" + availability + "+" +
-             flag(layout_.days_of_use_row) + "*(INT(" + x + ")*" + round_up(hours_per_day) + "+" +
-             round_up("(" + x + "-INT(" + x + "))*" + hours_per_day) + "),0)";
+             flag(layout_.days_of_use_row) + "*" + above + "*" + round_up(hours_per_day) + ",0)";
   }
   return billed;
 }

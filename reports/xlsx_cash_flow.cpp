@@ -130,9 +130,13 @@ void write_metric_rows(SheetWriter& sheet, const Formats& formats, const OptionR
     const auto m = static_cast<size_t>(col - first);
     tokens_total += at(option.tokens_served, m);
     scaled_total += at(option.hours_scaled_cost, m);
-    sheet.formula(block.tokens, col, formulas.tokens(col), at(option.tokens_served, m),
-                  formats.integer);
-    const std::string scaled = formulas.hours_scaled(col);
+    if (option.feasible) {
+      sheet.formula(block.tokens, col, formulas.tokens(col), at(option.tokens_served, m),
+                    formats.integer);
+    } else {
+      sheet.number(block.tokens, col, at(option.tokens_served, m), formats.integer);
+    }
+    const std::string scaled = option.feasible ? formulas.hours_scaled(col) : std::string();
     if (scaled.empty()) {
       sheet.number(block.hours_scaled, col, at(option.hours_scaled_cost, m), formats.money_quiet);
     } else {
@@ -164,7 +168,8 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   const CashFlow& cf = option.cash_flow;
   sheet.text(block.title, layout.label_col, label, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
-  if (!option.feasible) description += " (the model does not fit)";
+  // Never priced (issue #43): its rows are 0, values not formulas.
+  if (!option.feasible) description += " (not priced: " + option.note + ")";
   sheet.text(block.title, layout.first_month_col, description, formats.note);
 
   OptionBlock rows = block;
@@ -184,7 +189,7 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   for (lxw_col_t col = first; col <= last; ++col) {
     const auto m = static_cast<size_t>(col - first);
     for (CashFlowRow row : kCashFlowRows) {
-      const std::string formula = formulas.at(row, col);
+      const std::string formula = option.feasible ? formulas.at(row, col) : std::string();
       const double value = cash_flow_row_value(cf, row, m);
       lxw_format* format = is_money_row(row) ? formats.money : formats.decimal2;
       if (formula.empty()) {

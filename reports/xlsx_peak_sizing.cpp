@@ -32,8 +32,9 @@ std::string overflow_billing_text(const HourlyBilling& b) {
            "availability";
   }
   return "billed autoscaled: min " + std::to_string(b.min_instances) +
-         " instance(s) while it overflows, the rest per " + to_string(b.granularity) +
-         " of busy time";
+         " instance(s) while it overflows, above it hour by hour the whole instances each "
+         "hour's overflow needs, billed per " +
+         to_string(b.granularity);
 }
 
 /// The instance-hours month 1's rent of block `block` pays for, as a formula over the Inputs
@@ -239,7 +240,8 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
                     units * hours, formats.integer);
     } else {
       // Autoscaled: what month 1's rent pays for, rent / (rate x devices x price trend) x
-      // goodput (billed stretch by stretch with min_instances and the granularity).
+      // goodput (billed hour by hour, whole instances, with min_instances and the
+      // granularity).
       sheet.formula(row, 6, billed_hours_formula(names, option.id, layout, block, month1),
                     billed_hours_value(names, option.id, plan, option), formats.decimal1);
     }

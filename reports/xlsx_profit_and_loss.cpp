@@ -14,6 +14,21 @@
 namespace gputco::xlsx {
 namespace {
 
+/// Year y's cash less the P&L reconciled to it (cash - (total + capex - depreciation + loan
+/// principal - book value written off)): 0 by construction. A residue below 1e-12 of the
+/// largest term is the rounding of the terms (millions: an ulp is 1e-10), shown as the 0 a
+/// spreadsheet computes (its subtraction snaps near-equal operands to 0).
+double reconciliation_residue(const ProfitAndLoss& pl, size_t y) {
+  const auto at = [](const std::vector<double>& v, size_t i) { return i < v.size() ? v[i] : 0.0; };
+  const double terms[] = {at(pl.cash, y),           at(pl.total, y),
+                          at(pl.capex, y),          at(pl.depreciation, y),
+                          at(pl.loan_principal, y), at(pl.book_value_written_off, y)};
+  double largest = 0;
+  for (double t : terms) largest = std::max(largest, std::abs(t));
+  const double residue = terms[0] - (terms[1] + terms[2] - terms[3] + terms[4] - terms[5]);
+  return std::abs(residue) <= 1e-12 * largest ? 0.0 : residue;
+}
+
 /// The rows of one option's block, top to bottom.
 struct PnlBlock {
   lxw_row_t title = 0;
@@ -194,9 +209,7 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
       }
       sheet.formula(b.written_off, col, "=" + written_off, at(pl.book_value_written_off, y),
                     formats.money);
-      const double difference =
-          at(pl.cash, y) - (at(pl.total, y) + at(pl.capex, y) - at(pl.depreciation, y) +
-                            at(pl.loan_principal, y) - at(pl.book_value_written_off, y));
+      const double difference = reconciliation_residue(pl, y);
       sheet.formula(b.difference, col,
                     "=" + here(b.cash) + "-" + here(b.total) + "-" + here(b.capex) + "+" +
                         here(b.depreciation) + "-" + here(b.principal) + "+" + here(b.written_off),
@@ -258,11 +271,7 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
                     format);
     };
     double difference_sum = 0;
-    for (size_t y = 0; y < years; ++y) {
-      difference_sum +=
-          at(pl.cash, y) - (at(pl.total, y) + at(pl.capex, y) - at(pl.depreciation, y) +
-                            at(pl.loan_principal, y) - at(pl.book_value_written_off, y));
-    }
+    for (size_t y = 0; y < years; ++y) difference_sum += reconciliation_residue(pl, y);
     const auto total_of = [](const std::vector<double>& v) {
       double s = 0;
       for (double x : v) s += x;

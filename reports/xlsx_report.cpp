@@ -69,6 +69,42 @@ std::time_t utc_midnight(const lxw_datetime& date) {
 
 }  // namespace
 
+namespace {
+
+/// The Hardware sheet's fleet columns from `first`: replicas per unit, units needed in month 1
+/// and at most, sequences in flight per replica at the peak and the mean hour, TPOT and TTFT
+/// p99 at the peak hour (engine/fleet_load.hpp); "n/a" where the option is not priced or the
+/// serving model did not size it.
+void write_fleet_columns(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
+                         lxw_row_t row, lxw_col_t first) {
+  const auto na = [&](lxw_col_t col) {
+    sheet.text(row, col, kNotAvailable, formats.not_available);
+  };
+  if (!option.feasible) {
+    for (lxw_col_t c = first; c < first + 7; ++c) na(c);
+    return;
+  }
+  sheet.number(row, first, option.replicas, formats.integer);
+  const std::vector<double>& needed = option.units_needed;
+  if (needed.size() > 1) {
+    sheet.number(row, first + 1, needed[1], formats.integer);
+    sheet.number(row, first + 2, *std::max_element(needed.begin(), needed.end()), formats.integer);
+  } else {
+    na(first + 1);
+    na(first + 2);
+  }
+  if (const auto& l = option.serving_load) {
+    sheet.number(row, first + 3, l->peak.in_flight, formats.decimal1);
+    sheet.number(row, first + 4, l->mean.in_flight, formats.decimal1);
+    sheet.number(row, first + 5, l->peak.tpot_p99_ms, formats.decimal1);
+    sheet.number(row, first + 6, l->peak.ttft_p99_ms, formats.decimal1);
+  } else {
+    for (lxw_col_t c = first + 3; c < first + 7; ++c) na(c);
+  }
+}
+
+}  // namespace
+
 void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
                           const ResolvedScenario& scenario, const InputNames* names,
                           const CashFlowLayout* layout) {
@@ -78,9 +114,13 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   sheet.text(1, 0,
              "Model " + model + " (" + in.quant.id + "), " +
                  std::to_string(in.workload.context_tokens) + " tokens of context x " +
-                 std::to_string(in.workload.concurrent_streams) + " concurrent streams, KV cache " +
-                 to_string(in.workload.kv_cache) +
-                 ". Memory in GiB (2^30 bytes); decode speed estimated from memory bandwidth.",
+                 std::to_string(in.workload.concurrent_streams) +
+                 " concurrent stream(s) per replica, KV cache " + to_string(in.workload.kv_cache) +
+                 ". Memory in GiB (2^30 bytes); decode speed estimated from memory bandwidth. "
+                 "Fleet (issue #43): the whole units each month's peak hour needs, and one "
+                 "replica at the plan's load in month 1 (sequences in flight by Little's law, "
+                 "the serving model's per-token and first-token times there); tokens/s per "
+                 "stream is the mean hour's.",
              formats.note);
   const char* headers[] = {"Option",
                            "Device",
@@ -97,9 +137,17 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                            "Aggregate tokens/s",
                            "Power at load W",
                            "kWh/month at full load in the hours of use",
-                           "Host RAM GiB (token embedding, llama.cpp)"};
+                           "Host RAM GiB (token embedding, llama.cpp)",
+                           "Replicas per unit",
+                           "Units needed in month 1",
+                           "Units needed at most",
+                           "In flight per replica, peak hour",
+                           "In flight per replica, mean hour",
+                           "TPOT p99 ms, peak hour",
+                           "TTFT p99 ms, peak hour"};
   const lxw_row_t header = 3;
-  for (lxw_col_t c = 0; c < 16; ++c) {
+  constexpr lxw_col_t kColumns = 23;
+  for (lxw_col_t c = 0; c < kColumns; ++c) {
     // Numbers are right-aligned under right-aligned headers; the verdict follows a number.
     sheet.text(header, c, headers[c],
                c == 9   ? formats.header_indented
@@ -117,7 +165,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
       // The provider serves the model: no memory, speed or power of ours to show (zeros
       // would look like a fit).
       sheet.text(row, 1, devices_label(inputs));
-      for (lxw_col_t c = 2; c <= 15; ++c) {
+      for (lxw_col_t c = 2; c < kColumns; ++c) {
         sheet.text(row, c, c == 9 ? "hosted" : "hosted (API)",
                    c == 9 ? formats.indented : formats.not_available);
       }
@@ -161,6 +209,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
     // Device memory (columns 3-6) leaves out what llama.cpp keeps in host RAM; a vision
     // projector and its image buffer are in the overhead.
     sheet.number(row, 15, memory.host_embedding_gib, formats.decimal2);
+    write_fleet_columns(sheet, formats, option, row, 16);
     ++row;
   }
   if (names != nullptr && layout != nullptr) {
@@ -173,6 +222,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   sheet.width(6, 6, 15);
   sheet.width(7, 13, 11);
   sheet.width(14, 15, 13);
+  sheet.width(16, kColumns - 1, 11);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
 }
 

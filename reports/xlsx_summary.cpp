@@ -413,12 +413,19 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       sheet.text(row, layout.fit_col, verdict_label(option.fit.verdict),
                  option.feasible ? formats.wrapped : formats.warning);
     }
-    figure(row, layout.total_col, i, live ? metrics->total_col : 0, option.total_cost, "n/a",
-           formats.money_whole);
-    figure(row, layout.npv_col, i, live ? metrics->npv_col : 0, option.npv, "n/a",
-           formats.money_whole);
-    figure(row, layout.per_year_col, i, live ? metrics->cost_per_year_col : 0, option.cost_per_year,
-           "n/a", formats.money_whole);
+    if (!option.feasible) {
+      // Never priced (issue #43): the option cannot serve the demand; its note says why.
+      for (const lxw_col_t col : {layout.total_col, layout.npv_col, layout.per_year_col}) {
+        sheet.text(row, col, "not priced", formats.not_available);
+      }
+    } else {
+      figure(row, layout.total_col, i, live ? metrics->total_col : 0, option.total_cost, "n/a",
+             formats.money_whole);
+      figure(row, layout.npv_col, i, live ? metrics->npv_col : 0, option.npv, "n/a",
+             formats.money_whole);
+      figure(row, layout.per_year_col, i, live ? metrics->cost_per_year_col : 0,
+             option.cost_per_year, "n/a", formats.money_whole);
+    }
     figure(row, layout.per_million_col, i, live ? metrics->per_million_col : 0,
            option.cost_per_million_tokens, "n/a", formats.money);
     figure(row, layout.per_user_col, i, live ? metrics->per_user_col : 0,

@@ -107,12 +107,57 @@ void apply_overrides(pt::ptree& tree, const std::vector<ScenarioOverride>& overr
     } else {
       section->erase(o.key);
     }
-    if (o.origin) {
+    // A removed key has no origin: the parser's default (or the config file's) speaks.
+    if (o.origin && o.value) {
       scenario.origins[path] = *o.origin;
     } else {
       scenario.origins.erase(path);
     }
   }
+}
+
+namespace {
+
+/// SECTION.KEY of `name` into `o`'s section and key, checked: a section --set may name and a
+/// key of it. Throws `fail(problem)` on a wrong shape, section or key.
+template <typename Fail>
+void set_section_and_key(const std::string& name, const char* expected, ScenarioOverride& o,
+                         const Fail& fail) {
+  // [risk] fx.USD: that section's keys hold a dot of their own.
+  const auto dot = name.rfind("risk.", 0) == 0 ? name.find('.') : name.rfind('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == name.size()) throw fail(expected);
+  o.section = name.substr(0, dot);
+  o.key = name.substr(dot + 1);
+  const bool option = o.section.rfind("option:", 0) == 0 && o.section.size() > 7;
+  if (!option &&
+      std::find(kSetSections.begin(), kSetSections.end(), o.section) == kSetSections.end()) {
+    std::string sections;
+    for (const auto& section : kSetSections) sections += (sections.empty() ? "" : ", ") + section;
+    throw fail("unknown section '" + o.section + "'" + did_you_mean(o.section, kSetSections) +
+               "; expected " + sections + " or option:ID");
+  }
+  if (!is_scenario_key(o.section, o.key)) {
+    throw fail("'" + o.key + "' is not a key of [" + o.section + "]" +
+               did_you_mean(o.key, scenario_keys(o.section)));
+  }
+}
+
+}  // namespace
+
+ScenarioOverride parse_unset_option(const std::string& text) {
+  const auto fail = [&](const std::string& problem) -> ScenarioError {
+    return ScenarioError("--unset", 0, text, problem);
+  };
+  if (text.find('=') != std::string::npos) {
+    throw fail(
+        "expected SECTION.KEY without a value (--set gives one), e.g. "
+        "workload.peak_factor");
+  }
+  ScenarioOverride o;
+  set_section_and_key(
+      text, "expected SECTION.KEY, e.g. workload.peak_factor or option:rig.host_cost", o, fail);
+  o.origin = ValueOrigin{"--unset " + text, 0, "--unset " + text};
+  return o;
 }
 
 ScenarioOverride parse_set_option(const std::string& text) {
@@ -124,31 +169,14 @@ ScenarioOverride parse_set_option(const std::string& text) {
     return ScenarioError("--set", 0, shown, visible_text(problem));
   };
   const auto eq = text.find('=');
-  const std::string name = eq == std::string::npos ? text : text.substr(0, eq);
-  // [risk] fx.USD: that section's keys hold a dot of their own.
-  const auto dot = name.rfind("risk.", 0) == 0 ? name.find('.') : name.rfind('.');
-  if (eq == std::string::npos || dot == std::string::npos || dot == 0 || dot + 1 == name.size()) {
-    throw fail(
-        "expected SECTION.KEY=VALUE, e.g. workload.hours_per_day=10 or "
-        "option:rig.price_per_gpu=700");
-  }
+  const char* expected =
+      "expected SECTION.KEY=VALUE, e.g. workload.hours_per_day=10 or "
+      "option:rig.price_per_gpu=700";
+  if (eq == std::string::npos) throw fail(expected);
   ScenarioOverride o;
-  o.section = name.substr(0, dot);
-  o.key = name.substr(dot + 1);
+  set_section_and_key(text.substr(0, eq), expected, o, fail);
   o.value = text.substr(eq + 1);
   o.origin = origin;
-  const bool option = o.section.rfind("option:", 0) == 0 && o.section.size() > 7;
-  if (!option &&
-      std::find(kSetSections.begin(), kSetSections.end(), o.section) == kSetSections.end()) {
-    std::string expected;
-    for (const auto& section : kSetSections) expected += (expected.empty() ? "" : ", ") + section;
-    throw fail("unknown section '" + o.section + "'" + did_you_mean(o.section, kSetSections) +
-               "; expected " + expected + " or option:ID");
-  }
-  if (!is_scenario_key(o.section, o.key)) {
-    throw fail("'" + o.key + "' is not a key of [" + o.section + "]" +
-               did_you_mean(o.key, scenario_keys(o.section)));
-  }
   return o;
 }
 

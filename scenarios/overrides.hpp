@@ -32,4 +32,11 @@ void apply_overrides(boost::property_tree::ptree& tree,
 /// key is not a key of the section (naming the nearest).
 ScenarioOverride parse_set_option(const std::string& text);
 
+/// `text` of `gputco plan --unset SECTION.KEY` as an override that removes the key (value
+/// nullopt), as if the file did not give it (issue #43: to give hourly_profile in place of the
+/// file's peak_factor from the command line). Checked as parse_set_option checks the name.
+/// Throws ScenarioError (file "--unset") on a value given ("=..."), a wrong shape, or a key
+/// that is not a key of the section (naming the nearest).
+ScenarioOverride parse_unset_option(const std::string& text);
+
 }  // namespace gputco

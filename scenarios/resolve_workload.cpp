@@ -7,7 +7,6 @@
 #include <cmath>
 #include <string>
 
-#include "engine/load_shape.hpp"
 #include "engine/serving_capacity_plan.hpp"
 
 namespace gputco::resolve_detail {
@@ -148,39 +147,14 @@ void Resolver::resolve_serving_workload() {
     number("workload", "user_tokens_per_s", "Per-user speed (target, 1 / mean TPOT)",
            *s_.user_tokens_per_s, "tokens/s");
   }
-  // Little's law (issue #21 item 3B): streams in flight = requests per second at the peak hour
-  // x a request's duration (output tokens x the per-token time + the time to first token, at
-  // their targets: the longest a request may take). Only when not given and all is stated.
-  // The per-token time: the TPOT target, else 1 / the per-user speed; 0: neither is given.
-  const double ms_per_token =
-      s_.tpot_ms.value_or(s_.user_tokens_per_s ? 1000.0 / s_.user_tokens_per_s.value_or(1.0) : 0.0);
-  if (!given("workload", "concurrent_streams") && s_.requests_per_day && *s_.requests_per_day > 0 &&
-      s_.output_tokens_per_request && ms_per_token > 0 && w.hours_per_day > 0) {
-    const double peak = load_shape_of(w).peak_multiplier;
-    const double requests_per_s = *s_.requests_per_day / (w.hours_per_day * 3600.0) * peak;
-    const double duration_s =
-        (*s_.output_tokens_per_request * ms_per_token + s_.ttft_ms.value_or(0.0)) / 1000.0;
-    const double streams = std::max(1.0, std::ceil(requests_per_s * duration_s - 1e-9));
-    if (streams > 100'000) {
-      fail("workload", "requests_per_day",
-           fmt::format("Little's law gives {:.0f} concurrent streams (over 100,000): give "
-                       "concurrent_streams, or check requests_per_day and the latency targets",
-                       streams));
-    }
-    w.concurrent_streams = static_cast<int>(streams);
-    number("workload", "concurrent_streams", "Concurrent streams", w.concurrent_streams, "streams",
-           fmt::format("derived by Little's law: {:g} requests/day / ({:g} h x 3600 s) x peak "
-                       "{:.2f} = {:.4f} requests/s, x {:.3f} s a request ({:g} output tokens x "
-                       "{:g} ms{}), rounded up",
-                       *s_.requests_per_day, w.hours_per_day, peak, requests_per_s, duration_s,
-                       *s_.output_tokens_per_request, ms_per_token,
-                       s_.ttft_ms
-                           ? fmt::format(" + {:g} ms to the first token", s_.ttft_ms.value_or(0.0))
-                           : std::string()));
-  } else {
-    number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams,
-           "streams");
-  }
+  // Streams in flight per replica where given; never the fleet's (issue #43): an option sized
+  // by the serving model runs each replica at the batch its targets allow, and the demand
+  // decides how many replicas (engine/fleet_load.hpp), not one box holding every stream.
+  number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams, "streams",
+         given("workload", "concurrent_streams") || !s_.requests_per_day
+             ? ""
+             : "default: 1 (the streams a replica must hold at the context; the demand in "
+               "requests sizes the fleet)");
 }
 
 void Resolver::require_request_shape() {

@@ -208,7 +208,8 @@ class Resolver {
   void resolve_peak();
 
   /// The serving keys of [workload] (issue #21 items 3B, 3C): the default engine, the latency
-  /// targets, the request shape, and concurrent_streams by Little's law when not given.
+  /// targets, the request shape, and concurrent_streams (per replica: never derived from the
+  /// demand, which sizes the fleet, issue #43).
   void resolve_serving_workload();
 
   /// Options sized by the serving model need the request shape: fails on

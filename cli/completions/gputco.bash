@@ -54,7 +54,7 @@ _gputco() {
       return
       ;;
     -o | --output | --catalog | --mmproj) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --set | --vary)
+    --set | --unset | --vary)
       compopt -o nospace 2>/dev/null
       COMPREPLY=($(compgen -W "scenario. workload. site. option:" -- "$cur"))
       return
@@ -70,7 +70,7 @@ _gputco() {
 
   local options
   case $command in
-    plan) options="--output -o --no-workbook --format --json --set --quiet -q --quote --catalog --help" ;;
+    plan) options="--output -o --no-workbook --format --json --set --unset --quiet -q --quote --catalog --help" ;;
     fit)
       options="--model --quant --context --streams --kv-cache --cache-type-k
                --cache-type-v --split --backend --prompt-tokens
@@ -85,8 +85,8 @@ _gputco() {
                --kv-cache --batch --max-batch --tpot-ms --ttft-ms --user-tokens-per-s --json
                --catalog --help"
       ;;
-    sweep) options="--vary --format --json --set --threads --quiet -q --catalog --help" ;;
-    risk) options="--draws --seed --threads --set --json --quiet -q --time --catalog --help" ;;
+    sweep) options="--vary --format --json --set --unset --threads --quiet -q --catalog --help" ;;
+    risk) options="--draws --seed --threads --set --unset --json --quiet -q --time --catalog --help" ;;
     diff) options="--format --json --catalog --help" ;;
     catalog)
       if ((cword == 2)); then

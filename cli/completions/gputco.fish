@@ -19,6 +19,7 @@ complete -c gputco -l help -s h -d 'print the usage'
 for c in plan sweep risk
     complete -c gputco -n "__fish_seen_subcommand_from $c" -k -a '(__fish_complete_suffix .ini; __fish_complete_suffix .json)'
     complete -c gputco -n "__fish_seen_subcommand_from $c" -l set -r -d "a value in place of the scenario's (SECTION.KEY=VALUE)"
+    complete -c gputco -n "__fish_seen_subcommand_from $c" -l unset -r -d "remove a key of the scenario (SECTION.KEY)"
     complete -c gputco -n "__fish_seen_subcommand_from $c" -l catalog -r -F -d 'user catalog to layer over the built-in one'
     complete -c gputco -n "__fish_seen_subcommand_from $c" -l json -d 'print JSON'
     complete -c gputco -n "__fish_seen_subcommand_from $c" -l quiet -s q -d 'print nothing but errors'

@@ -141,13 +141,13 @@ TEST(UnixHabits, setReplacesAValueAndSaysSo) {
   EXPECT_DOUBLE_EQ(rig_kwh_month_1(plan), 403.2);
   EXPECT_EQ(input_row(plan, "workload", "hours_per_day").at("provenance"),
             "--set workload.hours_per_day=12");
-  // Repeated: the last one wins; an option's key too (2 cards of 4: 2 x 350 + 200 = 900 W,
-  // 900 W x 10 h x 21 days = 189 kWh).
-  const auto two = test::run(
+  // Repeated: the last one wins; an option's key too (3 cards of 4: 3 x 350 + 200 = 1,250 W,
+  // 1,250 W x 10 h x 21 days = 262.5 kWh; 2 cards would not hold the model: not priced).
+  const auto three = test::run(
       test::gputco_exe(), {"plan", test::source_path(kExample), "--json", "--no-workbook", "--set",
-                           "option:rig-3090.count=3", "--set", "option:rig-3090.count=2"});
-  ASSERT_EQ(two.exit_code, 0) << two.err;
-  EXPECT_DOUBLE_EQ(rig_kwh_month_1(json::parse(two.out)), 189.0);
+                           "option:rig-3090.count=2", "--set", "option:rig-3090.count=3"});
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  EXPECT_DOUBLE_EQ(rig_kwh_month_1(json::parse(three.out)), 262.5);
 
   const auto typo = test::run(
       test::gputco_exe(),

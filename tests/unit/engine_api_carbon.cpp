@@ -195,8 +195,9 @@ TEST(Energy, anOwnedUnitSwitchedOffOutsideTheHoursOfUseIdlesThroughThem) {
 TEST(Energy, anAlwaysOnRentalIdlesThroughTheHoursItIsBilledFor) {
   // Issue #21: an always-on rental is billed 1 instance x 160 h of availability; busy 0.25 x
   // 160 = 40 h. Load: 0.35 kW x 40 h x 1.58 = 22.12 kWh; idle: 120 h x 35 W x 1.58 = 6.636
-  // kWh. Autoscaled per second without a minimum bills 20 days x 2 h = 40 h: no idle hour;
-  // with min_instances = 1 it bills 160 h, 120 of them idle again.
+  // kWh. Autoscaled without a minimum runs ceil(0.25) = 1 whole instance for the 8 h of use
+  // (issue #43: the load is hourly), 20 days x 8 h = 160 h, 120 of them idle: the same bill
+  // and energy; with min_instances = 1 as well.
   OptionInputs rent = rented_card();
   rent.capacity_tokens_per_hour = 50'000;
   auto cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
@@ -205,9 +206,9 @@ TEST(Energy, anAlwaysOnRentalIdlesThroughTheHoursItIsBilledFor) {
   EXPECT_NEAR(cf.energy_kwh[1], 22.12 + 6.636, 1e-9);
   rent.hourly_billing.billing = Billing::autoscaled;
   cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
-  EXPECT_NEAR(cf.rent[1], 40, 1e-9);
-  EXPECT_NEAR(cf.idle_kwh[1], 0, 1e-9);
-  EXPECT_NEAR(cf.energy_kwh[1], 22.12, 1e-9);
+  EXPECT_NEAR(cf.rent[1], 160, 1e-9);
+  EXPECT_NEAR(cf.idle_kwh[1], 6.636, 1e-9);
+  EXPECT_NEAR(cf.energy_kwh[1], 22.12 + 6.636, 1e-9);
   rent.hourly_billing.min_instances = 1;
   cf = option_cash_flow(rent, token_mix(), SiteInputs{}, months(1));
   EXPECT_NEAR(cf.idle_kwh[1], 6.636, 1e-9);
@@ -258,14 +259,15 @@ TEST(BreakEvenVolume, hourlyRentalBilledAlwaysOnBreaksEvenWhereTheApiCostsItsHou
   const auto t = break_even_tokens_per_day(rent, api_option(0, 50), w, SiteInputs{}, months(12));
   ASSERT_TRUE(t.has_value());
   EXPECT_NEAR(*t, 200'000.0, 1e-3);
-  // Autoscaled per second, the rent follows the volume (27.78 per million): cheaper than the
-  // API at 50 from the start, both 0 at zero volume: exactly 0 (the workbook's closed form
-  // gives 0 too), not a bisection's residue next to 0.
+  // Autoscaled without a minimum: nothing billed at zero volume, one whole instance for the
+  // 10 h of use at any volume above it (issue #43: the load is hourly), 300 a month like the
+  // always-on bill: the same crossing, 200,000 a day. Both 0 at zero volume, but the API
+  // cheaper just above it: not "no dearer from 0".
   rent.hourly_billing.billing = Billing::autoscaled;
   const auto scaled =
       break_even_tokens_per_day(rent, api_option(0, 50), w, SiteInputs{}, months(12));
   ASSERT_TRUE(scaled.has_value());
-  EXPECT_EQ(*scaled, 0.0);
+  EXPECT_NEAR(*scaled, 200'000.0, 1e-3);
 }
 
 PlanInputs plan_with_api() {

@@ -9,6 +9,7 @@
 #include "engine/billing.hpp"
 #include "engine/cash_flow.hpp"
 #include "engine/finance.hpp"
+#include "engine/load_shape.hpp"
 #include "engine/timeline.hpp"
 
 namespace gputco {
@@ -73,32 +74,85 @@ TEST(Billing, spotAlwaysOnAddsTheWorkInterruptionsLose) {
   EXPECT_DOUBLE_EQ(cf.rent[1], 1'200.0);
 }
 
-TEST(Billing, autoscaledBillsTheMinimumAllMonthAndTheRestByBusyPeriods) {
-  // Min 1 instance 24/7 (730 h); X = 2.5 - 1 = 1.5 above it: one instance busy all 8 h, the
-  // next 0.5 x 8 = 4 h, per hour: 8 + 4 = 12 instance-hours a day x 20 days = 240.
-  // (730 + 240) x 2.00 = 1,940 a month.
+TEST(Billing, autoscaledBillsTheMinimumAllMonthAndWholeInstancesHourByHour) {
+  // Min 1 instance 24/7 (730 h); a load of 2.5 runs ceil(2.5) = 3 instances each of the 8 h of
+  // use, 2 above the minimum: 2 x 8 = 16 instance-hours a day x 20 days = 320 (issue #43; the
+  // bill before packed the half instance into 4 h: 240). (730 + 320) x 2.00 = 2,100 a month.
   OptionInputs o = rental(2.0);
   o.hourly_billing = {Billing::autoscaled, 1, BillingGranularity::hour};
   WorkloadInputs w = office_hours();
   w.availability = Availability::around_the_clock;
   const CashFlow cf = option_cash_flow(o, w, SiteInputs{}, months(2));
-  EXPECT_DOUBLE_EQ(cf.rent[1], 1'940.0);
-  EXPECT_DOUBLE_EQ(cf.rent[2], 1'940.0);
+  EXPECT_DOUBLE_EQ(cf.rent[1], 2'100.0);
+  EXPECT_DOUBLE_EQ(cf.rent[2], 2'100.0);
+  // Per second the same: the instances run whole hours (the load is hourly).
+  o.hourly_billing.granularity = BillingGranularity::second;
+  EXPECT_DOUBLE_EQ(option_cash_flow(o, w, SiteInputs{}, months(1)).rent[1], 2'100.0);
 }
 
-TEST(Billing, autoscaledRoundsEachBusyPeriodUpToTheGranularity) {
-  // h = 7.5 h, load 1.3, no minimum: one instance busy 7.5 h, another 0.3 x 7.5 = 2.25 h.
+TEST(Billing, autoscaledRoundsAPartHourUpToTheGranularity) {
+  // h = 7.5 h, load 1.3, no minimum: 2 whole instances for the 7.5 h of use.
   HourlyBilling b{Billing::autoscaled, 0, BillingGranularity::hour};
-  // Per hour: 8 + 3 = 11 instance-hours a day; 10 days = 110.
-  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 1.3, 7.5, 10, 75), 110.0);
-  // Per minute: 7.5 h = 450 min, 2.25 h = 135 min exactly: 9.75 x 10 = 97.5.
+  // Per hour: 7.5 h rounds up to 8; 2 x 8 = 16 instance-hours a day; 10 days = 160.
+  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 1.3, 7.5, 10, 75), 160.0);
+  // Per minute: 7.5 h = 450 min exactly: 2 x 7.5 x 10 = 150.
   b.granularity = BillingGranularity::minute;
-  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 1.3, 7.5, 10, 75), 97.5);
-  // Per second: 0.1 x 1.0001 h = 360.036 s -> 361 s a day, 1 day: 361 / 3600 h.
+  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 1.3, 7.5, 10, 75), 150.0);
+  // Per second: a load of 0.1 still runs a whole instance; 1.0001 h = 3,600.36 s -> 3,601 s a
+  // day, 1 day: 3,601 / 3,600 h.
   b.granularity = BillingGranularity::second;
-  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 0.1, 1.0001, 1, 1.0001), 361.0 / 3600.0);
-  // No demand and no minimum: nothing billed (scaled to zero).
+  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 0.1, 1.0001, 1, 1.0001), 3601.0 / 3600.0);
+  // No demand and no minimum: nothing billed (scaled to zero); a rounding residue of a load
+  // is no instance.
   EXPECT_DOUBLE_EQ(billed_instance_hours(b, 0, 8, 20, 160), 0.0);
+  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 1e-12, 8, 20, 160), 0.0);
+}
+
+/// 24 h of use, the peak hour at 3 x the mean: as a peak_factor, or as the hourly profile of
+/// the same day (hour 12 with 3/24 of the demand, the 23 others 21/24 / 23 each).
+std::vector<double> peak_profile() {
+  std::vector<double> shares(24, 21.0 / 24.0 / 23.0);
+  shares[12] = 3.0 / 24.0;
+  return shares;
+}
+
+TEST(HourlyBill, aPeakFactorBillsWholeInstancesHourByHour) {
+  // The issue's case: mean load L = 2.66 (one instance's capacity), peak factor 3, 24 h a day,
+  // 30 days, 720 h of availability, min 0. The peak hour needs ceil(3 x 2.66) = ceil(7.98) =
+  // 8 instances; the 23 others carry (24 - 3) / 23 x 2.66 = 2.4287 each, ceil = 3 instances:
+  // any autoscaler keeps a third instance up all 23 hours (the bill before packed its 0.43
+  // into 0.4287 x 23 = 9.86 instance-hours a day). A day: 8 x 1 + 3 x 23 = 77 instance-hours;
+  // 30 days: 2,310.
+  const HourlyBilling b{Billing::autoscaled, 0, BillingGranularity::second};
+  const DailyLoadShape peak = daily_load_shape(24, 3, {});
+  EXPECT_DOUBLE_EQ(billed_instance_hours(b, 2.66, peak, 30, 720), 2'310.0);
+  // With one instance kept up: 1 x 720 + 30 x ((8 - 1) x 1 + (3 - 1) x 23) = 720 + 1,590 =
+  // 2,310: the same, the minimum is among the instances the hours need.
+  const HourlyBilling one{Billing::autoscaled, 1, BillingGranularity::second};
+  EXPECT_DOUBLE_EQ(billed_instance_hours(one, 2.66, peak, 30, 720), 2'310.0);
+  // Always on: the peak's 8 instances every hour of availability, 8 x 720 = 5,760.
+  EXPECT_DOUBLE_EQ(billed_instance_hours(HourlyBilling{}, 2.66, peak, 30, 720), 5'760.0);
+}
+
+TEST(HourlyBill, aPeakFactorAndTheSameDayAsAProfileBillTheSame) {
+  // The same day said two ways: the bill may not depend on the way (issue #43: the profile
+  // cost 24 % more). By hand as above: 2,310 instance-hours in 30 days, both ways; at mean
+  // loads from 0.05 to 10 the two agree exactly.
+  const DailyLoadShape by_factor = daily_load_shape(24, 3, {});
+  const DailyLoadShape by_profile = daily_load_shape(24, 1, peak_profile());
+  EXPECT_DOUBLE_EQ(by_profile.peak_multiplier, 3.0);
+  for (const auto& b :
+       {HourlyBilling{Billing::autoscaled, 0, BillingGranularity::second},
+        HourlyBilling{Billing::autoscaled, 2, BillingGranularity::hour}, HourlyBilling{}}) {
+    for (double load = 0.05; load <= 10; load += 0.05) {
+      ASSERT_NEAR(billed_instance_hours(b, load, by_factor, 30, 720),
+                  billed_instance_hours(b, load, by_profile, 30, 720), 1e-9)
+          << "load " << load;
+    }
+  }
+  EXPECT_DOUBLE_EQ(billed_instance_hours({Billing::autoscaled, 0, BillingGranularity::second}, 2.66,
+                                         by_profile, 30, 720),
+                   2'310.0);
 }
 
 TEST(Billing, alwaysOnInstancesNeverBelowOneAndWholeLoadsStayWhole) {

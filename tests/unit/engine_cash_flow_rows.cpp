@@ -258,7 +258,8 @@ TEST(CashFlowRows, moneyTotalsAreTheFullCashFlowsSumsBitForBitOnEveryPath) {
   }
   int direct = 0;
   for (const auto& o : options) direct += money_totals_direct(o) ? 1 : 0;
-  EXPECT_EQ(direct, 9);  // the nine copies; every_path's own all have cost lines
+  // Every path since issue #43, cost lines, loans and leases included.
+  EXPECT_EQ(direct, 18);
   std::mt19937_64 generator(21);
   MoneyScratch scratch;  // one for every option, as the utilization sweep shares one
   // One per option, as a Monte Carlo thread keeps them: the load and units of a draw that

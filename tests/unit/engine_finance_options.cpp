@@ -280,11 +280,11 @@ TEST(Growth, hourlyRentAddsAnInstanceWhenTheDemandOutgrowsOne) {
   EXPECT_NEAR(cf.rent[1], 300, 1e-9);
   EXPECT_NEAR(cf.rent[2], 600, 1e-9);
   EXPECT_NEAR(cf.rent[3], 600, 1e-9);
-  // Autoscaled per second: one instance all 10 h, the next 0.1025 x 10 h = 3,690 s a day:
-  // 11.025 h x 30 days = 330.75 = 300 x 1.05^2, the busy hours.
+  // Autoscaled: hour by hour the whole instances the load needs (issue #43), ceil(1.1025) = 2
+  // for the 10 h: 2 x 10 h x 30 days = 600, as always on here (no hour without use).
   rent.hourly_billing.billing = Billing::autoscaled;
   cf = option_cash_flow(rent, w, kFreePower, finance(3));
-  EXPECT_NEAR(cf.rent[3], 300 * 1.05 * 1.05, 1e-9);
+  EXPECT_NEAR(cf.rent[3], 600, 1e-9);
 }
 
 TEST(Blend, ownTheBaseLoadRentThePeaks) {

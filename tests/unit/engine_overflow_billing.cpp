@@ -64,15 +64,15 @@ TEST(OverflowBilling, alwaysOnBillsTheWholeInstancesThePeakLeavesOverForEveryHou
   EXPECT_DOUBLE_EQ(owned_flow(in).rent[1], 2920.0);
 }
 
-TEST(OverflowBilling, autoscaledBillsItsMinimumAndRoundsTheBusyPeriodsUp) {
-  // Load 32.5e6 / 1e7 = 3.25 on 1 owned unit: 2.25 instances left over. Min 1, per hour:
-  // 1 x 300 h + 30 days x (floor(1.25) x 10 h + RU(0.25 x 10 h = 2.5 h) = 3 h) = 300 + 30 x
-  // 13 = 690 instance-hours x 4.00 = 2,760.
+TEST(OverflowBilling, autoscaledBillsItsMinimumAndWholeInstancesHourByHour) {
+  // Load 32.5e6 / 1e7 = 3.25 on 1 owned unit: 2.25 instances left over, ceil = 3 whole
+  // instances each hour of use (issue #43). Min 1, per hour: 1 x 300 h + 30 days x (3 - 1) x
+  // 10 h = 300 + 600 = 900 instance-hours x 4.00 = 3,600.
   EXPECT_DOUBLE_EQ(owned_flow(blend(32.5e6, autoscaled(1, BillingGranularity::hour))).rent[1],
-                   2760.0);
-  // Min 0, per second: 30 x (2 x 10 h + 2.5 h) = 675 = 2.25 x 300 h, x 4.00 = 2,700: the
-  // per-load-hour bill of before issue #21.
-  EXPECT_NEAR(owned_flow(blend(32.5e6, autoscaled(0, BillingGranularity::second))).rent[1], 2700.0,
+                   3600.0);
+  // Min 0, per second: 30 x 3 x 10 h = 900, x 4.00 = 3,600 too: the minimum is among the
+  // instances the hours need (before issue #43: 2.25 x 300 h = 675, the 0.25 packed).
+  EXPECT_NEAR(owned_flow(blend(32.5e6, autoscaled(0, BillingGranularity::second))).rent[1], 3600.0,
               1e-9);
 }
 
@@ -130,11 +130,12 @@ TEST(OverflowBilling, theBlendSaysHowItsOverflowIsBilledAndHowManyHours) {
   EXPECT_NE(spot.billing.find("900 instance-hours over the horizon, / goodput 0.80"),
             std::string::npos)
       << spot.billing;
-  // Autoscaled, min 1, per hour: 690 instance-hours a month (autoscaledBills... above) x 2.
+  // Autoscaled, min 1, per hour: 900 instance-hours a month (autoscaledBills... above) x 2.
   const OptionResult scaled = described(blend(32.5e6, autoscaled(1, BillingGranularity::hour)));
-  EXPECT_DOUBLE_EQ(scaled.billed_instance_hours, 1380.0);
-  EXPECT_NE(scaled.billing.find("autoscaled (min 1 instance(s) for every hour of availability "
-                                "in a month it overflows, the rest per hour of busy time): 3 "
+  EXPECT_DOUBLE_EQ(scaled.billed_instance_hours, 1800.0);
+  EXPECT_NE(scaled.billing.find("autoscaled hour by hour (min 1 instance(s) for every hour of "
+                                "availability in a month it overflows, above it the whole "
+                                "instances each hour's overflow needs, billed per hour): 3 "
                                 "instance(s) at the peak from month 1; none"),
             std::string::npos)
       << scaled.billing;

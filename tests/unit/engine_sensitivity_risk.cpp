@@ -390,6 +390,36 @@ TEST(Sampling, degenerateInputsDrawNothing) {
   EXPECT_EQ(g(), untouched());
 }
 
+TEST(MonteCarlo, anHoursDrawAbove24MovesTheDemandNotTheHours) {
+  // A 24x7 plan with an API billed per token: 1,000,000 output tokens a day (4 input tokens
+  // each) at 1.00 and 0.20 per million: 1.00 + 0.80 = 1.80 a day, x 30 days x 12 months =
+  // 648.00. Only the hours vary, uniformly +-25 %: a draw of factor f is 24 h/day with the
+  // demand x f (issue #43: capping the hours at 24 capped the demand, so every upward draw
+  // was lost and the draws lowered the demand on average). The bill is 648 f: P10 = 648 x
+  // 0.8, P50 = 648 x 1.0, P90 = 648 x 1.2 (the uniform's quantiles, within sampling error).
+  PlanInputs in = test::tiny_plan();
+  in.workload.hours_per_day = 24;
+  in.workload.tokens_per_day = 1'000'000;
+  in.workload.input_tokens_per_output_token = 4;
+  OptionInputs api;
+  api.id = "api";
+  api.kind = OptionKind::api;
+  api.input_price_per_million = 0.20;
+  api.output_price_per_million = 1.00;
+  in.options.push_back(api);
+  const Plan plan = make_plan(in);
+  ASSERT_NEAR(plan.options[2].total_cost, 648.0, 1e-9);
+  RiskModel model = certain();
+  model.hours_per_day = {Distribution::uniform, -0.25, 0, 0.25, 0};
+  const auto pair = comparison(in, plan);
+  const RiskResult risk = monte_carlo(in, plan, pair, 20'000, 7, model);
+  const RiskResult::OptionPercentiles& bill = risk.options[2];
+  ASSERT_EQ(bill.id, "api");
+  EXPECT_NEAR(bill.p10_total_cost, 648.0 * 0.8, 0.01 * 648);
+  EXPECT_NEAR(bill.p50_total_cost, 648.0, 0.01 * 648);
+  EXPECT_NEAR(bill.p90_total_cost, 648.0 * 1.2, 0.01 * 648);
+}
+
 TEST(Quantile, hyndmanFanSevenAsExcelPercentileInc) {
   // Excel: PERCENTILE.INC({1,2,3,4}, 0.1) = 1.3, (.., 0.5) = 2.5, (.., 0.9) = 3.7.
   const std::vector<double> x = {1, 2, 3, 4};

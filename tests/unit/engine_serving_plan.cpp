@@ -1,8 +1,8 @@
 // A plan's capacity from the serving model (issue #21 items 3C/4,
 // engine/serving_capacity_plan.hpp): an option on vLLM gets what serving_capacity() returns for the
 // same inputs, a latency target that binds lowers the capacity and raises the units and the cost, a
-// target no batch meets is refused naming its key, and the llama.cpp default keeps the llama.cpp
-// model.
+// target no batch meets leaves the option unpriced naming its key (issue #43), and the llama.cpp
+// default keeps the llama.cpp model.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -71,11 +71,28 @@ TEST(ServingPlan, aVllmOptionHasTheServingModelsCapacity) {
   EXPECT_NE(o.serving_note.find("batch " + std::to_string(c.batch_per_replica) + " per replica"),
             std::string::npos)
       << o.serving_note;
-  // The plan reports the box's rate and one user's.
+  // The plan reports the box's rate, and one user's at the plan's load (issue #43): one
+  // stream (no demand in tokens) decodes alone, at the speed of batch 1, not at the
+  // throughput-maximising batch.
   const Plan plan = make_plan(h100_inputs(ServingEngine::vllm));
   ASSERT_TRUE(plan.options[0].serving.has_value());
   EXPECT_DOUBLE_EQ(plan.options[0].speed.aggregate_tokens_per_s, c.output_tokens_per_s);
-  EXPECT_DOUBLE_EQ(plan.options[0].speed.decode_tokens_per_s, c.per_user_tokens_per_s);
+  ServingGoal one;
+  one.mode = ServingGoal::Mode::batch;
+  one.batch = 1;
+  ServingLayout layout;
+  layout.tp = c.tp;
+  layout.pp = c.pp;
+  ServingRequest r;
+  r.model = in.model;
+  r.quant = in.quant;
+  r.engine = ServingEngine::vllm;
+  r.input_tokens = 1000;
+  r.output_tokens = 500;
+  const ServingCapacity alone = serving_capacity(r, o.device, o.count, layout, one);
+  EXPECT_NEAR(plan.options[0].speed.decode_tokens_per_s, alone.per_user_tokens_per_s,
+              1e-9 * alone.per_user_tokens_per_s);
+  EXPECT_GT(plan.options[0].speed.decode_tokens_per_s, c.per_user_tokens_per_s);
   EXPECT_EQ(plan.options[0].serving_note, o.serving_note);
 }
 
@@ -131,7 +148,7 @@ TEST(ServingPlan, aTighterTpotTargetLowersCapacityAndRaisesUnitsAndCost) {
   EXPECT_GT(b.options[0].total_cost, a.options[0].total_cost);
 }
 
-TEST(ServingPlan, aTargetNoBatchMeetsIsRefusedNamingTheKeyAndTheBest) {
+TEST(ServingPlan, aTargetNoBatchMeetsLeavesTheOptionUnpricedNamingTheKeyAndTheBest) {
   PlanInputs in = h100_inputs(ServingEngine::vllm);
   ServingGoal one;
   one.mode = ServingGoal::Mode::batch;
@@ -143,17 +160,21 @@ TEST(ServingPlan, aTargetNoBatchMeetsIsRefusedNamingTheKeyAndTheBest) {
   goal.tpot_p99_ms = in.workload.tpot_p99_ms;
   const ServingCapacity best = direct(in, goal);
   ASSERT_FALSE(best.target_met);
-  try {
-    prepare_plan_inputs(in);
-    FAIL() << "an unmeetable target was accepted";
-  } catch (const EngineError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("[workload] tpot_ms"), std::string::npos) << message;
-    char best_text[64];
-    std::snprintf(best_text, sizeof best_text, "best achievable is %.2f ms", best.tpot_p99_ms);
-    EXPECT_NE(message.find(best_text), std::string::npos) << message;
-    EXPECT_NE(message.find("option h100"), std::string::npos) << message;
-  }
+  // Not an error of the scenario (issue #43): the option cannot serve the demand, and says so.
+  PlanInputs prepared = in;
+  prepare_plan_inputs(prepared);
+  const std::string reason = prepared.options[0].unservable_reason;
+  EXPECT_NE(reason.find("cannot meet the targets: [workload] tpot_ms"), std::string::npos)
+      << reason;
+  char best_text[64];
+  std::snprintf(best_text, sizeof best_text, "best achievable is %.2f ms", best.tpot_p99_ms);
+  EXPECT_NE(reason.find(best_text), std::string::npos) << reason;
+  EXPECT_EQ(prepared.options[0].capacity_tokens_per_hour, 0);
+  const Plan plan = make_plan(in);
+  EXPECT_FALSE(plan.options[0].feasible);
+  EXPECT_EQ(plan.options[0].note, reason + "; not priced");
+  EXPECT_EQ(plan.options[0].total_cost, 0);
+  EXPECT_FALSE(plan.recommendation.has_value());
 }
 
 TEST(ServingPlan, aLatencyTargetSizesLlamaCppOptionsByTheServingModelToo) {

@@ -74,7 +74,7 @@ PlanInputs prompt_heavy_plan(double fp16_tflops) {
 
 TEST(PrefillCapacity, loadRentAndEnergyCountThePrompts) {
   PlanInputs in = prompt_heavy_plan(71);
-  // Autoscaled per second: the rent follows the busy time (always on would bill every hour).
+  // Autoscaled: whole instances hour by hour (issue #43).
   in.options[1].hourly_billing.billing = Billing::autoscaled;
   const Plan plan = make_plan(in);
   const OptionResult& own = plan.options[0];
@@ -87,11 +87,12 @@ TEST(PrefillCapacity, loadRentAndEnergyCountThePrompts) {
   EXPECT_NEAR(own.cash_flow.load[1], load, 1e-12 * load);
   // Decode alone would be 100,000 / (decode x 36,000): the prompts double it here.
   EXPECT_GT(load, 1.5 * 100000 / (decode * 36000));
-  // Rent: 1.00/h x 10 h x 30 days x load, each day's busy period rounded up to a second (at
-  // most 30 s a month: 30 / 3600 of 1.00); the owned energy counts it too (tariff 0 here, so
-  // the kWh: load x 350 W x 300 h / 1000 = 105 x load kWh a month).
-  EXPECT_GE(rent.cash_flow.rent[1], 300 * load);
-  EXPECT_NEAR(rent.cash_flow.rent[1], 300 * load, 30.0 / 3600);
+  // Rent: 1.00/h x 10 h x 30 days x ceil(load) whole instances (the rental's load is the
+  // same prompts' over its own capacity, the same card here); the owned energy counts the
+  // prompts too (tariff 0 here, so the kWh: load x 350 W x 300 h / 1000 = 105 x load kWh a
+  // month).
+  EXPECT_NEAR(rent.cash_flow.load[1], load, 1e-12 * load);
+  EXPECT_DOUBLE_EQ(rent.cash_flow.rent[1], 300 * std::ceil(load));
   EXPECT_NEAR(own.cash_flow.energy_kwh[1], 105 * load, 1e-9 * load);
   EXPECT_TRUE(own.warnings.empty());
 }
