@@ -59,7 +59,11 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "SkyPilot/gpuhunt files: the source of every row (default: format, provider, file name)")(
       "accept-outliers", po::bool_switch(&options.accept_outliers),
       "import rows that fail a plausibility check (far from the dated median of their item, "
-      "or used above new) instead of refusing the file; plans that use them say so");
+      "or used above new) instead of refusing the file; plans that use them say so")(
+      "allow-skipped", po::bool_switch(&options.allow_skipped),
+      "SkyPilot/gpuhunt files: import the other rows when some rows with an accelerator "
+      "cannot be (not a catalog device, a TPU, a share of a device, no price); without it such "
+      "a file is refused, every such row named, exit code 1");
   auto vm = parse_arguments(args, visible, {{"file", &file}});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -82,9 +86,18 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
         << (e.problems().size() == 1 ? " problem" : " problems") << " in " << file
         << "; nothing imported\n";
     return 2;
+  } catch (const ImportIncomplete& e) {
+    for (const auto& line : e.summary()) err << "skipped: " << visible_text(line) << "\n";
+    err << "gputco: " << e.skipped() << (e.skipped() == 1 ? " row" : " rows")
+        << " with an accelerator cannot be imported from " << file
+        << "; nothing imported (--allow-skipped imports the other rows)\n";
+    return 1;
   }
-  // Skipped rows, then the book's plausibility findings (catalog check reports the same as
-  // problems): imported, but worth a look.
+  // Skipped rows (with --allow-skipped), then the book's plausibility findings (catalog check
+  // reports the same as problems): imported, but worth a look.
+  for (const auto& line : skipped_summary(report, file)) {
+    err << "skipped: " << visible_text(line) << "\n";
+  }
   for (const auto& warning : report.warnings) err << "warning: " << visible_text(warning) << "\n";
   if (report.format == ImportFormat::devices || report.format == ImportFormat::models) {
     // Devices and models are the database's, shared by its books.
@@ -95,7 +108,11 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
   }
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
-      << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";
+      << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped";
+  if (report.without_accelerator > 0) {
+    out << ", " << report.without_accelerator << " without an accelerator (CPU-only or host VM)";
+  }
+  out << "\n";
   return 0;
 }
 

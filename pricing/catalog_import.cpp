@@ -22,6 +22,7 @@
 #include <tuple>
 #include <utility>
 
+#include "pricing/accelerator_names.hpp"
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_file.hpp"
 #include "pricing/catalog_import_steps.hpp"
@@ -61,6 +62,15 @@ std::set<std::string, std::less<>> builtin_device_ids(SQLite::Database& builtin)
   SQLite::Statement q(builtin, "SELECT id FROM devices ORDER BY id");
   while (q.executeStep()) ids.insert(q.getColumn(0).getString());
   return ids;
+}
+
+// The accelerator names of the built-in catalog's devices.
+AcceleratorNames builtin_accelerator_names(SQLite::Database& builtin) {
+  std::vector<DeviceNaming> devices;
+  SQLite::Statement q(builtin, "SELECT id, name FROM devices ORDER BY id");
+  while (q.executeStep())
+    devices.push_back({q.getColumn(0).getString(), q.getColumn(1).getString()});
+  return AcceleratorNames(devices);
 }
 
 constexpr const char* kDeviceList =
@@ -701,15 +711,21 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
                               : (*format == ImportFormat::skypilot_vms ? "SkyPilot catalog vms.csv "
                                                                        : "gpuhunt catalog ") +
                                     provider + "/" + file_name;
+  const AcceleratorNames names = builtin_accelerator_names(*builtin);
   std::vector<Offer> offers =
       *format == ImportFormat::skypilot_vms
-          ? import_detail::read_skypilot_offers(table, provider, problems, report)
-          : import_detail::read_gpuhunt_offers(table, provider, problems, report);
+          ? import_detail::read_skypilot_offers(table, provider, names, problems, report)
+          : import_detail::read_gpuhunt_offers(table, provider, names, problems, report);
   offers = import_detail::merge_zones(
       std::move(offers),
       *format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
       problems);
   if (!problems.items.empty()) throw ImportError(problems.sorted());
+  std::stable_sort(report.skipped_rows.begin(), report.skipped_rows.end(),
+                   [](const SkippedRow& a, const SkippedRow& b) { return a.line < b.line; });
+  if (report.skipped > 0 && !options.allow_skipped) {
+    throw ImportIncomplete(skipped_summary(report, file), report.skipped);
+  }
   const std::vector<Record> records = offers_to_records(offers, provider, options, source);
   std::size_t at = 0;
   write(rental_kind(), [&](Record& out) {

@@ -106,6 +106,7 @@ complete -c gputco -n "__fish_seen_subcommand_from import" -l as-of -x -d 'rows 
 complete -c gputco -n "__fish_seen_subcommand_from import" -l observed-on -x -d 'date of a SkyPilot or gpuhunt file'
 complete -c gputco -n "__fish_seen_subcommand_from import" -l source -x -d 'the source of every row'
 complete -c gputco -n "__fish_seen_subcommand_from import" -l accept-outliers -d 'import rows that fail a plausibility check'
+complete -c gputco -n "__fish_seen_subcommand_from import" -l allow-skipped -d 'import the other rows when some cannot be'
 complete -c gputco -n "__fish_seen_subcommand_from export" -a 'prices rentals'
 complete -c gputco -n "__fish_seen_subcommand_from export" -l output -s o -r -F -d 'file to write'
 complete -c gputco -n "__fish_seen_subcommand_from catalog" -l catalog -r -F -d 'user catalog'
