@@ -254,18 +254,18 @@ void check_plausibility(SQLite::Database& db, const FileKind& kind, std::int64_t
   }
 }
 
-// Rental offers of the file: a spot rate above the on-demand rate of the same provider,
-// device, region, date, billing and currency (the same sku's when the file has it, else the
-// dearest, the first in the file of equal ones) is a problem of the spot row's line. One sorted
-// query over the rows of this file; one group of on-demand rates in memory at a time.
-void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& problems) {
+// Rental offers of the file: a spot or reserved (reserved_1y, reserved_3y) rate above the
+// on-demand rate of the same provider, device, region, date, billing and currency (the same
+// sku's when the file has it, else the dearest, the first in the file of equal ones) is a
+// problem of that row's line. One sorted query over the rows of this file ("on_demand" sorts
+// before the other terms); one group of on-demand rates in memory at a time.
+void check_discounted_rates(SQLite::Database& db, const std::string& book, Problems& problems) {
   SQLite::Statement rows(
       db,
       "SELECT o.provider, o.device_id, o.region, o.observed_on, o.billing, o.currency, o.term, "
       "o.sku, o.amount * 1.0 / o.devices_per_instance, l.line FROM temp.import_lines l "
-      "JOIN main.rental_offers o ON o.id = l.id WHERE o.book = ?1 AND o.term IN ('on_demand', "
-      "'spot') ORDER BY o.provider, o.device_id, o.region, o.observed_on, o.billing, "
-      "o.currency, o.term, l.line");
+      "JOIN main.rental_offers o ON o.id = l.id WHERE o.book = ?1 ORDER BY o.provider, "
+      "o.device_id, o.region, o.observed_on, o.billing, o.currency, o.term, l.line");
   rows.bind(1, book);
   struct Rate {
     double per_device = 0;
@@ -285,7 +285,7 @@ void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& p
     const std::string term = rows.getColumn(6).getString();
     const std::string sku = rows.getColumn(7).getString();
     const Rate rate{rows.getColumn(8).getDouble(), rows.getColumn(9).getInt()};
-    if (term == "on_demand") {  // "on_demand" sorts before "spot": every one is seen first
+    if (term == "on_demand") {
       by_sku.emplace(sku, rate);
       if (!dearest || rate.per_device > dearest->per_device) dearest = rate;
       continue;
@@ -295,10 +295,11 @@ void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& p
     const Rate& reference = same_sku != by_sku.end() ? same_sku->second : *dearest;
     if (rate.per_device > reference.per_device) {
       problems.add(rate.line, "amount",
-                   "spot rate " + format_number(rate.per_device) + " " + key[5] +
+                   term + " rate " + format_number(rate.per_device) + " " + key[5] +
                        " per device-hour is above the on-demand rate " +
                        format_number(reference.per_device) + " of line " +
-                       std::to_string(reference.line) + " (same provider, device, region, date)");
+                       std::to_string(reference.line) + " (same provider, device, region, date" +
+                       (term == "spot" ? ")" : "; a commitment sells below on-demand)"));
     }
   }
 }
@@ -384,14 +385,14 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
                                       column_list + ") VALUES (?1" + params +
                                       ") ON CONFLICT DO NOTHING");
     std::set<std::string, std::less<>> devices;  // copied: at most the catalog's devices
-    bool spot_rows = false;
+    bool discounted_rows = false;  // spot or reserved rows, compared with on-demand ones
     Record r;
     while (next(r)) {
       const auto& device = std::get<std::string>(r.values[device_column]);
       if (devices.insert(device).second) copy_device(*db, builtin, device);
       if (term_column >= 0 &&
-          std::get<std::string>(r.values[static_cast<std::size_t>(term_column)]) == "spot") {
-        spot_rows = true;
+          std::get<std::string>(r.values[static_cast<std::size_t>(term_column)]) != "on_demand") {
+        discounted_rows = true;
       }
       insert.reset();
       insert.clearBindings();
@@ -449,7 +450,7 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
       }
       if (same) ++report.unchanged;
     }
-    if (spot_rows) check_spot_rates(*db, options.book, problems);
+    if (discounted_rows) check_discounted_rates(*db, options.book, problems);
     if (!problems.items.empty() || !book_problems.items.empty()) return;  // rolls back
     check_plausibility(*db, kind, last_old_id, options, book_problems, report);
     if (!book_problems.items.empty()) return;

@@ -562,27 +562,34 @@ TEST(Plausibility, outliersUsedAboveNewAndConflictsAreFound) {
     EXPECT_FALSE(f.reviewed) << f.text;
     found.push_back(f.text);
   }
-  EXPECT_EQ(found,
-            (std::vector<std::string>{
-                // h100-sxm: one other USD observation, 27,500 (data-gate.ch): 9e6 / 27500 = 327.3.
-                "purchase price h100-sxm new (book odd, x, us, 2026-11-01): 9000000 USD is 327.3 "
-                "x the median 27500 USD of the 1 other observation of h100-sxm in USD "
-                "(plausible: 1/5 to 5 x)",
-                // rtx-3090: others 700, 750, 850 (built-in): median 750; 750 / 1 = 750.
-                "purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 USD is 1/750 of "
-                "the median 750 USD of the 3 other observations of rtx-3090 in USD (plausible: "
-                "1/5 to 5 x)",
-                // rtx-5090 used 2,600 vs new 1,999 and 2,550 (runlocalai.co, 2026-05-01, 31 days).
-                "purchase price rtx-5090 used (book odd, c, us, 2026-06-01): used 2600 USD is "
-                "above every new price of rtx-5090 within 92 days: 1999 USD (book built-in, "
-                "2026-05-01), 2550 USD (book built-in, 2026-05-01)",
-                "purchase price rtx-4090 used (book odd, 2026-11-02, source 's3'): 2 rows with "
-                "different amounts: 500 USD, 900 USD (a plan takes the lowest amount of the "
-                "latest date)"}));
+  EXPECT_EQ(
+      found,
+      (std::vector<std::string>{
+          // h100-sxm: one other USD observation, 27,500 (data-gate.ch): 9e6 / 27500 = 327.3.
+          "purchase price h100-sxm new (book odd, x, us, 2026-11-01): 9000000 USD is 327.3 "
+          "x the median 27500 USD of the 1 other observation of h100-sxm in USD "
+          "(plausible: 1/5 to 5 x)",
+          // rtx-3090: others 700, 750, 850 (built-in): median 750; 750 / 1 = 750.
+          "purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 USD is 1/750 of "
+          "the median 750 USD of the 3 other observations of rtx-3090 in USD (plausible: "
+          "1/5 to 5 x)",
+          // rtx-4090 used 500 against the built-in used prices within 183 days of
+          // 2026-11-02: 2,000 (2026-06-29; 1,550 of 2026-05-01 is 185 days before):
+          // 500 / 2000 = 1/4, beyond 1/3 (issue 38). 900 / 2000 = 1/2.2 passes.
+          "purchase price rtx-4090 used (book odd, b, eu, 2026-11-02): 500 USD is 1/4 of the "
+          "built-in catalog's reference 2000 USD (the median of its 1 used prices of rtx-4090 "
+          "in USD within 183 days of it; plausible: 1/3 to 3 x)",
+          // rtx-5090 used 2,600 vs new 1,999 and 2,550 (runlocalai.co, 2026-05-01, 31 days).
+          "purchase price rtx-5090 used (book odd, c, us, 2026-06-01): used 2600 USD is "
+          "above every new price of rtx-5090 within 92 days: 1999 USD (book built-in, "
+          "2026-05-01), 2550 USD (book built-in, 2026-05-01)",
+          "purchase price rtx-4090 used (book odd, 2026-11-02, source 's3'): 2 rows with "
+          "different amounts: 500 USD, 900 USD (a plan takes the lowest amount of the "
+          "latest date)"}));
   // The same findings make `catalog check` fail; the plan's choice on that date is the lowest.
   const Catalog c = Catalog::open_layered(db);
-  // 5: with only two H100 SXM observations, the built-in 27,500 is 1/327 of the other too.
-  EXPECT_EQ(c.audit("", 90).problems.size(), 5u);
+  // 6: with only two H100 SXM observations, the built-in 27,500 is 1/327 of the other too.
+  EXPECT_EQ(c.audit("", 90).problems.size(), 6u);
   const auto used = c.latest_price("rtx-4090", "used", "2026-11-27");
   ASSERT_TRUE(used.has_value());
   EXPECT_EQ(used->amount, 500);

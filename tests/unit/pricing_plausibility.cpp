@@ -142,7 +142,7 @@ TEST(RentalPlausibility, anOfferFarBelowItsDatedMedianIsRefusedWithItsLine) {
 
 TEST(RentalPlausibility, theBuiltInCatalogHasNoImplausibleRow) {
   const Catalog c = Catalog::open_builtin();
-  for (const auto& f : c.rental_plausibility()) ADD_FAILURE() << f.text;
+  for (const auto& f : c.rental_plausibility()) EXPECT_TRUE(f.reviewed) << f.text;
   for (const auto& f : c.price_plausibility()) EXPECT_TRUE(f.reviewed) << f.text;
   EXPECT_EQ(c.audit("", 90).problems, Problems{});
 }
