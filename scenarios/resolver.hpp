@@ -111,12 +111,16 @@ class Resolver {
 
   /// The plan currency per 1 unit of `from` and the catalog rates it is made of: none for the
   /// scenario's [fx] rate, one for the catalog's dated rate (direct or inverted), two for a
-  /// cross rate through EUR (FROM/EUR, EUR/plan). nullopt when there is none.
+  /// cross rate through EUR (FROM/EUR, EUR/plan) of one date: the latest on or before as_of
+  /// both legs are observed on, else each leg's latest. nullopt when there is none.
   struct FxQuote {
     double rate = 0;
     std::vector<FxRate> legs;
   };
   std::optional<FxQuote> fx_quote(const std::string& from) const;
+  /// A warning of the plan when the catalog rates its conversions used (every leg of every
+  /// currency converted) are of different dates, each pair named with its date.
+  void check_fx_dates();
 
   /// The plan currency per 1 unit of `from` (fx_quote): the scenario's [fx] rate, else the
   /// catalog's dated rate (direct or inverted), else a cross rate through EUR (the ECB's reference
