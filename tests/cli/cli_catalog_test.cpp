@@ -94,7 +94,7 @@ TEST_F(CatalogCli, implausiblePricesAreRefusedOrAcceptedAndFailTheCheck) {
   const std::string odd = file("odd.csv", std::string(kPriceHeader) +
                                               "rtx-3090,used,1,USD,us,ebay,2026-11-01,s1,\n"
                                               "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
-                                              "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n");
+                                              "rtx-4090,used,700,USD,eu,b,2026-11-02,s3,\n");
   const auto refused = gputco({"catalog", "import", odd, "--book", "odd", "--as-of", "2026-11-29"});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   // Built-in used RTX 3090: 700, 850, 750: median 750.
@@ -115,7 +115,7 @@ TEST_F(CatalogCli, implausiblePricesAreRefusedOrAcceptedAndFailTheCheck) {
             std::string::npos)
       << imported.err;
   EXPECT_NE(imported.err.find("warning: implausible: purchase price rtx-4090 used (book odd, "
-                              "2026-11-02, source 's3'): 2 rows with different amounts: 500 USD, "
+                              "2026-11-02, source 's3'): 2 rows with different amounts: 700 USD, "
                               "900 USD"),
             std::string::npos)
       << imported.err;
