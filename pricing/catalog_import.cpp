@@ -34,6 +34,7 @@
 #include "pricing/price_book_files.hpp"
 #include "pricing/price_plausibility.hpp"
 #include "pricing/public_catalogs.hpp"
+#include "pricing/statistics_import.hpp"
 #include "pricing/visible_text.hpp"
 
 namespace gputco {
@@ -580,6 +581,12 @@ std::string to_string(ImportFormat format) {
       return "devices";
     case ImportFormat::models:
       return "models";
+    case ImportFormat::eurostat_tsv:
+      return "eurostat_tsv";
+    case ImportFormat::eia_csv:
+      return "eia_csv";
+    case ImportFormat::ecb_xml:
+      return "ecb_xml";
   }
   return "?";
 }
@@ -609,6 +616,18 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     throw ImportError({"--as-of: " + in_quotes(options.as_of) + " is not a date YYYY-MM-DD"});
   }
 
+  std::error_code exists_ec;
+  const bool db_existed = fs::exists(db_path, exists_ec);
+  const auto cleanup = [&] {
+    if (!db_existed) remove_empty_database(db_path);
+  };
+  // Files the statistics offices publish, told by their first bytes (not CSV).
+  if (const auto stats = import_detail::sniff_statistics_format(csv_path)) {
+    report.format = *stats;
+    import_detail::import_statistics(db_path, csv_path, file, *stats, nullptr, options, report,
+                                     cleanup);
+    return report;
+  }
   // Read record by record: the header now, the rows as they are written (one in memory).
   std::optional<CsvReader> csv;
   CsvRow header;
@@ -620,17 +639,31 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   } catch (const CatalogError& e) {
     throw ImportError({e.what()});
   }
-  const auto format = detect_format(header.fields);
+  const auto format = import_detail::is_eia_retail_sales(header.fields)
+                          ? std::optional<ImportFormat>(ImportFormat::eia_csv)
+                          : detect_format(header.fields);
   if (!format) {
     throw ImportError({file + ":" + std::to_string(header.line) +
                        ": header: not a file this program imports: expected the columns of "
                        "purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
                        "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
-                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a "
+                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice), a "
                        "gpuhunt CSV (instance_name, location, price, gpu_count, gpu_name, "
-                       "spot)"});
+                       "spot), an EIA retail-sales CSV (period, stateid, sectorid, price), a "
+                       "Eurostat nrg_pc_205 TSV or an ECB reference rates XML"});
   }
   report.format = *format;
+  if (*format == ImportFormat::eia_csv) {
+    CsvTable table;
+    try {
+      table = read_rows_after(*csv, std::move(header));
+    } catch (const CatalogError& e) {
+      throw ImportError({e.what()});
+    }
+    import_detail::import_statistics(db_path, csv_path, file, *format, &table, options, report,
+                                     cleanup);
+    return report;
+  }
 
   auto builtin = open_builtin_database();
   const auto device_ids = builtin_device_ids(*builtin);

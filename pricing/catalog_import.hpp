@@ -31,9 +31,13 @@ enum class ImportFormat {
   gpuhunt,       ///< gpuhunt catalog CSV: instance_name, location, price, ... gpu_name, spot
   devices,       ///< our devices.csv: devices of the user's own (memory_gb, bandwidth_gbps, ...)
   models,        ///< our models.csv: models of the user's own (params_b, layers, ...)
+  eurostat_tsv,  ///< Eurostat nrg_pc_205 SDMX-TSV: business electricity tariffs of Europe
+  eia_csv,       ///< EIA retail-sales CSV: US electricity tariffs by state and sector
+  ecb_xml,       ///< ECB euro foreign exchange reference rates XML
 };
 
-/// "purchase_prices", "rental_offers", "skypilot_vms", "gpuhunt", "devices" or "models".
+/// "purchase_prices", "rental_offers", "skypilot_vms", "gpuhunt", "devices", "models",
+/// "eurostat_tsv", "eia_csv" or "ecb_xml".
 std::string to_string(ImportFormat format);
 
 /// What an import is told besides the file.
@@ -58,10 +62,22 @@ struct ImportOptions {
   /// true (`--accept-outliers`): it is imported and listed in ImportReport::warnings, and a plan
   /// that uses it says so.
   bool accept_outliers = false;
-  /// SkyPilot and gpuhunt: false (the default): rows with an accelerator that cannot be
+  /// SkyPilot, gpuhunt and the statistics files: false (the default): rows that cannot be
   /// imported refuse the file (ImportIncomplete, exit 1, every such row named); true
   /// (`--allow-skipped`): the other rows are imported and the skipped ones reported.
   bool allow_skipped = false;
+  /// Eurostat TSV: the consumption band (nrg_cons) and tax level (tax) imported, and the
+  /// semester (YYYY-S1|S2; empty: each country's latest with a value). Defaults: band IC
+  /// (500-1,999 MWh a year), excluding VAT and other recoverable taxes, as the built-in
+  /// tariffs.
+  std::string band = "MWH500-1999";
+  std::string tax = "X_VAT";
+  std::string period;
+  /// EIA CSV: the sector imported (sectorid: COM commercial, IND industrial, RES residential,
+  /// ALL).
+  std::string sector = "COM";
+  /// ECB XML: only days on or after this date (YYYY-MM-DD; empty: every day of the file).
+  std::string since;
 };
 
 /// A row of a SkyPilot or gpuhunt file that carries an accelerator and is not imported.
@@ -85,6 +101,9 @@ struct ImportReport {
   /// Rows without an accelerator: CPU-only instances and GCP's host VM rows (priced into the
   /// GPU offers they host). Not GPU offers: counted, never skipped.
   int without_accelerator = 0;
+  /// Statistics rows of another band, tax level, currency, unit or sector than the import asks
+  /// for (Eurostat, EIA): counted, not skipped.
+  int not_selected = 0;
   /// Every skipped row, in line order (skipped_summary groups them).
   std::vector<SkippedRow> skipped_rows;
   /// The plausibility findings of the book after the import ("implausible: ..." or, for a row
@@ -99,6 +118,7 @@ struct ImportReport {
 std::vector<std::string> skipped_summary(const ImportReport& report, const std::string& file);
 
 /// Thrown when a SkyPilot or gpuhunt file has rows with an accelerator that cannot be imported
+/// (or a statistics file rows without a value or in a withdrawn currency)
 /// and ImportOptions::allow_skipped is false: a runtime refusal (exit 1), not bad input; the file
 /// may be fine and the catalog lack a device. summary() is skipped_summary's; nothing was
 /// written.
@@ -151,6 +171,11 @@ inline constexpr double kPriceFloor = 0.01;
 /// (a name the catalog has no device for, AcceleratorNames; a TPU; a fractional count; no
 /// price; a GCP GPU without a host in its zone) are `skipped_rows`: unless
 /// `options.allow_skipped`, they refuse the file (ImportIncomplete: nothing written, exit 1).
+///
+/// Statistics files (ImportFormat eurostat_tsv, eia_csv, ecb_xml; pricing/statistics_import.hpp)
+/// write tariffs or exchange rates, shared by every book of the database: Eurostat's TSV and
+/// the ECB's XML are told by their first bytes (not from standard input), EIA's CSV by its
+/// header; Eurostat and EIA figures need `options.observed_on`, the ECB's carry their day.
 ///
 /// Writing: WAL journal, a busy timeout of kCatalogBusyTimeoutMs, foreign keys on, one
 /// BEGIN IMMEDIATE transaction for the whole file (a concurrent import waits for it, or fails

@@ -12,10 +12,18 @@ namespace gputco {
 
 namespace {
 
-// "6", "6, 9", "10-17, 20": ascending line numbers with runs of three or more shortened.
+// "6", "6, 9", "10-17, 20": ascending line numbers with runs of three or more shortened; past
+// kListedRuns runs, "and N more lines" (a withdrawn currency of the ECB's history file is on
+// thousands of lines: the count says how many).
+constexpr std::size_t kListedRuns = 20;
 std::string line_list(const std::vector<int>& lines) {
   std::string out;
+  std::size_t runs = 0;
   for (std::size_t i = 0; i < lines.size();) {
+    if (runs == kListedRuns) {
+      out += " and " + std::to_string(lines.size() - i) + " more lines";
+      break;
+    }
     std::size_t j = i;
     while (j + 1 < lines.size() && lines[j + 1] == lines[j] + 1) ++j;
     if (!out.empty()) out += ", ";
@@ -26,6 +34,7 @@ std::string line_list(const std::vector<int>& lines) {
       out += std::to_string(lines[i]);
       ++i;
     }
+    ++runs;
   }
   return out;
 }
@@ -62,7 +71,7 @@ ImportIncomplete::ImportIncomplete(std::vector<std::string> summary, int skipped
         std::string text;
         for (const auto& line : summary) text += line + "\n";
         text += std::to_string(skipped) + (skipped == 1 ? " row" : " rows") +
-                " with an accelerator cannot be imported; nothing imported (--allow-skipped "
+                " cannot be imported; nothing imported (--allow-skipped "
                 "imports the other rows)";
         return text;
       }()),

@@ -223,7 +223,7 @@ TEST_F(CatalogCli, skippedRowsExitOneUnlessAllowed) {
                              "device"),
             std::string::npos)
       << refused.err;
-  EXPECT_NE(refused.err.find("gputco: 4 rows with an accelerator cannot be imported from " + vms +
+  EXPECT_NE(refused.err.find("gputco: 4 rows cannot be imported from " + vms +
                              "; nothing imported (--allow-skipped imports the other rows)\n"),
             std::string::npos)
       << refused.err;

@@ -142,8 +142,10 @@ INSTANTIATE_TEST_SUITE_P(
                    {"book.csv:1: header: not a file this program imports: expected the columns "
                     "of purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
                     "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
-                    "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a gpuhunt "
-                    "CSV (instance_name, location, price, gpu_count, gpu_name, spot)"}}),
+                    "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice), a gpuhunt "
+                    "CSV (instance_name, location, price, gpu_count, gpu_name, spot), an EIA "
+                    "retail-sales CSV (period, stateid, sectorid, price), a Eurostat nrg_pc_205 "
+                    "TSV or an ECB reference rates XML"}}),
     [](const ::testing::TestParamInfo<RejectCase>& case_info) { return case_info.param.name; });
 
 TEST(Import, rejectedFileLeavesAnExistingDatabaseByteForByte) {
@@ -851,6 +853,24 @@ TEST(ImportSkyPilot, rowsThatCannotBeImportedRefuseTheFileEachNamed) {
   EXPECT_EQ(report.skipped, 4);
   EXPECT_EQ(report.without_accelerator, 1);  // c5.large
   EXPECT_EQ(skipped_summary(report, "vms.csv").size(), 3u);
+}
+
+// A withdrawn currency of the ECB's whole history is on thousands of lines: the summary lists
+// the first 20 runs of lines and counts the rest.
+TEST(SkippedSummary, listsTwentyRunsOfLinesThenCountsTheRest) {
+  ImportReport report;
+  // Lines 2, 4, 6, ..., 60: 30 lines, no two adjacent, so 30 runs of one line each.
+  for (int line = 2; line <= 60; line += 2) {
+    report.skipped_rows.push_back({line, "currency", "HRK", "withdrawn"});
+  }
+  // Runs 1-20 are lines 2..40; the 10 lines 42..60 are counted.
+  std::string listed;
+  for (int line = 2; line <= 40; line += 2) {
+    listed += (listed.empty() ? "" : ", ") + std::to_string(line);
+  }
+  EXPECT_EQ(skipped_summary(report, "hist.xml"),
+            (Problems{"hist.xml:" + listed +
+                      " and 10 more lines: currency: 'HRK': withdrawn (30 rows)"}));
 }
 
 TEST(AcceleratorNames, everyBuiltinDeviceIsKnownByItsIdAndName) {
