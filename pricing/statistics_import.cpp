@@ -99,6 +99,10 @@ void check_tariff(double amount, int line, const std::string& column, Problems& 
 
 std::optional<ImportFormat> sniff_statistics_format(const std::string& path) {
   if (is_standard_input(path)) return std::nullopt;
+  // A FIFO, device or folder is never opened here (a FIFO would block): the CSV reader refuses
+  // it by name.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::string head(64 * 1024, '\0');

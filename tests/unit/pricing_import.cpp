@@ -538,6 +538,10 @@ TEST_F(Layered, auditFindsStaleBookPricesAtADate) {
             (Problems{"reviewed: purchase price rtx-4090 used (book built-in, used market, us, "
                       "2026-06-29): used 2000 USD is above every new price of rtx-4090 within 92 "
                       "days: 1900 USD (book built-in, 2026-05-01)",
+                      "reviewed: rental offer runpod 1x_RTX3090_SECURE hourly on_demand (book "
+                      "built-in, global, 2025-06-07): 0.43 USD per device-hour is above the "
+                      "highest purchase price 850 USD of rtx-3090 / 2190 h (3 months of hours) = "
+                      "0.3881 USD (too few offers to compare with: fewer than 3 of any date)",
                       "staleness not checked: give --as-of DATE"}));
 }
 
