@@ -30,11 +30,14 @@ std::string today_utc() {
 
 int catalog_import(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   po::options_description visible(
-      "usage: gputco catalog import FILE.csv [options]\n\n"
+      "usage: gputco catalog import FILE [options]\n\n"
       "Imports a price file into a price book of the user catalog (created on first import),\n"
       "layered over the built-in catalog by plan, fit and catalog list/show. The format is told\n"
       "by the header: purchase_prices.csv or rental_offers.csv as in pricing/data/README.md,\n"
-      "a SkyPilot catalog vms.csv, or a gpuhunt catalog CSV; or devices.csv or models.csv:\n"
+      "a SkyPilot catalog vms.csv, or a gpuhunt catalog CSV; tariffs from Eurostat's nrg_pc_205\n"
+      "TSV or EIA's retail-sales CSV (with --observed-on), exchange rates from the ECB's\n"
+      "eurofxref XML (daily, 90 days or the whole history), each read as published; or\n"
+      "devices.csv or models.csv:\n"
       "devices and models of your own, then usable by id in plan, fit and throughput (not a\n"
       "built-in id; a source and date in every row). Every row is checked; a file\n"
       "with any problem is rejected whole (each problem printed as FILE:LINE: column: problem,\n"
@@ -52,14 +55,31 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
       "rows observed after this date are rejected as in the future (default: today, UTC; the "
       "only use of the clock)")(
       "observed-on", po::value(&options.observed_on)->value_name("DATE"),
-      "SkyPilot/gpuhunt files: the date their prices were read (required for them)")(
+      "SkyPilot/gpuhunt files: the date their prices were read; Eurostat TSV and EIA CSV: the "
+      "date the file was published or downloaded (required for them)")(
       "provider", po::value(&options.provider)->value_name("NAME"),
       "SkyPilot/gpuhunt files: the provider (default: from the file name; vms.csv: its folder)")(
       "source", po::value(&options.source)->value_name("TEXT"),
       "SkyPilot/gpuhunt files: the source of every row (default: format, provider, file name)")(
       "accept-outliers", po::bool_switch(&options.accept_outliers),
       "import rows that fail a plausibility check (far from the dated median of their item, "
-      "or used above new) instead of refusing the file; plans that use them say so");
+      "or used above new) instead of refusing the file; plans that use them say so")(
+      "band", po::value(&options.band)->value_name("NRG_CONS"),
+      "Eurostat TSV: the consumption band (default MWH500-1999: band IC, as the built-in "
+      "tariffs)")("tax", po::value(&options.tax)->value_name("TAX"),
+                  "Eurostat TSV: the tax level (default X_VAT: excluding VAT and other "
+                  "recoverable taxes)")(
+      "period", po::value(&options.period)->value_name("YYYY-SN"),
+      "Eurostat TSV: the semester (default: each country's latest with a value)")(
+      "sector", po::value(&options.sector)->value_name("ID"),
+      "EIA CSV: the sector (COM commercial, default; IND, RES, ALL)")(
+      "since", po::value(&options.since)->value_name("DATE"),
+      "ECB XML: only the days on or after DATE (default: every day of the file)")(
+      "allow-skipped", po::bool_switch(&options.allow_skipped),
+      "SkyPilot/gpuhunt files: import the other rows when some rows with an accelerator "
+      "cannot be (not a catalog device, a TPU, a share of a device, no price); statistics "
+      "files: when some rows have no value or a withdrawn currency; without it such a file is "
+      "refused, every such row named, exit code 1");
   auto vm = parse_arguments(args, visible, {{"file", &file}});
   if (vm.count("help")) {
     out << visible << "\n";
@@ -82,10 +102,34 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
         << (e.problems().size() == 1 ? " problem" : " problems") << " in " << file
         << "; nothing imported\n";
     return 2;
+  } catch (const ImportIncomplete& e) {
+    for (const auto& line : e.summary()) err << "skipped: " << visible_text(line) << "\n";
+    err << "gputco: " << e.skipped() << (e.skipped() == 1 ? " row" : " rows")
+        << " cannot be imported from " << file
+        << "; nothing imported (--allow-skipped imports the other rows)\n";
+    return 1;
   }
-  // Skipped rows, then the book's plausibility findings (catalog check reports the same as
-  // problems): imported, but worth a look.
+  // Skipped rows (with --allow-skipped), then the book's plausibility findings (catalog check
+  // reports the same as problems): imported, but worth a look.
+  for (const auto& line : skipped_summary(report, file)) {
+    err << "skipped: " << visible_text(line) << "\n";
+  }
   for (const auto& warning : report.warnings) err << "warning: " << visible_text(warning) << "\n";
+  if (report.format == ImportFormat::eurostat_tsv || report.format == ImportFormat::eia_csv ||
+      report.format == ImportFormat::ecb_xml) {
+    // Tariffs and exchange rates are the database's, shared by its books.
+    out << "imported " << file << " (" << to_string(report.format) << ") into " << db << ": "
+        << (report.format == ImportFormat::ecb_xml ? "rates" : "tariffs") << ": "
+        << report.rows_read << " rows read, " << report.inserted << " added, " << report.unchanged
+        << " unchanged, " << report.skipped << " skipped";
+    if (report.not_selected > 0) {
+      out << ", " << report.not_selected
+          << (report.format == ImportFormat::eia_csv ? " of other sectors"
+                                                     : " of other bands, taxes or currencies");
+    }
+    out << "\n";
+    return 0;
+  }
   if (report.format == ImportFormat::devices || report.format == ImportFormat::models) {
     // Devices and models are the database's, shared by its books.
     out << "imported " << file << " (" << to_string(report.format) << ") into " << db << ": "
@@ -95,7 +139,11 @@ int catalog_import(const std::vector<std::string>& args, std::ostream& out, std:
   }
   out << "imported " << file << " (" << to_string(report.format) << ") into book '" << report.book
       << "' of " << db << ": " << report.rows_read << " rows read, " << report.inserted
-      << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped\n";
+      << " added, " << report.unchanged << " unchanged, " << report.skipped << " skipped";
+  if (report.without_accelerator > 0) {
+    out << ", " << report.without_accelerator << " without an accelerator (CPU-only or host VM)";
+  }
+  out << "\n";
   return 0;
 }
 

@@ -199,10 +199,19 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
   }
   const ServingGoal goal = serving_goal("fit", o.goal, vm, false);
   check_per_token_target("fit", goal, o.output_tokens);
-  const std::string as_of = o.as_of.empty() ? kLatest : o.as_of;
+  // Rates as a plan takes them (issue 38): by price basis, fresh before cheap, as of --as-of or,
+  // without it, the catalog's newest observation (no clock: same input, same output).
+  ServingPrices prices;
+  prices.as_of_given = !o.as_of.empty();
+  prices.as_of = prices.as_of_given ? o.as_of : catalog.data_date();
+  if (prices.as_of.empty()) prices.as_of = kLatest;  // a catalog without observations
+  PriceBasis basis;
+  basis.as_of = prices.as_of;
+  basis.max_age_days = prices.max_age_days;
   std::vector<ServingOffer> offers;
-  for (const auto& device : catalog.devices())
-    offers.push_back(serving_offer(catalog, device, as_of));
+  for (const auto& device : catalog.devices()) {
+    offers.push_back(serving_offer(catalog, device, basis));
+  }
   const auto rows = rank_serving(request, offers, goal, default_thread_count());
   // A refusal that is the same for every device is the request's (GGUF on vLLM, a q4_0 KV
   // cache on SGLang), not a device's: one error, exit 2, as throughput gives, instead of an
@@ -212,8 +221,8 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
       })) {
     throw UsageError("fit: " + rows.front().refusal);
   }
-  out << (o.json ? serving_finder_json(request, goal, rows)
-                 : serving_finder_text(request, goal, rows));
+  out << (o.json ? serving_finder_json(request, goal, rows, prices)
+                 : serving_finder_text(request, goal, rows, prices));
   return 0;
 }
 
@@ -358,7 +367,8 @@ int fit_command(const std::vector<std::string>& args, std::ostream& out, std::os
       "two device ids side by side, with a one-line verdict")(
       "multi", po::bool_switch(&o.multi), "finder: list 2x, 4x and 8x systems of every device")(
       "as-of", po::value(&o.as_of)->value_name("DATE"),
-      "prices: latest observation on or before YYYY-MM-DD (default: all)")(
+      "prices: latest observation on or before YYYY-MM-DD (default: all; --engine: the "
+      "catalog's newest observation, and a rate older than 90 days only when no fresher one)")(
       "mode", po::value(&o.mode)->value_name("M"),
       "inference (default) | finetune-full | finetune-lora | finetune-qlora")(
       "lora-rank", po::value(&o.lora_rank)->value_name("R"), "LoRA / QLoRA rank (default 16)")(

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "cli/commands.hpp"
+#include "scenarios/dates.hpp"
 
 namespace po = boost::program_options;
 
@@ -87,17 +88,32 @@ ServingEngine serving_engine(const std::string& command, const std::string& text
   return *engine;
 }
 
-ServingOffer serving_offer(const Catalog& catalog, const Device& device, const std::string& as_of) {
+ServingOffer serving_offer(const Catalog& catalog, const Device& device, const PriceBasis& basis) {
   ServingOffer offer;
   offer.device = device;
-  for (const auto& r : catalog.rental_offers(as_of, device.id, "hourly", "on_demand")) {
-    const auto fx = catalog.fx_rate(r.currency, "USD", as_of);
+  std::vector<RentalOffer> candidates;
+  for (const auto& r : catalog.rental_offers(basis.as_of, device.id, "hourly", "on_demand")) {
+    const auto fx = catalog.fx_rate(r.currency, "USD", basis.as_of);
     if (!fx) continue;
-    const double usd = r.amount_per_device() * fx->rate;
-    if (!offer.rate_per_gpu_hour || usd < offer.rate_per_gpu_hour->amount) {
-      offer.rate_per_gpu_hour = Price{usd, "USD"};
-      offer.rate_source = r.provider + " " + r.sku + " (" + r.provenance.observed_on + ")";
-    }
+    candidates.push_back(r);
+  }
+  const auto in_usd = [&](const RentalOffer& r) {
+    return r.amount_per_device() * catalog.fx_rate(r.currency, "USD", basis.as_of)->rate;
+  };
+  const auto choice =
+      choose_rental_offer(candidates, basis, in_usd, "on_demand hourly offers of " + device.id);
+  if (!choice) return offer;
+  const RentalOffer& r = choice->row;
+  offer.rate_per_gpu_hour = Price{in_usd(r), "USD"};
+  offer.rate_source = r.provider + " " + r.sku + " (" + r.provenance.observed_on + ")";
+  offer.rate_observed_on = r.provenance.observed_on;
+  offer.rate_stale = days_between(r.provenance.observed_on, basis.as_of) > basis.max_age_days;
+  // The finder has no prefer_fresh_prices key: the choice's hint to a plan's reader goes.
+  for (std::string note : choice->warnings) {
+    const std::string plan_hint = " (prefer_fresh_prices = false takes it)";
+    if (const auto at = note.find(plan_hint); at != std::string::npos)
+      note.erase(at, plan_hint.size());
+    offer.rate_notes.push_back(std::move(note));
   }
   return offer;
 }

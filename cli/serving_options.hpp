@@ -9,6 +9,7 @@
 #include "engine/serving.hpp"
 #include "engine/serving_finder.hpp"
 #include "pricing/catalog.hpp"
+#include "scenarios/price_choice.hpp"
 
 namespace gputco::cli {
 
@@ -36,9 +37,11 @@ void check_per_token_target(const std::string& command, const ServingGoal& goal,
 /// The engine named by --engine. Throws UsageError when unknown.
 ServingEngine serving_engine(const std::string& command, const std::string& text);
 
-/// The cheapest on-demand hourly rental of `device` as of `as_of`, per GPU-hour in USD
-/// (converted at the catalog's rate of that date), with its provider, SKU and date; an offer
-/// in a currency without a USD rate is skipped. nullopt rate when the device has none.
-ServingOffer serving_offer(const Catalog& catalog, const Device& device, const std::string& as_of);
+/// The on-demand hourly rental of `device` a plan would take (choose_rental_offer with `basis`:
+/// price basis, freshness before cheapness, as of basis.as_of), per GPU-hour in USD (converted
+/// at the catalog's rate of that date), with its provider, SKU, date, whether it is stale
+/// (older than basis.max_age_days) and the choice's warnings; an offer in a currency without a
+/// USD rate is left out. nullopt rate when the device has none.
+ServingOffer serving_offer(const Catalog& catalog, const Device& device, const PriceBasis& basis);
 
 }  // namespace gputco::cli

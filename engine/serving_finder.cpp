@@ -48,6 +48,9 @@ std::vector<ServingFinderRow> rank_serving(const ServingRequest& request,
     row.device = offer.device;
     row.rate_per_gpu_hour = offer.rate_per_gpu_hour;
     row.rate_source = offer.rate_source;
+    row.rate_observed_on = offer.rate_observed_on;
+    row.rate_stale = offer.rate_stale;
+    row.rate_notes = offer.rate_notes;
     ServingRequest r = request;
     if (r.engine == ServingEngine::llama_cpp) r.backend = default_backend(offer.device);
     const FormatSupport support = format_support(r.engine, r.quant.id, r.kv_cache, offer.device);

@@ -14,11 +14,15 @@
 namespace gputco {
 
 /// A device with the hourly rate it rents for, per GPU-hour, in one currency (the finder's
-/// caller converts the catalog's offers), and where the rate comes from.
+/// caller chooses and converts the catalog's offers), and where the rate comes from.
 struct ServingOffer {
   Device device;
   std::optional<Price> rate_per_gpu_hour;
-  std::string rate_source;  ///< provider and SKU of the rate ("" when none)
+  std::string rate_source;       ///< provider and SKU of the rate ("" when none)
+  std::string rate_observed_on;  ///< YYYY-MM-DD of the rate ("" when none)
+  bool rate_stale = false;       ///< older than the caller's price age limit at its date
+  /// What the reader should not miss about the choice (a cheaper stale offer passed over).
+  std::vector<std::string> rate_notes = {};
 };
 
 /// One device's row: its box, its capacity at the goal, and the cost per million tokens.
@@ -29,6 +33,9 @@ struct ServingFinderRow {
   ServingCapacity capacity;  ///< meaningful when count > 0 and refusal is ""
   std::optional<Price> rate_per_gpu_hour;
   std::string rate_source;
+  std::string rate_observed_on;  ///< as ServingOffer
+  bool rate_stale = false;
+  std::vector<std::string> rate_notes;
   /// InferenceX's price of a million tokens (DOMAIN V9): rate per GPU-hour x 1e6 / (3600 x
   /// tokens/s per GPU), output tokens and input + output tokens; nullopt without a rate.
   std::optional<double> cost_per_million_output_tokens;

@@ -421,21 +421,25 @@ std::vector<RentalOffer> Catalog::rental_history(const std::string& device_id) c
 
 std::vector<Catalog::MarketPoint> Catalog::rental_market(const std::string& device_id,
                                                          const std::string& term,
-                                                         const std::string& as_of) const {
+                                                         const std::string& as_of,
+                                                         bool any_date) const {
   require_date(as_of);
-  return memo_->remembered(memo_->rental_market, {device_id, term, as_of}, [&] {
+  // The memo's key keeps the window apart ("|" is in no term).
+  const std::string term_key = any_date ? term + "|any date" : term;
+  return memo_->remembered(memo_->rental_market, {device_id, term_key, as_of}, [&] {
     return guarded("reading the rental market", [&] {
       SQLite::Statement q(*db_,
                           "SELECT amount * 1.0 / devices_per_instance / (CASE billing WHEN "
                           "'monthly' THEN ?4 ELSE 1 END) AS per_hour, currency FROM "
                           "layered_rental_offers WHERE device_id = ?1 AND term = ?2 AND "
-                          "observed_on <= ?3 AND observed_on >= date(?3, ?5) "
+                          "observed_on <= ?3 AND (?6 OR observed_on >= date(?3, ?5)) "
                           "ORDER BY per_hour, currency");
       q.bind(1, device_id);
       q.bind(2, term);
       q.bind(3, as_of);
       q.bind(4, kHoursPerMonth);
       q.bind(5, "-" + std::to_string(kRentalWindowDays) + " days");
+      q.bind(6, any_date ? 1 : 0);
       std::vector<MarketPoint> out;
       while (q.executeStep())
         out.push_back({q.getColumn(0).getDouble(), q.getColumn(1).getString()});

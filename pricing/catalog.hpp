@@ -297,10 +297,12 @@ class Catalog {
   };
   /// The rental market of `device_id` and `term` around `as_of`: every offer (every layer, every
   /// row, not only the latest per key) observed within kRentalWindowDays days before `as_of`
-  /// or on it, per device-hour (monthly offers / kHoursPerMonth), ordered by amount, currency.
-  /// The dated median of these is what Catalog::rental_plausibility compares an offer with.
+  /// or on it (`any_date`: on or before it, however old), per device-hour (monthly offers /
+  /// kHoursPerMonth), ordered by amount, currency. The dated median of these is what
+  /// Catalog::rental_plausibility compares an offer with; the median of any date when the
+  /// window holds fewer than kRentalMinPeers.
   std::vector<MarketPoint> rental_market(const std::string& device_id, const std::string& term,
-                                         const std::string& as_of) const;
+                                         const std::string& as_of, bool any_date = false) const;
   /// The purchase market of `item_id`: every observation on or before `as_of` (any condition,
   /// every layer), per device, ordered by amount, currency (Catalog::price_plausibility's peers).
   std::vector<MarketPoint> purchase_market(const std::string& item_id,
@@ -339,8 +341,9 @@ class Catalog {
 
   /// Logical checks of every row of every layer (pricing/catalog_check.cpp), each finding one
   /// line naming the row (kind, key, book, date):
-  ///  - a spot rate above the on-demand rate of the same provider, device, region, date,
-  ///    billing and currency (the same sku's when published, else the dearest);
+  ///  - a spot or reserved (reserved_1y, reserved_3y) rate above the on-demand rate of the
+  ///    same provider, device, region, date, billing and currency (the same sku's when
+  ///    published, else the dearest);
   ///  - a per-device purchase, system or rental amount at or below 0.01 (kPriceFloor);
   ///  - with `as_of` (YYYY-MM-DD; empty = not checked): price-book prices and offers that a
   ///    lookup as of that date would use (latest per key) older than `max_age_days` days;
@@ -360,8 +363,10 @@ class Catalog {
     bool reviewed = false;  ///< the row's note holds kPlausibilityReviewed: kept, explained
     int layer = 0;          ///< the row's layer (0: the built-in catalog, 1: a user database)
     std::int64_t row_id = 0;  ///< the row's id in its layer's table (an import maps it to a line)
-    /// "outlier" (outside the band around the median), "used above new", or "conflict" (one
-    /// book, two amounts; layer and row_id are then the first row's).
+    /// "outlier" (outside the band around the median), "used above new", "purchase" (an offer
+    /// without peers outside what owning the device costs), "reference" (a book's row beyond
+    /// kReferenceRatio of the built-in catalog's), or "conflict" (one book, two amounts; layer
+    /// and row_id are then the first row's).
     std::string kind = "outlier";
   };
   /// Plausibility of purchase prices, every layer, in `book` only when it is not empty (the
@@ -376,7 +381,13 @@ class Catalog {
   ///    observed within kComparableDays days of it (at least one such new amount; the first
   ///    three are listed);
   ///  - conflict: one book holding two different amounts (or currencies) for the same item,
-  ///    condition, date and source (plans then take the lowest, see latest_price).
+  ///    condition, date and source (plans then take the lowest, see latest_price);
+  ///  - reference: a price of a user book (layer 1) below 1/kReferenceRatio or above
+  ///    kReferenceRatio times the built-in catalog's reference for the same item, condition
+  ///    and currency: the median of its built-in rows within kRentalWindowDays of the row, or
+  ///    of all of them when none is that near (none: no verdict; offers need kRentalMinPeers
+  ///    built-in rows, near or of any date, as a dated median needs peers). Not reported where
+  ///    an outlier finding already names the row.
   /// A finding whose row's note contains kPlausibilityReviewed is `reviewed`. O(n log n) in
   /// the rows (pricing/price_plausibility.cpp); ordered by item, currency, date, condition,
   /// book, region, seller, then the conflicts by book, item, condition, date, source.
@@ -385,7 +396,16 @@ class Catalog {
   /// per device-hour (hourly: amount / devices; monthly: amount / devices / kHoursPerMonth)
   /// below 1/kRentalPlausibleBelow or above kRentalPlausibleAbove times the dated median of
   /// the other offers of the same device and term in the same currency observed within
-  /// kRentalWindowDays days of it (at least kRentalMinPeers of them; else no verdict). The band
+  /// kRentalWindowDays days of it (at least kRentalMinPeers of them); with fewer, the median of
+  /// the other offers of any date (at least kRentalMinPeers); with fewer still, what owning the
+  /// device costs (kind "purchase"): below the device's lowest purchase price in that currency /
+  /// kOwnedHours (renting it out for three years would not earn its price back; not for spot,
+  /// which sells idle capacity at what it costs to run) or above its
+  /// highest / kPaybackHours (a renter would pay its price every three months); no purchase
+  /// price either: no verdict (gputco issue 38: an H100 offer 3.6 x too cheap with two peers
+  /// went unflagged). An offer of a user book that passes is also compared with the built-in
+  /// catalog's reference (kind "reference", as for purchases, same device, term, currency).
+  /// The band
   /// is the catalog's own spread widened by the public one (pricing/data/README.md,
   /// "Plausibility"): the built-in offers lie within 0.46-2.9 x their dated median, marketplace
   /// lows run about half the median and hyperscaler list rates up to 3.7 x (AWS p5 before its
@@ -394,6 +414,15 @@ class Catalog {
   /// sku, billing, region, book.
   std::vector<PriceFinding> rental_plausibility(const std::string& book = "") const;
   static constexpr double kPlausibleRatio = 5;
+  /// A user book's price more than this factor off the built-in catalog's reference for the
+  /// same device and term (rentals) or item and condition (purchases) is refused on import
+  /// (gputco issue 38).
+  static constexpr double kReferenceRatio = 3;
+  /// 3 years of hours (3 x 8,760): a rental below purchase price / this cannot be meant.
+  static constexpr double kOwnedHours = 3 * 8760;
+  /// 3 months of hours (3 x kHoursPerMonth): a rental above purchase price / this cannot be
+  /// meant.
+  static constexpr double kPaybackHours = 3 * 730;
   static constexpr int kComparableDays = 92;
   static constexpr double kRentalPlausibleBelow = 3;
   static constexpr double kRentalPlausibleAbove = 4;

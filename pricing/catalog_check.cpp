@@ -111,8 +111,10 @@ Catalog::Audit Catalog::audit(const std::string& as_of, int max_age_days) const 
   if (max_age_days < 0) throw CatalogError("max age: must be 0 days or more");
   Audit audit;
   try {
-    // Spot above on-demand, every row of every layer.
-    for (std::string& line : spot_above_on_demand(*db_)) audit.problems.push_back(std::move(line));
+    // Spot and reserved above on-demand, every row of every layer.
+    for (std::string& line : discounted_above_on_demand(*db_)) {
+      audit.problems.push_back(std::move(line));
+    }
 
     // Amounts at or below the floor.
     SQLite::Statement floor(

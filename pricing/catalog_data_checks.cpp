@@ -200,7 +200,7 @@ void check_rentals(const Table& rentals, Problems& problems) {
                             "term", "amount", "currency", "region", "observed_on"});
   };
   // Per group: each sku's on-demand row (the first in the file) and the dearest one, so that
-  // every spot row is checked in O(log n).
+  // every spot and reserved row is checked in O(log n).
   struct OnDemand {
     std::map<std::string, const Row*, std::less<>> by_sku;
     const Row* dearest = nullptr;
@@ -222,7 +222,7 @@ void check_rentals(const Table& rentals, Problems& problems) {
       problems.add(rentals.path, row.line, "billing", "spot offers are billed hourly");
       continue;
     }
-    if (term != "spot") continue;
+    if (term == "on_demand") continue;  // spot and reserved terms sell below on-demand
     auto it = on_demand.find(group_of(row));
     if (it == on_demand.end()) continue;
     // The same sku's on-demand rate when published, else the dearest on-demand rate.
@@ -231,11 +231,12 @@ void check_rentals(const Table& rentals, Problems& problems) {
         same_sku != it->second.by_sku.end() ? same_sku->second : it->second.dearest;
     if (per_device(row) > per_device(*reference)) {
       problems.add(rentals.path, row.line, "amount",
-                   "spot rate " + format_number(per_device(row)) + " " +
+                   term + " rate " + format_number(per_device(row)) + " " +
                        rentals.str(row, "currency") +
                        " per device-hour is above the on-demand rate " +
                        format_number(per_device(*reference)) + " of line " +
-                       std::to_string(reference->line) + " (same provider, device, region, date)");
+                       std::to_string(reference->line) + " (same provider, device, region, date" +
+                       (term == "spot" ? ")" : "; a commitment sells below on-demand)"));
     }
   }
 }

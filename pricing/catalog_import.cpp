@@ -22,6 +22,7 @@
 #include <tuple>
 #include <utility>
 
+#include "pricing/accelerator_names.hpp"
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_file.hpp"
 #include "pricing/catalog_import_steps.hpp"
@@ -33,6 +34,7 @@
 #include "pricing/price_book_files.hpp"
 #include "pricing/price_plausibility.hpp"
 #include "pricing/public_catalogs.hpp"
+#include "pricing/statistics_import.hpp"
 #include "pricing/visible_text.hpp"
 
 namespace gputco {
@@ -61,6 +63,15 @@ std::set<std::string, std::less<>> builtin_device_ids(SQLite::Database& builtin)
   SQLite::Statement q(builtin, "SELECT id FROM devices ORDER BY id");
   while (q.executeStep()) ids.insert(q.getColumn(0).getString());
   return ids;
+}
+
+// The accelerator names of the built-in catalog's devices.
+AcceleratorNames builtin_accelerator_names(SQLite::Database& builtin) {
+  std::vector<DeviceNaming> devices;
+  SQLite::Statement q(builtin, "SELECT id, name FROM devices ORDER BY id");
+  while (q.executeStep())
+    devices.push_back({q.getColumn(0).getString(), q.getColumn(1).getString()});
+  return AcceleratorNames(devices);
 }
 
 constexpr const char* kDeviceList =
@@ -244,18 +255,18 @@ void check_plausibility(SQLite::Database& db, const FileKind& kind, std::int64_t
   }
 }
 
-// Rental offers of the file: a spot rate above the on-demand rate of the same provider,
-// device, region, date, billing and currency (the same sku's when the file has it, else the
-// dearest, the first in the file of equal ones) is a problem of the spot row's line. One sorted
-// query over the rows of this file; one group of on-demand rates in memory at a time.
-void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& problems) {
+// Rental offers of the file: a spot or reserved (reserved_1y, reserved_3y) rate above the
+// on-demand rate of the same provider, device, region, date, billing and currency (the same
+// sku's when the file has it, else the dearest, the first in the file of equal ones) is a
+// problem of that row's line. One sorted query over the rows of this file ("on_demand" sorts
+// before the other terms); one group of on-demand rates in memory at a time.
+void check_discounted_rates(SQLite::Database& db, const std::string& book, Problems& problems) {
   SQLite::Statement rows(
       db,
       "SELECT o.provider, o.device_id, o.region, o.observed_on, o.billing, o.currency, o.term, "
       "o.sku, o.amount * 1.0 / o.devices_per_instance, l.line FROM temp.import_lines l "
-      "JOIN main.rental_offers o ON o.id = l.id WHERE o.book = ?1 AND o.term IN ('on_demand', "
-      "'spot') ORDER BY o.provider, o.device_id, o.region, o.observed_on, o.billing, "
-      "o.currency, o.term, l.line");
+      "JOIN main.rental_offers o ON o.id = l.id WHERE o.book = ?1 ORDER BY o.provider, "
+      "o.device_id, o.region, o.observed_on, o.billing, o.currency, o.term, l.line");
   rows.bind(1, book);
   struct Rate {
     double per_device = 0;
@@ -275,7 +286,7 @@ void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& p
     const std::string term = rows.getColumn(6).getString();
     const std::string sku = rows.getColumn(7).getString();
     const Rate rate{rows.getColumn(8).getDouble(), rows.getColumn(9).getInt()};
-    if (term == "on_demand") {  // "on_demand" sorts before "spot": every one is seen first
+    if (term == "on_demand") {
       by_sku.emplace(sku, rate);
       if (!dearest || rate.per_device > dearest->per_device) dearest = rate;
       continue;
@@ -285,10 +296,11 @@ void check_spot_rates(SQLite::Database& db, const std::string& book, Problems& p
     const Rate& reference = same_sku != by_sku.end() ? same_sku->second : *dearest;
     if (rate.per_device > reference.per_device) {
       problems.add(rate.line, "amount",
-                   "spot rate " + format_number(rate.per_device) + " " + key[5] +
+                   term + " rate " + format_number(rate.per_device) + " " + key[5] +
                        " per device-hour is above the on-demand rate " +
                        format_number(reference.per_device) + " of line " +
-                       std::to_string(reference.line) + " (same provider, device, region, date)");
+                       std::to_string(reference.line) + " (same provider, device, region, date" +
+                       (term == "spot" ? ")" : "; a commitment sells below on-demand)"));
     }
   }
 }
@@ -374,14 +386,14 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
                                       column_list + ") VALUES (?1" + params +
                                       ") ON CONFLICT DO NOTHING");
     std::set<std::string, std::less<>> devices;  // copied: at most the catalog's devices
-    bool spot_rows = false;
+    bool discounted_rows = false;  // spot or reserved rows, compared with on-demand ones
     Record r;
     while (next(r)) {
       const auto& device = std::get<std::string>(r.values[device_column]);
       if (devices.insert(device).second) copy_device(*db, builtin, device);
       if (term_column >= 0 &&
-          std::get<std::string>(r.values[static_cast<std::size_t>(term_column)]) == "spot") {
-        spot_rows = true;
+          std::get<std::string>(r.values[static_cast<std::size_t>(term_column)]) != "on_demand") {
+        discounted_rows = true;
       }
       insert.reset();
       insert.clearBindings();
@@ -439,7 +451,7 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
       }
       if (same) ++report.unchanged;
     }
-    if (spot_rows) check_spot_rates(*db, options.book, problems);
+    if (discounted_rows) check_discounted_rates(*db, options.book, problems);
     if (!problems.items.empty() || !book_problems.items.empty()) return;  // rolls back
     check_plausibility(*db, kind, last_old_id, options, book_problems, report);
     if (!book_problems.items.empty()) return;
@@ -569,6 +581,12 @@ std::string to_string(ImportFormat format) {
       return "devices";
     case ImportFormat::models:
       return "models";
+    case ImportFormat::eurostat_tsv:
+      return "eurostat_tsv";
+    case ImportFormat::eia_csv:
+      return "eia_csv";
+    case ImportFormat::ecb_xml:
+      return "ecb_xml";
   }
   return "?";
 }
@@ -598,6 +616,18 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     throw ImportError({"--as-of: " + in_quotes(options.as_of) + " is not a date YYYY-MM-DD"});
   }
 
+  std::error_code exists_ec;
+  const bool db_existed = fs::exists(db_path, exists_ec);
+  const auto cleanup = [&] {
+    if (!db_existed) remove_empty_database(db_path);
+  };
+  // Files the statistics offices publish, told by their first bytes (not CSV).
+  if (const auto stats = import_detail::sniff_statistics_format(csv_path)) {
+    report.format = *stats;
+    import_detail::import_statistics(db_path, csv_path, file, *stats, nullptr, options, report,
+                                     cleanup);
+    return report;
+  }
   // Read record by record: the header now, the rows as they are written (one in memory).
   std::optional<CsvReader> csv;
   CsvRow header;
@@ -609,17 +639,31 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   } catch (const CatalogError& e) {
     throw ImportError({e.what()});
   }
-  const auto format = detect_format(header.fields);
+  const auto format = import_detail::is_eia_retail_sales(header.fields)
+                          ? std::optional<ImportFormat>(ImportFormat::eia_csv)
+                          : detect_format(header.fields);
   if (!format) {
     throw ImportError({file + ":" + std::to_string(header.line) +
                        ": header: not a file this program imports: expected the columns of "
                        "purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
                        "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
-                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a "
+                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice), a "
                        "gpuhunt CSV (instance_name, location, price, gpu_count, gpu_name, "
-                       "spot)"});
+                       "spot), an EIA retail-sales CSV (period, stateid, sectorid, price), a "
+                       "Eurostat nrg_pc_205 TSV or an ECB reference rates XML"});
   }
   report.format = *format;
+  if (*format == ImportFormat::eia_csv) {
+    CsvTable table;
+    try {
+      table = read_rows_after(*csv, std::move(header));
+    } catch (const CatalogError& e) {
+      throw ImportError({e.what()});
+    }
+    import_detail::import_statistics(db_path, csv_path, file, *format, &table, options, report,
+                                     cleanup);
+    return report;
+  }
 
   auto builtin = open_builtin_database();
   const auto device_ids = builtin_device_ids(*builtin);
@@ -701,15 +745,21 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
                               : (*format == ImportFormat::skypilot_vms ? "SkyPilot catalog vms.csv "
                                                                        : "gpuhunt catalog ") +
                                     provider + "/" + file_name;
+  const AcceleratorNames names = builtin_accelerator_names(*builtin);
   std::vector<Offer> offers =
       *format == ImportFormat::skypilot_vms
-          ? import_detail::read_skypilot_offers(table, provider, problems, report)
-          : import_detail::read_gpuhunt_offers(table, provider, problems, report);
+          ? import_detail::read_skypilot_offers(table, provider, names, problems, report)
+          : import_detail::read_gpuhunt_offers(table, provider, names, problems, report);
   offers = import_detail::merge_zones(
       std::move(offers),
       *format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
       problems);
   if (!problems.items.empty()) throw ImportError(problems.sorted());
+  std::stable_sort(report.skipped_rows.begin(), report.skipped_rows.end(),
+                   [](const SkippedRow& a, const SkippedRow& b) { return a.line < b.line; });
+  if (report.skipped > 0 && !options.allow_skipped) {
+    throw ImportIncomplete(skipped_summary(report, file), report.skipped);
+  }
   const std::vector<Record> records = offers_to_records(offers, provider, options, source);
   std::size_t at = 0;
   write(rental_kind(), [&](Record& out) {

@@ -31,9 +31,13 @@ enum class ImportFormat {
   gpuhunt,       ///< gpuhunt catalog CSV: instance_name, location, price, ... gpu_name, spot
   devices,       ///< our devices.csv: devices of the user's own (memory_gb, bandwidth_gbps, ...)
   models,        ///< our models.csv: models of the user's own (params_b, layers, ...)
+  eurostat_tsv,  ///< Eurostat nrg_pc_205 SDMX-TSV: business electricity tariffs of Europe
+  eia_csv,       ///< EIA retail-sales CSV: US electricity tariffs by state and sector
+  ecb_xml,       ///< ECB euro foreign exchange reference rates XML
 };
 
-/// "purchase_prices", "rental_offers", "skypilot_vms", "gpuhunt", "devices" or "models".
+/// "purchase_prices", "rental_offers", "skypilot_vms", "gpuhunt", "devices", "models",
+/// "eurostat_tsv", "eia_csv" or "ecb_xml".
 std::string to_string(ImportFormat format);
 
 /// What an import is told besides the file.
@@ -58,6 +62,30 @@ struct ImportOptions {
   /// true (`--accept-outliers`): it is imported and listed in ImportReport::warnings, and a plan
   /// that uses it says so.
   bool accept_outliers = false;
+  /// SkyPilot, gpuhunt and the statistics files: false (the default): rows that cannot be
+  /// imported refuse the file (ImportIncomplete, exit 1, every such row named); true
+  /// (`--allow-skipped`): the other rows are imported and the skipped ones reported.
+  bool allow_skipped = false;
+  /// Eurostat TSV: the consumption band (nrg_cons) and tax level (tax) imported, and the
+  /// semester (YYYY-S1|S2; empty: each country's latest with a value). Defaults: band IC
+  /// (500-1,999 MWh a year), excluding VAT and other recoverable taxes, as the built-in
+  /// tariffs.
+  std::string band = "MWH500-1999";
+  std::string tax = "X_VAT";
+  std::string period;
+  /// EIA CSV: the sector imported (sectorid: COM commercial, IND industrial, RES residential,
+  /// ALL).
+  std::string sector = "COM";
+  /// ECB XML: only days on or after this date (YYYY-MM-DD; empty: every day of the file).
+  std::string since;
+};
+
+/// A row of a SkyPilot or gpuhunt file that carries an accelerator and is not imported.
+struct SkippedRow {
+  int line = 0;
+  std::string column;  ///< the column that decided it: "AcceleratorName", "gpu_count", ...
+  std::string value;   ///< its value as written ("TPU-v4-8", "0.5")
+  std::string reason;  ///< why, in words: "not a catalog device", ...
 };
 
 /// What an import did.
@@ -67,12 +95,42 @@ struct ImportReport {
   int rows_read = 0;  ///< data rows of the file
   int inserted = 0;   ///< observations added
   int unchanged = 0;  ///< observations already in the book with the same values
-  int skipped = 0;    ///< rows left out: CPU-only, unmapped accelerators, fractional, no price
-  /// One line per skipped row that had an accelerator ("FILE:LINE: AcceleratorName: 'TPU-v4' is
-  /// not a catalog device; row skipped"); CPU-only rows are only counted. Then the plausibility
-  /// findings of the book after the import ("implausible: ..." or, for a row whose note says it
-  /// was reviewed, "reviewed: ..."): accepted outliers, rows already in the book, conflicts.
+  /// Rows that carry an accelerator and were left out (unmapped names, TPUs, fractional
+  /// counts, no price, a GCP GPU without a host in its zone): skipped_rows.size().
+  int skipped = 0;
+  /// Rows without an accelerator: CPU-only instances and GCP's host VM rows (priced into the
+  /// GPU offers they host). Not GPU offers: counted, never skipped.
+  int without_accelerator = 0;
+  /// Statistics rows of another band, tax level, currency, unit or sector than the import asks
+  /// for (Eurostat, EIA): counted, not skipped.
+  int not_selected = 0;
+  /// Every skipped row, in line order (skipped_summary groups them).
+  std::vector<SkippedRow> skipped_rows;
+  /// The plausibility findings of the book after the import ("implausible: ..." or, for a row
+  /// whose note says it was reviewed, "reviewed: ..."): accepted outliers, rows already in the
+  /// book, conflicts.
   std::vector<std::string> warnings;
+};
+
+/// The skipped rows of `report` grouped by column, value and reason, in the order of their
+/// first line, one line each: "FILE:LINES: COLUMN: 'VALUE': REASON (N rows)", LINES the line
+/// numbers with runs shortened ("6", "10-17, 20"). Every skipped row is named by its line.
+std::vector<std::string> skipped_summary(const ImportReport& report, const std::string& file);
+
+/// Thrown when a SkyPilot or gpuhunt file has rows with an accelerator that cannot be imported
+/// (or a statistics file rows without a value or in a withdrawn currency)
+/// and ImportOptions::allow_skipped is false: a runtime refusal (exit 1), not bad input; the file
+/// may be fine and the catalog lack a device. summary() is skipped_summary's; nothing was
+/// written.
+class ImportIncomplete : public CatalogError {
+ public:
+  ImportIncomplete(std::vector<std::string> summary, int skipped);
+  const std::vector<std::string>& summary() const { return summary_; }
+  int skipped() const { return skipped_; }
+
+ private:
+  std::vector<std::string> summary_;
+  int skipped_ = 0;
 };
 
 /// Per-device amounts at or below this (0.01 in any currency: the typical value of a parsing
@@ -108,10 +166,16 @@ inline constexpr double kPriceFloor = 0.01;
 /// devices_per_instance = the accelerator count (so the per-device rate is price / count);
 /// SkyPilot's Price becomes an on_demand and SpotPrice a spot offer; rows of one instance type
 /// and region that repeat per availability zone with the same prices are stored once, zones with
-/// different prices get region "REGION/ZONE". Rows without an accelerator (CPU-only), with a
-/// fractional accelerator count, without any price, or whose accelerator is not a catalog
-/// device (map_accelerator) are skipped, not rejected: counted in `skipped`, the last two kinds
-/// listed in `warnings`.
+/// different prices get region "REGION/ZONE". Rows without an accelerator (CPU-only, GCP host
+/// VMs) are counted in `without_accelerator`. Rows with an accelerator that cannot be imported
+/// (a name the catalog has no device for, AcceleratorNames; a TPU; a fractional count; no
+/// price; a GCP GPU without a host in its zone) are `skipped_rows`: unless
+/// `options.allow_skipped`, they refuse the file (ImportIncomplete: nothing written, exit 1).
+///
+/// Statistics files (ImportFormat eurostat_tsv, eia_csv, ecb_xml; pricing/statistics_import.hpp)
+/// write tariffs or exchange rates, shared by every book of the database: Eurostat's TSV and
+/// the ECB's XML are told by their first bytes (not from standard input), EIA's CSV by its
+/// header; Eurostat and EIA figures need `options.observed_on`, the ECB's carry their day.
 ///
 /// Writing: WAL journal, a busy timeout of kCatalogBusyTimeoutMs, foreign keys on, one
 /// BEGIN IMMEDIATE transaction for the whole file (a concurrent import waits for it, or fails
@@ -124,8 +188,9 @@ inline constexpr double kPriceFloor = 0.01;
 /// inside its transaction, after the inserts and before the commit, having first created the
 /// file named by GPUTCO_FAULT_IMPORT_MARKER (if set); tests kill it there.
 ///
-/// Throws ImportError (bad file or options: exit 2), CatalogError (the database cannot be
-/// created, read or written, is not a gputco catalog, or is locked too long: exit 1).
+/// Throws ImportError (bad file or options: exit 2), ImportIncomplete (rows skipped without
+/// allow_skipped: exit 1), CatalogError (the database cannot be created, read or written, is
+/// not a gputco catalog, or is locked too long: exit 1).
 ImportReport import_price_book(const std::string& db_path, const std::string& csv_path,
                                const ImportOptions& options);
 

@@ -122,6 +122,70 @@ PriceRow price_row(SQLite::Statement& q, int layer, std::int64_t id) {
   return r;
 }
 
+// The median of `values` (not empty): the mean of the two middle ones for an even count.
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The built-in catalog's reference for a row of a user book (layer >= 1): the median of the
+// built-in rows (layer 0) of its group (and, for purchases, its condition) observed within
+// `window_days` of it when there are `min_rows` of them, else of every built-in row of the
+// group; nullopt when the built-in catalog has fewer than `min_rows`. `near` says which.
+struct Reference {
+  double median = 0;
+  int rows = 0;
+  bool near = false;
+};
+std::optional<Reference> builtin_reference(const std::vector<Member>& group, const Member& m,
+                                           int window_days, bool same_condition, int min_rows) {
+  std::vector<double> near;
+  std::vector<double> all;
+  for (const Member& b : group) {
+    if (b.layer != 0 || (same_condition && b.condition != m.condition)) continue;
+    all.push_back(b.value);
+    if (std::abs(b.day - m.day) <= window_days) near.push_back(b.value);
+  }
+  if (static_cast<int>(all.size()) < min_rows) return std::nullopt;
+  const bool is_near = static_cast<int>(near.size()) >= min_rows;
+  const std::vector<double>& used = is_near ? near : all;
+  return Reference{median_of(used), static_cast<int>(used.size()), is_near};
+}
+
+// "3.2 x the built-in catalog's reference 3.85 USD (the median of its 4 on_demand offers of
+// h100-sxm in USD within 183 days of it; refused beyond 3 x either way)".
+std::string reference_text(double ratio, const Reference& r, const std::string& amount,
+                           const std::string& what, int window_days) {
+  return factor_text(ratio) + " the built-in catalog's reference " + amount +
+         " (the median of its " + std::to_string(r.rows) + " " + what +
+         (r.near ? " within " + std::to_string(window_days) + " days of it" : " of any date") +
+         "; plausible: 1/" + format_number(Catalog::kReferenceRatio) + " to " +
+         format_number(Catalog::kReferenceRatio) + " x)";
+}
+
+bool beyond_reference(double ratio) {
+  return ratio > Catalog::kReferenceRatio || ratio < 1 / Catalog::kReferenceRatio;
+}
+
+// The lowest and highest purchase price of each device in each currency (every layer, any
+// date, any condition): the last resort of an offer's plausibility.
+struct PurchaseRange {
+  double lowest = 0;
+  double highest = 0;
+};
+std::map<std::pair<std::string, std::string>, PurchaseRange> purchase_ranges(SQLite::Database& db) {
+  std::map<std::pair<std::string, std::string>, PurchaseRange> out;
+  SQLite::Statement q(db,
+                      "SELECT item_id, currency, min(amount), max(amount) FROM "
+                      "layered_price_observations GROUP BY item_id, currency");
+  while (q.executeStep()) {
+    out[{q.getColumn(0).getString(), q.getColumn(1).getString()}] =
+        PurchaseRange{q.getColumn(2).getDouble(), q.getColumn(3).getDouble()};
+  }
+  return out;
+}
+
 // At most this many new prices are listed beside a used price above all of them, and this
 // many amounts of a conflict: a finding stays one readable line, however many rows it covers.
 constexpr std::size_t kListedNewPrices = 3;
@@ -179,9 +243,11 @@ std::vector<Catalog::PriceFinding> purchase_plausibility(SQLite::Database& db,
         if (!row) row = price_row(detail, m.layer, m.id);
         return *row;
       };
+      bool found = false;
       if (const auto& peer = medians[i]; peer) {
         const double ratio = m.value / peer->median;
         if (ratio > Catalog::kPlausibleRatio || ratio < 1 / Catalog::kPlausibleRatio) {
+          found = true;
           out.push_back({read().label + ": " + money(m.value, currency) + " is " +
                              factor_text(ratio) + " the median " + money(peer->median, currency) +
                              " of the " + std::to_string(peer->peers) + " other observation" +
@@ -190,6 +256,20 @@ std::vector<Catalog::PriceFinding> purchase_plausibility(SQLite::Database& db,
                              format_number(Catalog::kPlausibleRatio) + " x)",
                          m.reviewed, m.layer, m.id});
         }
+      }
+      // A book's price against the built-in catalog's for the same item and condition.
+      if (const auto ref = m.layer > 0 && !found
+                               ? builtin_reference(group, m, Catalog::kRentalWindowDays, true, 1)
+                               : std::nullopt;
+          ref && beyond_reference(m.value / ref->median)) {
+        const std::string condition = m.condition == 'u'   ? "used"
+                                      : m.condition == 'r' ? "refurbished"
+                                                           : "new";
+        out.push_back({read().label + ": " + money(m.value, currency) + " is " +
+                           reference_text(m.value / ref->median, *ref, money(ref->median, currency),
+                                          condition + " prices of " + item + " in " + currency,
+                                          Catalog::kRentalWindowDays),
+                       m.reviewed, m.layer, m.id, "reference"});
       }
       if (m.condition == 'u' && lo < hi && m.value > group[news[dearest.front()]].value) {
         std::string list;
@@ -271,6 +351,7 @@ std::vector<Catalog::PriceFinding> rental_plausibility(SQLite::Database& db,
                            "SELECT provider, sku, billing, term, book, region, observed_on, "
                            "amount, devices_per_instance FROM layered_rental_offers WHERE "
                            "layer = ?1 AND id = ?2");
+  const auto purchases = purchase_ranges(db);
   for_each_group(rows, 3, [&](const std::vector<std::string>& key, std::vector<Member>& group) {
     const std::string& device = key[0];
     const std::string& term = key[1];
@@ -278,16 +359,65 @@ std::vector<Catalog::PriceFinding> rental_plausibility(SQLite::Database& db,
     std::vector<DatedValue> values;
     values.reserve(group.size());
     for (const Member& m : group) values.push_back({m.day, m.value});
-    const auto medians =
+    const auto dated =
         medians_of_peers(values, Catalog::kRentalWindowDays, Catalog::kRentalMinPeers);
+    // Too few peers near its date: the offers of the device and term of any date.
+    const auto any_date = medians_of_peers(values, -1, Catalog::kRentalMinPeers);
+    const auto range = purchases.find({device, currency});
     for (std::size_t i = 0; i < group.size(); ++i) {
       const Member& m = group[i];
-      if (!m.selected || !medians[i]) continue;
-      const PeerMedian& peer = *medians[i];
-      const double ratio = m.value / peer.median;
-      if (ratio >= 1 / Catalog::kRentalPlausibleBelow && ratio <= Catalog::kRentalPlausibleAbove) {
-        continue;
+      if (!m.selected) continue;
+      // What the offer is compared with, and what it is found to be ("" when plausible).
+      std::string verdict;
+      std::string kind = "outlier";
+      const bool near = dated[i].has_value();
+      if (const auto& peer = near ? dated[i] : any_date[i]; peer) {
+        const double ratio = m.value / peer->median;
+        if (ratio < 1 / Catalog::kRentalPlausibleBelow || ratio > Catalog::kRentalPlausibleAbove) {
+          verdict =
+              factor_text(ratio) + (near ? " the dated median " : " the median ") +
+              rate(peer->median, currency) + " of the " + std::to_string(peer->peers) + " other " +
+              term + " offers of " + device + " in " + currency +
+              (near ? " within " + std::to_string(Catalog::kRentalWindowDays) + " days"
+                    : " of any date (fewer than " + std::to_string(Catalog::kRentalMinPeers) +
+                          " within " + std::to_string(Catalog::kRentalWindowDays) + " days)") +
+              " (plausible: 1/" + format_number(Catalog::kRentalPlausibleBelow) + " to " +
+              format_number(Catalog::kRentalPlausibleAbove) + " x)";
+        }
+      } else if (range != purchases.end()) {
+        // No market to compare with: what owning the device costs. Renting it out for three
+        // years earns its price back at the lowest plausible rate; no one pays its price every
+        // three months.
+        const double floor = range->second.lowest / Catalog::kOwnedHours;
+        const double ceiling = range->second.highest / Catalog::kPaybackHours;
+        kind = "purchase";
+        // Spot sells idle capacity at what it costs to run, below what owning costs: no floor.
+        if (m.value < floor && term != "spot") {
+          verdict = "below the lowest purchase price " + money(range->second.lowest, currency) +
+                    " of " + device + " / " + format_number(Catalog::kOwnedHours) +
+                    " h (3 years of hours) = " + rate(floor, currency) +
+                    " (too few offers to compare with: fewer than " +
+                    std::to_string(Catalog::kRentalMinPeers) + " of any date)";
+        } else if (m.value > ceiling) {
+          verdict = "above the highest purchase price " + money(range->second.highest, currency) +
+                    " of " + device + " / " + format_number(Catalog::kPaybackHours) +
+                    " h (3 months of hours) = " + rate(ceiling, currency) +
+                    " (too few offers to compare with: fewer than " +
+                    std::to_string(Catalog::kRentalMinPeers) + " of any date)";
+        }
       }
+      // A book's offer against the built-in catalog's for the same device and term.
+      if (const auto ref = m.layer > 0 && verdict.empty()
+                               ? builtin_reference(group, m, Catalog::kRentalWindowDays, false,
+                                                   Catalog::kRentalMinPeers)
+                               : std::nullopt;
+          ref && beyond_reference(m.value / ref->median)) {
+        kind = "reference";
+        verdict = reference_text(m.value / ref->median, *ref, rate(ref->median, currency),
+                                 term + " offers of " + device + " in " + currency,
+                                 Catalog::kRentalWindowDays);
+      }
+      if (verdict.empty()) continue;
       detail.reset();
       detail.bind(1, m.layer);
       detail.bind(2, m.id);
@@ -303,27 +433,22 @@ std::vector<Catalog::PriceFinding> rental_plausibility(SQLite::Database& db,
                          detail.getColumn(1).getString() + " " + billing + " " + term + " (book " +
                          detail.getColumn(4).getString() + ", " + detail.getColumn(5).getString() +
                          ", " + detail.getColumn(6).getString() + "): " + per_hour + " is " +
-                         factor_text(ratio) + " the dated median " + rate(peer.median, currency) +
-                         " of the " + std::to_string(peer.peers) + " other " + term +
-                         " offers of " + device + " in " + currency + " within " +
-                         std::to_string(Catalog::kRentalWindowDays) + " days (plausible: 1/" +
-                         format_number(Catalog::kRentalPlausibleBelow) + " to " +
-                         format_number(Catalog::kRentalPlausibleAbove) + " x)",
-                     m.reviewed, m.layer, m.id});
+                         verdict,
+                     m.reviewed, m.layer, m.id, kind});
     }
   });
   return out;
 }
 
-std::vector<std::string> spot_above_on_demand(SQLite::Database& db) {
+std::vector<std::string> discounted_above_on_demand(SQLite::Database& db) {
   // One group per provider, device, region, date, billing and currency; within it, the
-  // on-demand rate of each sku (the upper layer's first) and the dearest one.
+  // on-demand rate of each sku (the upper layer's first) and the dearest one. "on_demand"
+  // sorts before "reserved_1y", "reserved_3y" and "spot": every one is seen first.
   SQLite::Statement rows(
       db,
       "SELECT provider, device_id, region, observed_on, billing, currency, term, sku, book, "
-      "amount * 1.0 / devices_per_instance FROM layered_rental_offers WHERE term IN "
-      "('on_demand', 'spot') ORDER BY provider, device_id, region, observed_on, billing, "
-      "currency, term, sku, layer DESC");
+      "amount * 1.0 / devices_per_instance FROM layered_rental_offers ORDER BY provider, "
+      "device_id, region, observed_on, billing, currency, term, sku, layer DESC");
   using Line = std::tuple<std::string, std::string, std::string, std::string, std::string,
                           std::string>;  // provider, sku, region, date, book, text
   std::vector<Line> lines;
@@ -341,7 +466,7 @@ std::vector<std::string> spot_above_on_demand(SQLite::Database& db) {
     const std::string term = rows.getColumn(6).getString();
     const std::string sku = rows.getColumn(7).getString();
     const double per_device = rows.getColumn(9).getDouble();
-    if (term == "on_demand") {  // "on_demand" sorts before "spot": every one is seen first
+    if (term == "on_demand") {
       on_demand.emplace(sku, per_device);
       dearest = std::max(dearest, per_device);
       continue;
@@ -353,8 +478,10 @@ std::vector<std::string> spot_above_on_demand(SQLite::Database& db) {
     const std::string book = rows.getColumn(8).getString();
     lines.emplace_back(key[0], sku, key[2], key[3], book,
                        "rental offer " + key[0] + " " + sku + " (book " + book + ", " + key[2] +
-                           ", " + key[3] + "): spot " + format_number(per_device) + " " + key[5] +
-                           " per device-hour is above on-demand " + format_number(reference));
+                           ", " + key[3] + "): " + term + " " + format_number(per_device) + " " +
+                           key[5] + " per device-hour is above on-demand " +
+                           format_number(reference) +
+                           (term == "spot" ? "" : " (a commitment sells below on-demand)"));
   }
   std::sort(lines.begin(), lines.end());
   std::vector<std::string> out;

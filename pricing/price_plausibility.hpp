@@ -28,9 +28,10 @@ std::vector<Catalog::PriceFinding> purchase_plausibility(SQLite::Database& db,
 std::vector<Catalog::PriceFinding> rental_plausibility(SQLite::Database& db,
                                                        const std::string& book);
 
-/// Spot rates above the on-demand rate of the same provider, device, region, date, billing and
-/// currency (the same sku's on-demand rate when published, else the dearest), every layer, one
-/// line each, ordered by provider, sku, region, date, book. Throws SQLite::Exception.
-std::vector<std::string> spot_above_on_demand(SQLite::Database& db);
+/// Spot and reserved (reserved_1y, reserved_3y) rates above the on-demand rate of the same
+/// provider, device, region, date, billing and currency (the same sku's on-demand rate when
+/// published, else the dearest), every layer, one line each, ordered by provider, sku, region,
+/// date, book. Throws SQLite::Exception.
+std::vector<std::string> discounted_above_on_demand(SQLite::Database& db);
 
 }  // namespace gputco

@@ -9,8 +9,6 @@
 #include <set>
 #include <tuple>
 
-#include "pricing/accelerator_names.hpp"
-
 namespace gputco::import_detail {
 
 namespace fs = std::filesystem;
@@ -124,35 +122,58 @@ std::optional<double> parse_price(const std::string& field, int line, std::strin
   return value;
 }
 
-// Maps a row's accelerator; returns false (and says why in `report`) when the row is skipped.
-bool accelerator_of(const std::string& path, int line, std::string_view column,
-                    const std::string& name, const std::string& count_field, const std::string& sku,
-                    const std::string& provider, double memory_gb, Offer& offer, Problems& problems,
-                    ImportReport& report) {
+// Records a row with an accelerator that is not imported.
+void skip_row(ImportReport& report, int line, std::string column, std::string value,
+              std::string reason) {
+  ++report.skipped;
+  report.skipped_rows.push_back({line, std::move(column), std::move(value), std::move(reason)});
+}
+
+// The memory of one device from SkyPilot's GpuInfo ("{'Gpus': [{'Name': 'A100-80GB', ...,
+// 'MemoryInfo': {'SizeInMiB': 81920}}], ...}"), in nameplate GB: MiB / 1024, as GPU memory is
+// binary (DOMAIN "Units": an "80 GB" card has 81,920 MiB). 0 when not stated.
+double gpu_info_memory_gb(const std::string& gpu_info) {
+  constexpr std::string_view kKey = "'SizeInMiB':";
+  const auto at = gpu_info.find(kKey);
+  if (at == std::string::npos) return 0;
+  std::size_t begin = at + kKey.size();
+  while (begin < gpu_info.size() && gpu_info[begin] == ' ') ++begin;
+  std::size_t end = begin;
+  while (end < gpu_info.size() &&
+         (std::isdigit(static_cast<unsigned char>(gpu_info[end])) != 0 || gpu_info[end] == '.')) {
+    ++end;
+  }
+  const auto mib = parse_decimal(std::string_view(gpu_info).substr(begin, end - begin));
+  return mib && *mib > 0 ? *mib / 1024 : 0;
+}
+
+constexpr const char* kNotADevice =
+    "not a catalog device (gputco catalog list gpus; a devices.csv import adds one)";
+
+// Maps a row's accelerator; returns false (and records why in `report`) when the row is not an
+// offer to import: CPU-only (counted) or skipped (named).
+bool accelerator_of(int line, std::string_view column, const std::string& name,
+                    const std::string& count_field, const std::string& sku,
+                    const std::string& provider, double memory_gb, const AcceleratorNames& names,
+                    Offer& offer, Problems& problems, ImportReport& report) {
   const Count count = parse_count(count_field);
+  const std::string count_column = column == "AcceleratorName" ? "AcceleratorCount" : "gpu_count";
   if (count.kind == Count::bad) {
-    problems.add(line, column == "AcceleratorName" ? "AcceleratorCount" : "gpu_count",
-                 in_quotes(count_field) + " is not a number of devices");
+    problems.add(line, count_column, in_quotes(count_field) + " is not a number of devices");
     return false;
   }
   if (name.empty() || count.kind == Count::none) {
-    ++report.skipped;  // CPU-only: expected in these catalogs, only counted
+    ++report.without_accelerator;  // CPU-only: expected in these catalogs, only counted
     return false;
   }
   if (count.kind == Count::fraction) {
-    ++report.skipped;
-    report.warnings.push_back(path + ":" + std::to_string(line) + ": " +
-                              (column == "AcceleratorName" ? "AcceleratorCount" : "gpu_count") +
-                              ": " + in_quotes(count_field) +
-                              " is a share of a device, which the catalog does not price; row "
-                              "skipped");
+    skip_row(report, line, count_column, count_field,
+             "a share of a device, which the catalog does not price");
     return false;
   }
-  auto match = map_accelerator(name, sku, provider, memory_gb);
+  auto match = names.map(name, sku, provider, memory_gb);
   if (!match) {
-    ++report.skipped;
-    report.warnings.push_back(path + ":" + std::to_string(line) + ": " + std::string(column) +
-                              ": " + in_quotes(name) + " is not a catalog device; row skipped");
+    skip_row(report, line, std::string(column), name, kNotADevice);
     return false;
   }
   offer.device_id = match->device_id;
@@ -262,9 +283,8 @@ bool is_n1(std::string_view instance_type) {
 }
 
 // Joins GCP's GPU rows with their host VM rows (see read_skypilot_offers).
-void join_gcp(const std::string& path, const std::vector<GpuRow>& gpus,
-              const std::vector<HostVm>& hosts, Problems& problems, ImportReport& report,
-              std::vector<Offer>& offers) {
+void join_gcp(const std::vector<GpuRow>& gpus, const std::vector<HostVm>& hosts, Problems& problems,
+              ImportReport& report, std::vector<Offer>& offers) {
   std::map<std::pair<std::string, std::string>, std::vector<const HostVm*>> in_zone;
   std::set<std::string, std::less<>> types;
   double largest_n1 = 0;  // the most vCPUs an N1 row offers with 4 GiB each
@@ -278,7 +298,6 @@ void join_gcp(const std::string& path, const std::vector<GpuRow>& gpus,
   for (const GpuRow& g : gpus) {
     const std::string name = upper(g.accelerator);
     const int count = g.offer.count;
-    const std::string where = path + ":" + std::to_string(g.offer.line) + ": ";
     bool dedicated = false;
     std::vector<std::string_view> wanted;
     for (const DedicatedHosts& d : gcp_dedicated_hosts()) {
@@ -288,10 +307,9 @@ void join_gcp(const std::string& path, const std::vector<GpuRow>& gpus,
     }
     const std::optional<int> cpus = dedicated ? std::nullopt : n1_vcpus(name, count);
     if (dedicated ? wanted.empty() : !cpus) {
-      ++report.skipped;
-      report.warnings.push_back(where + "AcceleratorCount: GCP attaches no " +
-                                std::to_string(count) + " x " + g.accelerator +
-                                " to a machine type SkyPilot knows; row skipped");
+      skip_row(report, g.offer.line, "AcceleratorCount", std::to_string(count),
+               "GCP attaches no " + std::to_string(count) + " x " + g.accelerator +
+                   " to a machine type SkyPilot knows");
       continue;
     }
     const auto fits = [&](const HostVm& h) {
@@ -332,11 +350,9 @@ void join_gcp(const std::string& path, const std::vector<GpuRow>& gpus,
                 "format");
         continue;
       }
-      ++report.skipped;
-      report.warnings.push_back(where + "AvailabilityZone: no host VM row (" + needed + ") in " +
-                                g.offer.region + "/" + g.offer.zone + " for " +
-                                std::to_string(count) + " x " + g.accelerator +
-                                "; row skipped (SkyPilot offers none there)");
+      skip_row(report, g.offer.line, "AvailabilityZone", g.offer.region + "/" + g.offer.zone,
+               "no host VM row (" + needed + ") in the zone for " + std::to_string(count) + " x " +
+                   g.accelerator + " (SkyPilot offers none there)");
       continue;
     }
     Offer offer = g.offer;
@@ -376,7 +392,8 @@ void join_gcp(const std::string& path, const std::vector<GpuRow>& gpus,
 }  // namespace
 
 std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& provider,
-                                        Problems& problems, ImportReport& report) {
+                                        const AcceleratorNames& names, Problems& problems,
+                                        ImportReport& report) {
   std::vector<Offer> offers;
   auto columns = map_columns(
       csv, {"InstanceType", "AcceleratorName", "AcceleratorCount", "Region", "Price", "SpotPrice"},
@@ -415,11 +432,12 @@ std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& 
                        lenient(columns->get(row, "MemoryGiB")).value_or(0),
                        lenient(columns->get(row, "Price")),
                        lenient(columns->get(row, "SpotPrice"))});
-      ++report.skipped;
+      ++report.without_accelerator;
       continue;
     }
-    if (offer.sku.empty() && upper(accelerator).rfind("TPU", 0) == 0) {
-      ++report.skipped;  // GCP's TPUs: not GPUs, no catalog device; only counted
+    if (upper(accelerator).rfind("TPU", 0) == 0) {
+      skip_row(report, row.line, "AcceleratorName", accelerator,
+               "a TPU, not a GPU: the catalog prices GPUs only");
       continue;
     }
     if (gcp && is_dedicated_host(offer.sku)) {
@@ -436,9 +454,10 @@ std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& 
                        "in our rental_offers.csv format");
       continue;
     }
-    if (!accelerator_of(csv.path, row.line, "AcceleratorName", accelerator,
-                        columns->get(row, "AcceleratorCount"), offer.sku, provider, 0, offer,
-                        problems, report)) {
+    if (!accelerator_of(row.line, "AcceleratorName", accelerator,
+                        columns->get(row, "AcceleratorCount"), offer.sku, provider,
+                        gpu_info_memory_gb(columns->get(row, "GpuInfo")), names, offer, problems,
+                        report)) {
       continue;
     }
     const auto price =
@@ -446,9 +465,7 @@ std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& 
     const auto spot =
         parse_price(columns->get(row, "SpotPrice"), row.line, "SpotPrice", offer.count, problems);
     if (!price && !spot) {
-      ++report.skipped;
-      report.warnings.push_back(csv.path + ":" + std::to_string(row.line) +
-                                ": Price: empty, and no SpotPrice either; row skipped");
+      skip_row(report, row.line, "Price", "", "empty, and no SpotPrice either");
       continue;
     }
     if ((price && *price < 0) || (spot && *spot < 0)) continue;  // already a problem
@@ -472,12 +489,13 @@ std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& 
       offers.push_back(offer);
     }
   }
-  if (!gpus.empty()) join_gcp(csv.path, gpus, hosts, problems, report, offers);
+  if (!gpus.empty()) join_gcp(gpus, hosts, problems, report, offers);
   return offers;
 }
 
 std::vector<Offer> read_gpuhunt_offers(const CsvTable& csv, const std::string& provider,
-                                       Problems& problems, ImportReport& report) {
+                                       const AcceleratorNames& names, Problems& problems,
+                                       ImportReport& report) {
   std::vector<Offer> offers;
   auto columns = map_columns(
       csv, {"instance_name", "location", "price", "gpu_count", "gpu_name", "spot"}, problems);
@@ -507,9 +525,9 @@ std::vector<Offer> read_gpuhunt_offers(const CsvTable& csv, const std::string& p
     offer.term = spot_upper == "TRUE" ? "spot" : "on_demand";
     const std::string& memory_field = columns->get(row, "gpu_memory");
     const double memory_gb = parse_decimal(memory_field).value_or(0);
-    if (!accelerator_of(csv.path, row.line, "gpu_name", columns->get(row, "gpu_name"),
-                        columns->get(row, "gpu_count"), offer.sku, provider, memory_gb, offer,
-                        problems, report)) {
+    if (!accelerator_of(row.line, "gpu_name", columns->get(row, "gpu_name"),
+                        columns->get(row, "gpu_count"), offer.sku, provider, memory_gb, names,
+                        offer, problems, report)) {
       continue;
     }
     const auto price =

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "pricing/accelerator_names.hpp"
 #include "pricing/catalog_import.hpp"
 #include "pricing/csv_table.hpp"
 
@@ -52,7 +53,8 @@ std::string provider_from_path(const std::string& path);
 /// The offers of a SkyPilot vms.csv (InstanceType, AcceleratorName, AcceleratorCount, Region,
 /// AvailabilityZone, Price, SpotPrice; vCPUs and MemoryGiB for GCP's host choice): Price an
 /// on_demand offer, SpotPrice a spot one; rows without an accelerator are host VMs or CPU-only
-/// (counted as skipped), unmapped accelerators and fractional counts skipped with a warning.
+/// (report.without_accelerator); accelerators `names` does not map, TPUs, fractional counts
+/// and rows without a price are report.skipped_rows.
 ///
 /// GCP's layout (skypilot-org/skypilot-catalog catalogs/v7/gcp/vms.csv): a GPU is priced on
 /// its own row, InstanceType empty ("",,,H100,1,...,us-central1,us-central1-a,4.20076,2.253),
@@ -66,19 +68,21 @@ std::string provider_from_path(const std::string& path);
 /// GiB of memory per vCPU. A joined offer is the GPU row's price plus its host's (spot: both
 /// spot prices, none when either is missing), under the host's instance type as sku. A GPU
 /// row whose host has no row in its zone is skipped with a warning (SkyPilot offers none
-/// there). Refused, each "FILE:LINE: column: ..." saying how the file is laid out and what to
-/// do: GPU rows without any host VM row of their machine type in the file (an excerpt cut
-/// short), and, for provider "gcp", a row that carries both an accelerator and one of those
+/// there: a skipped row). Refused, each "FILE:LINE: column: ..." saying how the file is laid out
+/// and what to do: GPU rows without any host VM row of their machine type in the file (an excerpt
+/// cut short), and, for provider "gcp", a row that carries both an accelerator and one of those
 /// machine types (its Price may be the host VM's alone, a fifth of the whole: a3-highgpu-1g is
 /// 1.18 of 5.38 USD an hour in us-central1).
 std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& provider,
-                                        Problems& problems, ImportReport& report);
+                                        const AcceleratorNames& names, Problems& problems,
+                                        ImportReport& report);
 
 /// The offers of a gpuhunt catalog CSV (instance_name, location, price, gpu_count, gpu_name,
 /// spot, gpu_memory): one offer per row; spot above the on-demand price of the same instance
-/// and location is a problem.
+/// and location is a problem; rows skipped as read_skypilot_offers skips them.
 std::vector<Offer> read_gpuhunt_offers(const CsvTable& csv, const std::string& provider,
-                                       Problems& problems, ImportReport& report);
+                                       const AcceleratorNames& names, Problems& problems,
+                                       ImportReport& report);
 
 /// One offer per (sku, region, term): zones with the same price merge into their region,
 /// zones with different prices keep "REGION/ZONE"; the same key twice with different prices is

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,18 @@ std::string goal_text(const ServingGoal& g) {
   return t;
 }
 
+// Days from `from` to `to` (both YYYY-MM-DD, valid: the catalog checks every date).
+int days_before(const std::string& from, const std::string& to) {
+  const auto day = [](const std::string& iso) {
+    const int y = std::stoi(iso.substr(0, 4));
+    const unsigned m = static_cast<unsigned>(std::stoi(iso.substr(5, 2)));
+    const unsigned d = static_cast<unsigned>(std::stoi(iso.substr(8, 2)));
+    return std::chrono::sys_days{std::chrono::year{y} / std::chrono::month{m} /
+                                 std::chrono::day{d}};
+  };
+  return static_cast<int>((day(to) - day(from)).count());
+}
+
 std::string money(const std::optional<double>& x) {
   return x ? fmt::format("{:.3f}", *x) : "-";
 }
@@ -35,7 +48,8 @@ std::string money(const std::optional<double>& x) {
 }  // namespace
 
 std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal,
-                                const std::vector<ServingFinderRow>& rows) {
+                                const std::vector<ServingFinderRow>& rows,
+                                const ServingPrices& prices) {
   const EngineProfile profile = engine_profile(r.engine);
   std::string out = fmt::format(
       "serving finder: {} in {} ({} KV cache) with {} {}, {} input / {} output tokens per "
@@ -43,9 +57,13 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
       r.model.id, r.quant.id, to_string(r.kv_cache), display_name(r.engine), profile.version,
       r.input_tokens, r.output_tokens, goal_text(goal));
   out += fmt::format(
-      "cost of a million tokens = {}, at the device's cheapest on-demand rental; output tokens "
-      "counted, input + output beside\n\n",
-      kCostFormula);
+      "cost of a million tokens = {}, at the on-demand rental a plan as of {} takes: the "
+      "cheapest observed within {} days, else the cheapest of any date{}; output tokens counted, "
+      "input + output beside\n\n",
+      kCostFormula, prices.as_of, prices.max_age_days,
+      prices.as_of_given
+          ? ""
+          : " (" + prices.as_of + ": the catalog's newest observation; --as-of to choose)");
   out += fmt::format("{:<24} {:>4} {:>7} {:>6} {:>10} {:>8} {:>9} {:>9} {:>10} {:>8} {:>9}\n",
                      "device", "GPUs", "layout", "batch", "out/s/GPU", "tok/s/u", "TPOT p99",
                      "TTFT p99", "rate/GPU-h", "per M", "per M i+o");
@@ -75,11 +93,29 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
     out += "\nnot served:\n";
     for (const auto* row : refused) out += "  " + row->device.id + ": " + row->refusal + "\n";
   }
+  std::string stale;
+  std::string notes;
+  for (const auto& row : rows) {
+    if (!row.refusal.empty()) continue;
+    if (row.rate_stale) {
+      stale += fmt::format("  {}: {:.2f} {} {}, {} days old\n", row.device.id,
+                           row.rate_per_gpu_hour->amount, row.rate_per_gpu_hour->currency,
+                           row.rate_source, days_before(row.rate_observed_on, prices.as_of));
+    }
+    for (const auto& note : row.rate_notes) notes += "  " + row.device.id + ": " + note + "\n";
+  }
+  if (!stale.empty()) {
+    out += fmt::format("\nStale prices (older than {} days at {}):\n", prices.max_age_days,
+                       prices.as_of) +
+           stale;
+  }
+  if (!notes.empty()) out += "\nnotes:\n" + notes;
   return out;
 }
 
 std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal,
-                                const std::vector<ServingFinderRow>& rows) {
+                                const std::vector<ServingFinderRow>& rows,
+                                const ServingPrices& prices) {
   ordered j;
   j["mode"] = "serving_finder";
   j["model"] = r.model.id;
@@ -95,6 +131,10 @@ std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal
                {"user_tokens_per_s", optional_number(goal.user_tokens_per_s)}};
   j["tokens_counted"] = "output";
   j["cost_formula"] = kCostFormula;
+  j["prices"] = {{"as_of", prices.as_of},
+                 {"as_of_given", prices.as_of_given},
+                 {"max_price_age_days", prices.max_age_days},
+                 {"price_basis", "street"}};
   ordered results = ordered::array();
   for (const auto& row : rows) {
     const bool served = row.refusal.empty();
@@ -119,6 +159,10 @@ std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal
                                            {"currency", row.rate_per_gpu_hour->currency}}
                                  : ordered(nullptr);
     o["rate_source"] = row.rate_source.empty() ? ordered(nullptr) : ordered(row.rate_source);
+    o["rate_observed_on"] =
+        row.rate_observed_on.empty() ? ordered(nullptr) : ordered(row.rate_observed_on);
+    o["rate_stale"] = row.rate_per_gpu_hour ? ordered(row.rate_stale) : ordered(nullptr);
+    o["rate_notes"] = row.rate_notes;
     // Missing the target: no cost (null), as the text says "misses the target".
     const bool priced = served && c.target_met;
     o["cost_per_million_output_tokens"] =

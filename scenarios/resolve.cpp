@@ -51,6 +51,7 @@ ResolvedScenario Resolver::run() {
   for (const auto& [code, rate] : s_.fx) {
     if (fx_rates_.count(code) == 0) fx_rate_to_plan(code, "fx", code);
   }
+  check_fx_dates();
   resolve_baseline();
   resolve_overflow_links();
   resolve_quote(s_, r_);

@@ -1,6 +1,9 @@
 // Exchange rates: the plan currency per unit of another, from the scenario's [fx] or the
 // catalog's dated reference rates (directly or crossed through EUR), and conversions with them.
+#include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "pricing/number_text.hpp"
@@ -12,11 +15,51 @@ std::optional<Resolver::FxQuote> Resolver::fx_quote(const std::string& from) con
   const std::string& to = s_.currency;
   if (const auto typed = s_.fx.find(from); typed != s_.fx.end()) return FxQuote{typed->second, {}};
   if (auto fx = catalog_.fx_rate(from, to, s_.as_of)) return FxQuote{fx->rate, {*fx}};
-  // ECB reference rates are quoted against the euro: a cross rate through it.
+  // ECB reference rates are quoted against the euro: a cross rate through it, both legs of one
+  // date: the latest on or before as_of that both are observed on (gputco issue 38: CHF of
+  // 2025-02 was crossed with USD of 2026-05). Without a common date, each leg's latest, both
+  // dates named in the provenance and the plan's warnings (check_fx_dates).
   auto leg_in = catalog_.fx_rate(from, "EUR", s_.as_of);
   auto leg_out = catalog_.fx_rate("EUR", to, s_.as_of);
   if (!leg_in || !leg_out) return std::nullopt;
+  auto in = leg_in;
+  auto out = leg_out;
+  while (in->provenance.observed_on != out->provenance.observed_on) {
+    // Each step moves to the earlier of the two dates: the dates only go down, so it ends.
+    const std::string earlier = std::min(in->provenance.observed_on, out->provenance.observed_on);
+    auto a = catalog_.fx_rate(from, "EUR", earlier);
+    auto b = catalog_.fx_rate("EUR", to, earlier);
+    if (!a || !b) break;
+    in = a;
+    out = b;
+  }
+  if (in->provenance.observed_on == out->provenance.observed_on) {
+    leg_in = in;
+    leg_out = out;
+  }
   return FxQuote{leg_in->rate * leg_out->rate, {*leg_in, *leg_out}};
+}
+
+void Resolver::check_fx_dates() {
+  // Every catalog rate a conversion of this plan used, by its pair, with its date.
+  std::map<std::string, std::string> dates;  // "BASE/QUOTE" -> observed_on
+  for (const auto& [code, rate] : fx_rates_) {
+    (void)rate;
+    const auto quote = fx_quote(code);
+    if (!quote) continue;
+    for (const FxRate& leg : quote->legs) {
+      dates[leg.base + "/" + leg.quote] = leg.provenance.observed_on;
+    }
+  }
+  std::set<std::string> distinct;
+  for (const auto& [pair, date] : dates) distinct.insert(date);
+  if (distinct.size() < 2) return;
+  std::string listed;
+  for (const auto& [pair, date] : dates)
+    listed += (listed.empty() ? "" : ", ") + pair + " of " + date;
+  r_.warnings.push_back("exchange rates of different dates: " + listed +
+                        " (the catalog has no later date they share on or before " + s_.as_of +
+                        "; each amount is converted at its own currency's rate)");
 }
 
 double Resolver::fx_rate_to_plan(const std::string& from, const std::string& section,

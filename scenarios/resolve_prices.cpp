@@ -63,25 +63,45 @@ void Resolver::check_purchase(const ScenarioOption& o, OptionInputs& oi, double 
 void Resolver::check_rental(const ScenarioOption& o, OptionInputs& oi, const std::string& term,
                             const std::string& key, double per_hour, bool typed) {
   if (!(per_hour > 0)) return;  // 0: free capacity, a choice, not a figure to check
-  std::vector<double> market;
-  for (const auto& point : catalog_.rental_market(oi.device.id, term, s_.as_of)) {
-    if (auto v = maybe_in_plan_currency(point.amount, point.currency)) market.push_back(*v);
-  }
+  // The market near as_of; with fewer than kRentalMinPeers offers there, of any date (gputco
+  // issue 38), as Catalog::rental_plausibility falls back.
+  const auto market_of = [&](bool any_date) {
+    std::vector<double> market;
+    for (const auto& point : catalog_.rental_market(oi.device.id, term, s_.as_of, any_date)) {
+      if (auto v = maybe_in_plan_currency(point.amount, point.currency)) market.push_back(*v);
+    }
+    return market;
+  };
+  std::vector<double> market = market_of(false);
+  const bool any_date = static_cast<int>(market.size()) < Catalog::kRentalMinPeers;
+  if (any_date) market = market_of(true);
   const MarketVerdict v =
       judge_against_market(per_hour, market, Catalog::kRentalPlausibleBelow,
                            Catalog::kRentalPlausibleAbove, Catalog::kRentalMinPeers);
-  if (v.level == MarketVerdict::Level::unknown || v.level == MarketVerdict::Level::fine) return;
   const bool monthly = key == "price_per_month";
+  const std::string per_month =
+      monthly
+          ? fmt::format("{} {} a month / {} device(s) / {} h = ", money_text(oi.price_per_month),
+                        s_.currency, oi.count, Catalog::kHoursPerMonth)
+          : std::string();
+  const std::string label = key + (typed ? " (typed): " : " (catalog): ");
+  const std::string hint_row =
+      typed ? "" : "; an offer imported with --accept-outliers? check its row";
+  if (v.level == MarketVerdict::Level::unknown) {
+    check_rental_against_purchase(oi, term, per_hour, per_month, label, hint_row);
+    return;
+  }
+  if (v.level == MarketVerdict::Level::fine) return;
   const std::string what =
-      (monthly
-           ? fmt::format("{} {} a month / {} device(s) / {} h = ", money_text(oi.price_per_month),
-                         s_.currency, oi.count, Catalog::kHoursPerMonth)
-           : std::string()) +
-      fmt::format(
-          "{} {} per device-hour is {} the dated median {} {} of {} {} offers of {} "
-          "(observed in the {} days up to {})",
-          rate_text(per_hour), s_.currency, factor_text(v.ratio), rate_text(v.median), s_.currency,
-          v.peers, term, oi.device.id, Catalog::kRentalWindowDays, s_.as_of);
+      per_month +
+      fmt::format("{} {} per device-hour is {} the {} {} {} of {} {} offers of {} ",
+                  rate_text(per_hour), s_.currency, factor_text(v.ratio),
+                  any_date ? "median" : "dated median", rate_text(v.median), s_.currency, v.peers,
+                  term, oi.device.id) +
+      (any_date ? fmt::format("(of any date up to {}: fewer than {} in the {} days before it)",
+                              s_.as_of, Catalog::kRentalMinPeers, Catalog::kRentalWindowDays)
+                : fmt::format("(observed in the {} days up to {})", Catalog::kRentalWindowDays,
+                              s_.as_of));
   if (typed && v.level == MarketVerdict::Level::absurd) {
     const std::string hint = hours_per_month_hint(v.ratio);
     fail("option:" + o.id, key,
@@ -89,45 +109,89 @@ void Resolver::check_rental(const ScenarioOption& o, OptionInputs& oi, const std
              (monthly ? "rent of the whole server per month" : "rate per device-hour") + " in " +
              s_.currency);
   }
+  oi.input_warnings.push_back(label + what +
+                              fmt::format(" (plausible: 1/{} to {} x)",
+                                          Catalog::kRentalPlausibleBelow,
+                                          Catalog::kRentalPlausibleAbove) +
+                              hint_row);
+}
+
+void Resolver::check_rental_against_purchase(OptionInputs& oi, const std::string& term,
+                                             double per_hour, const std::string& per_month,
+                                             const std::string& label,
+                                             const std::string& hint_row) {
+  std::vector<double> prices;
+  for (const auto& point : catalog_.purchase_market(oi.device.id, s_.as_of)) {
+    if (auto v = maybe_in_plan_currency(point.amount, point.currency)) prices.push_back(*v);
+  }
+  if (prices.empty()) return;
+  const auto [lowest, highest] = std::minmax_element(prices.begin(), prices.end());
+  const double floor = *lowest / Catalog::kOwnedHours;
+  const double ceiling = *highest / Catalog::kPaybackHours;
+  std::string verdict;
+  // Spot sells idle capacity at what it costs to run, below what owning costs: no floor.
+  if (per_hour < floor && term != "spot") {
+    verdict = fmt::format(
+        "below the lowest catalog purchase price {} {} of {} / {} h (3 years "
+        "of hours) = {} {}",
+        money_text(*lowest), s_.currency, oi.device.id, Catalog::kOwnedHours, rate_text(floor),
+        s_.currency);
+  } else if (per_hour > ceiling) {
+    verdict = fmt::format(
+        "above the highest catalog purchase price {} {} of {} / {} h (3 "
+        "months of hours) = {} {}",
+        money_text(*highest), s_.currency, oi.device.id, Catalog::kPaybackHours, rate_text(ceiling),
+        s_.currency);
+  }
+  if (verdict.empty()) return;
   oi.input_warnings.push_back(
-      key + (typed ? " (typed): " : " (catalog): ") + what +
-      fmt::format(" (plausible: 1/{} to {} x)", Catalog::kRentalPlausibleBelow,
-                  Catalog::kRentalPlausibleAbove) +
-      (typed ? "" : "; an offer imported with --accept-outliers? check its row"));
+      label + per_month +
+      fmt::format("{} {} per device-hour is {} (fewer than {} {} offers of {} to compare "
+                  "with, of any date up to {})",
+                  rate_text(per_hour), s_.currency, verdict, Catalog::kRentalMinPeers, term,
+                  oi.device.id, s_.as_of) +
+      hint_row);
 }
 
 void Resolver::check_spot_above_on_demand() {
   auto& options = r_.plan_inputs.options;
-  for (OptionInputs& spot : options) {
-    if (spot.kind != OptionKind::rent_hourly || spot.term != RentTerm::spot) continue;
+  for (OptionInputs& cheap : options) {
+    if (cheap.kind != OptionKind::rent_hourly || cheap.term == RentTerm::on_demand) continue;
+    // Spot sells spare capacity, a reserved term buys a commitment: both below on-demand.
+    const bool spot = cheap.term == RentTerm::spot;
+    const std::string term = spot                                  ? "spot"
+                             : cheap.term == RentTerm::reserved_1y ? "reserved_1y"
+                                                                   : "reserved_3y";
+    const std::string why = spot ? "spot capacity sells below on-demand"
+                                 : "a reserved term is a commitment sold below on-demand";
     bool compared = false;
     for (const OptionInputs& od : options) {
       if (od.kind != OptionKind::rent_hourly || od.term != RentTerm::on_demand ||
-          od.device.id != spot.device.id) {
+          od.device.id != cheap.device.id) {
         continue;
       }
       compared = true;
-      if (spot.rate_per_gpu_hour > od.rate_per_gpu_hour) {
-        spot.input_warnings.push_back(fmt::format(
-            "spot rate {} {} per device-hour is above the on-demand rate {} {} of option '{}' "
-            "(the same device): spot capacity sells below on-demand; check both figures",
-            rate_text(spot.rate_per_gpu_hour), s_.currency, rate_text(od.rate_per_gpu_hour),
-            s_.currency, od.id));
+      if (cheap.rate_per_gpu_hour > od.rate_per_gpu_hour) {
+        cheap.input_warnings.push_back(fmt::format(
+            "{} rate {} {} per device-hour is above the on-demand rate {} {} of option '{}' "
+            "(the same device): {}; check both figures",
+            term, rate_text(cheap.rate_per_gpu_hour), s_.currency, rate_text(od.rate_per_gpu_hour),
+            s_.currency, od.id, why));
       }
     }
     if (compared) continue;
     std::vector<double> market;
-    for (const auto& point : catalog_.rental_market(spot.device.id, "on_demand", s_.as_of)) {
+    for (const auto& point : catalog_.rental_market(cheap.device.id, "on_demand", s_.as_of)) {
       if (auto v = maybe_in_plan_currency(point.amount, point.currency)) market.push_back(*v);
     }
     const MarketVerdict v =
-        judge_against_market(spot.rate_per_gpu_hour, market, 1e9, 1e9, Catalog::kRentalMinPeers);
+        judge_against_market(cheap.rate_per_gpu_hour, market, 1e9, 1e9, Catalog::kRentalMinPeers);
     if (v.level != MarketVerdict::Level::unknown && v.ratio > 1) {
-      spot.input_warnings.push_back(fmt::format(
-          "spot rate {} {} per device-hour is above the dated median {} {} of the catalog's {} "
-          "on_demand offers of {}: spot capacity sells below on-demand; check the figure",
-          rate_text(spot.rate_per_gpu_hour), s_.currency, rate_text(v.median), s_.currency, v.peers,
-          spot.device.id));
+      cheap.input_warnings.push_back(fmt::format(
+          "{} rate {} {} per device-hour is above the dated median {} {} of the catalog's {} "
+          "on_demand offers of {}: {}; check the figure",
+          term, rate_text(cheap.rate_per_gpu_hour), s_.currency, rate_text(v.median), s_.currency,
+          v.peers, cheap.device.id, why));
     }
   }
 }

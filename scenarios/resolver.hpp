@@ -115,12 +115,16 @@ class Resolver {
 
   /// The plan currency per 1 unit of `from` and the catalog rates it is made of: none for the
   /// scenario's [fx] rate, one for the catalog's dated rate (direct or inverted), two for a
-  /// cross rate through EUR (FROM/EUR, EUR/plan). nullopt when there is none.
+  /// cross rate through EUR (FROM/EUR, EUR/plan) of one date: the latest on or before as_of
+  /// both legs are observed on, else each leg's latest. nullopt when there is none.
   struct FxQuote {
     double rate = 0;
     std::vector<FxRate> legs;
   };
   std::optional<FxQuote> fx_quote(const std::string& from) const;
+  /// A warning of the plan when the catalog rates its conversions used (every leg of every
+  /// currency converted) are of different dates, each pair named with its date.
+  void check_fx_dates();
 
   /// The plan currency per 1 unit of `from` (fx_quote): the scenario's [fx] rate, else the
   /// catalog's dated rate (direct or inverted), else a cross rate through EUR (the ECB's reference
@@ -165,14 +169,24 @@ class Resolver {
 
   /// A rate per device-hour (typed or the catalog's, plan currency; a monthly server's rent /
   /// devices / 730 h) against the dated median of the device's `term` offers
-  /// (Catalog::rental_market; the band of Catalog::rental_plausibility). Typed and
-  /// kAbsurdFactor off: refused, with a hint when it looks like 730 h a month mistaken;
-  /// outside the band: a warning of the option.
+  /// (Catalog::rental_market; the band of Catalog::rental_plausibility), with fewer than
+  /// kRentalMinPeers of them the median of its offers of any date, with fewer still
+  /// check_rental_against_purchase. Typed and kAbsurdFactor off: refused, with a hint when it
+  /// looks like 730 h a month mistaken; outside the band: a warning of the option.
   void check_rental(const ScenarioOption& o, OptionInputs& oi, const std::string& term,
                     const std::string& key, double per_hour, bool typed);
+  /// A rate with no market to compare with, against what owning the device costs (the band of
+  /// Catalog::rental_plausibility's "purchase" finding): below the lowest catalog purchase
+  /// price of the device / Catalog::kOwnedHours (not for spot) or above the highest /
+  /// Catalog::kPaybackHours, in the plan currency: a warning of the option, `label` before it
+  /// and `hint_row` after. No purchase price: nothing said.
+  void check_rental_against_purchase(OptionInputs& oi, const std::string& term, double per_hour,
+                                     const std::string& per_month, const std::string& label,
+                                     const std::string& hint_row);
 
-  /// Spot above on-demand, typed or not: a spot option's rate against the on-demand options of
-  /// the same device in the scenario, else the dated median of the catalog's on-demand offers.
+  /// Spot and reserved above on-demand, typed or not: a spot or reserved_1y/3y option's rate
+  /// against the on-demand options of the same device in the scenario, else the dated median of
+  /// the catalog's on-demand offers: a warning of the option.
   void check_spot_above_on_demand();
 
   void resolve_scenario();

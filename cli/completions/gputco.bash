@@ -111,7 +111,7 @@ _gputco() {
           ;;
         import)
           options="--book --catalog --as-of --observed-on --provider --source --accept-outliers
-                   --help"
+                   --band --tax --period --sector --since --allow-skipped --help"
           ;;
         export)
           if ((cword == 3)) && [[ $cur != -* ]]; then

@@ -47,7 +47,8 @@ BENCHMARK(BM_ThroughputAtLatencyTargetsOnABoxOf8)->Unit(benchmark::kMillisecond)
 void BM_ServingFinderEveryDeviceAtLatencyTargets(benchmark::State& state) {
   const ServingRequest r = llama70b(ServingEngine::vllm);
   std::vector<ServingOffer> offers;
-  for (const auto& d : catalog().devices()) offers.push_back(ServingOffer{d, std::nullopt, ""});
+  for (const auto& d : catalog().devices())
+    offers.push_back(ServingOffer{d, std::nullopt, "", "", false, {}});
   for (auto _ : state) {
     benchmark::DoNotOptimize(rank_serving(r, offers, latency_goal()));
   }

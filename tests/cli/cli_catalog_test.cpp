@@ -94,7 +94,7 @@ TEST_F(CatalogCli, implausiblePricesAreRefusedOrAcceptedAndFailTheCheck) {
   const std::string odd = file("odd.csv", std::string(kPriceHeader) +
                                               "rtx-3090,used,1,USD,us,ebay,2026-11-01,s1,\n"
                                               "rtx-4090,used,900,USD,us,a,2026-11-02,s3,\n"
-                                              "rtx-4090,used,500,USD,eu,b,2026-11-02,s3,\n");
+                                              "rtx-4090,used,700,USD,eu,b,2026-11-02,s3,\n");
   const auto refused = gputco({"catalog", "import", odd, "--book", "odd", "--as-of", "2026-11-29"});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
   // Built-in used RTX 3090: 700, 850, 750: median 750.
@@ -115,7 +115,7 @@ TEST_F(CatalogCli, implausiblePricesAreRefusedOrAcceptedAndFailTheCheck) {
             std::string::npos)
       << imported.err;
   EXPECT_NE(imported.err.find("warning: implausible: purchase price rtx-4090 used (book odd, "
-                              "2026-11-02, source 's3'): 2 rows with different amounts: 500 USD, "
+                              "2026-11-02, source 's3'): 2 rows with different amounts: 700 USD, "
                               "900 USD"),
             std::string::npos)
       << imported.err;
@@ -210,17 +210,47 @@ TEST_F(CatalogCli, exportIsImportableAgain) {
   EXPECT_NE(empty.err.find("catalog export: --output is empty"), std::string::npos) << empty.err;
 }
 
+TEST_F(CatalogCli, skippedRowsExitOneUnlessAllowed) {
+  const std::string vms = test::source_path("tests/data/catalog/import/skypilot/unmapped/vms.csv");
+  const std::vector<std::string> args = {"catalog",       "import",     vms,
+                                         "--observed-on", "2026-11-20", "--as-of",
+                                         "2026-12-01",    "--book",     "sky"};
+  const auto refused = gputco(args);
+  EXPECT_EQ(refused.exit_code, 1) << refused.err;
+  EXPECT_EQ(refused.out, "");
+  EXPECT_NE(refused.err.find("skipped: " + vms +
+                             ":3, 4: AcceleratorName: 'K80': not a catalog "
+                             "device"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("gputco: 4 rows cannot be imported from " + vms +
+                             "; nothing imported (--allow-skipped imports the other rows)\n"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_FALSE(fs::exists(db()));
+  auto allowed_args = args;
+  allowed_args.push_back("--allow-skipped");
+  const auto allowed = gputco(allowed_args);
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_NE(allowed.out.find("6 rows read, 1 added, 0 unchanged, 4 skipped, 1 without an "
+                             "accelerator (CPU-only or host VM)\n"),
+            std::string::npos)
+      << allowed.out;
+  EXPECT_NE(allowed.err.find("skipped: " + vms + ":6: Price: empty, and no SpotPrice either"),
+            std::string::npos)
+      << allowed.err;
+}
+
 TEST_F(CatalogCli, publicCatalogFormatsImport) {
   const auto sky = gputco(
       {"catalog", "import", test::source_path("tests/data/catalog/import/skypilot/lambda/vms.csv"),
        "--observed-on", "2025-06-07", "--as-of", "2026-12-01", "--book", "sky"});
   ASSERT_EQ(sky.exit_code, 0) << sky.err;
   EXPECT_NE(sky.out.find("(skypilot_vms) into book 'sky'"), std::string::npos) << sky.out;
-  EXPECT_NE(sky.out.find("5 rows read, 4 added, 0 unchanged, 1 skipped"), std::string::npos);
-  EXPECT_NE(sky.err.find("warning: "), std::string::npos);
-  EXPECT_NE(sky.err.find("vms.csv:5: AcceleratorName: 'A10' is not a catalog device; row skipped"),
-            std::string::npos)
-      << sky.err;
+  // The A10 row was skipped before issue 38; the catalog has the A10.
+  EXPECT_NE(sky.out.find("5 rows read, 5 added, 0 unchanged, 0 skipped\n"), std::string::npos)
+      << sky.out;
+  EXPECT_EQ(sky.err, "");
   const auto hunt = gputco(
       {"catalog", "import", test::source_path("tests/data/catalog/import/gpuhunt/runpod.csv"),
        "--observed-on", "2026-05-01", "--as-of", "2026-12-01", "--book", "hunt"});

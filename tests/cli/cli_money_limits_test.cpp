@@ -2,8 +2,9 @@
 // in USD converted into the plan currency: a Japanese site at 31 JPY a kWh plans, 31 USD a kWh
 // is refused (exit 2) with the limit said in the plan currency. Was: every currency capped at
 // 10 a kWh and 10000 a device-hour, so 31 JPY a kWh and 12000 KRW an hour were refused.
-// The rates: the catalog's 156.96 JPY/EUR and 1519.92 KRW/EUR (2025-02-28) over 1.1637 USD/EUR
-// (2026-05-27), so 134.88 JPY/USD and 1306.11 KRW/USD as of 2026-11-01.
+// The rates: the catalog's 156.96 JPY/EUR and 1519.92 KRW/EUR times 0.9605 EUR/USD, all of
+// 2025-02-28 (a cross rate takes both legs from their latest common date), so 150.764 JPY/USD
+// and 1459.92 KRW/USD as of 2026-11-01.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -62,11 +63,12 @@ TEST(MoneyLimits, aJapaneseTariffInYenPlans) {
   EXPECT_DOUBLE_EQ(rig.at("energy_kwh").at("per_month").at(1).get<double>(), 146.0);
   EXPECT_DOUBLE_EQ(rig.at("cash_flow").at("energy").at(1).get<double>(), 4526.0);
   // The limit as the message shows it is accepted; just above it is refused.
-  EXPECT_EQ(plan(dir, scenario("JPY", "1348.8", kRig)).exit_code, 0);
-  const auto above = plan(dir, scenario("JPY", "1349", kRig));
+  // 10 USD at 156.96 JPY/EUR x 0.9605 EUR/USD, both of 2025-02-28 (the latest date with both).
+  EXPECT_EQ(plan(dir, scenario("JPY", "1507.64", kRig)).exit_code, 0);
+  const auto above = plan(dir, scenario("JPY", "1508", kRig));
   expect_refused(above,
                  ":8: [site] tariff_per_kwh: expected a price per kWh between 0 and "
-                 "1348.8 JPY (10 USD at 134.88 JPY/USD), got 1349");
+                 "1507.64 JPY (10 USD at 150.764 JPY/USD), got 1508");
 }
 
 TEST(MoneyLimits, thirtyOneDollarsAKilowattHourIsRefused) {
@@ -91,7 +93,7 @@ TEST(MoneyLimits, thirtyOneDollarsAKilowattHourIsRefused) {
 }
 
 TEST(MoneyLimits, aKoreanRentalRateInWonPlans) {
-  // 12000 KRW a device-hour is 9.19 USD; the limit, 10000 USD, is 1.30611e7 KRW.
+  // 12000 KRW a device-hour is 8.22 USD; the limit, 10000 USD, is 1.45992e7 KRW.
   test::TempDir dir;
   const std::string rental =
       "[option:r]\nkind = rent_hourly\ngpu = h100-sxm\nrate_per_gpu_hour = 12000\n";

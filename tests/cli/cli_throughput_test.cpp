@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "tests/support/hf_configs.hpp"
 #include "tests/support/paths.hpp"
@@ -370,6 +371,47 @@ TEST(CliServingFinder, textNamesTheFormulaAndTheTokensCounted) {
   EXPECT_NE(r.out.find("rate per GPU-hour x 1e6 / (3600 x tokens/s per GPU)"), std::string::npos);
   EXPECT_NE(r.out.find("output tokens counted"), std::string::npos);
   EXPECT_NE(r.out.find("not served:"), std::string::npos);
+}
+
+// Issue 38: the finder took the cheapest on-demand rate of any date (a 474-day-old H200 rate)
+// where a plan takes the freshest; now both choose alike, as of the same date.
+TEST(CliServingFinder, takesTheRateAPlanOfTheSameDateTakes) {
+  test::TempDir dir;
+  const std::string scenario = dir.file("h200.ini");
+  std::ofstream(scenario) << "[scenario]\nname = h200\ncurrency = USD\nas_of = 2026-10-07\n"
+                             "[workload]\nmodel = llama-3.3-70b\nquant = Q4_K_M\n"
+                             "hours_per_day = 10\n[option:r]\nkind = rent_hourly\n"
+                             "gpu = h200-sxm\n";
+  const auto plan = test::run(test::gputco_exe(), {"plan", scenario, "--json"}, dir.path());
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  double plan_rate = 0;
+  const auto inputs = nlohmann::json::parse(plan.out)["inputs"];
+  for (const auto& row : inputs) {
+    if (row["section"] == "r" && row["key"] == "rate_per_gpu_hour") {
+      plan_rate = row["value"].get<double>();
+    }
+  }
+  ASSERT_GT(plan_rate, 0);
+  const auto finder = fit({"--model", "llama-3.3-70b", "--quant", "FP8", "--engine", "vllm",
+                           "--as-of", "2026-10-07", "--json"});
+  ASSERT_EQ(finder.exit_code, 0) << finder.err;
+  const auto j = nlohmann::json::parse(finder.out);
+  EXPECT_EQ(j["prices"]["as_of"], "2026-10-07");
+  EXPECT_EQ(j["prices"]["as_of_given"], true);
+  bool found = false;
+  for (const auto& row : j["results"]) {
+    if (row["gpu"] != "h200-sxm") continue;
+    found = true;
+    EXPECT_DOUBLE_EQ(row["rate_per_gpu_hour"]["amount"].get<double>(), plan_rate);
+    EXPECT_EQ(row["rate_stale"], false);
+  }
+  EXPECT_TRUE(found);
+  // Without --as-of: the catalog's newest observation, said in the text.
+  const auto text = fit({"--model", "llama-3.3-70b", "--quant", "FP8", "--engine", "vllm"});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find(": the catalog's newest observation; --as-of to choose)"),
+            std::string::npos)
+      << text.out;
 }
 
 TEST(CliServingFinder, misuseExitsWith2) {

@@ -104,15 +104,19 @@ TEST(CatalogBuild, keysAppearOnce) {
             }));
 }
 
-TEST(CatalogBuild, spotRateNotAboveOnDemand) {
-  // Line 6 (2.90 per device, below the dearest on-demand 3.00) and lines 7-8 (no on-demand
-  // offer of the same region and date) are allowed.
+TEST(CatalogBuild, spotAndReservedRatesNotAboveOnDemand) {
+  // Line 6 (2.90 per device, below the dearest on-demand 3.00), lines 7-8 (no on-demand
+  // offer of the same region and date) and line 10 (a 3-year term at 16.00 / 8 = 2.00 per
+  // device, below its sku's 20.00 / 8 = 2.50) are allowed.
   EXPECT_EQ(problems_in(fixture_data("spot", "bad/spot")),
             (Problems{
                 "rental_offers.csv:3: amount: spot rate 3.1 USD per device-hour is above the "
                 "on-demand rate 3 of line 2 (same provider, device, region, date)",
                 "rental_offers.csv:5: amount: spot rate 3.2 USD per device-hour is above the "
                 "on-demand rate 3 of line 2 (same provider, device, region, date)",
+                "rental_offers.csv:9: amount: reserved_1y rate 3.05 USD per device-hour is above "
+                "the on-demand rate 3 of line 2 (same provider, device, region, date; a "
+                "commitment sells below on-demand)",
             }));
 }
 

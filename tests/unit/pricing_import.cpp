@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 #include <utility>
@@ -141,8 +142,10 @@ INSTANTIATE_TEST_SUITE_P(
                    {"book.csv:1: header: not a file this program imports: expected the columns "
                     "of purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
                     "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
-                    "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice) or a gpuhunt "
-                    "CSV (instance_name, location, price, gpu_count, gpu_name, spot)"}}),
+                    "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice), a gpuhunt "
+                    "CSV (instance_name, location, price, gpu_count, gpu_name, spot), an EIA "
+                    "retail-sales CSV (period, stateid, sectorid, price), a Eurostat nrg_pc_205 "
+                    "TSV or an ECB reference rates XML"}}),
     [](const ::testing::TestParamInfo<RejectCase>& case_info) { return case_info.param.name; });
 
 TEST(Import, rejectedFileLeavesAnExistingDatabaseByteForByte) {
@@ -535,6 +538,10 @@ TEST_F(Layered, auditFindsStaleBookPricesAtADate) {
             (Problems{"reviewed: purchase price rtx-4090 used (book built-in, used market, us, "
                       "2026-06-29): used 2000 USD is above every new price of rtx-4090 within 92 "
                       "days: 1900 USD (book built-in, 2026-05-01)",
+                      "reviewed: rental offer runpod 1x_RTX3090_SECURE hourly on_demand (book "
+                      "built-in, global, 2025-06-07): 0.43 USD per device-hour is above the "
+                      "highest purchase price 850 USD of rtx-3090 / 2190 h (3 months of hours) = "
+                      "0.3881 USD (too few offers to compare with: fewer than 3 of any date)",
                       "staleness not checked: give --as-of DATE"}));
 }
 
@@ -561,27 +568,34 @@ TEST(Plausibility, outliersUsedAboveNewAndConflictsAreFound) {
     EXPECT_FALSE(f.reviewed) << f.text;
     found.push_back(f.text);
   }
-  EXPECT_EQ(found,
-            (std::vector<std::string>{
-                // h100-sxm: one other USD observation, 27,500 (data-gate.ch): 9e6 / 27500 = 327.3.
-                "purchase price h100-sxm new (book odd, x, us, 2026-11-01): 9000000 USD is 327.3 "
-                "x the median 27500 USD of the 1 other observation of h100-sxm in USD "
-                "(plausible: 1/5 to 5 x)",
-                // rtx-3090: others 700, 750, 850 (built-in): median 750; 750 / 1 = 750.
-                "purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 USD is 1/750 of "
-                "the median 750 USD of the 3 other observations of rtx-3090 in USD (plausible: "
-                "1/5 to 5 x)",
-                // rtx-5090 used 2,600 vs new 1,999 and 2,550 (runlocalai.co, 2026-05-01, 31 days).
-                "purchase price rtx-5090 used (book odd, c, us, 2026-06-01): used 2600 USD is "
-                "above every new price of rtx-5090 within 92 days: 1999 USD (book built-in, "
-                "2026-05-01), 2550 USD (book built-in, 2026-05-01)",
-                "purchase price rtx-4090 used (book odd, 2026-11-02, source 's3'): 2 rows with "
-                "different amounts: 500 USD, 900 USD (a plan takes the lowest amount of the "
-                "latest date)"}));
+  EXPECT_EQ(
+      found,
+      (std::vector<std::string>{
+          // h100-sxm: one other USD observation, 27,500 (data-gate.ch): 9e6 / 27500 = 327.3.
+          "purchase price h100-sxm new (book odd, x, us, 2026-11-01): 9000000 USD is 327.3 "
+          "x the median 27500 USD of the 1 other observation of h100-sxm in USD "
+          "(plausible: 1/5 to 5 x)",
+          // rtx-3090: others 700, 750, 850 (built-in): median 750; 750 / 1 = 750.
+          "purchase price rtx-3090 used (book odd, ebay, us, 2026-11-01): 1 USD is 1/750 of "
+          "the median 750 USD of the 3 other observations of rtx-3090 in USD (plausible: "
+          "1/5 to 5 x)",
+          // rtx-4090 used 500 against the built-in used prices within 183 days of
+          // 2026-11-02: 2,000 (2026-06-29; 1,550 of 2026-05-01 is 185 days before):
+          // 500 / 2000 = 1/4, beyond 1/3 (issue 38). 900 / 2000 = 1/2.2 passes.
+          "purchase price rtx-4090 used (book odd, b, eu, 2026-11-02): 500 USD is 1/4 of the "
+          "built-in catalog's reference 2000 USD (the median of its 1 used prices of rtx-4090 "
+          "in USD within 183 days of it; plausible: 1/3 to 3 x)",
+          // rtx-5090 used 2,600 vs new 1,999 and 2,550 (runlocalai.co, 2026-05-01, 31 days).
+          "purchase price rtx-5090 used (book odd, c, us, 2026-06-01): used 2600 USD is "
+          "above every new price of rtx-5090 within 92 days: 1999 USD (book built-in, "
+          "2026-05-01), 2550 USD (book built-in, 2026-05-01)",
+          "purchase price rtx-4090 used (book odd, 2026-11-02, source 's3'): 2 rows with "
+          "different amounts: 500 USD, 900 USD (a plan takes the lowest amount of the "
+          "latest date)"}));
   // The same findings make `catalog check` fail; the plan's choice on that date is the lowest.
   const Catalog c = Catalog::open_layered(db);
-  // 5: with only two H100 SXM observations, the built-in 27,500 is 1/327 of the other too.
-  EXPECT_EQ(c.audit("", 90).problems.size(), 5u);
+  // 6: with only two H100 SXM observations, the built-in 27,500 is 1/327 of the other too.
+  EXPECT_EQ(c.audit("", 90).problems.size(), 6u);
   const auto used = c.latest_price("rtx-4090", "used", "2026-11-27");
   ASSERT_TRUE(used.has_value());
   EXPECT_EQ(used->amount, 500);
@@ -610,11 +624,14 @@ TEST(ImportSkyPilot, lambdaVmsPerDevicePricesAndUnmappedRowsListed) {
   const ImportReport report = import_price_book(db, vms, o);
   EXPECT_EQ(report.format, ImportFormat::skypilot_vms);
   EXPECT_EQ(report.rows_read, 5);
-  EXPECT_EQ(report.inserted, 4);  // h100 pcie in two regions, a100 x8, a6000
-  EXPECT_EQ(report.skipped, 1);
-  ASSERT_EQ(report.warnings.size(), 1u);
-  EXPECT_EQ(report.warnings[0],
-            vms + ":5: AcceleratorName: 'A10' is not a catalog device; row skipped");
+  // h100 pcie in two regions, a100 x8, a10 (skipped before issue 38: the name table had no
+  // A10, the catalog does), a6000
+  EXPECT_EQ(report.inserted, 5);
+  EXPECT_EQ(report.skipped, 0);
+  EXPECT_TRUE(report.warnings.empty());
+  const auto a10 = book_offers(db, "a10");
+  ASSERT_EQ(a10.size(), 1u);
+  EXPECT_DOUBLE_EQ(a10[0].amount_per_device(), 0.75);
 
   const auto a100 = book_offers(db, "a100-80gb-sxm");
   ASSERT_EQ(a100.size(), 1u);
@@ -642,7 +659,8 @@ TEST(ImportSkyPilot, runpodZonesMergeSpotIsKeptCpuRowsSkipped) {
   o.observed_on = "2025-06-07";
   const std::string vms = test::source_path("tests/data/catalog/import/skypilot/runpod/vms.csv");
   const ImportReport report = import_price_book(db, vms, o);
-  EXPECT_EQ(report.skipped, 1);  // the CPU row, without a warning
+  EXPECT_EQ(report.skipped, 0);
+  EXPECT_EQ(report.without_accelerator, 1);  // the CPU row: counted, not a skipped offer
   EXPECT_TRUE(report.warnings.empty());
   const auto sxm = book_offers(db, "h100-sxm");
   // 1x in CA (two zones, same prices: one row each term) and 2x in US.
@@ -690,10 +708,11 @@ TEST(ImportGpuhunt, runpodCatalogPerDevicePrices) {
   const ImportReport report = import_price_book(db, csv, o);
   EXPECT_EQ(report.format, ImportFormat::gpuhunt);
   EXPECT_EQ(report.rows_read, 6);
-  EXPECT_EQ(report.inserted, 4);
-  EXPECT_EQ(report.skipped, 2);
-  EXPECT_EQ(report.warnings,
-            (Problems{csv + ":6: gpu_name: 'MI250X' is not a catalog device; row skipped"}));
+  EXPECT_EQ(report.inserted, 5);  // MI250X was skipped before issue 38; the catalog has it
+  EXPECT_EQ(report.skipped, 0);
+  EXPECT_EQ(report.without_accelerator, 1);  // the CPU row
+  EXPECT_TRUE(report.warnings.empty());
+  EXPECT_EQ(book_offers(db, "mi250x").size(), 1u);
   const auto a100 = book_offers(db, "a100-80gb-pcie");  // 80 GB, 'PCIe' in the name
   ASSERT_EQ(a100.size(), 2u);
   EXPECT_EQ(a100[0].provider, "runpod");  // from the file name
@@ -724,10 +743,18 @@ TEST(ImportGpuhunt, spotAboveOnDemandNamesBothLines) {
                       "runpod.csv:4: spot: 'maybe' is not True or False"}));
 }
 
+// The accelerator names of the built-in catalog's devices.
+AcceleratorNames builtin_names() {
+  std::vector<DeviceNaming> devices;
+  for (const Device& d : Catalog::open_builtin().devices()) devices.push_back({d.id, d.name});
+  return AcceleratorNames(devices);
+}
+
 TEST(AcceleratorNames, publicNamesMapToCatalogDevices) {
-  auto id = [](const char* name, const char* sku = "", const char* provider = "",
-               double memory = 0) {
-    auto m = map_accelerator(name, sku, provider, memory);
+  const AcceleratorNames names = builtin_names();
+  auto id = [&](const char* name, const char* sku = "", const char* provider = "",
+                double memory = 0) {
+    auto m = names.map(name, sku, provider, memory);
     return m ? m->device_id : std::string("-");
   };
   EXPECT_EQ(id("RTX4090"), "rtx-4090");
@@ -748,9 +775,129 @@ TEST(AcceleratorNames, publicNamesMapToCatalogDevices) {
   EXPECT_EQ(id("MI300X"), "mi300x");
   EXPECT_EQ(id("RTX4060TI", "", "", 8), "-");  // the catalog has the 16 GB card only
   EXPECT_EQ(id("RTX4060TI", "", "", 16), "rtx-4060-ti-16gb");
-  EXPECT_EQ(id("A10"), "-");
+  // The names issue 38 found lost, now derived from the catalog's device names.
+  EXPECT_EQ(id("A10"), "a10");
+  EXPECT_EQ(id("A10G"), "a10g");
+  EXPECT_EQ(id("A40"), "a40");
+  EXPECT_EQ(id("A30"), "a30");
+  EXPECT_EQ(id("L40"), "l40");
+  EXPECT_EQ(id("H100-NVL"), "h100-nvl");
+  EXPECT_EQ(id("MI250X"), "mi250x");
+  EXPECT_EQ(id("AMD Instinct MI250X"), "mi250x");
+  EXPECT_EQ(id("RTX4070"), "rtx-4070");
+  EXPECT_EQ(id("V100"), "v100-sxm2-16gb");  // AWS p3 and GCP: the SXM2 card
+  EXPECT_EQ(id("V100-32GB"), "v100-sxm2-32gb");
+  EXPECT_EQ(id("V100", "Standard_NC6s_v3 PCIe"), "v100-pcie-16gb");
+  EXPECT_EQ(id("P40"), "tesla-p40");
+  EXPECT_EQ(id("Tesla P100 16GB"), "p100");
+  EXPECT_EQ(id("B200"), "b200");
+  EXPECT_EQ(id("B200", "", "", 180), "b200-180gb");
+  EXPECT_EQ(id("H200"), "h200-sxm");
+  EXPECT_EQ(id("H200", "gpu_1x_h200_nvl"), "h200-nvl");
+  EXPECT_EQ(id("RTX3080"), "rtx-3080-10gb");
+  EXPECT_EQ(id("RTX3080", "", "", 12), "rtx-3080-12gb");
+  EXPECT_EQ(id("A4000"), "rtx-a4000");
+  EXPECT_EQ(id("RTX PRO 6000"), "rtx-pro-6000-blackwell");
+  EXPECT_EQ(id("RTX PRO 4000 Blackwell"), "rtx-pro-4000-blackwell");
+  // Names for several devices are not guessed: Lambda's RTX6000 is the Turing Quadro card,
+  // which the catalog lacks (not the RTX 6000 Ada).
+  EXPECT_EQ(id("RTX6000"), "-");
+  EXPECT_EQ(id("K80"), "-");
   EXPECT_EQ(id("tpu-v4-8"), "-");
   EXPECT_EQ(id(""), "-");
+}
+
+// Issue 38's measured goal: a SkyPilot file with a row for every catalog device imports them
+// all (before it, rows for A40, A10G, A10, V100, L40, A30, H100 NVL, MI250X and RTX 4070 were
+// skipped as "not a catalog device" and the import exited 0).
+TEST(ImportSkyPilot, aRowForEveryCatalogDeviceImportsThemAll) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o = options();
+  o.observed_on = "2026-11-20";
+  o.provider = "fixture";
+  o.accept_outliers = true;  // placeholder prices: the file tests names
+  const std::string vms =
+      test::source_path("tests/data/catalog/import/skypilot/every_device/vms.csv");
+  const ImportReport report = import_price_book(db, vms, o);  // allow_skipped is false
+  const auto devices = Catalog::open_builtin().devices();
+  EXPECT_EQ(report.rows_read, static_cast<int>(devices.size()));
+  EXPECT_EQ(report.inserted, static_cast<int>(devices.size()));
+  EXPECT_EQ(report.skipped, 0);
+  std::map<std::string, int> offers;
+  SQLite::Database d(db, SQLite::OPEN_READONLY);
+  SQLite::Statement q(d, "SELECT device_id, count(*) FROM rental_offers GROUP BY device_id");
+  while (q.executeStep()) offers[q.getColumn(0).getString()] = q.getColumn(1).getInt();
+  for (const Device& device : devices) EXPECT_EQ(offers[device.id], 1) << device.id;
+}
+
+TEST(ImportSkyPilot, rowsThatCannotBeImportedRefuseTheFileEachNamed) {
+  const fs::path dir = test_dir();
+  const std::string db = (dir / "catalog.sqlite").string();
+  ImportOptions o = options();
+  o.observed_on = "2026-11-20";
+  const std::string vms = test::source_path("tests/data/catalog/import/skypilot/unmapped/vms.csv");
+  try {
+    import_price_book(db, vms, o);
+    ADD_FAILURE() << "expected ImportIncomplete";
+  } catch (const ImportIncomplete& e) {
+    EXPECT_EQ(e.skipped(), 4);
+    EXPECT_EQ(e.summary(),
+              (Problems{vms + ":3, 4: AcceleratorName: 'K80': not a catalog device (gputco "
+                              "catalog list gpus; a devices.csv import adds one) (2 rows)",
+                        vms + ":5: AcceleratorCount: '0.5': a share of a device, which the "
+                              "catalog does not price (1 row)",
+                        vms + ":6: Price: empty, and no SpotPrice either (1 row)"}));
+  }
+  EXPECT_FALSE(fs::exists(db));  // nothing written, not even created
+  o.allow_skipped = true;
+  const ImportReport report = import_price_book(db, vms, o);
+  EXPECT_EQ(report.rows_read, 6);
+  EXPECT_EQ(report.inserted, 1);  // the H100
+  EXPECT_EQ(report.skipped, 4);
+  EXPECT_EQ(report.without_accelerator, 1);  // c5.large
+  EXPECT_EQ(skipped_summary(report, "vms.csv").size(), 3u);
+}
+
+// A withdrawn currency of the ECB's whole history is on thousands of lines: the summary lists
+// the first 20 runs of lines and counts the rest.
+TEST(SkippedSummary, listsTwentyRunsOfLinesThenCountsTheRest) {
+  ImportReport report;
+  // Lines 2, 4, 6, ..., 60: 30 lines, no two adjacent, so 30 runs of one line each.
+  for (int line = 2; line <= 60; line += 2) {
+    report.skipped_rows.push_back({line, "currency", "HRK", "withdrawn"});
+  }
+  // Runs 1-20 are lines 2..40; the 10 lines 42..60 are counted.
+  std::string listed;
+  for (int line = 2; line <= 40; line += 2) {
+    listed += (listed.empty() ? "" : ", ") + std::to_string(line);
+  }
+  EXPECT_EQ(skipped_summary(report, "hist.xml"),
+            (Problems{"hist.xml:" + listed +
+                      " and 10 more lines: currency: 'HRK': withdrawn (30 rows)"}));
+}
+
+TEST(AcceleratorNames, everyBuiltinDeviceIsKnownByItsIdAndName) {
+  const AcceleratorNames names = builtin_names();
+  for (const Device& d : Catalog::open_builtin().devices()) {
+    for (const std::string& spelling : {d.id, d.name}) {
+      const auto m = names.map(spelling, "", "", d.memory_nameplate_gb);
+      ASSERT_TRUE(m.has_value()) << spelling;
+      EXPECT_EQ(m->device_id, d.id) << spelling;
+    }
+  }
+}
+
+TEST(AcceleratorNames, aNameTwoDevicesDeriveIsDropped) {
+  // "V100 SXM2" (memory left off) is both cards' name: neither gets it.
+  const AcceleratorNames names({{"v100-sxm2-16gb", "Tesla V100 SXM2 16GB"},
+                                {"v100-sxm2-32gb", "Tesla V100 SXM2 32GB"},
+                                {"a40", "A40"}});
+  EXPECT_FALSE(names.map("V100-SXM2", "", "", 0).has_value());
+  EXPECT_EQ(names.map("V100 SXM2 32GB", "", "", 0)->device_id, "v100-sxm2-32gb");
+  EXPECT_EQ(names.map("NVIDIA A40", "", "", 0)->device_id, "a40");
+  // An odd name maps only when the catalog has its device.
+  EXPECT_FALSE(names.map("A6000", "", "", 0).has_value());
 }
 
 // ---- Schema versions -------------------------------------------------------------------------

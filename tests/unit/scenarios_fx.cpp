@@ -9,6 +9,7 @@
 #include "scenarios/currencies.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
+#include "tests/unit/pricing_fixtures.hpp"
 #include "tests/unit/scenarios_fixtures.hpp"
 
 namespace gputco {
@@ -105,11 +106,12 @@ TEST_F(FxResolve, theScenariosRateOverridesTheCatalogs) {
 
 TEST_F(FxResolve, aCrossRateThroughTheEuro) {
   // GBP per USD: the catalog has EUR/GBP 0.8641 (ECB, 2026-05-08) and EUR/USD 1.1637
-  // (2026-05-27), no USD/GBP: 1 USD = 0.8641 / 1.1637 GBP = 0.742545...
+  // (2026-05-27) and 1.1761 (2026-05-08), no USD/GBP. Both legs of one date, the latest both
+  // have (issue 38), 2026-05-08: 1 USD = 0.8641 / 1.1761 GBP = 0.734716...
   const ResolvedScenario r = resolved(scenario("GBP"));
   const InputRow* rate = test::input(r, "fx", "USD");
   ASSERT_NE(rate, nullptr);
-  EXPECT_NEAR(*rate->value, 0.8641 / 1.1637, 1e-12);
+  EXPECT_NEAR(*rate->value, 0.8641 / 1.1761, 1e-12);
   EXPECT_NE(rate->provenance.find("cross rate through EUR"), std::string::npos) << rate->provenance;
   // Both legs are on the Sources sheet.
   int legs = 0;
@@ -118,19 +120,20 @@ TEST_F(FxResolve, aCrossRateThroughTheEuro) {
 }
 
 TEST_F(FxResolve, aCrossRateOfTheEcbsOlderDay) {
-  // CHF per USD: EUR/CHF 0.9394 (ECB, 2025-02-28) over EUR/USD 1.1637 (2026-05-27): 1 USD =
-  // 0.9394 / 1.1637 = 0.807253... CHF; each leg keeps its own date on the Sources sheet.
+  // CHF per USD: EUR/CHF 0.9394 is of 2025-02-28 only; EUR/USD of that day is 1.0411 (before
+  // issue 38 the later 1.1637 of 2026-05-27 was crossed with it): 1 USD = 0.9394 / 1.0411 =
+  // 0.902315... CHF, both legs of 2025-02-28 on the Sources sheet.
   const ResolvedScenario r = resolved(scenario("CHF"));
-  EXPECT_NEAR(*test::input(r, "fx", "USD")->value, 0.9394 / 1.1637, 1e-12);
-  bool chf_leg = false;
+  EXPECT_NEAR(*test::input(r, "fx", "USD")->value, 0.9394 / 1.0411, 1e-12);
+  int legs = 0;
   for (const auto& row : r.sources) {
-    if (row.what == "FX EUR/CHF") {
-      chf_leg = true;
-      EXPECT_EQ(row.observed_on, "2025-02-28");
+    if (row.what == "FX EUR/CHF" || row.what == "FX USD/EUR") {
+      ++legs;
+      EXPECT_EQ(row.observed_on, "2025-02-28") << row.what;
       EXPECT_TRUE(row.stale);  // older than max_price_age_days as of 2026-11-27
     }
   }
-  EXPECT_TRUE(chf_leg);
+  EXPECT_EQ(legs, 2);
 }
 
 TEST_F(FxResolve, noRateNamesTheValueAndTheFxKey) {
@@ -152,6 +155,49 @@ TEST_F(FxResolve, noRateNamesTheValueAndTheFxKey) {
   ASSERT_NE(price, nullptr);
   ASSERT_TRUE(price->published_amount.has_value());
   EXPECT_NEAR(*price->value, *price->published_amount * 3.6725, 1e-9);
+}
+
+// Issue 38: "exchange rates of different dates are crossed (CHF of 2025-02 with USD of
+// 2026-05)". A cross rate through EUR takes both legs of one date: the latest both have.
+TEST(CrossRates, bothLegsOfTheLatestDateTheyShare) {
+  const auto data = test::fixture_data("fx_dates_data", "fx_dates");
+  const std::string file = (data.parent_path() / "fx.sqlite").string();
+  build_catalog(data.string(), file);
+  const Catalog catalog = Catalog::open_file(file);
+  auto plan = [&](const std::string& tariff) {
+    return resolve(parse("[scenario]\nas_of = 2026-06-01\nstart = 2027-01\ncurrency = USD\n"
+                         "[workload]\nmodel = llama-3.1-8b\nquant = Q4_K_M\n[site]\ntariff = " +
+                         tariff +
+                         "\n[option:r]\nkind = rent_hourly\ngpu = h100-sxm\n"
+                         "rate_per_gpu_hour = 2.5\n"),
+                   catalog);
+  };
+  // CHF: its latest rate is of 2026-03-02 (EUR/CHF 0.95); EUR/USD has 1.16 of 2026-05-27 and
+  // 1.10 of 2026-03-02: the cross takes 1.10. 1.10 / 0.95 = 1.157895 USD per CHF, so the
+  // tariff 0.20 CHF is 0.231579 USD (with the later USD leg it would be 0.244211).
+  const ResolvedScenario ch = plan("ch-business");
+  const InputRow* fx = test::input(ch, "fx", "CHF");
+  ASSERT_NE(fx, nullptr);
+  EXPECT_NEAR(*fx->value, 1.10 / 0.95, 1e-12);
+  EXPECT_NE(fx->provenance.find("observed 2026-03-02"), std::string::npos) << fx->provenance;
+  EXPECT_EQ(fx->provenance.find("2026-05-27"), std::string::npos) << fx->provenance;
+  for (const auto& w : ch.warnings) {
+    EXPECT_EQ(w.find("exchange rates of different dates"), std::string::npos) << w;
+  }
+  // GBP: the only rate is of 2025-02-28, a date EUR/USD lacks: each leg's latest, and the plan
+  // says so, each pair with its date. 1.16 / 0.85 = 1.364706 USD per GBP.
+  const ResolvedScenario gb = plan("gb-business");
+  const InputRow* gbp = test::input(gb, "fx", "GBP");
+  ASSERT_NE(gbp, nullptr);
+  EXPECT_NEAR(*gbp->value, 1.16 / 0.85, 1e-12);
+  bool said = false;
+  for (const auto& w : gb.warnings) {
+    if (w.find("exchange rates of different dates: ") == std::string::npos) continue;
+    said = true;
+    EXPECT_NE(w.find(" of 2025-02-28"), std::string::npos) << w;
+    EXPECT_NE(w.find("EUR/USD of 2026-05-27"), std::string::npos) << w;
+  }
+  EXPECT_TRUE(said);
 }
 
 }  // namespace

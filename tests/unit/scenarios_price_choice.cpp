@@ -128,6 +128,33 @@ TEST(TypedPrices, spotAboveOnDemandIsFlagged) {
   EXPECT_TRUE(option(r, "h100-on-demand").input_warnings.empty());
 }
 
+TEST(TypedPrices, reservedAboveOnDemandIsFlagged) {
+  const ResolvedScenario r =
+      resolve(parse_file(bug("reserved_above_on_demand.ini")), Catalog::open_builtin());
+  EXPECT_TRUE(has_warning(option(r, "h100-reserved"),
+                          "reserved_1y rate 3.2 USD per device-hour is above the on-demand rate "
+                          "2.99 USD of option 'h100-on-demand' (the same device): a reserved term "
+                          "is a commitment sold below on-demand"));
+  EXPECT_TRUE(option(r, "h100-on-demand").input_warnings.empty());
+}
+
+// A typed rate of a device with fewer than 3 offers near as_of is compared with its offers of
+// any date, and with none, with what owning it costs (issue 38).
+TEST(TypedPrices, aRateWithoutAMarketIsHeldAgainstThePurchasePrice) {
+  // mi300x: one on_demand offer in the catalog; purchase prices 15,000 and 17,500 USD.
+  // 17,500 / 2,190 h = 7.99 USD an hour: a renter would pay the card every three months.
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-27\ncurrency = USD\n[workload]\nmodel = llama-3.3-70b\n"
+      "quant = Q4_K_M\nhours_per_day = 10\n[option:r]\nkind = rent_hourly\ngpu = mi300x\n"
+      "rate_per_gpu_hour = 9\n";
+  const ResolvedScenario r = resolve(parse_text(text), Catalog::open_builtin());
+  EXPECT_TRUE(has_warning(option(r, "r"),
+                          "rate_per_gpu_hour (typed): 9 USD per device-hour is above the highest "
+                          "catalog purchase price 17500.00 USD of mi300x / 2190 h (3 months of "
+                          "hours) = 7.9909 USD"))
+      << (option(r, "r").input_warnings.empty() ? "" : option(r, "r").input_warnings.front());
+}
+
 TEST(TypedPrices, aMonthlyPriceTypedPerHourCannotBeMeant) {
   try {
     resolve(parse_file(bug("monthly_price_typed_hourly.ini")), Catalog::open_builtin());
