@@ -9,6 +9,7 @@
 #include "engine/error.hpp"
 #include "engine/model_bytes.hpp"
 #include "engine/serving_batch.hpp"
+#include "engine/serving_measured.hpp"
 #include "engine/speed.hpp"
 
 namespace gputco {
@@ -314,6 +315,7 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     compute_eff = gemm_eff = c.compute_efficiency * factor;
     gpus = static_cast<double>(s.tp) * s.pp;
     t.fixed_s = c.step_fixed_s * s.pp;  // once per micro-batch pass
+    t.per_sequence_s = c.step_per_sequence_s * batch;
     t.communication_s = engine_communication_s(s, micro_batch) * s.pp;
   }
   // The dense GEMMs and the routed experts' grouped GEMMs are separate kernels, each with its
@@ -331,11 +333,27 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
   t.compute_s = dense_compute + expert_compute + attention_compute;
   t.weights_s = std::max(dense_memory, dense_compute) + std::max(expert_memory, expert_compute);
   t.attention_s = std::max(kv_memory, attention_compute);
-  t.total_s = t.weights_s + t.attention_s + t.communication_s + t.fixed_s;
+  double measured = s.step_time_factor;
+  if (!s.step_corrections.empty()) {
+    const double model_s =
+        measured * (t.weights_s + t.attention_s + t.communication_s + t.fixed_s + t.per_sequence_s);
+    measured *= step_correction(s.step_corrections, batch, model_s);
+  }
+  if (measured != 1.0) {
+    // The user's runs measured the step slower or faster than the model: every part alike.
+    for (double* part : {&t.weights_s, &t.attention_s, &t.communication_s, &t.fixed_s,
+                         &t.per_sequence_s, &t.memory_s, &t.compute_s}) {
+      *part *= measured;
+    }
+  }
+  t.total_s = t.weights_s + t.attention_s + t.communication_s + t.fixed_s + t.per_sequence_s;
   return t;
 }
 
-double prefill_s_per_token(const ReplicaSetup& s) {
+namespace {
+
+/// The model's prefill time per prompt token, before the measured runs' factor.
+double prefill_model_s_per_token(const ReplicaSetup& s) {
   const double attended = s.input_tokens / 2.0;
   if (is_llama_cpp(s)) {
     // llama.cpp: layer split stages take turns; a tensor split works together (speed.hpp).
@@ -354,6 +372,12 @@ double prefill_s_per_token(const ReplicaSetup& s) {
   return matmul_s(s, 1.0, gpus, e, Gemms::dense) +
          matmul_s(s, 1.0, gpus, e * moe_compute_efficiency(s), Gemms::experts) +
          attention_s(s, 1.0, attended, gpus, e) + all_to_all;
+}
+
+}  // namespace
+
+double prefill_s_per_token(const ReplicaSetup& s) {
+  return prefill_model_s_per_token(s) * s.prefill_time_factor;
 }
 
 namespace {
@@ -382,7 +406,7 @@ std::vector<std::pair<int, int>> candidate_layouts(const ModelArch& model, int c
 }
 
 ReplicaSetup make_setup(const ServingRequest& r, const Device& device, int tp, int pp,
-                        ComputePrecision compute) {
+                        ComputePrecision compute, const MeasuredCalibration* measured = nullptr) {
   ReplicaSetup s;
   s.model = r.model;
   s.quant = r.quant;
@@ -400,6 +424,12 @@ ReplicaSetup make_setup(const ServingRequest& r, const Device& device, int tp, i
   s.memory_share = r.memory_share.value_or(s.profile.memory_share);
   s.tuned = r.tuned;
   s.memory_policy = r.memory_policy;
+  if (measured != nullptr) {
+    if (r.engine != ServingEngine::llama_cpp) s.profile.constants = measured->constants;
+    s.step_time_factor = measured->step_time_factor;
+    s.prefill_time_factor = measured->prefill_time_factor;
+    s.step_corrections = step_corrections_for(*measured, tp, pp, r.input_tokens, r.output_tokens);
+  }
   return s;
 }
 
@@ -473,6 +503,29 @@ std::string missed_target_note(const ServingRequest& request, const Device& devi
   return head + searched + ": " + others;
 }
 
+/// The figures of `c` replaced by `run`'s own, measured at its shape (run_of_shape): the box's
+/// throughput, the mean TPOT and TTFT and their 99th percentiles where the run measured them.
+void use_measured_figures(ServingCapacity& c, const MeasuredServingRun& run) {
+  c.output_tokens_per_s = run.output_tokens_per_s;
+  c.output_tokens_per_s_per_replica = run.output_tokens_per_s / c.replicas;
+  const double gpus = static_cast<double>(c.replicas) * c.gpus_per_replica;
+  c.output_tokens_per_s_per_gpu = run.output_tokens_per_s / gpus;
+  c.total_tokens_per_s_per_gpu =
+      c.output_tokens_per_s_per_gpu * (1.0 + run.input_tokens / run.output_tokens);
+  if (run.mean_tpot_ms > 0) {
+    c.tpot_ms = run.mean_tpot_ms;
+    c.per_user_tokens_per_s = kMs / run.mean_tpot_ms;
+    c.tpot_p99_ms = run.p99_tpot_ms > 0 ? run.p99_tpot_ms : std::max(c.tpot_p99_ms, c.tpot_ms);
+  }
+  if (run.mean_ttft_ms > 0) {
+    c.ttft_ms = run.mean_ttft_ms;
+    c.ttft_p99_ms = run.p99_ttft_ms > 0 ? run.p99_ttft_ms : std::max(c.ttft_p99_ms, c.ttft_ms);
+    c.ttft_includes_queueing = true;  // the benchmark's TTFT counts the engine's queue
+  }
+  c.calibration.measured_run_id = run.id;
+  c.calibration.measured_run_file = run.file_name;
+}
+
 void check_request(const ServingRequest& r, const Device& device, int count,
                    const ServingGoal& goal) {
   validate_model(r.model);
@@ -503,6 +556,14 @@ void check_request(const ServingRequest& r, const Device& device, int count,
 
 }  // namespace
 
+ReplicaSetup replica_setup(const ServingRequest& request, const Device& device, int tp, int pp) {
+  const FormatSupport support =
+      format_support(request.engine, request.quant.id, request.kv_cache, device);
+  GPUTCO_REQUIRE(support.refusal.empty(), support.refusal);
+  GPUTCO_REQUIRE(tp >= 1 && pp >= 1, "tp and pp must be at least 1, got " << tp << " and " << pp);
+  return make_setup(request, device, tp, pp, support.compute);
+}
+
 bool nearer_latency_target(const ServingCapacity& a, const ServingCapacity& b) {
   // Missing only the TTFT is nearer than missing a per-token target.
   const auto rank = [](LatencyMiss m) {
@@ -532,11 +593,19 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
                                        << " attention heads (and divide or be divided by the "
                                        << request.model.kv_heads << " KV heads), PP at most "
                                        << request.model.layers << " layers");
+  // The user's runs of this model on this device and engine refit the constants.
+  std::vector<MeasuredServingRun> runs;
+  std::optional<MeasuredCalibration> measured;
+  if (!request.measured_runs.empty()) {
+    runs = runs_for(request, device, request.measured_runs);
+    if (!runs.empty()) measured = calibrate_to_runs(request, device, runs);
+  }
+  const MeasuredCalibration* calibration = measured ? &*measured : nullptr;
   std::optional<ServingCapacity> best;
   double best_box = -1;
   int fitting = 0;
   for (const auto& [tp, pp] : layouts) {
-    const ReplicaSetup s = make_setup(request, device, tp, pp, support.compute);
+    const ReplicaSetup s = make_setup(request, device, tp, pp, support.compute, calibration);
     const ReplicaMemory memory = replica_memory(s);
     if (memory.max_batch < 1) continue;
     ++fitting;
@@ -645,6 +714,12 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& de
                                       : "the lowest latency (no layout meets the target)",
                     result.tp, result.pp, result.replicas, result.gpus_per_replica, fitting,
                     layouts.size()));
+  }
+  if (measured) {
+    result.calibration = measured->summary;
+    if (const MeasuredServingRun* run = run_of_shape(runs, request, result, count)) {
+      use_measured_figures(result, *run);
+    }
   }
   if (!support.fallback.empty()) result.notes.push_back(support.fallback);
   if (!(peak_tflops(device, support.compute) > 0) || !(device.fp16_tflops > 0)) {
