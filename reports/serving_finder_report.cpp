@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/calibration_report.hpp"
 #include "reports/json_values.hpp"
 
 namespace gputco {
@@ -58,14 +59,22 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
     const ServingCapacity& c = row.capacity;
     out += fmt::format(
         "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {:>8} "
-        "{:>9}{}\n",
+        "{:>9}{}{}\n",
         row.device.id, row.count, fmt::format("TP{}xPP{}", c.tp, c.pp), c.batch_per_replica,
         c.output_tokens_per_s_per_gpu, c.per_user_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
         row.rate_per_gpu_hour ? fmt::format("{:.2f} {}", row.rate_per_gpu_hour->amount,
                                             row.rate_per_gpu_hour->currency)
                               : std::string("-"),
         money(row.cost_per_million_output_tokens), money(row.cost_per_million_total_tokens),
-        c.target_met ? "" : "  target not met");
+        c.target_met ? "" : "  target not met", c.calibration.runs > 0 ? "  measured" : "");
+  }
+  // The devices whose row rests on the user's measured runs (gputco calibrate).
+  bool first = true;
+  for (const auto& row : rows) {
+    if (!row.refusal.empty() || row.capacity.calibration.runs == 0) continue;
+    out += (first ? "\nmeasured:\n" : "") + std::string("  ") + row.device.id + ": " +
+           calibration_sentence(row.capacity.calibration) + "\n";
+    first = false;
   }
   if (!refused.empty()) {
     out += "\nnot served:\n";
@@ -117,6 +126,11 @@ std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal
     o["rate_source"] = row.rate_source.empty() ? ordered(nullptr) : ordered(row.rate_source);
     o["cost_per_million_output_tokens"] = optional_number(row.cost_per_million_output_tokens);
     o["cost_per_million_total_tokens"] = optional_number(row.cost_per_million_total_tokens);
+    o["calibration"] = served && c.calibration.runs > 0
+                           ? ordered{{"runs", c.calibration.runs},
+                                     {"latest_measured_on", c.calibration.latest_measured_on},
+                                     {"method", c.calibration.method}}
+                           : ordered(nullptr);
     o["refusal"] = served ? ordered(nullptr) : ordered(row.refusal);
     results.push_back(std::move(o));
   }

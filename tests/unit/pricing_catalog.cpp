@@ -299,14 +299,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 9");
+    db.exec("PRAGMA user_version = 10");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 9 is newer than this program reads (8)");
+              path + ": catalog schema version 10 is newer than this program reads (9)");
   }
 }
 
