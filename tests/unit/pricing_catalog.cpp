@@ -247,8 +247,9 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsEight) {
-  EXPECT_EQ(catalog_.schema_version(), 8);
+TEST_F(CatalogTest, schemaVersionIsNine) {
+  // 0009_serving_runs.sql: the user's measured serving runs (issue #36).
+  EXPECT_EQ(catalog_.schema_version(), 9);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
