@@ -62,6 +62,9 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
 /// gputco diff OLD NEW [--format text|json|markdown]: two scenarios or plans' JSON side by
 /// side, what changed in the inputs, the options' costs and the recommendation
 /// (cli/diff_command.cpp).
+/// gputco calibrate FILE... | --list | --remove: the user's serving benchmark runs in the user
+/// catalog (cli/calibrate_command.cpp).
+int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int diff_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gputco::cli

@@ -193,6 +193,8 @@ int run_serving_finder(const Options& o, const po::variables_map& vm, const Cata
   request.kv_cache = kv.k;
   request.input_tokens = o.input_tokens;
   request.output_tokens = o.output_tokens;
+  // The user's measured runs (gputco calibrate) refit the model for their GPUs and engine.
+  request.measured_runs = catalog.serving_runs(model.id);
   if (const std::string why = context_beyond_model_reason(model, o.input_tokens + o.output_tokens);
       !why.empty()) {
     throw UsageError("fit: --input-tokens + --output-tokens: " + why);

@@ -39,6 +39,8 @@ constexpr const char* kUsage =
     "  risk SCENARIO   Monte Carlo: how often buying beats renting, P10/P50/P90 of cost\n"
     "  throughput      serving throughput of a model on a box of GPUs with an engine\n"
     "                  (vLLM, SGLang, TensorRT-LLM, llama.cpp) at a batch or latency target\n"
+    "  calibrate FILE  store your serving benchmark runs (vLLM, SGLang, TensorRT-LLM,\n"
+    "                  genai-perf, llama-bench): the serving model refits itself to them\n"
     "  diff OLD NEW    two scenarios or plans' JSON side by side: inputs, costs, the\n"
     "                  recommendation, as text, JSON or Markdown (gputco diff --help)\n"
     "\n"
@@ -86,9 +88,10 @@ int run(const std::vector<std::string>& args) {
     if (command == "risk") return cli::risk_command(rest, std::cout, std::cerr);
     if (command == "throughput") return cli::throughput_command(rest, std::cout, std::cerr);
     if (command == "diff") return cli::diff_command(rest, std::cout, std::cerr);
+    if (command == "calibrate") return cli::calibrate_command(rest, std::cout, std::cerr);
     std::cerr << "gputco: unknown command '" << gputco::visible_text(command) << "'"
-              << did_you_mean(command,
-                              {"plan", "fit", "catalog", "sweep", "risk", "diff", "throughput"})
+              << did_you_mean(command, {"plan", "fit", "catalog", "sweep", "risk", "diff",
+                                        "throughput", "calibrate"})
               << "\n\n"
               << kUsage;
     return 2;

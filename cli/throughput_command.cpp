@@ -131,6 +131,9 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   q.request.backend = default_backend(*device);
   q.request.input_tokens = o.input_tokens;
   q.request.output_tokens = o.output_tokens;
+  // The user's measured runs of this model (gputco calibrate) refit the model for their GPU
+  // and engine.
+  q.request.measured_runs = catalog.serving_runs(model.model.id);
   q.device = *device;
   if (vm.count("power-limit")) {
     q.device.power_limit_w = power_limit_argument("throughput", *device, o.power_limit_w, err);

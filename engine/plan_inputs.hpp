@@ -376,6 +376,9 @@ struct PlanInputs {
   FinanceInputs finance;
   MemoryPolicy memory_policy;
   std::vector<OptionInputs> options;
+  /// The user's measured serving runs of the model (gputco calibrate, engine/serving_run.hpp):
+  /// options sized by the serving model refit it to those of their device and engine.
+  std::vector<MeasuredServingRun> measured_runs;
   /// The rented option that owned options are compared with for break-even; empty =
   /// the feasible rent_hourly option with the lowest cost per hour of use.
   std::string baseline_option_id;

@@ -43,11 +43,13 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/fit.hpp"
 #include "engine/hardware.hpp"
 #include "engine/serving_profile.hpp"
+#include "engine/serving_run.hpp"
 
 namespace gputco {
 
@@ -74,6 +76,13 @@ struct ServingRequest {
   bool tuned = false;
   /// Usable memory of llama.cpp (fit.hpp) and the firmware's share of every GPU's memory.
   MemoryPolicy memory_policy;
+  /// The engine release whose profile serves the request ("0.10", "0.5.6"); "" = the newest the
+  /// data supports (engine_profile).
+  std::string engine_version;
+  /// The user's measured runs of this model (engine/serving_run.hpp): those of the device and
+  /// engine asked (engine/serving_measured.hpp runs_for) refit the constants and, where the
+  /// request has a run's shape, give the figures (ServingCapacity::calibration says which).
+  std::vector<MeasuredServingRun> measured_runs;
 };
 
 /// How the GPUs of a box are laid out: tensor parallel x pipeline parallel GPUs per replica;
@@ -115,13 +124,14 @@ enum class LatencyMiss {
 };
 
 /// One decode step's time and its parts, seconds (see the file comment). total = weights +
-/// attention + communication + fixed; memory and compute are the two roofs summed over the
-/// GEMMs and the attention (what bounds the step: the larger).
+/// attention + communication + fixed + per sequence; memory and compute are the two roofs summed
+/// over the GEMMs and the attention (what bounds the step: the larger).
 struct StepTime {
   double weights_s = 0;    ///< the GEMMs: max(weight bytes / bandwidth, FLOPs / compute)
   double attention_s = 0;  ///< attention: max(KV bytes / bandwidth, FLOPs / 16-bit compute)
   double communication_s = 0;
   double fixed_s = 0;
+  double per_sequence_s = 0;  ///< the engine's host-side cost of the batch's sequences
   double total_s = 0;
   double memory_s = 0;   ///< weight bytes / bandwidth + KV bytes / bandwidth
   double compute_s = 0;  ///< GEMM FLOPs / compute + attention FLOPs / 16-bit compute
@@ -143,6 +153,13 @@ struct ReplicaSetup {
   double memory_share = 0.9;
   bool tuned = false;  ///< ServingRequest::tuned
   MemoryPolicy memory_policy;
+  /// Factors on every decode step's time and on the prefill time per prompt token, from the
+  /// user's measured runs (engine/serving_measured.hpp); 1 = none.
+  double step_time_factor = 1;
+  double prefill_time_factor = 1;
+  /// The steps the measured runs of this replica's shape imply (engine/serving_measured.hpp
+  /// StepCorrection), in increasing batch; empty = none (step_correction applies them).
+  std::vector<MeasuredStepPoint> step_corrections;
 };
 
 /// Memory of one GPU of a replica, GiB, and the batch it holds.
@@ -182,6 +199,12 @@ double expected_experts_touched(int experts, int active, double tokens);
 /// 8 active, 1.0 remote GPU of 2, 2.7 of 4, 4.7 of 8. 0 for one rank or a dense model. Throws
 /// EngineError on ranks < 1 or active > experts.
 double expected_remote_ranks(int experts, int active, int ranks);
+
+/// The replica `request` runs as on TP x PP GPUs of `device`: its engine's profile (at the
+/// request's version), the compute precision format_support gives, the request's overrides.
+/// The measured runs are not applied (serving_capacity applies them). Throws EngineError when
+/// the engine cannot run the weight format or KV cache on the device (format_support's refusal).
+ReplicaSetup replica_setup(const ServingRequest& request, const Device& device, int tp, int pp);
 
 /// Memory of one GPU of `setup`'s replica. Throws EngineError on an invalid model or quant.
 ReplicaMemory replica_memory(const ReplicaSetup& setup);
@@ -229,6 +252,8 @@ struct ServingCapacity {
   /// What was assumed, chosen or fell back, one sentence each (layout chosen, FP8 weight-only,
   /// the engine's batch cap, ...).
   std::vector<std::string> notes;
+  /// Which figures rest on the user's measured runs (runs == 0: none, the published constants).
+  ServingCalibrationSummary calibration;
 };
 
 /// Whether `a` comes nearer the latency targets than `b`, both missing them (target_met

@@ -7,14 +7,16 @@
 #include <optional>
 
 #include "engine/serving.hpp"
+#include "engine/serving_measured.hpp"
 
 namespace gputco::serving_detail {
 
 /// The replica of `request` on `device` laid out as `tp` x `pp` with `compute`: the engine's
 /// profile (its constants, cap and memory share unless the request replaces them) and the
-/// request's shape. Throws nothing but std::bad_alloc.
+/// request's shape; with `measured` (the user's runs refitted, engine/serving_measured.hpp),
+/// its constants and step corrections. Throws nothing but std::bad_alloc.
 ReplicaSetup make_setup(const ServingRequest& request, const Device& device, int tp, int pp,
-                        ComputePrecision compute);
+                        ComputePrecision compute, const MeasuredCalibration* measured = nullptr);
 
 /// The figures of one replica at `batch` sequences with a share `utilization` of them busy.
 struct Point {

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "engine/error.hpp"
+#include "engine/serving_measured.hpp"
 #include "engine/units.hpp"
 
 namespace gputco {
@@ -90,6 +91,7 @@ ServingRequest plan_serving_request(const PlanInputs& in, const OptionInputs& o)
   r.input_tokens = whole_tokens(*w.prompt_tokens_per_request);
   r.output_tokens = whole_tokens(*w.output_tokens_per_request);
   r.memory_policy = in.memory_policy;
+  r.measured_runs = in.measured_runs;
   return r;
 }
 
@@ -160,13 +162,17 @@ void size_with_serving_model(const PlanInputs& in, OptionInputs& o) {
 }
 
 std::string serving_note(const ServingCapacity& c) {
+  const std::string measured =
+      c.calibration.runs > 0 ? "; " + calibration_sentence(c.calibration) : "";
   return fmt::format(
-      "{} {}: batch {} per replica (memory and the engine's cap allow {}), {} replica(s) of "
-      "TP{} x PP{}, {:.0f} output tokens/s per unit; TPOT p99 {:.1f} ms, TTFT p99 {:.0f} ms, "
-      "{:.1f} tokens/s per user; bound: {}",
-      display_name(c.engine), c.engine_version, c.batch_per_replica, c.max_batch_per_replica,
-      c.replicas, c.tp, c.pp, c.output_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
-      c.per_user_tokens_per_s, to_string(c.bound));
+             "{} {}: batch {} per replica (memory and the engine's cap allow {}), {} replica(s) of "
+             "TP{} x PP{}, {:.0f} output tokens/s per unit; TPOT p99 {:.1f} ms, TTFT p99 {:.0f} "
+             "ms, "
+             "{:.1f} tokens/s per user; bound: {}",
+             display_name(c.engine), c.engine_version, c.batch_per_replica, c.max_batch_per_replica,
+             c.replicas, c.tp, c.pp, c.output_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
+             c.per_user_tokens_per_s, to_string(c.bound)) +
+         measured;
 }
 
 }  // namespace gputco

@@ -49,7 +49,11 @@ struct ServingConstants {
   double bandwidth_efficiency = 0.8;  ///< share of peak bandwidth a step's reads reach
   double compute_efficiency = 0.6;    ///< share of the tensor peak GEMMs and attention reach
   double step_fixed_s = 0;            ///< fixed cost per micro-batch pass of a step, seconds
-  double amd_factor = 1;              ///< on AMD devices: ROCm's kernels' share of the same peaks
+  /// Cost per sequence in flight per step, seconds: the engine's host-side work for each
+  /// sequence (scheduling, sampling, detokenisation, the output queue), which a faster GPU does
+  /// not shrink.
+  double step_per_sequence_s = 0;
+  double amd_factor = 1;  ///< on AMD devices: ROCm's kernels' share of the same peaks
   /// On the weight reads of an MoE model's routed experts (the experts a step touches, read
   /// by grouped GEMMs after the tokens are routed and permuted): their share of the dense
   /// reads' bandwidth efficiency. Attention, the KV-cache reads and the dense GEMMs run at the

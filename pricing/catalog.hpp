@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/hardware.hpp"
+#include "engine/serving_run.hpp"
 
 namespace SQLite {
 class Database;
@@ -269,6 +270,11 @@ class Catalog {
   std::optional<GridCarbon> grid_carbon(const std::string& id, const std::string& as_of) const;
   /// Every region's grid carbon intensity as of the date, latest per id, ordered by id.
   std::vector<GridCarbon> grid_carbons(const std::string& as_of) const;
+
+  /// The user's measured serving runs (pricing/serving_runs.hpp, migration 0009), of the model
+  /// `model_id` when not empty (ids compared without case), ordered by id; each run's id is
+  /// "run-N". Empty for the built-in catalog.
+  std::vector<MeasuredServingRun> serving_runs(const std::string& model_id = "") const;
 
   /// Rate to convert 1 `from` into `to` as of the date; inverts a stored quote/base rate
   /// when only that is stored; 1.0 when from == to. nullopt when unknown.

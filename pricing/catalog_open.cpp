@@ -76,6 +76,10 @@ void create_layer_views(SQLite::Database& db, const std::vector<std::string>& la
     }
     db.exec(sql);
   }
+  // The user's measured serving runs (migration 0009) are the top layer's alone: only a user
+  // database holds any.
+  db.exec("CREATE TEMP VIEW layered_serving_runs AS SELECT * FROM " + layers.back() +
+          ".serving_runs");
   for (const auto& [table, has_book] : kObservationTables) {
     std::string sql = std::string("CREATE TEMP VIEW layered_") + table + " AS ";
     for (std::size_t i = 0; i < layers.size(); ++i) {

@@ -45,6 +45,8 @@ std::string_view catalog_migration_sql(int to_version) {
       return bytes(embedded::migration_0007_sql, embedded::migration_0007_sql_size);
     case 8:
       return bytes(embedded::migration_0008_sql, embedded::migration_0008_sql_size);
+    case 9:
+      return bytes(embedded::migration_0009_sql, embedded::migration_0009_sql_size);
     default:
       throw std::out_of_range("no catalog migration to version " + std::to_string(to_version));
   }

@@ -11,7 +11,7 @@ class Database;
 namespace gputco {
 
 /// Schema version of the catalogs this code builds and reads (PRAGMA user_version).
-inline constexpr int kCatalogSchemaVersion = 8;
+inline constexpr int kCatalogSchemaVersion = 9;
 /// PRAGMA application_id of a gputco catalog: 0x47505443, "GPTC".
 inline constexpr int kCatalogApplicationId = 0x47505443;
 /// How long a connection to a catalog file waits for another process's lock (an import in

@@ -42,6 +42,9 @@ extern const std::size_t migration_0007_sql_size;
 /// pricing/migrations/0008_system_interconnect.sql (schema version 7 -> 8).
 extern const unsigned char migration_0008_sql[];
 extern const std::size_t migration_0008_sql_size;
+/// pricing/migrations/0009_serving_runs.sql (schema version 8 -> 9).
+extern const unsigned char migration_0009_sql[];
+extern const std::size_t migration_0009_sql_size;
 
 /// catalog.sqlite built from pricing/data/*.csv by gputco-catalog-build.
 extern const unsigned char catalog_sqlite[];

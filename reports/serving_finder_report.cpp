@@ -6,6 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/calibration_report.hpp"
 #include "reports/json_values.hpp"
 
 namespace gputco {
@@ -81,13 +82,21 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
                                    money(row.cost_per_million_total_tokens))
                      : fmt::format("{:>18}", "misses the target");
     out += fmt::format(
-        "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {}\n",
+        "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {}{}\n",
         row.device.id, row.count, fmt::format("TP{}xPP{}", c.tp, c.pp), c.batch_per_replica,
         c.output_tokens_per_s_per_gpu, c.per_user_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
         row.rate_per_gpu_hour ? fmt::format("{:.2f} {}", row.rate_per_gpu_hour->amount,
                                             row.rate_per_gpu_hour->currency)
                               : std::string("-"),
-        costs);
+        costs, c.calibration.runs > 0 ? "  measured" : "");
+  }
+  // The devices whose row rests on the user's measured runs (gputco calibrate).
+  bool first = true;
+  for (const auto& row : rows) {
+    if (!row.refusal.empty() || row.capacity.calibration.runs == 0) continue;
+    out += (first ? "\nmeasured:\n" : "") + std::string("  ") + row.device.id + ": " +
+           calibration_sentence(row.capacity.calibration) + "\n";
+    first = false;
   }
   if (!refused.empty()) {
     out += "\nnot served:\n";
@@ -169,6 +178,11 @@ std::string serving_finder_json(const ServingRequest& r, const ServingGoal& goal
         priced ? optional_number(row.cost_per_million_output_tokens) : ordered(nullptr);
     o["cost_per_million_total_tokens"] =
         priced ? optional_number(row.cost_per_million_total_tokens) : ordered(nullptr);
+    o["calibration"] = served && c.calibration.runs > 0
+                           ? ordered{{"runs", c.calibration.runs},
+                                     {"latest_measured_on", c.calibration.latest_measured_on},
+                                     {"method", c.calibration.method}}
+                           : ordered(nullptr);
     o["refusal"] = served ? ordered(nullptr) : ordered(row.refusal);
     results.push_back(std::move(o));
   }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/power_limit.hpp"
+#include "reports/calibration_report.hpp"
 #include "reports/json_values.hpp"
 
 namespace gputco {
@@ -112,11 +113,15 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
                          ? "with queueing for a batch slot: fewer than 1 in 100 requests wait, "
                            "long enough to lift the mean above the p99"
                          : "with queueing for a batch slot");
+  const std::string per_sequence =
+      c.step.per_sequence_s > 0
+          ? fmt::format(" + per sequence {:.2f}", c.step.per_sequence_s * 1000)
+          : "";
   out += fmt::format(
-      "step {} = GEMMs {:.2f} + attention {:.2f} + communication {:.2f} + fixed {:.2f} ms "
+      "step {} = GEMMs {:.2f} + attention {:.2f} + communication {:.2f} + fixed {:.2f}{} ms "
       "(roofs: memory {:.2f}, compute {:.2f} ms); prefill {:.4f} ms per prompt token\n",
       duration(c.step.total_s * 1000), c.step.weights_s * 1000, c.step.attention_s * 1000,
-      c.step.communication_s * 1000, c.step.fixed_s * 1000, c.step.memory_s * 1000,
+      c.step.communication_s * 1000, c.step.fixed_s * 1000, per_sequence, c.step.memory_s * 1000,
       c.step.compute_s * 1000, c.prefill_ms_per_token);
   out += fmt::format("bound: {}\n", to_string(c.bound));
   // A hybrid's sequences hold a recurrent state beside their KV cache, in the same budget.
@@ -129,6 +134,7 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
       "{} per sequence)\n",
       c.memory.device_gib, c.memory.weights_gib, c.memory.reserve_gib, c.memory.kv_budget_gib,
       c.memory.kv_per_sequence_gib, state);
+  if (c.calibration.runs > 0) out += "measured: " + calibration_sentence(c.calibration) + "\n";
   for (const auto& note : c.notes) out += "note: " + note + "\n";
   return out;
 }
@@ -181,6 +187,7 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
                {"attention_ms", number(c.step.attention_s * 1000)},
                {"communication_ms", number(c.step.communication_s * 1000)},
                {"fixed_ms", number(c.step.fixed_s * 1000)},
+               {"per_sequence_ms", number(c.step.per_sequence_s * 1000)},
                {"memory_roof_ms", number(c.step.memory_s * 1000)},
                {"compute_roof_ms", number(c.step.compute_s * 1000)}};
   j["prefill_ms_per_token"] = number(c.prefill_ms_per_token);
@@ -191,6 +198,16 @@ std::string throughput_json(const ThroughputQuery& q, const ServingCapacity& c) 
       {"kv_budget_gib", number(c.memory.kv_budget_gib)},
       {"kv_per_sequence_gib", number(c.memory.kv_per_sequence_gib)},
       {"recurrent_state_per_sequence_gib", number(c.memory.recurrent_state_per_sequence_gib)}};
+  j["calibration"] = c.calibration.runs == 0
+                         ? ordered(nullptr)
+                         : ordered{{"runs", c.calibration.runs},
+                                   {"latest_measured_on", c.calibration.latest_measured_on},
+                                   {"method", c.calibration.method},
+                                   {"in_sample_error", number(c.calibration.in_sample_error)},
+                                   {"run_ids", c.calibration.run_ids},
+                                   {"measured_run", c.calibration.measured_run_id.empty()
+                                                        ? ordered(nullptr)
+                                                        : ordered(c.calibration.measured_run_id)}};
   j["tokens_counted"] = "output";
   j["notes"] = c.notes;
   return j.dump(2) + "\n";

@@ -227,7 +227,11 @@ std::vector<Required> required_inputs(const Plan& plan, const ResolvedScenario& 
       required.push_back(
           {result.id, "aggregate_decode_tokens_per_s",
            "Decode speed of one unit at load, all streams together", "tokens/s", decode,
-           result.feasible && result.serving
+           result.feasible && result.serving && result.serving->calibration.runs > 0
+               ? "gputco estimate refitted to your measured runs (Sources): the serving model's "
+                 "output tokens/s at the goal (" +
+                     result.serving_note + ")"
+           : result.feasible && result.serving
                ? "gputco estimate: the serving model's output tokens/s at the goal (" +
                      result.serving_note + "); replace it with a measured figure"
            : result.feasible

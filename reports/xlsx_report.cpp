@@ -226,9 +226,75 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
 }
 
+namespace {
+
+/// The user's measured serving runs (gputco calibrate) that the plan's serving estimates rest
+/// on, below the prices from `first_row`: one row each, the options that use it, its figures,
+/// its day and its file (SHA-256 in the cell's note). Nothing when no option used any.
+void write_measured_runs(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                         const ResolvedScenario& scenario, lxw_row_t first_row) {
+  std::vector<std::pair<const MeasuredServingRun*, std::string>> used;
+  for (const MeasuredServingRun& run : scenario.plan_inputs.measured_runs) {
+    std::string options;
+    for (const OptionResult& o : plan.options) {
+      if (!o.serving) continue;
+      const auto& ids = o.serving->calibration.run_ids;
+      if (std::find(ids.begin(), ids.end(), run.id) == ids.end()) continue;
+      options += (options.empty() ? "" : ", ") + option_label(scenario, o.id);
+    }
+    if (!options.empty()) used.emplace_back(&run, options);
+  }
+  if (used.empty()) return;
+  lxw_row_t row = first_row;
+  sheet.text(row++, 0, "Your measured serving runs", formats.header);
+  sheet.text(row++, 0,
+             "The serving estimates of these options are refitted to your own benchmark runs "
+             "(gputco calibrate): measured figures, not published ones.",
+             formats.note);
+  const char* headers[] = {"Run (options)", "Output tok/s", "TPOT ms",   "Setup",
+                           "Measured on",   "File",         "In flight", "Tokens in/out"};
+  for (lxw_col_t c = 0; c < 8; ++c) {
+    sheet.text(row, c, headers[c],
+               c == 1 || c == 2 || c == 6 ? formats.header_number : formats.header);
+  }
+  ++row;
+  for (const auto& [run, options] : used) {
+    sheet.text(row, 0, run->id + " (" + options + ")");
+    sheet.number(row, 1, run->output_tokens_per_s, formats.amount);
+    if (run->mean_tpot_ms > 0) sheet.number(row, 2, run->mean_tpot_ms, formats.amount);
+    std::string setup = std::to_string(run->gpu_count) + " x " + run->device_id + ", " +
+                        display_name(run->engine) +
+                        (run->engine_version.empty() ? "" : " " + run->engine_version);
+    if (run->tp > 0) setup += ", TP" + std::to_string(run->tp);
+    sheet.text(row, 3, setup);
+    if (const auto day = parse_iso_date(run->measured_on)) {
+      sheet.date(row, 4, *day, formats.date);
+    } else {
+      sheet.text(row, 4, run->measured_on);
+    }
+    sheet.text(row, 5, run->file_name);
+    const std::string reference =
+        cell_text("SHA-256 " + run->file_sha256 + "\nrun " +
+                  std::to_string(run->index_in_file + 1) + " of the file (" + run->format + ")");
+    lxw_comment_options note{};
+    note.width = 480;
+    note.height = 60;
+    check_xlsx(worksheet_write_comment_opt(sheet.raw(), row, 5, reference.c_str(), &note),
+               "writing the note of a measured run on " + sheet.name());
+    sheet.number(row, 6, run->concurrency, formats.amount);
+    sheet.text(row, 7,
+               std::to_string(static_cast<long long>(std::lround(run->input_tokens))) + " / " +
+                   std::to_string(static_cast<long long>(std::lround(run->output_tokens))));
+    ++row;
+  }
+}
+
+}  // namespace
+
 SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet,
-                                  const Formats& formats, const ResolvedScenario& scenario,
-                                  const InputNames* names, bool live) {
+                                  const Formats& formats, const Plan& plan,
+                                  const ResolvedScenario& scenario, const InputNames* names,
+                                  bool live) {
   SourcesLayout layout;
   sheet.text(0, 0, "Sources", formats.title);
   sheet.text(1, 0,
@@ -298,6 +364,7 @@ SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet
                                                   layout.stale_col, &stale),
                "highlighting stale prices");
   }
+  write_measured_runs(sheet, formats, plan, scenario, row + 1);
   // 32 + 17 + 9 + 26 + 12 + 34 + 10 + 7 characters print one page wide at 80 % or more on A4
   // and Letter (landscape); an amount up to 10^9 with cents fits its 17.
   sheet.width(0, 0, 32);
@@ -513,7 +580,7 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
       xlsx::write_summary_sheet(workbook, summary, formats, plan, scenario, source,
                                 quote ? nullptr : &metrics_layout, quote ? nullptr : &names);
   const xlsx::SourcesLayout sources_layout = xlsx::write_sources_sheet(
-      workbook, sources, formats, scenario, quote ? nullptr : &names, !quote);
+      workbook, sources, formats, plan, scenario, quote ? nullptr : &names, !quote);
   xlsx::SensitivityLayout sensitivity_layout;
   if (sensitivity != nullptr) {
     sensitivity_layout = xlsx::write_sensitivity_sheet(workbook, *sensitivity_sheet, formats, plan,

@@ -695,11 +695,14 @@ lxw_row_t write_peak_sizing(SheetWriter& sheet, const Formats& formats, const Pl
                             const ResolvedScenario& scenario, const InputNames& names,
                             const CashFlowLayout& layout, lxw_row_t first_row);
 
-/// Writes the Sources sheet (every catalog price used, with age and stale flag). When `live`,
-/// the age is a formula over the Cover's prices_as_of and the stale flag one over the Inputs'
-/// max_price_age_days (when `names` has it); otherwise both are values.
+/// Writes the Sources sheet (every catalog price used, with age and stale flag; then the
+/// user's measured serving runs that `plan`'s serving estimates rest on, each with its file,
+/// SHA-256 and date). When `live`, the age is a formula over the Cover's prices_as_of and the
+/// stale flag one over the Inputs' max_price_age_days (when `names` has it); otherwise both are
+/// values.
 SourcesLayout write_sources_sheet(lxw_workbook* workbook, SheetWriter& sheet,
-                                  const Formats& formats, const ResolvedScenario& scenario,
-                                  const InputNames* names, bool live);
+                                  const Formats& formats, const Plan& plan,
+                                  const ResolvedScenario& scenario, const InputNames* names,
+                                  bool live);
 
 }  // namespace gputco::xlsx

@@ -22,6 +22,9 @@ void Resolver::resolve_workload() {
   }
   p.model = *model;
   p.quant = *quant;
+  // The user's measured runs of the model (gputco calibrate); the serving model takes those of
+  // each option's device and engine.
+  p.measured_runs = catalog_.serving_runs(model->id);
   // The default context is capped at the model's own; a context given is checked.
   const int context_tokens = given("workload", "context_tokens")
                                  ? s_.context_tokens

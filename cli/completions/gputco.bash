@@ -20,7 +20,7 @@ _gputco() {
 
   local command=${words[1]} action=${words[2]}
   if ((cword == 1)); then
-    COMPREPLY=($(compgen -W "plan fit throughput sweep risk diff catalog --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "plan fit throughput calibrate sweep risk diff catalog --help --version" -- "$cur"))
     return
   fi
 
@@ -46,7 +46,9 @@ _gputco() {
     --vendor) COMPREPLY=($(compgen -W "nvidia amd intel apple" -- "$cur")); return ;;
     --term) COMPREPLY=($(compgen -W "on_demand spot reserved_1y reserved_3y" -- "$cur")); return ;;
     --format)
-      if [[ $command == catalog ]]; then
+      if [[ $command == calibrate ]]; then
+        COMPREPLY=($(compgen -W "vllm-bench-serve sglang-bench-serving trtllm-bench genai-perf llama-bench csv" -- "$cur"))
+      elif [[ $command == catalog ]]; then
         COMPREPLY=($(compgen -W "text json csv ids" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "text json csv" -- "$cur"))
@@ -63,7 +65,7 @@ _gputco() {
       --micro-batch | --draws | --seed | --threads | --book | --observed-on | --provider | --source | \
       --region | --min-memory | --max-price | --input-tokens | --output-tokens | --tpot-ms | \
       --ttft-ms | --user-tokens-per-s | --tp | --pp | --batch | --gpus | --tensor-split | \
-      --power-limit)
+      --power-limit | --engine-version | --measured-on | --remove)
       return
       ;;
   esac
@@ -84,6 +86,10 @@ _gputco() {
                --output-tokens
                --kv-cache --batch --max-batch --tpot-ms --ttft-ms --user-tokens-per-s --json
                --catalog --help"
+      ;;
+    calibrate)
+      options="--model --quant --gpu --count --tp --pp --engine --engine-version --kv-cache
+               --measured-on --format --dry-run --list --remove --json --catalog --help"
       ;;
     sweep) options="--vary --format --json --set --unset --threads --quiet -q --catalog --help" ;;
     risk) options="--draws --seed --threads --set --unset --json --quiet -q --time --catalog --help" ;;
@@ -130,6 +136,8 @@ _gputco() {
   elif [[ $command == plan || $command == sweep || $command == risk ]]; then
     COMPREPLY=($(compgen -f -X '!*.ini' -- "$cur") $(compgen -f -X '!*.json' -- "$cur")
       $(compgen -d -- "$cur"))
+  elif [[ $command == calibrate ]]; then
+    COMPREPLY=($(compgen -f -- "$cur"))
   elif [[ $command == catalog && $action == import ]]; then
     COMPREPLY=($(compgen -f -X '!*.csv' -- "$cur") $(compgen -d -- "$cur"))
   fi

@@ -3,11 +3,12 @@
 # share/fish/vendor_completions.d/gputco.fish. tests/cli/cli_install_test.cpp checks that every
 # option of every command's --help is here.
 
-set -l commands plan fit throughput sweep risk diff catalog
+set -l commands plan fit throughput calibrate sweep risk diff catalog
 complete -c gputco -f
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a plan -d 'plan a scenario'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a fit -d 'does a model fit, how fast'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a throughput -d 'serving throughput of a box'
+complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a calibrate -d 'store your serving benchmark runs'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a sweep -d 'plan as one number varies'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a risk -d 'Monte Carlo: buy against rent'
 complete -c gputco -n "not __fish_seen_subcommand_from $commands" -a diff -d 'compare two plans'
@@ -128,3 +129,22 @@ complete -c gputco -n "__fish_seen_subcommand_from diff" -k -a '(__fish_complete
 complete -c gputco -n "__fish_seen_subcommand_from diff" -l format -x -a 'text json markdown' -d 'what to print'
 complete -c gputco -n "__fish_seen_subcommand_from diff" -l json -d 'print JSON'
 complete -c gputco -n "__fish_seen_subcommand_from diff" -l catalog -r -F -d 'catalog database'
+
+# calibrate: benchmark files, the flags they do not state, --list, --remove
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -F
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l model -x -a '(gputco catalog list models --format ids 2>/dev/null)' -d 'the model the runs served'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l quant -x -a '(gputco catalog list quants --format ids 2>/dev/null)' -d 'its weight format'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l gpu -x -a '(gputco catalog list gpus --format ids 2>/dev/null)' -d 'the device the runs ran on'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l count -x -d 'GPUs of the box'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l tp -x -d 'tensor parallel GPUs per replica'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l pp -x -d 'pipeline stages per replica'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l engine -x -a 'llama.cpp vllm sglang tensorrt-llm' -d 'serving engine'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l engine-version -x -d 'the engine release'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l kv-cache -x -a 'f16 fp8 q8_0 q4_0' -d 'KV cache type'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l measured-on -x -d 'the day the runs ran'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l format -x -a 'vllm-bench-serve sglang-bench-serving trtllm-bench genai-perf llama-bench csv' -d 'benchmark format'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l dry-run -d 'check, store nothing'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l list -d 'list the stored runs'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l remove -x -d 'remove stored runs'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l json -d '--list as JSON'
+complete -c gputco -n "__fish_seen_subcommand_from calibrate" -l catalog -r -d 'user catalog'

@@ -20,6 +20,7 @@ const std::vector<std::vector<std::string>> kCommands = {{"plan"},
                                                          {"sweep"},
                                                          {"risk"},
                                                          {"diff"},
+                                                         {"calibrate"},
                                                          {"catalog", "list"},
                                                          {"catalog", "show"},
                                                          {"catalog", "import"},
@@ -60,8 +61,8 @@ TEST(ManualPage, namesEveryCommandAndOptionOfHelp) {
   const std::string page = man_words(test::source_path("cli/man/gputco.1"));
   const auto top = test::run(test::gputco_exe(), {"--help"});
   for (const char* command :
-       {"plan", "fit", "throughput", "sweep", "risk", "diff", "catalog list", "catalog show",
-        "catalog import", "catalog export", "catalog check"}) {
+       {"plan", "fit", "throughput", "sweep", "risk", "diff", "calibrate", "catalog list",
+        "catalog show", "catalog import", "catalog export", "catalog check"}) {
     ASSERT_NE(top.out.find(command), std::string::npos) << command;
     EXPECT_NE(page.find(".SS \"gputco " + std::string(command)), std::string::npos) << command;
   }

@@ -247,8 +247,9 @@ TEST_F(CatalogTest, asOfMustBeIsoDate) {
   EXPECT_THROW(catalog_.fx_rate("EUR", "USD", "2026"), CatalogError);
 }
 
-TEST_F(CatalogTest, schemaVersionIsEight) {
-  EXPECT_EQ(catalog_.schema_version(), 8);
+TEST_F(CatalogTest, schemaVersionIsNine) {
+  // 0009_serving_runs.sql: the user's measured serving runs (issue #36).
+  EXPECT_EQ(catalog_.schema_version(), 9);
 }
 
 TEST(Catalog, openFileRejectsMissingFile) {
@@ -299,14 +300,14 @@ TEST(Catalog, openFileRejectsNewerSchema) {
   const auto path = test::good_catalog_file("newer_schema");
   {
     SQLite::Database db(path, SQLite::OPEN_READWRITE);
-    db.exec("PRAGMA user_version = 9");
+    db.exec("PRAGMA user_version = 10");
   }
   try {
     Catalog::open_file(path);
     FAIL() << "expected CatalogError";
   } catch (const CatalogError& e) {
     EXPECT_EQ(std::string(e.what()),
-              path + ": catalog schema version 9 is newer than this program reads (8)");
+              path + ": catalog schema version 10 is newer than this program reads (9)");
   }
 }
 

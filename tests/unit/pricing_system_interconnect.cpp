@@ -62,10 +62,11 @@ TEST(SystemInterconnect, aCatalogFileOfVersion7ReadsTheColumnsAsNotStated) {
   const std::string db = (data.parent_path() / "catalog.sqlite").string();
   build_catalog(data.string(), db);
   {
-    // The file as schema 7 wrote it: without the two columns.
+    // The file as schema 7 wrote it: without the two columns, nor the later serving_runs.
     SQLite::Database d(db, SQLite::OPEN_READWRITE);
     d.exec("ALTER TABLE systems DROP COLUMN interconnect");
     d.exec("ALTER TABLE systems DROP COLUMN nvlink_domain_gpus");
+    d.exec("DROP TABLE serving_runs");
     d.exec("PRAGMA user_version = 7");
   }
   const Catalog c = Catalog::open_file(db);

@@ -1,0 +1,147 @@
+// gputco calibrate through the binary: benchmark files stored in the user catalog, listed,
+// removed; throughput, the finder and their JSON saying which figures rest on them (issue #36).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/paths.hpp"
+#include "tests/support/process.hpp"
+
+namespace gputco {
+namespace {
+
+std::string bench(const std::string& name) {
+  return test::source_path("tests/data/benchmarks/" + name);
+}
+
+class CliCalibrate : public ::testing::Test {
+ protected:
+  test::TempDir dir_;
+  test::RunResult gputco(const std::vector<std::string>& args) {
+    return test::run(test::gputco_exe(), args, dir_.path(), {{"XDG_DATA_HOME", dir_.file("xdg")}});
+  }
+  test::RunResult store_sweep() {
+    return gputco({"calibrate", bench("sglang-deepseek-r1-h200-c8-32-128.jsonl"), "--model",
+                   "deepseek-r1", "--quant", "FP8", "--gpu", "h200-sxm", "--count", "8", "--tp",
+                   "8", "--engine-version", "0.4.3.post2", "--measured-on", "2025-03-18"});
+  }
+};
+
+TEST_F(CliCalibrate, storesTheRunsOnceAndThroughputSaysItRestsOnThem) {
+  const auto stored = store_sweep();
+  ASSERT_EQ(stored.exit_code, 0) << stored.err;
+  EXPECT_NE(stored.out.find(": 3 new, 0 already stored"), std::string::npos) << stored.out;
+  EXPECT_NE(stored.out.find("deepseek-r1 FP8 on h200-sxm with SGLang: calibrated on 3 runs of "
+                            "yours, 2025-03-18 (refit"),
+            std::string::npos)
+      << stored.out;
+  const auto again = store_sweep();
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.out.find(": 0 new, 3 already stored"), std::string::npos) << again.out;
+
+  const auto list = gputco({"calibrate", "--list", "--json"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  const auto runs = nlohmann::json::parse(list.out).at("runs");
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[2].at("id"), "run-3");
+  EXPECT_EQ(runs[2].at("concurrency"), 125.1194932);
+  EXPECT_EQ(runs[2].at("file"), "sglang-deepseek-r1-h200-c8-32-128.jsonl");
+
+  // dstack's run at 64 in flight (not stored) decoded 47 at a time at 590.8 tokens/s.
+  const auto tput = gputco({"throughput", "--model",        "deepseek-r1", "--quant",
+                            "FP8",        "--gpu",          "h200-sxm",    "--count",
+                            "8",          "--tp",           "8",           "--engine",
+                            "sglang",     "--input-tokens", "3200",        "--output-tokens",
+                            "800",        "--batch",        "47",          "--json"});
+  ASSERT_EQ(tput.exit_code, 0) << tput.err;
+  const auto j = nlohmann::json::parse(tput.out);
+  EXPECT_EQ(j.at("calibration").at("runs"), 3);
+  EXPECT_EQ(j.at("calibration").at("latest_measured_on"), "2025-03-18");
+  EXPECT_TRUE(j.at("calibration").at("measured_run").is_null());
+  EXPECT_NEAR(j.at("output_tokens_per_s").get<double>() / 590.7787657, 1.0, 0.10);
+  // On another GPU the published model, and nothing said of runs.
+  const auto other = gputco({"throughput", "--model", "deepseek-r1", "--quant", "FP8", "--gpu",
+                             "mi300x", "--count", "8", "--engine", "sglang", "--input-tokens",
+                             "3200", "--output-tokens", "800", "--batch", "47", "--json"});
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_TRUE(nlohmann::json::parse(other.out).at("calibration").is_null());
+
+  const auto removed = gputco({"calibrate", "--remove", "run-3"});
+  ASSERT_EQ(removed.exit_code, 0) << removed.err;
+  EXPECT_EQ(removed.out.rfind("removed run-3  deepseek-r1 FP8 on 8 x h200-sxm", 0), 0u)
+      << removed.out;
+}
+
+TEST_F(CliCalibrate, theFinderMarksTheDeviceItsRunsCalibrate) {
+  ASSERT_EQ(store_sweep().exit_code, 0);
+  const auto finder = gputco({"fit", "--model", "deepseek-r1", "--quant", "FP8", "--engine",
+                              "sglang", "--input-tokens", "3200", "--output-tokens", "800"});
+  ASSERT_EQ(finder.exit_code, 0) << finder.err;
+  EXPECT_NE(finder.out.find("\nmeasured:\n  h200-sxm: calibrated on 3 runs of yours, 2025-03-18"),
+            std::string::npos)
+      << finder.out;
+}
+
+TEST_F(CliCalibrate, badInputIsRefusedNamingFileAndFieldAndNothingIsStored) {
+  // Another model than --model.
+  const auto model = gputco({"calibrate", bench("trtllm-bench-llama-3.1-8b-h100.json"), "--model",
+                             "llama-3.3-70b", "--gpu", "h100-sxm"});
+  EXPECT_EQ(model.exit_code, 2);
+  EXPECT_NE(model.err.find("trtllm-bench-llama-3.1-8b-h100.json: engine.model: "
+                           "'meta-llama/Llama-3.1-8B-Instruct' is the catalog model "
+                           "llama-3.1-8b, not llama-3.3-70b"),
+            std::string::npos)
+      << model.err;
+  // A device the flags contradict.
+  const auto device = gputco({"calibrate", bench("llama-bench-gpt-oss-20b-rtx-4090.json"),
+                              "--model", "gpt-oss-20b", "--gpu", "rtx-3090"});
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_NE(device.err.find("gpu_info: the file ran on 'NVIDIA GeForce RTX 4090'"),
+            std::string::npos)
+      << device.err;
+  // Runs that disagree by more than 2 x with a stored one: the cookbook's 70B run at 16 in
+  // flight, stored, then the same shape at 3 x its throughput.
+  ASSERT_EQ(gputco({"calibrate", bench("sglang-cookbook-llama-3.1-70b-a100.csv")}).exit_code, 0);
+  test::write_file(dir_.file("fast.csv"),
+                   "model,quant,gpu,gpu_count,tp,engine,input_tokens,output_tokens,concurrency,"
+                   "output_tokens_per_s,duration_s,measured_on\n"
+                   "llama-3.1-70b,BF16,a100-80gb-sxm,8,8,sglang,495.9,510.1,16,1540.4,26.5,"
+                   "2025-12-02\n");
+  const auto disagree = gputco({"calibrate", dir_.file("fast.csv")});
+  EXPECT_EQ(disagree.exit_code, 2);
+  EXPECT_NE(disagree.err.find("fast.csv (run 1): output_tokens_per_s: 1540.4 tokens/s is 3.0 x "
+                              "the 513.5 of run-2 (sglang-cookbook-llama-3.1-70b-a100.csv, run 2)"),
+            std::string::npos)
+      << disagree.err;
+  EXPECT_NE(disagree.err.find("nothing stored"), std::string::npos);
+  const auto list = gputco({"calibrate", "--list", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 3u);  // the cookbook's alone
+}
+
+TEST_F(CliCalibrate, aPlanSaysWhichOptionsRestOnTheRunsAndTheWorkbookListsThem) {
+  // Two runs of the finance-view example's setup (Llama 3.3 70B FP8, vLLM, 2 x H100, 1200 / 300
+  // tokens): illustrative figures.
+  test::write_file(dir_.file("runs.csv"),
+                   "model,quant,gpu,gpu_count,tp,engine,engine_version,input_tokens,"
+                   "output_tokens,concurrency,output_tokens_per_s,mean_tpot_ms,mean_ttft_ms,"
+                   "duration_s,requests,measured_on\n"
+                   "llama-3.3-70b,FP8,h100-sxm,2,2,vllm,0.10.1,1200,300,16,620,24.1,310,387,800,"
+                   "2026-11-28\n"
+                   "llama-3.3-70b,FP8,h100-sxm,2,2,vllm,0.10.1,1200,300,64,1510,38.5,820,318,1600,"
+                   "2026-11-28\n");
+  ASSERT_EQ(gputco({"calibrate", dir_.file("runs.csv")}).exit_code, 0);
+  const auto plan = gputco({"plan", test::source_path("scenarios/examples/finance-view-70b.ini"),
+                            "-o", dir_.file("plan.xlsx")});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_NE(plan.out.find("colo-2xh100 serving: vLLM"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("calibrated on 2 runs of yours, 2026-11-28"), std::string::npos)
+      << plan.out;
+  const auto strings = test::run("unzip", {"-p", dir_.file("plan.xlsx"), "xl/sharedStrings.xml"});
+  EXPECT_NE(strings.out.find("Your measured serving runs"), std::string::npos);
+  EXPECT_NE(strings.out.find("run-1 (colo-2xh100, rent-h100)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gputco
