@@ -110,10 +110,9 @@ bool finite_non_negative(double x) {
   return std::isfinite(x) && x >= 0;
 }
 
-}  // namespace
-
-void validate_plan_inputs(const PlanInputs& in) {
-  const auto& f = in.finance;
+/// Throws EngineError naming the first of the finance inputs out of its range (horizon, rates,
+/// useful life, tax rules, start month).
+void validate_finance(const FinanceInputs& f) {
   GPUTCO_REQUIRE(f.horizon_months >= 1 && f.horizon_months <= 600,
                  "horizon_months must be between 1 and 600, got " << f.horizon_months);
   GPUTCO_REQUIRE(std::isfinite(f.discount_rate_per_year) && f.discount_rate_per_year > -1 &&
@@ -134,7 +133,15 @@ void validate_plan_inputs(const PlanInputs& in) {
       f.start_month >= 1 && f.start_month <= 12 && f.start_year >= 1900 && f.start_year <= 9999,
       "the start month must be a month of the years 1900-9999, got " << f.start_year << "-"
                                                                      << f.start_month);
-  const auto& w = in.workload;
+  GPUTCO_REQUIRE(std::isfinite(f.api_price_trend_per_year) && f.api_price_trend_per_year > -1 &&
+                     f.api_price_trend_per_year <= 10,
+                 "api_price_trend_per_year must be above -100% and at most 1000%, got "
+                     << f.api_price_trend_per_year);
+}
+
+/// Throws EngineError naming the first of the workload's inputs out of its range; `f` for the
+/// horizon growth compounds over.
+void validate_workload(const WorkloadInputs& w, const FinanceInputs& f) {
   GPUTCO_REQUIRE(std::isfinite(w.hours_per_day) && w.hours_per_day >= 0 && w.hours_per_day <= 24,
                  "hours_per_day must be between 0 and 24, got " << w.hours_per_day);
   GPUTCO_REQUIRE(std::isfinite(w.days_per_month) && w.days_per_month >= 0 && w.days_per_month <= 31,
@@ -188,98 +195,106 @@ void validate_plan_inputs(const PlanInputs& in) {
       "input_tokens_per_output_token must be a number between 0 and 1e6");
   GPUTCO_REQUIRE(!w.requests_per_day || finite_non_negative(*w.requests_per_day),
                  "requests_per_day must be a non-negative number");
-  GPUTCO_REQUIRE(std::isfinite(f.api_price_trend_per_year) && f.api_price_trend_per_year > -1 &&
-                     f.api_price_trend_per_year <= 10,
-                 "api_price_trend_per_year must be above -100% and at most 1000%, got "
-                     << f.api_price_trend_per_year);
-  GPUTCO_REQUIRE(
-      !in.site.grid_g_co2e_per_kwh || (finite_non_negative(*in.site.grid_g_co2e_per_kwh) &&
-                                       *in.site.grid_g_co2e_per_kwh <= 5000),
-      "grid_g_co2e_per_kwh must be between 0 and 5000 g/kWh");
-  GPUTCO_REQUIRE(finite_non_negative(in.site.tariff_per_kwh),
-                 "tariff_per_kwh must be a non-negative number, got " << in.site.tariff_per_kwh);
-  GPUTCO_REQUIRE(std::isfinite(in.site.pue) && in.site.pue >= 1 && in.site.pue <= 5,
-                 "pue must be between 1 and 5, got " << in.site.pue);
-  GPUTCO_REQUIRE(std::isfinite(in.site.tariff_trend_per_year) &&
-                     in.site.tariff_trend_per_year > -1 && in.site.tariff_trend_per_year <= 10,
+}
+
+/// Throws EngineError naming the first of the site's inputs out of its range.
+void validate_site(const SiteInputs& site) {
+  GPUTCO_REQUIRE(!site.grid_g_co2e_per_kwh || (finite_non_negative(*site.grid_g_co2e_per_kwh) &&
+                                               *site.grid_g_co2e_per_kwh <= 5000),
+                 "grid_g_co2e_per_kwh must be between 0 and 5000 g/kWh");
+  GPUTCO_REQUIRE(finite_non_negative(site.tariff_per_kwh),
+                 "tariff_per_kwh must be a non-negative number, got " << site.tariff_per_kwh);
+  GPUTCO_REQUIRE(std::isfinite(site.pue) && site.pue >= 1 && site.pue <= 5,
+                 "pue must be between 1 and 5, got " << site.pue);
+  GPUTCO_REQUIRE(std::isfinite(site.tariff_trend_per_year) && site.tariff_trend_per_year > -1 &&
+                     site.tariff_trend_per_year <= 10,
                  "tariff_trend_per_year must be above -100% and at most 1000%, got "
-                     << in.site.tariff_trend_per_year);
-  GPUTCO_REQUIRE(!in.options.empty(), "a plan needs at least one option");
-  for (const auto& o : in.options) {
-    GPUTCO_REQUIRE(o.count >= 1 && o.count <= 4096,
-                   "option " << o.id << ": count must be between 1 and 4096, got " << o.count);
-    GPUTCO_REQUIRE(
-        finite_non_negative(o.price_per_gpu) && finite_non_negative(o.host_cost) &&
-            finite_non_negative(o.host_power_w) && finite_non_negative(o.rate_per_gpu_hour) &&
-            finite_non_negative(o.price_per_month) && finite_non_negative(o.setup_fee) &&
-            finite_non_negative(o.maintenance_per_year) &&
-            finite_non_negative(o.colo_per_kw_month) && finite_non_negative(o.contracted_kw) &&
-            finite_non_negative(o.colo_per_rack_unit_month) && finite_non_negative(o.rack_units) &&
-            finite_non_negative(o.lease_rate_per_month) &&
-            finite_non_negative(o.capacity_tokens_per_hour) &&
-            finite_non_negative(o.overflow_rate_per_hour) &&
-            finite_non_negative(o.overflow_capacity_tokens_per_hour) &&
-            finite_non_negative(o.overflow_power_w) &&
-            finite_non_negative(o.overflow_idle_power_w) && finite_non_negative(o.overflow_pue) &&
-            o.overflow_goodput > 0 && o.overflow_goodput <= 1 &&
-            finite_non_negative(o.input_price_per_million) &&
-            finite_non_negative(o.output_price_per_million) && finite_non_negative(o.idle_power_w),
-        "option " << o.id << ": prices, power and rates must be non-negative numbers");
-    GPUTCO_REQUIRE(
-        std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 && o.residual_fraction <= 1,
-        "option " << o.id << ": residual_fraction must be between 0 and 1, got "
-                  << o.residual_fraction);
-    GPUTCO_REQUIRE(std::isfinite(o.annual_failure_rate) && o.annual_failure_rate >= 0 &&
-                       o.annual_failure_rate <= 1,
-                   "option " << o.id << ": annual_failure_rate must be between 0 and 1, got "
-                             << o.annual_failure_rate);
-    GPUTCO_REQUIRE(o.warranty_months >= 0 && o.warranty_months <= 600,
-                   "option " << o.id << ": warranty_months must be between 0 and 600, got "
-                             << o.warranty_months);
-    GPUTCO_REQUIRE(
-        std::isfinite(o.goodput) && o.goodput > 0 && o.goodput <= 1,
-        "option " << o.id << ": goodput must be above 0 and at most 1, got " << o.goodput);
-    GPUTCO_REQUIRE(
-        o.notice_months >= 0 && o.notice_months <= 120,
-        "option " << o.id << ": notice_months must be between 0 and 120, got " << o.notice_months);
-    GPUTCO_REQUIRE(!o.pue || (std::isfinite(*o.pue) && *o.pue >= 1 && *o.pue <= 5),
-                   "option " << o.id << ": pue must be between 1 and 5");
-    GPUTCO_REQUIRE(!o.tariff_per_kwh || finite_non_negative(*o.tariff_per_kwh),
-                   "option " << o.id << ": tariff_per_kwh must be a non-negative number");
-    GPUTCO_REQUIRE(std::isfinite(o.down_payment_fraction) && o.down_payment_fraction >= 0 &&
-                       o.down_payment_fraction <= 1,
-                   "option " << o.id << ": down_payment must be between 0 and 1, got "
-                             << o.down_payment_fraction);
-    GPUTCO_REQUIRE(std::isfinite(o.loan_rate_per_year) && o.loan_rate_per_year >= 0 &&
-                       o.loan_rate_per_year <= 1,
-                   "option " << o.id << ": loan_rate must be between 0 and 1 per year, got "
-                             << o.loan_rate_per_year);
-    GPUTCO_REQUIRE(o.loan_term_months >= 1 && o.loan_term_months <= 600 &&
-                       o.lease_term_months >= 1 && o.lease_term_months <= 600,
-                   "option " << o.id << ": loan and lease terms must be 1-600 months");
-    GPUTCO_REQUIRE(o.overflow != Overflow::rent || o.kind == OptionKind::buy,
-                   "option " << o.id << ": only owned options rent their overflow");
-    GPUTCO_REQUIRE(!o.grid_g_co2e_per_kwh || (finite_non_negative(*o.grid_g_co2e_per_kwh) &&
-                                              *o.grid_g_co2e_per_kwh <= 5000),
-                   "option " << o.id << ": grid_g_co2e_per_kwh must be between 0 and 5000 g/kWh");
-    GPUTCO_REQUIRE(!o.requests_per_minute_limit || (std::isfinite(*o.requests_per_minute_limit) &&
-                                                    *o.requests_per_minute_limit > 0),
-                   "option " << o.id << ": requests_per_minute_limit must be a positive number");
-    GPUTCO_REQUIRE(!o.tokens_per_minute_limit || (std::isfinite(*o.tokens_per_minute_limit) &&
-                                                  *o.tokens_per_minute_limit > 0),
-                   "option " << o.id << ": tokens_per_minute_limit must be a positive number");
-    GPUTCO_REQUIRE(o.hourly_billing.min_instances >= 0 && o.hourly_billing.min_instances <= 4096,
-                   "option " << o.id << ": min_instances must be between 0 and 4096, got "
-                             << o.hourly_billing.min_instances);
-    validate_cost_lines(o.cost_lines, o.id);
-    if (o.kind == OptionKind::api) {
-      GPUTCO_REQUIRE(w.tokens_per_day && w.input_tokens_per_output_token,
-                     "option " << o.id
-                               << ": an api option is billed per token: the workload needs "
-                                  "tokens_per_day and input_tokens_per_output_token (or "
-                                  "requests_per_day with prompt and output tokens per request)");
-    }
+                     << site.tariff_trend_per_year);
+}
+
+/// Throws EngineError naming option `o` and its first input out of its range, or an api option
+/// without a demand in tokens in `in`.
+void validate_option(const OptionInputs& o, const PlanInputs& in) {
+  GPUTCO_REQUIRE(o.count >= 1 && o.count <= 4096,
+                 "option " << o.id << ": count must be between 1 and 4096, got " << o.count);
+  GPUTCO_REQUIRE(
+      finite_non_negative(o.price_per_gpu) && finite_non_negative(o.host_cost) &&
+          finite_non_negative(o.host_power_w) && finite_non_negative(o.rate_per_gpu_hour) &&
+          finite_non_negative(o.price_per_month) && finite_non_negative(o.setup_fee) &&
+          finite_non_negative(o.maintenance_per_year) && finite_non_negative(o.colo_per_kw_month) &&
+          finite_non_negative(o.contracted_kw) && finite_non_negative(o.colo_per_rack_unit_month) &&
+          finite_non_negative(o.rack_units) && finite_non_negative(o.lease_rate_per_month) &&
+          finite_non_negative(o.capacity_tokens_per_hour) &&
+          finite_non_negative(o.overflow_rate_per_hour) &&
+          finite_non_negative(o.overflow_capacity_tokens_per_hour) &&
+          finite_non_negative(o.overflow_power_w) && finite_non_negative(o.overflow_idle_power_w) &&
+          finite_non_negative(o.overflow_pue) && o.overflow_goodput > 0 &&
+          o.overflow_goodput <= 1 && finite_non_negative(o.input_price_per_million) &&
+          finite_non_negative(o.output_price_per_million) && finite_non_negative(o.idle_power_w),
+      "option " << o.id << ": prices, power and rates must be non-negative numbers");
+  GPUTCO_REQUIRE(
+      std::isfinite(o.residual_fraction) && o.residual_fraction >= 0 && o.residual_fraction <= 1,
+      "option " << o.id << ": residual_fraction must be between 0 and 1, got "
+                << o.residual_fraction);
+  GPUTCO_REQUIRE(std::isfinite(o.annual_failure_rate) && o.annual_failure_rate >= 0 &&
+                     o.annual_failure_rate <= 1,
+                 "option " << o.id << ": annual_failure_rate must be between 0 and 1, got "
+                           << o.annual_failure_rate);
+  GPUTCO_REQUIRE(o.warranty_months >= 0 && o.warranty_months <= 600,
+                 "option " << o.id << ": warranty_months must be between 0 and 600, got "
+                           << o.warranty_months);
+  GPUTCO_REQUIRE(std::isfinite(o.goodput) && o.goodput > 0 && o.goodput <= 1,
+                 "option " << o.id << ": goodput must be above 0 and at most 1, got " << o.goodput);
+  GPUTCO_REQUIRE(
+      o.notice_months >= 0 && o.notice_months <= 120,
+      "option " << o.id << ": notice_months must be between 0 and 120, got " << o.notice_months);
+  GPUTCO_REQUIRE(!o.pue || (std::isfinite(*o.pue) && *o.pue >= 1 && *o.pue <= 5),
+                 "option " << o.id << ": pue must be between 1 and 5");
+  GPUTCO_REQUIRE(!o.tariff_per_kwh || finite_non_negative(*o.tariff_per_kwh),
+                 "option " << o.id << ": tariff_per_kwh must be a non-negative number");
+  GPUTCO_REQUIRE(std::isfinite(o.down_payment_fraction) && o.down_payment_fraction >= 0 &&
+                     o.down_payment_fraction <= 1,
+                 "option " << o.id << ": down_payment must be between 0 and 1, got "
+                           << o.down_payment_fraction);
+  GPUTCO_REQUIRE(
+      std::isfinite(o.loan_rate_per_year) && o.loan_rate_per_year >= 0 && o.loan_rate_per_year <= 1,
+      "option " << o.id << ": loan_rate must be between 0 and 1 per year, got "
+                << o.loan_rate_per_year);
+  GPUTCO_REQUIRE(o.loan_term_months >= 1 && o.loan_term_months <= 600 && o.lease_term_months >= 1 &&
+                     o.lease_term_months <= 600,
+                 "option " << o.id << ": loan and lease terms must be 1-600 months");
+  GPUTCO_REQUIRE(o.overflow != Overflow::rent || o.kind == OptionKind::buy,
+                 "option " << o.id << ": only owned options rent their overflow");
+  GPUTCO_REQUIRE(!o.grid_g_co2e_per_kwh || (finite_non_negative(*o.grid_g_co2e_per_kwh) &&
+                                            *o.grid_g_co2e_per_kwh <= 5000),
+                 "option " << o.id << ": grid_g_co2e_per_kwh must be between 0 and 5000 g/kWh");
+  GPUTCO_REQUIRE(!o.requests_per_minute_limit || (std::isfinite(*o.requests_per_minute_limit) &&
+                                                  *o.requests_per_minute_limit > 0),
+                 "option " << o.id << ": requests_per_minute_limit must be a positive number");
+  GPUTCO_REQUIRE(!o.tokens_per_minute_limit ||
+                     (std::isfinite(*o.tokens_per_minute_limit) && *o.tokens_per_minute_limit > 0),
+                 "option " << o.id << ": tokens_per_minute_limit must be a positive number");
+  GPUTCO_REQUIRE(o.hourly_billing.min_instances >= 0 && o.hourly_billing.min_instances <= 4096,
+                 "option " << o.id << ": min_instances must be between 0 and 4096, got "
+                           << o.hourly_billing.min_instances);
+  validate_cost_lines(o.cost_lines, o.id);
+  if (o.kind == OptionKind::api) {
+    GPUTCO_REQUIRE(in.workload.tokens_per_day && in.workload.input_tokens_per_output_token,
+                   "option " << o.id
+                             << ": an api option is billed per token: the workload needs "
+                                "tokens_per_day and input_tokens_per_output_token (or "
+                                "requests_per_day with prompt and output tokens per request)");
   }
+}
+
+}  // namespace
+
+void validate_plan_inputs(const PlanInputs& in) {
+  validate_finance(in.finance);
+  validate_workload(in.workload, in.finance);
+  validate_site(in.site);
+  GPUTCO_REQUIRE(!in.options.empty(), "a plan needs at least one option");
+  for (const auto& o : in.options) validate_option(o, in);
 }
 
 }  // namespace gputco

@@ -242,6 +242,98 @@ bool nearer_latency_target(const ServingCapacity& a, const ServingCapacity& b) {
   return a.tpot_p99_ms < b.tpot_p99_ms * (1 - kTie);
 }
 
+namespace {
+
+/// The capacity of `count` GPUs as replicas of the layout of `s` at the batch `choice` took:
+/// throughput of the box, per GPU and per user, latency, what bounds it, and a note when the
+/// engine's default cap, not memory, limits the batch. cap: the batch cap (sequences per
+/// replica); memory: the replica's (replica_memory). Throws nothing but std::bad_alloc.
+ServingCapacity capacity_of_layout(const ServingRequest& request, const ReplicaSetup& s,
+                                   const ReplicaMemory& memory, int cap, int count,
+                                   const ServingGoal& goal, const FormatSupport& support,
+                                   const serving_detail::Choice& choice) {
+  const int tp = s.tp, pp = s.pp;
+  ServingCapacity c;
+  c.engine = request.engine;
+  c.engine_version = s.profile.version;
+  c.tp = tp;
+  c.pp = pp;
+  c.gpus_per_replica = tp * pp;
+  c.replicas = count / (tp * pp);
+  c.compute = support.compute;
+  c.memory = memory;
+  c.max_batch_per_replica = cap;
+  const serving_detail::Point& p = choice.point;
+  c.batch_per_replica = static_cast<int>(std::lround(p.batch));
+  c.step = p.step;
+  c.prefill_ms_per_token = p.prefill_s * kMs;
+  c.slot_utilization = p.utilization;
+  c.output_tokens_per_s_per_replica = p.output_per_s;
+  c.output_tokens_per_s = p.output_per_s * c.replicas;
+  c.output_tokens_per_s_per_gpu = c.output_tokens_per_s / count;
+  c.total_tokens_per_s_per_gpu =
+      c.output_tokens_per_s_per_gpu *
+      (1.0 + static_cast<double>(request.input_tokens) / request.output_tokens);
+  c.per_user_tokens_per_s = 1.0 / p.tpot_s;
+  c.tpot_ms = p.tpot_s * kMs;
+  c.tpot_p99_ms = p.tpot_p99_s * kMs;
+  c.ttft_ms = p.ttft_s * kMs;
+  c.ttft_p99_ms = p.ttft_p99_s * kMs;
+  c.ttft_includes_queueing = p.queued;
+  c.target_met = choice.target_met;
+  c.missed = choice.missed;
+  if (choice.latency_capped && choice.target_met) {
+    c.bound = ServingBound::latency_target;
+  } else if (goal.mode != ServingGoal::Mode::batch && c.batch_per_replica >= memory.max_batch) {
+    c.bound = ServingBound::kv_capacity;
+  } else {
+    c.bound = p.step.memory_s >= p.step.compute_s ? ServingBound::memory : ServingBound::compute;
+  }
+  if (goal.mode != ServingGoal::Mode::batch && s.profile.max_batch > 0 && cap < memory.max_batch &&
+      c.batch_per_replica >= cap) {
+    c.notes.push_back(fmt::format(
+        "{}'s default cap of {} sequences per replica limits the batch (memory holds {})",
+        display_name(request.engine), cap, memory.max_batch));
+  }
+  return c;
+}
+
+/// Throws EngineError saying why no layout of `count` GPUs serves `request`: a fixed batch the
+/// KV cache does not hold (`fitting` layouts held the weights), or the GPUs one replica needs.
+[[noreturn]] void throw_no_layout(const ServingRequest& request, const Device& device, int count,
+                                  const ServingGoal& goal, const FormatSupport& support,
+                                  const std::vector<std::pair<int, int>>& layouts, int fitting) {
+  const ReplicaSetup one = serving_detail::make_setup(request, device, 1, 1, support.compute);
+  const double weights_gib = weights_bytes(request.model, request.quant) / kBytesPerGib;
+  if (goal.mode == ServingGoal::Mode::batch && fitting > 0) {
+    int most = 0;
+    for (const auto& [tp, pp] : layouts) {
+      most = std::max(
+          most, replica_memory(serving_detail::make_setup(request, device, tp, pp, support.compute))
+                    .max_batch);
+    }
+    throw EngineError(fmt::format(
+        "batch {} does not fit: the KV cache holds at most {} sequences of {} tokens per "
+        "replica on {} x {} (use --max-batch, a smaller batch, or an fp8 KV cache)",
+        goal.batch, most, static_cast<int>(std::ceil(one.input_tokens + one.output_tokens / 2.0)),
+        count, device.id));
+  }
+  const int needed = gpus_needed(request, device, support.compute);
+  throw EngineError(fmt::format(
+      "{} in {} ({:.1f} GiB of weights) fits no layout on {} x {} with {}: {}", request.model.id,
+      request.quant.id, weights_gib, count, device.id, display_name(request.engine),
+      needed > count
+          ? fmt::format("one replica needs at least {} GPUs of this kind for its weights, "
+                        "runtime and one sequence's KV cache (--count {}), or lower-bit weights",
+                        needed, needed)
+      : needed > 0 ? fmt::format("{} GPUs would hold it, but no TP x PP layout of {} divides the "
+                                 "model's heads and layers",
+                                 needed, count)
+                   : fmt::format("even {} GPUs of this kind do not hold it", kMaxGpusTried)));
+}
+
+}  // namespace
+
 ServingCapacity serving_capacity(const ServingRequest& request, const Device& installed, int count,
                                  const ServingLayout& layout, const ServingGoal& goal) {
   // A power limit lowers the compute roofs (engine/power_limit.hpp); the rest sees the roofs.
@@ -288,49 +380,8 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
         serving_detail::evaluate(s, cap).output_per_s * (count / (tp * pp)) <= best_box) {
       continue;
     }
-    const serving_detail::Choice choice = serving_detail::choose_batch(s, cap, goal);
-    ServingCapacity c;
-    c.engine = request.engine;
-    c.engine_version = s.profile.version;
-    c.tp = tp;
-    c.pp = pp;
-    c.gpus_per_replica = tp * pp;
-    c.replicas = count / (tp * pp);
-    c.compute = support.compute;
-    c.memory = memory;
-    c.max_batch_per_replica = cap;
-    const serving_detail::Point& p = choice.point;
-    c.batch_per_replica = static_cast<int>(std::lround(p.batch));
-    c.step = p.step;
-    c.prefill_ms_per_token = p.prefill_s * kMs;
-    c.slot_utilization = p.utilization;
-    c.output_tokens_per_s_per_replica = p.output_per_s;
-    c.output_tokens_per_s = p.output_per_s * c.replicas;
-    c.output_tokens_per_s_per_gpu = c.output_tokens_per_s / count;
-    c.total_tokens_per_s_per_gpu =
-        c.output_tokens_per_s_per_gpu *
-        (1.0 + static_cast<double>(request.input_tokens) / request.output_tokens);
-    c.per_user_tokens_per_s = 1.0 / p.tpot_s;
-    c.tpot_ms = p.tpot_s * kMs;
-    c.tpot_p99_ms = p.tpot_p99_s * kMs;
-    c.ttft_ms = p.ttft_s * kMs;
-    c.ttft_p99_ms = p.ttft_p99_s * kMs;
-    c.ttft_includes_queueing = p.queued;
-    c.target_met = choice.target_met;
-    c.missed = choice.missed;
-    if (choice.latency_capped && choice.target_met) {
-      c.bound = ServingBound::latency_target;
-    } else if (goal.mode != ServingGoal::Mode::batch && c.batch_per_replica >= memory.max_batch) {
-      c.bound = ServingBound::kv_capacity;
-    } else {
-      c.bound = p.step.memory_s >= p.step.compute_s ? ServingBound::memory : ServingBound::compute;
-    }
-    if (goal.mode != ServingGoal::Mode::batch && s.profile.max_batch > 0 &&
-        cap < memory.max_batch && c.batch_per_replica >= cap) {
-      c.notes.push_back(fmt::format(
-          "{}'s default cap of {} sequences per replica limits the batch (memory holds {})",
-          display_name(request.engine), cap, memory.max_batch));
-    }
+    const ServingCapacity c = capacity_of_layout(request, s, memory, cap, count, goal, support,
+                                                 serving_detail::choose_batch(s, cap, goal));
     const double box = c.output_tokens_per_s;
     // Targets met first, then throughput; none met: the nearest the targets. Ties keep the
     // earlier (fewer GPUs, less PP).
@@ -342,35 +393,7 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
       best_box = box;
     }
   }
-  if (!best) {
-    const ReplicaSetup one = serving_detail::make_setup(request, device, 1, 1, support.compute);
-    const double weights_gib = weights_bytes(request.model, request.quant) / kBytesPerGib;
-    if (goal.mode == ServingGoal::Mode::batch && fitting > 0) {
-      int most = 0;
-      for (const auto& [tp, pp] : layouts) {
-        most = std::max(most, replica_memory(serving_detail::make_setup(request, device, tp, pp,
-                                                                        support.compute))
-                                  .max_batch);
-      }
-      throw EngineError(fmt::format(
-          "batch {} does not fit: the KV cache holds at most {} sequences of {} tokens per "
-          "replica on {} x {} (use --max-batch, a smaller batch, or an fp8 KV cache)",
-          goal.batch, most, static_cast<int>(std::ceil(one.input_tokens + one.output_tokens / 2.0)),
-          count, device.id));
-    }
-    const int needed = gpus_needed(request, device, support.compute);
-    throw EngineError(fmt::format(
-        "{} in {} ({:.1f} GiB of weights) fits no layout on {} x {} with {}: {}", request.model.id,
-        request.quant.id, weights_gib, count, device.id, display_name(request.engine),
-        needed > count
-            ? fmt::format("one replica needs at least {} GPUs of this kind for its weights, "
-                          "runtime and one sequence's KV cache (--count {}), or lower-bit weights",
-                          needed, needed)
-        : needed > 0 ? fmt::format("{} GPUs would hold it, but no TP x PP layout of {} divides the "
-                                   "model's heads and layers",
-                                   needed, count)
-                     : fmt::format("even {} GPUs of this kind do not hold it", kMaxGpusTried)));
-  }
+  if (!best) throw_no_layout(request, device, count, goal, support, layouts, fitting);
   ServingCapacity result = *best;
   result.layout_chosen = layout.tp == 0 || layout.pp == 0;
   if (!result.target_met) {

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "engine/power_limit.hpp"
 #include "reports/json_values.hpp"
 #include "reports/text_report.hpp"
+#include "reports/text_table.hpp"
 
 namespace gputco {
 
@@ -243,14 +245,19 @@ std::string fit_text(const FinderRequest& finder, const MemoryBreakdown& memory,
   const std::string currency = common_currency(rows);
   const std::string value_header = currency.empty() ? "GB/s per" : "GB/s/" + currency;
   std::string out = header(finder, memory, context);
+  // The gpu column: 30 wide, or the longest system name (a vendor's system, a user's device).
+  size_t system_width = 30;
+  for (const auto& row : rows) {
+    system_width = std::max(system_width, TextTable::display_width(system_name(row)));
+  }
   const auto line =
       [&](const std::string& system, const std::string& mem, const std::string& usable,
           const std::string& headroom, const std::string& verdict, const std::string& tokens,
           const std::string& first, const std::string& index, const std::string& price_new,
           const std::string& price_used, const std::string& value, const std::string& tier,
           const std::string& largest) {
-        std::string l = fmt::format("{:<30} {:>6} {:>7} {:>8} {:<6} {:>7} ", system, mem, usable,
-                                    headroom, verdict, tokens);
+        std::string l = fmt::format("{:<{}} {:>6} {:>7} {:>8} {:<6} {:>7} ", system, system_width,
+                                    mem, usable, headroom, verdict, tokens);
         if (ttft) l += fmt::format("{:>7} ", first);
         l += fmt::format("{:>5} {:>11} {:>11} {:>9} {:<9} {}", index, price_new, price_used, value,
                          tier, largest);
@@ -397,13 +404,16 @@ std::string finetune_text(const FinetuneReportInputs& in, const std::vector<Fine
       "buyer's guides say 2-4x.\n\n",
       in.ratio_to_inference, in.inference_request.model.id, in.inference_request.quant.id,
       in.inference_request.context_tokens, in.inference_memory.total_gib);
-  out += fmt::format("{:<26} {:>9} {:>10} {:>10} {:<6}\n", "gpu", "GiB/dev", "usable", "headroom",
-                     "fit");
+  const auto gpu_name = [](const auto& f) {
+    return f.count == 1 ? f.device.id : fmt::format("{}x {}", f.count, f.device.id);
+  };
+  size_t gpu_width = 26;  // or the longest name
+  for (const auto& f : rows) gpu_width = std::max(gpu_width, gpu_name(f).size());
+  out += fmt::format("{:<{}} {:>9} {:>10} {:>10} {:<6}\n", "gpu", gpu_width, "GiB/dev", "usable",
+                     "headroom", "fit");
   for (const auto& f : rows) {
-    const std::string name =
-        f.count == 1 ? f.device.id : fmt::format("{}x {}", f.count, f.device.id);
-    out += fmt::format("{:<26} {:>9.1f} {:>10.1f} {:>10.1f} {:<6}\n", name, f.per_device_gib,
-                       f.usable_gib, f.headroom_gib, verdict_text(f.verdict));
+    out += fmt::format("{:<{}} {:>9.1f} {:>10.1f} {:>10.1f} {:<6}\n", gpu_name(f), gpu_width,
+                       f.per_device_gib, f.usable_gib, f.headroom_gib, verdict_text(f.verdict));
   }
   out +=
       "\nGiB per device: several devices shard weights, gradients and optimizer state "

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "engine/power_limit.hpp"
@@ -54,13 +55,19 @@ std::string layer_split_text(const LayerSplitReport& r) {
   for (double w : f.proportions) split += fmt::format("{}{:.3f}", split.empty() ? "" : ", ", w);
   out += fmt::format("split: {} ({})\n\n", split,
                      f.proportions_given ? "--tensor-split" : "llama.cpp's default: free memory");
+  // The gpu column: 22 wide, or the longest "index device-id" (a user's own device may be longer).
+  size_t gpu_width = 22;
+  for (size_t i = 0; i < f.gpus.size(); ++i) {
+    gpu_width = std::max(gpu_width, fmt::format("{} {}", i, f.gpus[i].device.id).size());
+  }
   const auto line = [&](const std::string& gpu, const std::string& layers, const std::string& w,
                         const std::string& kv, const std::string& compute,
                         const std::string& vision, const std::string& total,
                         const std::string& usable, const std::string& headroom,
                         const std::string& fit) {
-    std::string l = fmt::format("{:<22} {:<14} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7} {:>9} {}", gpu,
-                                layers, w, kv, compute, vision, total, usable, headroom, fit);
+    std::string l =
+        fmt::format("{:<{}} {:<14} {:>8} {:>8} {:>8} {:>7} {:>7} {:>7} {:>9} {}", gpu, gpu_width,
+                    layers, w, kv, compute, vision, total, usable, headroom, fit);
     while (!l.empty() && l.back() == ' ') l.pop_back();
     return l + "\n";
   };

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -65,9 +66,12 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
       prices.as_of_given
           ? ""
           : " (" + prices.as_of + ": the catalog's newest observation; --as-of to choose)");
-  out += fmt::format("{:<24} {:>4} {:>7} {:>6} {:>10} {:>8} {:>9} {:>9} {:>10} {:>8} {:>9}\n",
-                     "device", "GPUs", "layout", "batch", "out/s/GPU", "tok/s/u", "TPOT p99",
-                     "TTFT p99", "rate/GPU-h", "per M", "per M i+o");
+  // The device column: 24 wide, or the longest device id (a user's own device may be longer).
+  size_t device_width = 24;
+  for (const auto& row : rows) device_width = std::max(device_width, row.device.id.size());
+  out += fmt::format("{:<{}} {:>4} {:>7} {:>6} {:>10} {:>8} {:>9} {:>9} {:>10} {:>8} {:>9}\n",
+                     "device", device_width, "GPUs", "layout", "batch", "out/s/GPU", "tok/s/u",
+                     "TPOT p99", "TTFT p99", "rate/GPU-h", "per M", "per M i+o");
   std::vector<const ServingFinderRow*> refused;
   for (const auto& row : rows) {
     if (!row.refusal.empty()) {
@@ -82,9 +86,10 @@ std::string serving_finder_text(const ServingRequest& r, const ServingGoal& goal
                                    money(row.cost_per_million_total_tokens))
                      : fmt::format("{:>18}", "misses the target");
     out += fmt::format(
-        "{:<24} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {}{}\n",
-        row.device.id, row.count, fmt::format("TP{}xPP{}", c.tp, c.pp), c.batch_per_replica,
-        c.output_tokens_per_s_per_gpu, c.per_user_tokens_per_s, c.tpot_p99_ms, c.ttft_p99_ms,
+        "{:<{}} {:>4} {:>7} {:>6} {:>10.0f} {:>8.1f} {:>6.0f} ms {:>6.0f} ms {:>10} {}{}\n",
+        row.device.id, device_width, row.count, fmt::format("TP{}xPP{}", c.tp, c.pp),
+        c.batch_per_replica, c.output_tokens_per_s_per_gpu, c.per_user_tokens_per_s, c.tpot_p99_ms,
+        c.ttft_p99_ms,
         row.rate_per_gpu_hour ? fmt::format("{:.2f} {}", row.rate_per_gpu_hour->amount,
                                             row.rate_per_gpu_hour->currency)
                               : std::string("-"),

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reports/peak_assumption.hpp"
+#include "reports/text_table.hpp"
 
 namespace gputco {
 
@@ -148,8 +149,9 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   std::string out;
   out += fmt::format("{}\n", one_line(s.name));
   if (!s.customer.empty() || !s.quote_id.empty()) {
-    out += fmt::format("customer: {}   quote: {}\n", s.customer.empty() ? "-" : one_line(s.customer),
-                       s.quote_id.empty() ? "-" : one_line(s.quote_id));
+    out +=
+        fmt::format("customer: {}   quote: {}\n", s.customer.empty() ? "-" : one_line(s.customer),
+                    s.quote_id.empty() ? "-" : one_line(s.quote_id));
   }
   // A demand in requests sizes fleets (issue #43): the requests, not one box's streams.
   // Streams per replica, shown unless they are the default 1 of a demand in requests.
@@ -169,17 +171,27 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
       s.as_of, plan.horizon_months, s.start, in.finance.discount_rate_per_year * 100, plan.currency,
       to_string(in.workload.hours_per_month_convention));
 
-  out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n",
-                     "option", "kind", "devices", "fit", "tok/s/str", "total cost", "NPV",
-                     "break-even", "month", "per 1M tok");
+  // Columns as wide as their longest cell, at least the widths the reports always had: a long
+  // option label or API model widens its column instead of pushing the others out of line.
+  constexpr auto L = TextAlign::left;
+  constexpr auto R = TextAlign::right;
+  TextTable options_table({{"option", L, 16},
+                           {"kind", L, 13},
+                           {"devices", L, 28},
+                           {"fit", L, 7},
+                           {"tok/s/str", R, 8},
+                           {"total cost", R, 12},
+                           {"NPV", R, 12},
+                           {"break-even", R, 11},
+                           {"month", R, 9},
+                           {"per 1M tok", R, 10}});
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];
     const auto& o = in.options[i];
     std::string kind = to_string(r.kind);
     if (r.kind == OptionKind::buy) kind = "buy " + to_string(o.condition);
     const bool api = r.kind == OptionKind::api;
-    const std::string devices =
-        api ? o.api_model.substr(0, 28) : fmt::format("{} x {}", o.count, o.device.id);
+    const std::string devices = api ? o.api_model : fmt::format("{} x {}", o.count, o.device.id);
     const std::string speed =
         r.feasible && !api ? fmt::format("{:.1f}", r.speed.decode_tokens_per_s) : std::string("-");
     std::string be_hours = "n/a", be_month = "n/a";
@@ -196,13 +208,19 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
         r.cost_per_million_tokens ? fmt::format("{:.2f}", *r.cost_per_million_tokens) : "n/a";
     // Never priced: an option that cannot serve the demand has no cost (issue #43).
     const auto money = [&](double x) { return r.feasible ? whole_money_text(x) : "-"; };
-    out += fmt::format("{:<16} {:<13} {:<28} {:<7} {:>8} {:>12} {:>12} {:>11} {:>9} {:>10}\n",
-                       name(r.id), kind, devices, api ? "hosted" : verdict_text(r.fit.verdict),
-                       speed, money(r.total_cost), money(r.npv), be_hours, be_month, per_million);
+    options_table.add_row({name(r.id), kind, devices, api ? "hosted" : verdict_text(r.fit.verdict),
+                           speed, money(r.total_cost), money(r.npv), be_hours, be_month,
+                           per_million});
   }
+  out += options_table.render();
   out += "\n";
-  out += fmt::format("{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", "option", "variant",
-                     "per year", "payback", "IRR", "b-e h/day", "per user/month");
+  TextTable variants_table({{"option", L, 16},
+                            {"variant", L, 22},
+                            {"per year", R, 12},
+                            {"payback", R, 10},
+                            {"IRR", R, 9},
+                            {"b-e h/day", R, 12},
+                            {"per user/month", R, 14}});
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const auto& r = plan.options[i];
     const auto& o = in.options[i];
@@ -221,13 +239,14 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                                       : std::string("n/a");
     const std::string per_user =
         r.cost_per_user_per_month ? fmt::format("{:.2f}", *r.cost_per_user_per_month) : "n/a";
-    out += fmt::format(
-        "{:<16} {:<22} {:>12} {:>10} {:>9} {:>12} {:>14}\n", name(r.id), variant_text(o),
-        r.feasible ? whole_money_text(r.cost_per_year) : std::string("-"), payback, irr,
-        compared && r.owning_cheaper_at_any_use ? std::string("always")
-                                                : or_never(r.break_even_hours_per_day, "{:.2f}"),
-        per_user);
+    variants_table.add_row(
+        {name(r.id), variant_text(o),
+         r.feasible ? whole_money_text(r.cost_per_year) : std::string("-"), payback, irr,
+         compared && r.owning_cheaper_at_any_use ? std::string("always")
+                                                 : or_never(r.break_even_hours_per_day, "{:.2f}"),
+         per_user});
   }
+  out += variants_table.render();
   for (const auto& o : in.options) {
     if (o.system_id.empty()) continue;
     out += fmt::format("{} system: {} ({}), {} x {}\n", name(o.id), o.system_id, o.system_name,
@@ -255,17 +274,11 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
   // Energy and emissions: kWh a month on average (load + idle, x PUE), t CO2e over the horizon.
   bool any_api = false;
   for (const auto& r : plan.options) any_api = any_api || r.kind == OptionKind::api;
-  const auto energy_line = [&](const std::string& id, const std::string& kwh,
-                               const std::string& idle, const std::string& intensity,
-                               const std::string& tonnes, const std::string& per_million,
-                               const std::string& break_even) {
-    std::string line = fmt::format("{:<16} {:>10} {:>11} {:>8} {:>13} {:>10}", id, kwh, idle,
-                                   intensity, tonnes, per_million);
-    if (any_api) line += fmt::format(" {:>14}", break_even);
-    return line + "\n";
-  };
-  out += energy_line("option", "kWh/month", "idle kWh/mo", "g/kWh", "t CO2e total", "kg/1M tok",
-                     "b-e tok/day");
+  std::vector<TextColumn> energy_columns{{"option", L, 16},       {"kWh/month", R, 10},
+                                         {"idle kWh/mo", R, 11},  {"g/kWh", R, 8},
+                                         {"t CO2e total", R, 13}, {"kg/1M tok", R, 10}};
+  if (any_api) energy_columns.push_back({"b-e tok/day", R, 14});
+  TextTable energy_table(energy_columns);
   for (const auto& r : plan.options) {
     const double months = static_cast<double>(std::max(1, plan.horizon_months));
     std::optional<double> per_month, idle_per_month, tonnes;
@@ -282,15 +295,21 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
            : r.break_even_tokens_per_day            ? tokens_text(*r.break_even_tokens_per_day)
                                                     : "never";
     }
-    out += energy_line(name(r.id), or_unknown(per_month, "{:.0f}"),
-                       or_unknown(idle_per_month, "{:.0f}"),
-                       or_unknown(r.grid_g_co2e_per_kwh, "{:.0f}"), or_unknown(tonnes, "{:.3f}"),
-                       // No tokens (no hours of use, or infeasible): nothing to divide by.
-                       r.cost_per_million_tokens || r.co2e_kg_per_million_tokens
-                           ? or_unknown(r.co2e_kg_per_million_tokens, "{:.3f}")
-                           : std::string("n/a"),
-                       be);
+    std::vector<std::string> cells{
+        name(r.id),
+        or_unknown(per_month, "{:.0f}"),
+        or_unknown(idle_per_month, "{:.0f}"),
+        or_unknown(r.grid_g_co2e_per_kwh, "{:.0f}"),
+        or_unknown(tonnes, "{:.3f}"),
+        // No tokens (no hours of use, or infeasible): nothing to divide by.
+        r.cost_per_million_tokens || r.co2e_kg_per_million_tokens
+            ? or_unknown(r.co2e_kg_per_million_tokens, "{:.3f}")
+            : std::string("n/a"),
+    };
+    if (any_api) cells.push_back(be);
+    energy_table.add_row(std::move(cells));
   }
+  out += energy_table.render();
   // A blend's totals include its overflow rental's energy and CO2e (issue #21 H1): its part,
   // at the rental's own intensity, and the owned units'.
   for (const auto& r : plan.options) {

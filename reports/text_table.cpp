@@ -27,7 +27,7 @@ size_t TextTable::display_width(const std::string& text) {
 std::string TextTable::render() const {
   std::vector<size_t> widths(columns_.size());
   for (size_t c = 0; c < columns_.size(); ++c) {
-    widths[c] = display_width(columns_[c].header);
+    widths[c] = std::max(columns_[c].min_width, display_width(columns_[c].header));
     for (const auto& row : rows_) widths[c] = std::max(widths[c], display_width(row[c]));
   }
   const auto line = [&](const auto& cell_of) {

@@ -10,15 +10,17 @@ namespace gputco {
 /// How a column's cells sit in its width: text left, numbers right.
 enum class TextAlign { left, right };
 
-/// One column: its header and its alignment.
+/// One column: its header, its alignment and the least width it takes (characters), so that a
+/// report keeps its familiar layout and widens a column only for a cell longer than that.
 struct TextColumn {
   std::string header;
   TextAlign align = TextAlign::left;
+  size_t min_width = 0;
 };
 
 /// A table for the terminal. Cells are one-line UTF-8 text; a column's width is the widest of
-/// its header and cells in displayed characters (code points: the reports' arrows, dashes and
-/// currency signs are one column each), columns apart by one space, no trailing spaces.
+/// its minimum, header and cells in displayed characters (code points: the reports' arrows, dashes
+/// and currency signs are one column each), columns apart by one space, no trailing spaces.
 class TextTable {
  public:
   /// columns: at least one. Throws std::invalid_argument when empty.

@@ -139,6 +139,11 @@ std::string device_chip(const std::string& device_id) {
 ResolvedBenchmark resolve_benchmark(const BenchmarkFile& file, const BenchmarkFlags& flags,
                                     const Catalog& catalog, const std::string& file_date) {
   ResolvedBenchmark out;
+  // A benchmark's GPU name ("NVIDIA H100 80GB HBM3") as the price importers read accelerator
+  // names: derived from the catalog's device ids and names (pricing/accelerator_names.hpp).
+  std::vector<DeviceNaming> namings;
+  for (const Device& d : catalog.devices()) namings.push_back({d.id, d.name});
+  const AcceleratorNames accelerator_names(namings);
   const auto same_text = [](const std::string& a, const std::string& b) {
     return lower(a) == lower(b);
   };
@@ -225,7 +230,7 @@ ResolvedBenchmark resolve_benchmark(const BenchmarkFile& file, const BenchmarkFl
       name = name.substr(0, name.find(','));
       if (const auto d = catalog.device(name)) {
         device_id = d->id;
-      } else if (const auto m = map_accelerator(name, "", "", 0)) {
+      } else if (const auto m = accelerator_names.map(name, "", "", 0)) {
         device_id = m->device_id;
       }
       if (!device_id.empty() && !flags.gpu.empty()) {

@@ -18,14 +18,31 @@ TEST(TextTable, columnsAreAsWideAsTheirWidestCell) {
             "buy-two-used-rtx-3090-in-office 123,456,789\n");
 }
 
+TEST(TextTable, aMinimumWidthHoldsUntilACellIsLonger) {
+  // The plan's option column: 16 wide as it always was, 20 for a 20-character label.
+  TextTable table({{"option", TextAlign::left, 16}, {"NPV", TextAlign::right, 6}});
+  table.add_row({"rent-h100", "9,876"});
+  EXPECT_EQ(table.render(),
+            "option              NPV\n"
+            "rent-h100         9,876\n");
+  table.add_row({"colo-2xh100-in-fra-1", "1"});
+  EXPECT_EQ(table.render(),
+            "option                  NPV\n"
+            "rent-h100             9,876\n"
+            "colo-2xh100-in-fra-1      1\n");
+}
+
 TEST(TextTable, countsCodePointsNotBytes) {
   // "→" is 3 bytes and one column; "€" likewise.
   EXPECT_EQ(TextTable::display_width("a \xE2\x86\x92 b"), 5u);
   TextTable table({{"change", TextAlign::left}, {"EUR", TextAlign::right}});
-  table.add_row({"a \xE2\x86\x92 b", "\xE2\x82\xAC" "5"});
+  table.add_row({"a \xE2\x86\x92 b",
+                 "\xE2\x82\xAC"
+                 "5"});
   EXPECT_EQ(table.render(),
             "change EUR\n"
-            "a \xE2\x86\x92 b   \xE2\x82\xAC" "5\n");
+            "a \xE2\x86\x92 b   \xE2\x82\xAC"
+            "5\n");
 }
 
 TEST(TextTable, shortRowsArePaddedAndNoLineEndsInSpaces) {
