@@ -322,6 +322,9 @@ Plan make_plan(const PlanInputs& given) {
       tokens += served;
     }
     r.hours_scaled_cost = hours_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
+    // Over the prepared option (its capacity derived above), as the cash flow it halves: the
+    // scenario's own option has no capacity yet and serves a whole unit at any volume.
+    r.volume_scaled_cost = volume_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
     if (o.kind == OptionKind::api) std::fill(r.cash_flow.load.begin(), r.cash_flow.load.end(), 0.0);
     r.tokens_per_month = tokens / horizon;
     if (r.feasible && tokens > 0) r.cost_per_million_tokens = r.total_cost / tokens * 1e6;
