@@ -101,6 +101,24 @@ std::string default_idle_formula(double device_idle_w, bool with_host, const Inp
   return f;
 }
 
+/// A fraction read off a resale curve at the horizon (scenarios/resale_choice.cpp resale_at):
+/// linear between the curve's points, the last slope continued past its last point, within
+/// 0 and 1.
+std::string horizon_curve_formula(const std::vector<std::pair<double, double>>& points,
+                                  const InputNames& names) {
+  const std::string h = names.at("scenario", "horizon_months");
+  const auto segment = [&](size_t i) {
+    const auto& [xa, fa] = points[i - 1];
+    const auto& [xb, fb] = points[i];
+    return literal(fa) + "+(" + h + "-" + literal(xa) + ")*" + literal((fb - fa) / (xb - xa));
+  };
+  std::string f = segment(points.size() - 1);
+  for (size_t i = points.size() - 1; i-- > 1;) {
+    f = "IF(" + h + "<=" + literal(points[i].first) + "," + segment(i) + "," + f + ")";
+  }
+  return "=MAX(0,MIN(1," + f + "))";
+}
+
 /// One unit's capacity at load (engine capacity_tokens_per_hour): 3600 / (1 / aggregate decode
 /// tokens/s + input tokens per output token / prefill tokens/s), the prefill term only with a
 /// demand in tokens, a token mix and a known prefill rate; 0 without a decode rate.
@@ -512,6 +530,14 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
       row.formula = [w = kDefaultIdleFractionOfBoardPower * option->device.board_power_w,
                      with_host](const InputNames& names, const std::string& section) {
         return default_idle_formula(w, with_host, names, section);
+      };
+    }
+    // A resale fraction read off the catalog's curve at the horizon: read off it at the
+    // horizon the workbook has.
+    if (in.horizon_curve.size() >= 2 && listed("scenario", "horizon_months") &&
+        row.formula == nullptr) {
+      row.formula = [points = in.horizon_curve](const InputNames& names, const std::string&) {
+        return horizon_curve_formula(points, names);
       };
     }
     // A value converted from another currency: the amount as published is the input, the

@@ -778,6 +778,13 @@ TEST(XlsxReport, derivedDefaultsAreFormulasOfWhatTheyAreDerivedFrom) {
     const auto tariff = at("opt_colo_h100_tariff_per_kwh");
     EXPECT_EQ(tariff.formula, "tariff_per_kwh");
     EXPECT_DOUBLE_EQ(tariff.cached, sample.scenario.plan_inputs.site.tariff_per_kwh);
+    // The resale fractions read off the catalog's curves at the horizon (used, 36 months:
+    // devices 0.449, host 0.125): read off them at the workbook's horizon (EditedWorkbook:
+    // horizon 36 -> 18 kept the 36-month fractions where gputco reads 0.6795 and 0.375).
+    const auto devices = at("opt_used_3090_rig_device_residual_fraction");
+    EXPECT_EQ(devices.formula.rfind("MAX(0,MIN(1,IF(horizon_months<=", 0), 0u) << devices.formula;
+    EXPECT_DOUBLE_EQ(devices.cached, 0.449);
+    EXPECT_DOUBLE_EQ(at("opt_used_3090_rig_host_residual_fraction").cached, 0.125);
     const auto texts = test::text_cells(path, "Inputs");
     const std::string age_row = inputs_value_ref(path, "max_price_age_days").substr(1);
     EXPECT_EQ(texts.at("H" + age_row), "no: rerun gputco");
