@@ -405,6 +405,9 @@ OptionResult plan_option(const PlanInputs& in, const OptionInputs& o, const UseH
   }
   const double tokens = serve_tokens(in, r);
   r.hours_scaled_cost = hours_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
+  // Over the prepared option (its capacity derived above), as the cash flow it halves: the
+  // scenario's own option has no capacity yet and serves a whole unit at any volume.
+  r.volume_scaled_cost = volume_scaled_costs(o, in.workload, in.site, in.finance, r.cash_flow);
   if (!r.feasible) std::fill(r.hours_scaled_cost.begin(), r.hours_scaled_cost.end(), 0.0);
   if (api) std::fill(r.cash_flow.load.begin(), r.cash_flow.load.end(), 0.0);
   energy_and_carbon(o, in.site, tokens, r);

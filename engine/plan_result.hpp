@@ -173,6 +173,11 @@ struct OptionResult {
   /// (total_m - this_m) + this_m x h / hours_per_day (0 < h <= 24; see hours_scaled_costs).
   /// The workbook's break-even hours are a formula of it. All 0 when hours_per_day is 0.
   std::vector<double> hours_scaled_cost;
+  /// The part of each month's total that scales with tokens_per_day at the same hours of use
+  /// (volume_scaled_costs over the prepared option, its capacity included): 2 x (total_m -
+  /// total_m at half the volume). All 0 without a demand in tokens. The workbook's Metrics
+  /// caches it.
+  std::vector<double> volume_scaled_cost;
   CashFlow cash_flow;
   /// The P&L per plan year beside the cash view, and the tax depreciation schedule.
   ProfitAndLoss profit_and_loss;

@@ -18,7 +18,10 @@ std::string BlockFormulas::at(CashFlowRow row, lxw_col_t col) const {
                  : "";
     case CashFlowRow::capex:
       return owned() && inputs_.financing != Financing::lease
-                 ? "=" + unit_capex() + "*(" + here(block_.units) + "-IF(" +
+                 // Within the horizon only (the start and the running months): the units
+                 // row grows on past a horizon edited shorter, and buys nothing there.
+                 ? "=(" + flag(layout_.is_start_row) + "+" + flag(layout_.is_running_row) + ")*" +
+                       unit_capex() + "*(" + here(block_.units) + "-IF(" +
                        flag(layout_.is_start_row) + "=1,0," + previous(block_.units) + "))"
                  : "";
     case CashFlowRow::energy:

@@ -346,7 +346,7 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
         c.formula = "=MAX(" +
                     sheet_range_ref(kSourcesSheet, in.sources->first_row, in.sources->age_col, last,
                                     in.sources->age_col) +
-                    ")<=" + names.at("scenario", "max_price_age_days");
+                    ")<=" + std::to_string(scenario.max_price_age_days);
       } else {
         c.description = "Sources: no price is flagged stale.";
         c.formula = "=COUNTIF(" +

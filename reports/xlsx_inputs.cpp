@@ -1,6 +1,7 @@
 // The Inputs sheet: every input with its provenance, and the workbook names the Cash flow
 // formulas use to read them.
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <set>
 
@@ -69,6 +70,53 @@ std::string residual_blend_formula(const InputNames& names, const std::string& o
   return "=IF(" + devices + "+" + host + ">0,(" + device_fraction + "*" + devices + "+" +
          names.at(option, "host_residual_fraction") + "*" + host + ")/(" + devices + "+" + host +
          ")," + device_fraction + ")";
+}
+
+/// A number as a formula's literal (17 significant digits: the value itself).
+std::string literal(double x) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", x);
+  return text;
+}
+
+/// A colocated unit's contracted power when the scenario gives none (the resolver's rule,
+/// scenarios/resolve_owned.cpp): its power at load, devices + host, rounded up to the kW
+/// step. The devices' power is gputco's (a device's board power is no scenario key): a
+/// number, so that host_power_w, count and kw_step move it as gputco would.
+std::string contracted_kw_formula(double device_load_w, const InputNames& names,
+                                  const std::string& option) {
+  return "=ROUNDUP(MAX(0,(" + names.at(option, "count") + "*" + literal(device_load_w) + "+" +
+         names.at(option, "host_power_w") + ")/" + names.at(kConstantsSection, "watts_per_kw") +
+         "/" + names.at(option, "kw_step") + "-1E-9),0)*" + names.at(option, "kw_step");
+}
+
+/// The idle power the resolver assumes when the scenario gives none (scenarios/resolve.cpp):
+/// 10 % of each device's board power, + half the host's power at load for an owned unit.
+std::string default_idle_formula(double device_idle_w, bool with_host, const InputNames& names,
+                                 const std::string& option) {
+  std::string f = "=" + names.at(option, "count") + "*" + literal(device_idle_w);
+  if (with_host) {
+    f += "+" + literal(kDefaultIdleFractionOfHostPower) + "*" + names.at(option, "host_power_w");
+  }
+  return f;
+}
+
+/// A fraction read off a resale curve at the horizon (scenarios/resale_choice.cpp resale_at):
+/// linear between the curve's points, the last slope continued past its last point, within
+/// 0 and 1.
+std::string horizon_curve_formula(const std::vector<std::pair<double, double>>& points,
+                                  const InputNames& names) {
+  const std::string h = names.at("scenario", "horizon_months");
+  const auto segment = [&](size_t i) {
+    const auto& [xa, fa] = points[i - 1];
+    const auto& [xb, fb] = points[i];
+    return literal(fa) + "+(" + h + "-" + literal(xa) + ")*" + literal((fb - fa) / (xb - xa));
+  };
+  std::string f = segment(points.size() - 1);
+  for (size_t i = points.size() - 1; i-- > 1;) {
+    f = "IF(" + h + "<=" + literal(points[i].first) + "," + segment(i) + "," + f + ")";
+  }
+  return "=MAX(0,MIN(1," + f + "))";
 }
 
 /// One unit's capacity at load (engine capacity_tokens_per_hour): 3600 / (1 / aggregate decode
@@ -458,6 +506,43 @@ std::vector<DisplayRow> display_rows(const Plan& plan, const ResolvedScenario& s
     if (in.key == "residual_fraction" && listed(in.section, "device_residual_fraction") &&
         listed(in.section, "host_residual_fraction")) {
       row.formula = residual_blend_formula;
+    }
+    // What the resolver derives from other rows when the scenario leaves it out: the colocated
+    // unit's contracted kW from its power, its energy price from the site's, and an idle
+    // power from the devices' and the host's (so that editing those moves them as gputco
+    // would).
+    const OptionInputs* option = xlsx::find_option_inputs(scenario, in.section);
+    if (option != nullptr && in.key == "contracted_kw" &&
+        in.provenance.rfind("derived: power at load", 0) == 0 && listed(in.section, "kw_step") &&
+        listed(in.section, "host_power_w") && listed(in.section, "count")) {
+      row.formula = [w = load_power_w(option->device)](const InputNames& names,
+                                                       const std::string& section) {
+        return contracted_kw_formula(w, names, section);
+      };
+    }
+    if (option != nullptr && in.key == "tariff_per_kwh" &&
+        in.provenance.rfind("default: the site's tariff", 0) == 0 &&
+        listed("site", "tariff_per_kwh")) {
+      row.formula = [](const InputNames& names, const std::string&) {
+        return "=" + names.at("site", "tariff_per_kwh");
+      };
+    }
+    if (option != nullptr && in.key == "idle_power_w" &&
+        in.provenance.rfind("default: 10 % of board power per device", 0) == 0 &&
+        listed(in.section, "count")) {
+      const bool with_host = option->kind == OptionKind::buy && listed(in.section, "host_power_w");
+      row.formula = [w = kDefaultIdleFractionOfBoardPower * option->device.board_power_w,
+                     with_host](const InputNames& names, const std::string& section) {
+        return default_idle_formula(w, with_host, names, section);
+      };
+    }
+    // A resale fraction read off the catalog's curve at the horizon: read off it at the
+    // horizon the workbook has.
+    if (in.horizon_curve.size() >= 2 && listed("scenario", "horizon_months") &&
+        row.formula == nullptr) {
+      row.formula = [points = in.horizon_curve](const InputNames& names, const std::string&) {
+        return horizon_curve_formula(points, names);
+      };
     }
     // A value converted from another currency: the amount as published is the input, the
     // value its product with the rate (issue #16: the rate is an input the formulas use).

@@ -217,9 +217,13 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
     // the units and instances stay as they are at half the volume (linear in it); else the
     // engine's figure, as a value.
     const OptionInputs* option_inputs = find_option_inputs(scenario, option.id);
-    // Its cached value is the engine's (volume_scaled_costs over the plan's cash flow).
+    // Its cached value is the engine's (OptionResult::volume_scaled_cost: over the option as
+    // the plan prepared it, its capacity included).
+    // A plan made by hand without it: over the option's inputs as they are.
     double volume_scaled = 0;
-    if (option_inputs != nullptr) {
+    if (!option.volume_scaled_cost.empty()) {
+      for (double x : option.volume_scaled_cost) volume_scaled += x;
+    } else if (option_inputs != nullptr) {
       const PlanInputs& in = scenario.plan_inputs;
       for (double x : volume_scaled_costs(*option_inputs, in.workload, in.site, in.finance,
                                           option.cash_flow)) {

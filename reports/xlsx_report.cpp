@@ -343,8 +343,11 @@ SourcesLayout write_sources_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet
                  formats.integer);
     const char* flag = source.stale ? "stale" : "no";
     if (stale_live) {
+      // Against the maximum gputco chose the prices by, as a number: a workbook cannot
+      // re-pick catalog prices, so max_price_age_days is no input its formulas read (the
+      // Inputs sheet says "no: rerun gputco" beside it).
       const std::string formula = "=IF(" + cell_ref(row, layout.age_col) + ">" +
-                                  names->at("scenario", "max_price_age_days") +
+                                  std::to_string(scenario.max_price_age_days) +
                                   ",\"stale\",\"no\")";
       sheet.formula_text(row, layout.stale_col, formula, flag, formats.indented);
     } else {
@@ -608,9 +611,6 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
   if (!quote) {
     status.master_check_cell =
         sheet_cell_ref(kChecksSheet, checks_layout.master_row, checks_layout.result_col);
-    if (names.has("scenario", "max_price_age_days")) {
-      status.max_age_name = names.at("scenario", "max_price_age_days");
-    }
     status.recommendation_now =
         sheet_cell_ref(kMetricsSheet, metrics_layout.recommendation_row, metrics_layout.value_col);
     status.recommendation_written = sheet_cell_ref(kMetricsSheet, metrics_layout.recommendation_row,

@@ -115,6 +115,19 @@ void Resolver::resale_sources(const ResaleChoice& choice, const std::string& con
   }
 }
 
+namespace {
+
+/// A resale curve's points as resale_at reads them: the 0-month point at 1 first when the
+/// curve has none.
+std::vector<std::pair<double, double>> horizon_curve(const std::vector<ResalePoint>& curve) {
+  std::vector<std::pair<double, double>> points;
+  if (!curve.empty() && curve.front().age_months > 0) points.emplace_back(0.0, 1.0);
+  for (const ResalePoint& p : curve) points.emplace_back(p.age_months, p.fraction);
+  return points;
+}
+
+}  // namespace
+
 void Resolver::resolve_residual(const ScenarioOption& o, OptionInputs& oi) {
   if (o.residual_fraction) {
     oi.residual_fraction = *o.residual_fraction;
@@ -140,10 +153,16 @@ void Resolver::resolve_residual(const ScenarioOption& o, OptionInputs& oi) {
                 ") devices; the lowest of the other classes' curves, " + devices->curve + " (" +
                 o.condition + ")" + at + devices->how;
   const std::string later = " (Sources sheet; units added later are valued at the same fraction)";
+  // The devices' own curve (not the lowest of the others', which may change with the age).
+  const auto device_curve =
+      devices->own_class
+          ? horizon_curve(catalog_.resale_curve(devices->curve, o.condition, s_.as_of))
+          : std::vector<std::pair<double, double>>{};
   if (!(oi.host_cost > 0)) {
     oi.residual_fraction = devices->fraction;
     number(o.id, "residual_fraction", "Resale value at the horizon", oi.residual_fraction,
            "fraction of capex", device_text + later);
+    r_.inputs.back().horizon_curve = device_curve;
     return;
   }
   // The host (servers, CPUs, chassis) loses value faster than its GPUs: its own curve.
@@ -152,11 +171,14 @@ void Resolver::resolve_residual(const ScenarioOption& o, OptionInputs& oi) {
   const double host_fraction = host ? host->fraction : devices->fraction;
   number(o.id, "device_residual_fraction", "Resale value of the devices at the horizon",
          devices->fraction, "fraction of the devices' price", device_text);
+  r_.inputs.back().horizon_curve = device_curve;
   number(o.id, "host_residual_fraction", "Resale value of the host at the horizon", host_fraction,
          "fraction of host_cost",
          host ? "catalog resale curve host (" + o.condition + ")" + at + host->how
               : "default: the catalog has no host resale curve (" + o.condition +
                     "); the devices' curve");
+  r_.inputs.back().horizon_curve =
+      host ? horizon_curve(catalog_.resale_curve("host", o.condition, s_.as_of)) : device_curve;
   const double device_capex = oi.count * oi.price_per_gpu;
   oi.residual_fraction = (devices->fraction * device_capex + host_fraction * oi.host_cost) /
                          (device_capex + oi.host_cost);

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/plan.hpp"
@@ -29,6 +30,10 @@ struct InputRow {
   /// workbook shows the amount as an input and `value` as amount x the rate fx.CURRENCY.
   std::optional<double> published_amount = std::nullopt;
   std::string published_currency = {};
+  /// A fraction read off a catalog resale curve at the horizon: the curve's points (age in
+  /// months, fraction), the 0-month point at 1 included, so that the workbook reads it off
+  /// the same curve at an edited horizon. Empty: not read off a curve.
+  std::vector<std::pair<double, double>> horizon_curve = {};
 };
 
 /// One catalog price used by the plan, for the Sources sheet.

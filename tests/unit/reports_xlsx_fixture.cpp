@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -823,15 +824,41 @@ std::string convert_with_libreoffice(const std::vector<std::string>& workbooks,
   // trim: no, sheet -1: every sheet to its own file "<name>-<Sheet>.csv".
   const std::string filter =
       "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1";
-  std::string command = "cd " + shell_quote(work_dir) + " && HOME=" + shell_quote(work_dir) +
-                        " timeout 1200 soffice -env:UserInstallation=file://" +
-                        fs::absolute(profile).string() +
-                        " --headless --norestore --nolockcheck --convert-to " +
-                        shell_quote(filter) + " --outdir " + shell_quote(out.string());
-  for (const auto& book : workbooks) command += " " + shell_quote(book);
-  command += " >" + shell_quote(work_dir + "/soffice.log") + " 2>&1";
-  if (std::system(command.c_str()) != 0) {
-    throw std::runtime_error("soffice failed: " + read_bytes(work_dir + "/soffice.log"));
+  // Whether a book has a sheet among the CSV files (named "<stem>-<sheet>.csv").
+  const auto converted_books = [&] {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(out)) {
+      if (entry.path().extension() == ".csv") names.insert(entry.path().filename().string());
+    }
+    return names;
+  };
+  const auto converted = [](const std::set<std::string>& names, const std::string& book) {
+    const std::string stem = fs::path(book).stem().string() + "-";
+    const auto it = names.lower_bound(stem);
+    return it != names.end() && it->rfind(stem, 0) == 0;
+  };
+  // A long batch may end early with status 0, the rest of its books not converted (seen
+  // after 162 of 380): the books left are run again, while each run converts some.
+  std::vector<std::string> left = workbooks;
+  for (int run = 0; !left.empty(); ++run) {
+    const std::string log = work_dir + "/soffice" + (run == 0 ? "" : std::to_string(run)) + ".log";
+    std::string command = "cd " + shell_quote(work_dir) + " && HOME=" + shell_quote(work_dir) +
+                          " timeout 1200 soffice -env:UserInstallation=file://" +
+                          fs::absolute(profile).string() +
+                          " --headless --norestore --nolockcheck --convert-to " +
+                          shell_quote(filter) + " --outdir " + shell_quote(out.string());
+    for (const auto& book : left) command += " " + shell_quote(book);
+    command += " >" + shell_quote(log) + " 2>&1";
+    if (std::system(command.c_str()) != 0) {
+      throw std::runtime_error("soffice failed: " + read_bytes(log));
+    }
+    const std::set<std::string> names = converted_books();
+    std::vector<std::string> still;
+    for (const auto& book : left) {
+      if (!converted(names, book)) still.push_back(book);
+    }
+    if (still.size() == left.size()) break;  // no progress: the callers report what is missing
+    left = std::move(still);
   }
   return out.string();
 }

@@ -79,5 +79,37 @@ TEST(XlsxPeakSizing, hardwareSheetDerivesReplicasUnitsAndBilledHoursByFormula) {
   expect_formula(cells2, "G15", 3 * 10 * 730.0 / 24.0, "'Cash flow'!");
 }
 
+// The recalculation's "overflow autoscaled around the clock": 7,092,000 tokens a day spread
+// over 24 h on the office-3090's 354,600 tokens/h is 0.83 of a unit, no overflow. What scales
+// with the volume is then its energy at load, as what scales with the hours (no idle draw):
+// 1,705.59 over 24 months, the Metrics formula's value. The engine halved the volume on the
+// scenario's option, which has no capacity before the plan derives it (a whole unit at any
+// volume): -684.12.
+TEST(XlsxPeakSizing, theVolumeScaledCostIsTheEnginesOverThePreparedOption) {
+  test::SamplePlan sample = test::engine_sample_plan();
+  PlanInputs& in = sample.scenario.plan_inputs;
+  in.workload.tokens_per_day = 7'092'000;
+  in.workload.availability = Availability::around_the_clock;
+  for (OptionInputs& o : in.options) {
+    if (o.kind != OptionKind::rent_hourly) continue;
+    o.hourly_billing.billing = Billing::autoscaled;
+    o.hourly_billing.min_instances = 1;
+    o.hourly_billing.granularity = BillingGranularity::minute;
+    in.options[0].overflow = Overflow::rent;
+    in.options[0].overflow_option_id = o.id;
+    break;
+  }
+  const Plan plan = make_plan(in);
+  const OptionResult& own = plan.options[0];
+  ASSERT_EQ(own.kind, OptionKind::buy);
+  ASSERT_EQ(own.volume_scaled_cost.size(), own.hours_scaled_cost.size());
+  double total = 0;
+  for (size_t m = 0; m < own.volume_scaled_cost.size(); ++m) {
+    EXPECT_NEAR(own.volume_scaled_cost[m], own.hours_scaled_cost[m], 1e-9) << m;
+    total += own.volume_scaled_cost[m];
+  }
+  EXPECT_NEAR(total, 1705.59, 0.01);
+}
+
 }  // namespace
 }  // namespace gputco

@@ -72,9 +72,10 @@ TEST(XlsxProfitAndLoss, theIntroductionWrapsAcrossTheTableAndDoesNotWidenThePrin
   EXPECT_NE(workbook.find("'Profit and loss'!$A:$B"), std::string::npos);
 
   // The other sheets' long introductions, merged and wrapped the same way: Inputs across
-  // A:H, Metrics A:F (its first printed page), Sensitivity A:I, Checks A:D.
+  // A:I (through its "As gputco wrote it" column), Metrics A:F (its first printed page),
+  // Sensitivity A:I, Checks A:D.
   for (const auto& [sheet, merged] :
-       std::vector<std::pair<std::string, std::string>>{{"Inputs", "A2:H2"},
+       std::vector<std::pair<std::string, std::string>>{{"Inputs", "A2:I2"},
                                                         {"Metrics", "A2:F2"},
                                                         {"Sensitivity", "A2:I2"},
                                                         {"Checks", "A2:D2"}}) {

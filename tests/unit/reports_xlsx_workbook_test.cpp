@@ -236,7 +236,9 @@ TEST(XlsxReport, sourcesFlagStalePricesByFormulaAndRule) {
   write_workbook(sample.plan, sample.scenario, path);
   const auto cells = formula_cells(path);
   const auto stale = formula_at(cells, "Sources", "H7");
-  EXPECT_EQ(stale.formula, "IF(G7>max_price_age_days,\"stale\",\"no\")");
+  // max_price_age_days is the engine's (a workbook cannot re-pick catalog prices): a number
+  // in the formula, and not an input the formulas read.
+  EXPECT_EQ(stale.formula, "IF(G7>90,\"stale\",\"no\")");
   EXPECT_TRUE(stale.text_result);
   EXPECT_EQ(stale.cached_text, "stale");
   EXPECT_EQ(formula_at(cells, "Sources", "G7").formula, "prices_as_of-E7");
@@ -430,6 +432,10 @@ TEST(XlsxReport, formulasCarryTheEnginesValuesAsCachedResults) {
   // tokens 44, what scales with the hours of use 45; the second block starts on row 47.
   expect_near_relative(formula_at(cells, "Cash flow", "C21").cached, own.cash_flow.capex[0],
                        "capex at month 0");
+  // Within the horizon only (is start + is running): the units row grows on past a horizon
+  // edited shorter, and must buy nothing there.
+  EXPECT_EQ(formula_at(cells, "Cash flow", "D21").formula.rfind("(D$5+D$6)*", 0), 0u)
+      << formula_at(cells, "Cash flow", "D21").formula;
   expect_near_relative(formula_at(cells, "Cash flow", "D22").cached, own.cash_flow.energy[1],
                        "energy at month 1");
   expect_near_relative(formula_at(cells, "Cash flow", "AA34").cached, own.cash_flow.resale[24],
@@ -727,6 +733,64 @@ TEST(XlsxReport, oddOptionIdsGetValidDistinctNames) {
   EXPECT_NE(workbook.find("<definedName name=\"opt__runpod_h100_2_price_per_month\">"),
             std::string::npos)
       << workbook;
+}
+
+}  // namespace
+}  // namespace gputco
+
+namespace gputco {
+namespace {
+
+/// The Inputs sheet's value cell (column D) of the row named `name` (column G).
+std::string inputs_value_ref(const std::string& path, const std::string& name) {
+  for (const auto& [ref, text] : test::text_cells(path, "Inputs")) {
+    if (ref[0] == 'G' && text == name) return "D" + ref.substr(1);
+  }
+  ADD_FAILURE() << "no Inputs row named " << name;
+  return "";
+}
+
+// What the resolver derives when the scenario leaves it out follows, by formula, what it is
+// derived from (EditedWorkbook: host_power_w and the site's tariff moved gputco's colocation
+// total and not the workbook's). own-base-rent-peaks.ini: colo-h100, 1 x H100 SXM (700 W) and
+// a 500 W host, contracted 1.5 kW = 1.2 kW rounded up to 0.5 kW steps; idle 1 x 70 W + 0.5 x
+// 500 W = 320 W; the used-3090-rig idles at 2 x 35 W + 0.5 x 150 W = 145 W; the data centre's
+// energy price is the site's tariff. max_price_age_days is no formula's input (a workbook
+// cannot re-pick catalog prices): white, "no: rerun gputco".
+TEST(XlsxReport, derivedDefaultsAreFormulasOfWhatTheyAreDerivedFrom) {
+  for (const auto& [file, sample] : test::example_plans()) {
+    if (file != "own-base-rent-peaks.ini") continue;
+    const std::string path = fresh_dir("derived-defaults") + "/tco.xlsx";
+    write_workbook(sample.plan, sample.scenario, path);
+    const auto cells = formula_cells(path);
+    const auto at = [&](const std::string& name) {
+      return formula_at(cells, "Inputs", inputs_value_ref(path, name));
+    };
+    const auto contracted = at("opt_colo_h100_contracted_kw");
+    EXPECT_EQ(contracted.formula,
+              "ROUNDUP(MAX(0,(opt_colo_h100_count*700+opt_colo_h100_host_power_w)/watts_per_kw/"
+              "opt_colo_h100_kw_step-1E-9),0)*opt_colo_h100_kw_step");
+    EXPECT_DOUBLE_EQ(contracted.cached, 1.5);
+    const auto idle = at("opt_colo_h100_idle_power_w");
+    EXPECT_EQ(idle.formula, "opt_colo_h100_count*70+0.5*opt_colo_h100_host_power_w");
+    EXPECT_DOUBLE_EQ(idle.cached, 320);
+    EXPECT_DOUBLE_EQ(at("opt_used_3090_rig_idle_power_w").cached, 145);
+    const auto tariff = at("opt_colo_h100_tariff_per_kwh");
+    EXPECT_EQ(tariff.formula, "tariff_per_kwh");
+    EXPECT_DOUBLE_EQ(tariff.cached, sample.scenario.plan_inputs.site.tariff_per_kwh);
+    // The resale fractions read off the catalog's curves at the horizon (used, 36 months:
+    // devices 0.449, host 0.125): read off them at the workbook's horizon (EditedWorkbook:
+    // horizon 36 -> 18 kept the 36-month fractions where gputco reads 0.6795 and 0.375).
+    const auto devices = at("opt_used_3090_rig_device_residual_fraction");
+    EXPECT_EQ(devices.formula.rfind("MAX(0,MIN(1,IF(horizon_months<=", 0), 0u) << devices.formula;
+    EXPECT_DOUBLE_EQ(devices.cached, 0.449);
+    EXPECT_DOUBLE_EQ(at("opt_used_3090_rig_host_residual_fraction").cached, 0.125);
+    const auto texts = test::text_cells(path, "Inputs");
+    const std::string age_row = inputs_value_ref(path, "max_price_age_days").substr(1);
+    EXPECT_EQ(texts.at("H" + age_row), "no: rerun gputco");
+    return;
+  }
+  FAIL() << "no own-base-rent-peaks.ini";
 }
 
 }  // namespace
