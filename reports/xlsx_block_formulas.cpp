@@ -2,6 +2,8 @@
 // each restates engine option_cash_flow's expression for its row (engine/cash_flow.cpp).
 #include "reports/xlsx_block_formulas.hpp"
 
+#include <fmt/format.h>
+
 namespace gputco::xlsx {
 
 std::string BlockFormulas::at(CashFlowRow row, lxw_col_t col) const {
@@ -365,8 +367,10 @@ std::string BlockFormulas::rent() const {
   switch (option_.kind) {
     case OptionKind::buy:
       if (inputs_.overflow != Overflow::rent) return "";
-      // Autoscaled over an uneven day: billed stretch by stretch (engine); its figures.
-      if (!shape_.flat && overflow_billing_.billing == Billing::autoscaled) return "";
+      // Autoscaled over an uneven day: billed stretch by stretch (engine); its hours.
+      if (!shape_.flat && overflow_billing_.billing == Billing::autoscaled) {
+        return engine_hours_rent(inputs_.overflow_option_id);
+      }
       return "=" +
              overflow_rent(global("workload", "hours_per_day"), flag(layout_.hours_of_use_row));
     case OptionKind::rent_hourly:
@@ -378,8 +382,10 @@ std::string BlockFormulas::rent() const {
                ",0)*" + in("term_months") + "-" + horizon() + ")*" + per_unit_hour + "*" +
                global("workload", "hours_per_month");
       }
-      // Autoscaled over an uneven day: billed stretch by stretch (engine); its figures.
-      if (!shape_.flat && inputs_.hourly_billing.billing == Billing::autoscaled) return "";
+      // Autoscaled over an uneven day: billed stretch by stretch (engine); its hours.
+      if (!shape_.flat && inputs_.hourly_billing.billing == Billing::autoscaled) {
+        return engine_hours_rent(option_.id);
+      }
       return "=" + hourly_rent(global("workload", "hours_per_day"), flag(layout_.hours_of_use_row));
     case OptionKind::api: {
       // Per-token fees: days of use x growth x (output tokens x input per output x input
@@ -482,6 +488,14 @@ std::string BlockFormulas::depreciation() const {
 
 std::string BlockFormulas::at_peak(const std::string& load) const {
   return shape_.flat ? load : "(" + load + ")*" + global("workload", "peak_multiplier");
+}
+
+std::string BlockFormulas::engine_hours_rent(const std::string& id) const {
+  const auto m = static_cast<size_t>(col_ - layout_.first_month_col);
+  if (m >= engine_billed_hours_.size()) return "";
+  return "=" + flag(layout_.is_running_row) + "*" + names_.at(id, "rate_per_gpu_hour") + "*" +
+         names_.at(id, "count") + "*" + fmt::format("{:.17g}", engine_billed_hours_[m]) + "/" +
+         names_.at(id, "goodput") + "*" + flag(layout_.rent_factor_row);
 }
 
 }  // namespace gputco::xlsx

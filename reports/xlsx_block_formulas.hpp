@@ -5,6 +5,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engine/capacity.hpp"
 #include "engine/units.hpp"
@@ -95,6 +97,17 @@ class BlockFormulas {
   /// How the overflow rental bills (its own hourly_billing, read from the rental's inputs:
   /// the owned option's copy is only as fresh as prepare_plan_inputs left it).
   void set_overflow_billing(const HourlyBilling& billing) { overflow_billing_ = billing; }
+  /// The engine's billed instance-hours of each month (index 0 = the start column), before
+  /// goodput and the rent trend: an autoscaled rental (or an owned option's autoscaled overflow
+  /// rental) over an uneven day is billed stretch by stretch of the day (engine
+  /// billed_instance_hours over the profile), which no cell formula restates; its rent is then
+  /// a formula of the rate, the devices, the goodput and the rent trend over these hours, so an
+  /// edited price follows, and an edit of what the hours rest on (the demand, its days and
+  /// hours) leaves them stale, as the Checks' estimates status says. Empty: the rent row holds
+  /// the engine's figures.
+  void set_engine_billed_hours(std::vector<double> hours) {
+    engine_billed_hours_ = std::move(hours);
+  }
 
   /// Output tokens served in the month (engine OptionResult::tokens_served): tokens_per_day x
   /// growth factor x days of use with a demand in tokens, else MIN(concurrent_streams x the
@@ -183,6 +196,9 @@ class BlockFormulas {
   std::string vat() const;
 
   std::string depreciation() const;
+  /// `rate x count x (the engine's billed hours of this month) / goodput x rent trend` of
+  /// option `id` (this one or its overflow rental), or "" without those hours.
+  std::string engine_hours_rent(const std::string& id) const;
 
   static inline const OptionInputs none_{};
   const OptionResult& option_;
@@ -194,6 +210,7 @@ class BlockFormulas {
   Availability availability_ = Availability::hours_of_use;
   DailyLoadShape shape_;
   HourlyBilling overflow_billing_;
+  std::vector<double> engine_billed_hours_;
 
   /// `load` at the peak hour: x Inputs' peak_multiplier when the day is not flat.
   std::string at_peak(const std::string& load) const;

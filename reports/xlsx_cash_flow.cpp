@@ -3,6 +3,8 @@
 // switch its terms on and off), reading the named cells of the Inputs sheet; the engine's
 // figure is each cell's cached result, so the file opens right even where nothing
 // recalculates. The formulas restate engine/plan.hpp (option_cash_flow) term by term.
+#include <cmath>
+
 #include "reports/xlsx_block_formulas.hpp"
 
 namespace gputco::xlsx {
@@ -160,11 +162,56 @@ HourlyBilling overflow_billing_of(const ResolvedScenario& scenario, const Option
   return rental != nullptr ? rental->hourly_billing : inputs->overflow_billing;
 }
 
+/// The instance-hours the engine billed each month (index 0 = the start column), before goodput
+/// and the rent trend, of an autoscaled rental, or an owned option's autoscaled overflow rental,
+/// over an uneven day (BlockFormulas::set_engine_billed_hours); empty otherwise. Recovered from
+/// its rent: hourly rent_m = rate x count x H_m / goodput x trend_m (engine rent_hourly_flows),
+/// overflow rent_m = H_m x overflow_per_hour x trend_m (engine owned option flows, its
+/// overflow_rate_per_hour: the rental's rate x count / goodput, `overflow_per_hour`); 0 where
+/// the price per hour or the trend is 0 (the rent is 0 then whatever the hours).
+std::vector<double> engine_billed_hours(const OptionResult& option, const OptionInputs* inputs,
+                                        const DailyLoadShape& shape,
+                                        const HourlyBilling& overflow_billing,
+                                        double overflow_per_hour,
+                                        const std::vector<double>& rent_factor) {
+  if (inputs == nullptr || shape.flat) return {};
+  double per_hour = 0;
+  if (option.kind == OptionKind::rent_hourly && term_months(inputs->term) == 0 &&
+      inputs->hourly_billing.billing == Billing::autoscaled) {
+    per_hour =
+        inputs->goodput > 0 ? inputs->rate_per_gpu_hour * inputs->count / inputs->goodput : 0.0;
+  } else if (option.kind == OptionKind::buy && inputs->overflow == Overflow::rent &&
+             overflow_billing.billing == Billing::autoscaled) {
+    per_hour = overflow_per_hour;
+  } else {
+    return {};
+  }
+  const std::vector<double>& rent = option.cash_flow.rent;
+  std::vector<double> hours(rent.size(), 0.0);
+  for (size_t m = 0; m < rent.size(); ++m) {
+    const double trend = m < rent_factor.size() ? rent_factor[m] : 1.0;
+    const double divisor = per_hour * trend;
+    if (divisor > 0 && std::isfinite(divisor)) hours[m] = rent[m] / divisor;
+  }
+  return hours;
+}
+
+/// An owned option's overflow rental per instance-hour: the rental's rate x count / goodput
+/// (engine OptionInputs::overflow_rate_per_hour, which the plan derives on its own copy); 0
+/// without overflow or a rental.
+double overflow_per_hour_of(const ResolvedScenario& scenario, const OptionInputs* inputs) {
+  if (inputs == nullptr || inputs->overflow != Overflow::rent) return 0;
+  const OptionInputs* rental = find_option_inputs(scenario, inputs->overflow_option_id);
+  if (rental == nullptr || !(rental->goodput > 0)) return 0;
+  return rental->rate_per_gpu_hour * rental->count / rental->goodput;
+}
+
 void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
                  const OptionInputs* inputs, const std::string& label, OptionBlock& block,
                  const CashFlowLayout& layout, const InputNames& names,
                  const std::string& site_intensity, Availability availability,
-                 const DailyLoadShape& shape, const HourlyBilling& overflow_billing) {
+                 const DailyLoadShape& shape, const HourlyBilling& overflow_billing,
+                 double overflow_per_hour, const std::vector<double>& rent_factor) {
   const CashFlow& cf = option.cash_flow;
   sheet.text(block.title, layout.label_col, label, formats.subtitle);
   std::string description = kind_label(option.kind, inputs) + ", " + devices_label(inputs);
@@ -184,6 +231,8 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
   formulas.set_availability(availability);
   formulas.set_shape(shape);
   formulas.set_overflow_billing(overflow_billing);
+  formulas.set_engine_billed_hours(
+      engine_billed_hours(option, inputs, shape, overflow_billing, overflow_per_hour, rent_factor));
   const lxw_col_t first = layout.first_month_col;
   const lxw_col_t last = layout.last_month_col;
   for (lxw_col_t col = first; col <= last; ++col) {
@@ -306,8 +355,8 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     ++row;
     write_block(sheet, formats, option, inputs, option_label(scenario, option.id), block, layout,
                 names, site_intensity, scenario.plan_inputs.workload.availability,
-                load_shape_of(scenario.plan_inputs.workload),
-                overflow_billing_of(scenario, inputs));
+                load_shape_of(scenario.plan_inputs.workload), overflow_billing_of(scenario, inputs),
+                overflow_per_hour_of(scenario, inputs), plan.timeline.rent_factor);
     layout.blocks.push_back(block);
   }
 

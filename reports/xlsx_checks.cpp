@@ -573,6 +573,19 @@ std::vector<std::pair<std::string, std::string>> estimate_inputs(const Plan& pla
       keys.emplace_back("workload", key);
     }
   }
+  // An autoscaled rental over an uneven day bills the engine's instance-hours of each month
+  // (BlockFormulas::set_engine_billed_hours): they rest on the days of use and the growth too.
+  // (An owned option's overflow is billed as its rental is: a rental is in this list itself.)
+  bool autoscaled = false;
+  for (const OptionInputs& o : scenario.plan_inputs.options) {
+    autoscaled = autoscaled || (o.kind == OptionKind::rent_hourly && term_months(o.term) == 0 &&
+                                o.hourly_billing.billing == Billing::autoscaled);
+  }
+  if (uneven_day && autoscaled) {
+    for (const char* key : {"days_per_month", "growth_per_month"}) {
+      keys.emplace_back("workload", key);
+    }
+  }
   for (const OptionResult& option : plan.options) {
     if (option.kind != OptionKind::api) keys.emplace_back(option.id, "count");
   }

@@ -4,6 +4,8 @@
 // volume) is a closed form here: a month's total is linear in the hours of use (the row "what
 // scales with the hours of use", engine hours_scaled_costs), and in the volume while one unit
 // carries it.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +33,23 @@ void write_either(SheetWriter& sheet, lxw_row_t row, lxw_col_t col, const std::s
     sheet.formula(row, col, formula, *value, format);
   } else {
     sheet.formula_text(row, col, formula, otherwise, format);
+  }
+}
+
+/// A figure only gputco's search gives (a break-even on an uneven day, a volume where units
+/// change): `value` (or the text `otherwise` without one) while every input is as gputco
+/// wrote it, "rerun gputco" once one is edited (changed_inputs_count), since the search does
+/// not follow edits and an old figure beside edited prices would read as current.
+void write_engine_figure(SheetWriter& sheet, lxw_row_t row, lxw_col_t col,
+                         const std::optional<double>& value, const std::string& otherwise,
+                         lxw_format* format, lxw_format* text_format) {
+  const std::string unchanged = "=IF(" + changed_inputs_count() + "=0,";
+  const std::string rerun = ",\"rerun gputco\")";
+  if (value && std::isfinite(*value)) {
+    sheet.formula(row, col, unchanged + fmt::format("{:.17g}", *value) + rerun, *value, format);
+  } else {
+    sheet.formula_text(row, col, unchanged + "\"" + otherwise + "\"" + rerun, otherwise,
+                       text_format);
   }
 }
 
@@ -313,16 +332,11 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                      option.break_even_hours, no_hours, formats.hours);
       } else {
         // No hours of use (nothing scales, no slope to solve with) or an uneven day: the
-        // engine's figure.
-        const auto value = [&](lxw_col_t col, const std::optional<double>& x, lxw_format* format) {
-          if (x) {
-            sheet.number(r, col, *x, format);
-          } else {
-            sheet.text(r, col, no_hours, formats.not_available);
-          }
-        };
-        value(out.be_hours_per_day_col, option.break_even_hours_per_day, formats.decimal2);
-        value(out.be_hours_col, option.break_even_hours, formats.hours);
+        // engine's figure, until an input is edited.
+        write_engine_figure(sheet, r, out.be_hours_per_day_col, option.break_even_hours_per_day,
+                            no_hours, formats.decimal2, formats.not_available);
+        write_engine_figure(sheet, r, out.be_hours_col, option.break_even_hours, no_hours,
+                            formats.hours, formats.not_available);
       }
 
       // Monthly comparison rows.
@@ -578,11 +592,10 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
             gap_scaled + "<0,-" + gap_fixed + "*" + volume + "/" + gap_scaled + ",0)))))";
         write_either(sheet, r, out.be_tokens_col, formula, option.break_even_tokens_per_day,
                      "never", formats.integer);
-      } else if (option.break_even_tokens_per_day) {
-        // Units that change with the volume: gputco's search, as a value.
-        sheet.number(r, out.be_tokens_col, *option.break_even_tokens_per_day, formats.integer);
       } else {
-        sheet.text(r, out.be_tokens_col, "never", formats.not_available);
+        // Units that change with the volume: gputco's search, until an input is edited.
+        write_engine_figure(sheet, r, out.be_tokens_col, option.break_even_tokens_per_day, "never",
+                            formats.integer, formats.not_available);
       }
     } else {
       sheet.text(r, out.be_tokens_col, kNotAvailable, formats.not_available);

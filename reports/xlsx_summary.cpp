@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 #include "engine/metrics.hpp"
 #include "engine/units.hpp"
@@ -218,11 +219,13 @@ struct ComponentPlace {
 };
 
 /// The cost components some option has (a nonzero month): the others would only crowd the
-/// table and the legend.
-std::vector<size_t> present_components(const Plan& plan) {
+/// table and the legend. VAT too wherever the scenario has a VAT rate, reclaimable or not: a
+/// reader who sets Inputs' vat_reclaimable to 0 makes it a cost, and the table must still add
+/// up to the total (the Checks test it).
+std::vector<size_t> present_components(const Plan& plan, bool vat_rate_given) {
   std::vector<size_t> present;
   for (size_t c = 0; c < kCostComponents; ++c) {
-    bool any = false;
+    bool any = vat_rate_given && std::string_view(cost_component_label(c)) == "VAT";
     for (const auto& option : plan.options) {
       for (double v : cost_component(option.cash_flow, c)) any = any || v != 0;
     }
@@ -693,7 +696,8 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   // Annual cost by component: one row per option and plan year, the components some option
   // has, at most nine to a table (a table below continues them), the total in the last.
   const lxw_col_t a_label = 0, a_first = 1;
-  const std::vector<size_t> present = present_components(plan);
+  const std::vector<size_t> present =
+      present_components(plan, scenario.plan_inputs.finance.vat_rate > 0);
   const size_t per_table = kSummaryLastCol - a_first;
   const size_t tables = std::max<size_t>(1, (present.size() + per_table - 1) / per_table);
   const std::string year_range = sheet_range_ref(source.sheet, source.year_row, source.first_col,

@@ -287,14 +287,21 @@ std::vector<std::string> differences(const Sheets& sheets, const Plan& expected,
   return out;
 }
 
-/// Whether gputco's own estimates (speed, capacity, instances per unit) differ between two plans.
+/// Whether gputco's own estimates (decode, prefill and box speed, instances per unit) differ
+/// between two plans.
 bool estimates_moved(const Plan& before, const Plan& after) {
   for (size_t i = 0; i < before.options.size() && i < after.options.size(); ++i) {
     const OptionResult& a = before.options[i];
     const OptionResult& b = after.options[i];
     if (!near(a.speed.aggregate_tokens_per_s, b.speed.aggregate_tokens_per_s, 1e-9) ||
         !near(a.speed.decode_tokens_per_s, b.speed.decode_tokens_per_s, 1e-9) ||
-        a.replicas != b.replicas || a.feasible != b.feasible) {
+        // The prefill speed at the prompt's length (attention grows with it): the Inputs'
+        // prefill_tokens_per_s, which the capacity formula reads.
+        !near(a.speed.prefill_tokens_per_s, b.speed.prefill_tokens_per_s, 1e-9) ||
+        a.replicas != b.replicas || a.feasible != b.feasible ||
+        // An autoscaled rental over an uneven day: the engine's instance-hours, which its rent
+        // formula reads (the Checks' estimates status names what they rest on).
+        !near(a.billed_instance_hours, b.billed_instance_hours, 1e-9)) {
       return true;
     }
   }
