@@ -117,7 +117,13 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
     const Sensitivity why =
         on_scenario(scenario.file, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
     if (!any_feasible) {
-      throw UsageError("risk: no option holds the model: there is no cost to draw");
+      // Each option's own reason: the model does not fit, or no layout meets the targets.
+      std::string reasons;
+      for (const auto& o : plan.options) {
+        reasons += (reasons.empty() ? "" : "; ") + o.id + ": " +
+                   (o.note.empty() ? std::string("not priced") : o.note);
+      }
+      throw UsageError("risk: no option is priced, so there is no cost to draw (" + reasons + ")");
     }
     no_comparison = why.note;
   }

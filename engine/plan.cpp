@@ -298,6 +298,19 @@ void power_and_life(const PlanInputs& in, const OptionInputs& o, const UseHours&
         "hardware keeps running at the same speed and running cost (shorten horizon_months "
         "to compare within its life)");
   }
+  if (o.kind == OptionKind::buy && o.financing == Financing::lease &&
+      o.lease_term_months < horizon) {
+    // The hardware serves the whole horizon, so the lease runs on past its term (engine
+    // option_cash_flow charges the fee every month): say so, since a quote's "12 instalments"
+    // would otherwise read as the whole cost.
+    r.warnings.push_back(
+        "lease_term_months " + std::to_string(o.lease_term_months) +
+        " is shorter than the horizon of " + std::to_string(horizon) +
+        " months: the plan renews the lease at the same fee for the other " +
+        std::to_string(horizon - o.lease_term_months) +
+        " months (the hardware stays in service); set horizon_months to the term to compare "
+        "the term alone");
+  }
   r.power_at_load_w = o.count * load_power_w(o.device) + o.host_power_w;
   r.energy_kwh_per_month =
       r.power_at_load_w / kWattsPerKilowatt * use.per_month * pue_of(o, in.site);

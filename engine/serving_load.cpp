@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "engine/error.hpp"
 #include "engine/serving_batch.hpp"
+#include "engine/serving_measured.hpp"
 #include "engine/serving_queue.hpp"
 
 namespace gputco {
@@ -16,10 +19,20 @@ constexpr double kMs = 1000.0;
 /// Bisection steps on the sequences in flight: 2^-60 of the slots, far below any figure shown.
 constexpr int kBisections = 60;
 
-/// The replica of `capacity`, as serving_capacity evaluated it.
+/// The replica of `capacity`, as serving_capacity evaluated it: the user's measured runs of
+/// the request's model, device and engine (runs_for) refit its constants here as they did
+/// there, so the figures at a load are those of the replica the fleet was sized with (a
+/// calibrated box sized on its measured speed once showed the uncalibrated model's TPOT at
+/// its load, above the target the fleet met).
 ReplicaSetup setup_of(const ServingRequest& request, const Device& device,
                       const ServingCapacity& capacity) {
-  return serving_detail::make_setup(request, device, capacity.tp, capacity.pp, capacity.compute);
+  std::optional<MeasuredCalibration> measured;
+  if (!request.measured_runs.empty()) {
+    const std::vector<MeasuredServingRun> runs = runs_for(request, device, request.measured_runs);
+    if (!runs.empty()) measured = calibrate_to_runs(request, device, runs);
+  }
+  return serving_detail::make_setup(request, device, capacity.tp, capacity.pp, capacity.compute,
+                                    measured ? &*measured : nullptr);
 }
 
 /// The batch one request's steps carry when `in_flight` sequences are in flight on `slots`.

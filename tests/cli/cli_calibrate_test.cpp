@@ -143,5 +143,44 @@ TEST_F(CliCalibrate, aPlanSaysWhichOptionsRestOnTheRunsAndTheWorkbookListsThem) 
   EXPECT_NE(strings.out.find("run-1 (colo-2xh100, rent-h100)"), std::string::npos);
 }
 
+TEST_F(CliCalibrate, aCalibratedFleetShowsTheFiguresOfTheReplicaItWasSizedWith) {
+  // Three runs of the fleet example's H100 box (Llama 3.3 70B FP8, vLLM, TP4, 1000 / 250
+  // tokens): illustrative figures, faster than the model. The plan sizes rent-h100 on the
+  // calibrated replica; its figures at the peak hour must be that replica's too (they were the
+  // uncalibrated model's: 8 replicas x 140 in flight x 12.5 tokens/s = 14,000 tokens/s, below
+  // the peak's 17,361, at a TPOT p99 of 88.4 ms against the 50 ms target).
+  test::write_file(dir_.file("runs.csv"),
+                   "model,quant,gpu,gpu_count,tp,engine,engine_version,input_tokens,"
+                   "output_tokens,concurrency,output_tokens_per_s,mean_tpot_ms,mean_ttft_ms,"
+                   "duration_s,requests,measured_on\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,16,1200,12.5,150,120,600,"
+                   "2026-11-01\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,64,3000,20,300,120,1500,"
+                   "2026-11-01\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,128,4200,28,600,120,2100,"
+                   "2026-11-01\n");
+  ASSERT_EQ(gputco({"calibrate", dir_.file("runs.csv")}).exit_code, 0);
+  const auto plan =
+      gputco({"plan", test::source_path("scenarios/examples/fleet-2m-requests-70b.ini"), "--json"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  const auto json = nlohmann::json::parse(plan.out);
+  bool seen = false;
+  for (const auto& option : json.at("options")) {
+    if (option.at("id") != "rent-h100") continue;
+    seen = true;
+    ASSERT_NE(option.at("serving").at("note").get<std::string>().find("calibrated on 3 runs"),
+              std::string::npos);
+    const auto& peak = option.at("fleet").at("peak_hour");
+    // Little's law: in flight x tokens/s per user = the replica's output rate, and the
+    // replicas' output the peak demand: 2,000,000 x 3 / 86,400 x 250 = 17,361 tokens/s.
+    const double replicas = peak.at("replicas_in_service").get<double>();
+    const double served = replicas * peak.at("in_flight_per_replica").get<double>() *
+                          peak.at("per_user_tokens_per_s").get<double>();
+    EXPECT_NEAR(served, 2'000'000.0 * 3 / 86'400 * 250, 0.02 * 17'361) << peak.dump();
+    EXPECT_LE(peak.at("tpot_p99_ms").get<double>(), 50.0) << peak.dump();
+  }
+  EXPECT_TRUE(seen);
+}
+
 }  // namespace
 }  // namespace gputco

@@ -336,6 +336,28 @@ TEST(CliRisk, timeGoesToStderrOnly) {
   EXPECT_EQ(r.out, gputco({"risk", test::source_path(kRig), "--draws", "1000"}).out);
 }
 
+TEST(CliRisk, noPricedOptionSaysEachOptionsReason) {
+  // A TPOT target of 1 ms no layout of 8 x H100 meets (the best is about 16 ms at batch 1):
+  // the model fits, so "no option holds the model" (the old message) was wrong; risk names
+  // each option's own reason, as plan lists it.
+  test::TempDir dir;
+  test::write_file(dir.file("s.ini"),
+                   "[scenario]\ncurrency = USD\nas_of = 2026-11-27\n[workload]\n"
+                   "model = llama-3.3-70b\nquant = FP8\nengine = vllm\nrequests_per_day = 1000\n"
+                   "prompt_tokens_per_request = 1000\noutput_tokens_per_request = 250\n"
+                   "hours_per_day = 8\ntpot_ms = 1\n[option:a]\nkind = rent_hourly\n"
+                   "gpu = h100-sxm\ncount = 8\n");
+  const auto plan = gputco({"plan", dir.file("s.ini"), "--no-workbook"});
+  EXPECT_EQ(plan.exit_code, 0) << plan.err;  // plan lists it, recommends none, says why
+  EXPECT_NE(plan.out.find("Recommendation: none"), std::string::npos) << plan.out;
+  const auto risk = gputco({"risk", dir.file("s.ini"), "--draws", "10"});
+  EXPECT_EQ(risk.exit_code, 2);
+  EXPECT_NE(risk.err.find("no option is priced, so there is no cost to draw (a: cannot meet the "
+                          "targets: [workload] tpot_ms = 1"),
+            std::string::npos)
+      << risk.err;
+}
+
 TEST(CliRisk, badArgumentsExitWith2) {
   const std::string scenario = test::source_path(kRig);
   const std::vector<std::vector<std::string>> cases = {

@@ -218,6 +218,33 @@ TEST(Lease, feesInsteadOfCapexNoResaleAndTheTermOwed) {
   EXPECT_DOUBLE_EQ(sum(cf.depreciation), 0);
 }
 
+TEST(Lease, aTermShorterThanTheHorizonIsRenewedAndThePlanSaysSo) {
+  // Hardware worth 10,000 leased at 3 % a month for 12 months, horizon 36: it serves all 36
+  // months, so the fee of 300 is paid in each (36 x 300 = 10,800), and the plan warns that the
+  // lease is renewed for the other 24 months (a newcomer read "12 instalments" as the cost).
+  PlanInputs in = one_billion_model_at(workload(10, 30));
+  in.site = kFreePower;
+  in.finance = finance(36);
+  auto own = buy(10000);
+  own.financing = Financing::lease;
+  own.lease_rate_per_month = 0.03;
+  own.lease_term_months = 12;
+  in.options = {own, hourly(0.50)};
+  const Plan plan = make_plan(in);
+  const auto& lease = plan.options[0];
+  EXPECT_DOUBLE_EQ(lease.cash_flow.financing[36], 300);
+  EXPECT_NEAR(sum(lease.cash_flow.financing), 36 * 300, 1e-9);
+  const auto says = [](const std::vector<std::string>& warnings, const std::string& text) {
+    for (const auto& w : warnings) {
+      if (w.find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(says(lease.warnings, "renews the lease at the same fee for the other 24 months"));
+  in.options[0].lease_term_months = 36;  // a term as long as the horizon: nothing to say
+  EXPECT_FALSE(says(make_plan(in).options[0].warnings, "renews the lease"));
+}
+
 TEST(Vat, aCostWhenNotReclaimableAndAbsentOtherwise) {
   // 19 % on capex 1,000 and on 30 kWh x 0.20 = 6 of energy a month; none on the resale.
   auto own = buy(1000);
