@@ -66,14 +66,19 @@ struct PreparedRun {
   double batch = 1;
 };
 
+/// "run ID", or "the run" before it is stored (a file being imported: its runs have no id).
+std::string run_name(const MeasuredServingRun& run) {
+  return run.id.empty() ? std::string("the run") : "run " + run.id;
+}
+
 PreparedRun prepare(const ServingRequest& request, const Device& device,
                     const MeasuredServingRun& run) {
   const ServingLayout layout = run_layout(run);
   GPUTCO_REQUIRE(run.gpu_count >= 1 && run.gpu_count % (layout.tp * layout.pp) == 0,
-                 "run " << run.id << ": TP " << layout.tp << " x PP " << layout.pp
-                        << " does not divide its box of " << run.gpu_count << " GPUs");
+                 run_name(run) << ": TP " << layout.tp << " x PP " << layout.pp
+                               << " does not divide its box of " << run.gpu_count << " GPUs");
   GPUTCO_REQUIRE(run.input_tokens > 0 && run.output_tokens >= 1,
-                 "run " << run.id << ": input and output tokens must be positive");
+                 run_name(run) << ": input and output tokens must be positive");
   ServingRequest r = request;
   r.engine = run.engine;
   r.input_tokens = std::max(1, static_cast<int>(std::lround(run.input_tokens)));
@@ -86,10 +91,10 @@ PreparedRun prepare(const ServingRequest& request, const Device& device,
   p.run = &run;
   p.setup = replica_setup(r, device, layout.tp, layout.pp);
   const ReplicaMemory memory = replica_memory(p.setup);
-  GPUTCO_REQUIRE(memory.max_batch >= 1, "run " << run.id << ": " << request.model.id << " in "
-                                               << request.quant.id << " does not fit TP"
-                                               << layout.tp << " x PP" << layout.pp << " on "
-                                               << device.id << " by the model's memory");
+  GPUTCO_REQUIRE(memory.max_batch >= 1, run_name(run) << ": " << request.model.id << " in "
+                                                      << request.quant.id << " does not fit TP"
+                                                      << layout.tp << " x PP" << layout.pp << " on "
+                                                      << device.id << " by the model's memory");
   const int cap = p.setup.profile.max_batch > 0
                       ? std::min(memory.max_batch, p.setup.profile.max_batch)
                       : memory.max_batch;

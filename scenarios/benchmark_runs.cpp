@@ -41,6 +41,45 @@ std::string upper(std::string s) {
   throw BenchmarkFileError(file.path, r.line, field, problem);
 }
 
+/// Most requests in flight a run may state: beyond any engine's batch on any box (vLLM's and
+/// SGLang's defaults are 256 to 1,024 sequences per replica), so a larger figure is a slip.
+constexpr double kMostConcurrency = 1e6;
+
+/// Refuses a record no box could have measured: requests longer than the model's context
+/// (its scaled context where one is documented), more requests in flight than the run sent or
+/// than kMostConcurrency, or an output rate above the box's dense tensor peak (each output
+/// token costs at least 2 FLOPs per active parameter: Kaplan et al., Scaling Laws for Neural
+/// Language Models, 2020, section 2.1), where the device states a peak. Throws
+/// BenchmarkFileError naming the field.
+void check_physical(const BenchmarkFile& file, const BenchmarkRecord& r, const ModelArch& model,
+                    const Device& device, int gpu_count) {
+  const int context = std::max(model.max_context, model.max_context_scaled);
+  if (context > 0 && r.input_tokens + r.output_tokens > context) {
+    refuse(file, r, "input_tokens",
+           fmt::format("requests of {:.0f} prompt + {:.0f} output tokens are beyond {}'s context "
+                       "of {} tokens: no engine served them",
+                       r.input_tokens, r.output_tokens, model.id, context));
+  }
+  if (r.concurrency > kMostConcurrency || (r.requests > 0 && r.concurrency > r.requests)) {
+    refuse(file, r, "concurrency",
+           fmt::format("{:.6g} requests in flight on average{}: not a serving run", r.concurrency,
+                       r.requests > 0 ? fmt::format(" of {} requests sent", r.requests) : ""));
+  }
+  const double peak_tflops =
+      std::max({device.fp16_tflops, device.fp8_tflops, device.fp4_tflops}) * gpu_count;
+  const double active_b = model.active_params_b > 0 ? model.active_params_b : model.params_b;
+  // The most output tokens per second the box's peak computes (finite: no rate divides).
+  const double most_per_s = active_b > 0 ? peak_tflops * 1e12 / (2 * active_b * 1e9) : 0;
+  if (peak_tflops > 0 && active_b > 0 && r.output_tokens_per_s > most_per_s) {
+    refuse(file, r, "output_throughput",
+           fmt::format("{:.6g} output tokens/s is above the {:.0f} that {} x {}'s dense peak of "
+                       "{:g} TFLOPS computes for {} (2 FLOPs per active parameter, {:g} "
+                       "billion): not a measurement of this box",
+                       r.output_tokens_per_s, most_per_s, gpu_count, device.id, peak_tflops,
+                       model.id, active_b));
+  }
+}
+
 /// A value the file states or the flag gives: the file's wins, and a flag that says otherwise
 /// is refused by `same`.
 struct Chosen {
@@ -326,6 +365,7 @@ ResolvedBenchmark resolve_benchmark(const BenchmarkFile& file, const BenchmarkFl
       refuse(file, r, "concurrency",
              fmt::format("{:.2f} requests in flight on average: not a serving run", r.concurrency));
     }
+    check_physical(file, r, *model, *device, run.gpu_count);
     run.input_tokens = r.input_tokens;
     run.output_tokens = r.output_tokens;
     run.concurrency = std::max(1.0, r.concurrency);

@@ -120,6 +120,33 @@ TEST_F(CliCalibrate, badInputIsRefusedNamingFileAndFieldAndNothingIsStored) {
   EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 3u);  // the cookbook's alone
 }
 
+TEST_F(CliCalibrate, aRunNoBoxCouldHaveMeasuredIsRefused) {
+  const std::string header =
+      "model,quant,gpu,gpu_count,tp,engine,input_tokens,output_tokens,concurrency,"
+      "output_tokens_per_s,duration_s,requests,measured_on\n";
+  const auto refused = [&](const std::string& row, const std::string& said) {
+    test::write_file(dir_.file("r.csv"), header + row + "\n");
+    const auto r = gputco({"calibrate", dir_.file("r.csv")});
+    EXPECT_EQ(r.exit_code, 2) << row;
+    EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+  };
+  // 4 x H100 SXM peak at 4 x 1,979 = 7,916 dense FP8 TFLOPS; Llama 3.3 70B costs 2 x 70.6e9
+  // FLOPs per output token: at most 7,916e12 / 141.2e9 = 56,062 tokens/s (a newcomer stored
+  // 1e300 and every estimate after it read 1e300).
+  refused("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,16,1e300,120,600,2026-11-01",
+          "r.csv:2: output_throughput: 1e+300 output tokens/s is above the 56062 that 4 x "
+          "h100-sxm's dense peak of 7916 TFLOPS computes for llama-3.3-70b");
+  // Prompts of 1e12 tokens: beyond the model's 131,072-token context.
+  refused("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1e12,250,16,1200,120,600,2026-11-01",
+          "r.csv:2: input_tokens: requests of 1000000000000 prompt + 250 output tokens are "
+          "beyond llama-3.3-70b's context of 131072 tokens");
+  // More requests in flight than the run sent.
+  refused("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,700,1200,120,600,2026-11-01",
+          "r.csv:2: concurrency: 700 requests in flight on average of 600 requests sent");
+  const auto list = gputco({"calibrate", "--list", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 0u);
+}
+
 TEST_F(CliCalibrate, aPlanSaysWhichOptionsRestOnTheRunsAndTheWorkbookListsThem) {
   // Two runs of the finance-view example's setup (Llama 3.3 70B FP8, vLLM, 2 x H100, 1200 / 300
   // tokens): illustrative figures.
