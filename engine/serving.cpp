@@ -412,6 +412,21 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
   }
   if (measured) {
     result.calibration = measured->summary;
+    // Which layouts the runs measured: another one is the refitted model's extrapolation.
+    std::string layouts_measured;
+    bool layout_measured = false;
+    for (const MeasuredServingRun& run : runs) {
+      const ServingLayout l = run_layout(run);
+      layout_measured = layout_measured || (l.tp == result.tp && l.pp == result.pp);
+      const std::string text = fmt::format("TP{} x PP{}", l.tp, l.pp);
+      if (layouts_measured.find(text) == std::string::npos) {
+        layouts_measured += (layouts_measured.empty() ? "" : ", ") + text;
+      }
+    }
+    if (!layout_measured) {
+      result.calibration.unmeasured_layout = fmt::format("TP{} x PP{}", result.tp, result.pp);
+      result.calibration.measured_layouts = layouts_measured;
+    }
     if (const MeasuredServingRun* run = run_of_shape(runs, request, result, count)) {
       use_measured_figures(result, *run);
     }

@@ -426,6 +426,12 @@ std::string calibration_sentence(const ServingCalibrationSummary& s) {
     text += fmt::format("; these figures are your run {} ({}), measured", s.measured_run_id,
                         s.measured_run_file);
   }
+  if (!s.unmeasured_layout.empty()) {
+    text += fmt::format(
+        "; none of them ran {} (they ran {}): its figures extrapolate the "
+        "refitted model",
+        s.unmeasured_layout, s.measured_layouts);
+  }
   return text;
 }
 

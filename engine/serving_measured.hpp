@@ -119,8 +119,9 @@ double step_correction(const std::vector<MeasuredStepPoint>& points, double batc
 /// The sentence a serving estimate carries when it rests on the user's runs: "calibrated on 4
 /// runs of yours, 2026-12-04 (refit: ...; the refitted model is 3.1 % off them on average, and
 /// goes through them at their shapes)" and, where the figures are a run's own, "; these
-/// figures are your run run-3 (bench.json), measured"; "" when `summary` has no runs. Never
-/// throws.
+/// figures are your run run-3 (bench.json), measured", or where no run had the estimate's
+/// layout, "; none of them ran TP2 x PP1 (they ran TP4 x PP1): its figures extrapolate the
+/// refitted model"; "" when `summary` has no runs. Never throws.
 std::string calibration_sentence(const ServingCalibrationSummary& summary);
 
 /// The run of `runs` whose shape `capacity` has, for its figures to be the run's own: the same

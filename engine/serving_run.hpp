@@ -81,6 +81,11 @@ struct ServingCalibrationSummary {
   std::string measured_run_id;
   std::string measured_run_file;
   std::vector<std::string> run_ids;  ///< the runs used, in the catalog's order
+  /// The estimate's layout when no run measured it ("TP2 x PP1"), and the runs' layouts
+  /// ("TP4 x PP1"): its figures extrapolate the refitted model to a layout none of the runs
+  /// had. Empty when a run had the layout.
+  std::string unmeasured_layout;
+  std::string measured_layouts;
 };
 
 }  // namespace gputco

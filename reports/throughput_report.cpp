@@ -134,7 +134,11 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
       "{} per sequence)\n",
       c.memory.device_gib, c.memory.weights_gib, c.memory.reserve_gib, c.memory.kv_budget_gib,
       c.memory.kv_per_sequence_gib, state);
-  if (c.calibration.runs > 0) out += "measured: " + calibration_sentence(c.calibration) + "\n";
+  if (c.calibration.runs > 0) {
+    // "extrapolated" where no run had the layout: the runs refit the model, not this figure.
+    out += (c.calibration.unmeasured_layout.empty() ? "measured: " : "extrapolated: ") +
+           calibration_sentence(c.calibration) + "\n";
+  }
   for (const auto& note : c.notes) out += "note: " + note + "\n";
   return out;
 }

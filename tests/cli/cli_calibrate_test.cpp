@@ -120,6 +120,45 @@ TEST_F(CliCalibrate, badInputIsRefusedNamingFileAndFieldAndNothingIsStored) {
   EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 3u);  // the cookbook's alone
 }
 
+TEST_F(CliCalibrate, aLayoutNoRunMeasuredIsSaidToBeExtrapolated) {
+  // Runs of TP4 on 4 x H100; at batch 64 the layout search takes TP2 x 2 replicas, which no
+  // run measured: its figures are the refitted model's, and the output says so (a newcomer
+  // read 4,539 tokens/s "measured" beside a measured 3,000 at TP4).
+  test::write_file(dir_.file("runs.csv"),
+                   "model,quant,gpu,gpu_count,tp,engine,engine_version,input_tokens,"
+                   "output_tokens,concurrency,output_tokens_per_s,mean_tpot_ms,mean_ttft_ms,"
+                   "duration_s,requests,measured_on\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,16,1200,12.5,150,120,600,"
+                   "2026-11-01\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,64,3000,20,300,120,1500,"
+                   "2026-11-01\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,128,4200,28,600,120,2100,"
+                   "2026-11-01\n");
+  ASSERT_EQ(gputco({"calibrate", dir_.file("runs.csv")}).exit_code, 0);
+  const std::vector<std::string> base = {
+      "throughput", "--model",         "llama-3.3-70b", "--quant",
+      "FP8",        "--gpu",           "h100-sxm",      "--count",
+      "4",          "--engine",        "vllm",          "--input-tokens",
+      "1000",       "--output-tokens", "250",           "--batch",
+      "64"};
+  const auto chosen = gputco(base);
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  ASSERT_NE(chosen.out.find("layout TP2 x PP1: 2 replica(s)"), std::string::npos) << chosen.out;
+  EXPECT_NE(chosen.out.find("extrapolated: calibrated on 3 runs of yours"), std::string::npos)
+      << chosen.out;
+  EXPECT_NE(chosen.out.find("none of them ran TP2 x PP1 (they ran TP4 x PP1): its figures "
+                            "extrapolate the refitted model"),
+            std::string::npos)
+      << chosen.out;
+  std::vector<std::string> tp4 = base;
+  tp4.insert(tp4.end(), {"--tp", "4"});
+  const auto measured = gputco(tp4);
+  ASSERT_EQ(measured.exit_code, 0) << measured.err;
+  EXPECT_NE(measured.out.find("measured: calibrated on 3 runs of yours"), std::string::npos)
+      << measured.out;
+  EXPECT_EQ(measured.out.find("extrapolate"), std::string::npos) << measured.out;
+}
+
 TEST_F(CliCalibrate, aRunNoBoxCouldHaveMeasuredIsRefused) {
   const std::string header =
       "model,quant,gpu,gpu_count,tp,engine,input_tokens,output_tokens,concurrency,"
