@@ -33,8 +33,9 @@ class TextTable {
   /// The header line and one line per row, each ending in "\n".
   std::string render() const;
 
-  /// The width a cell takes on the terminal: its UTF-8 code points (continuation bytes
-  /// 10xxxxxx are not counted).
+  /// The width a cell takes on the terminal: its UTF-8 code points, two columns for the East
+  /// Asian Wide and Fullwidth ones (CJK, Hangul, fullwidth forms, emoji; UAX #11), one for
+  /// the others. Never throws.
   static size_t display_width(const std::string& text);
 
  private:

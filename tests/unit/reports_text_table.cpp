@@ -45,6 +45,23 @@ TEST(TextTable, countsCodePointsNotBytes) {
             "5\n");
 }
 
+TEST(TextTable, wideCharactersTakeTwoColumns) {
+  // "日本" is two East Asian Wide code points (U+65E5, U+672C, 3 bytes each): 4 columns, as a
+  // terminal draws them (a newcomer's CJK label pushed its row 7 columns past the header);
+  // "ä" (U+00E4) one; U+1F600 (4 bytes) two.
+  EXPECT_EQ(TextTable::display_width("\xE6\x97\xA5\xE6\x9C\xAC"), 4u);
+  EXPECT_EQ(TextTable::display_width("\xC3\xA4"), 1u);
+  EXPECT_EQ(TextTable::display_width("\xF0\x9F\x98\x80!"), 3u);
+  TextTable table({{"option", TextAlign::left}, {"cost", TextAlign::right}});
+  table.add_row({"\xE6\x97\xA5\xE6\x9C\xAC", "12"});
+  table.add_row({"abcdefg", "3"});
+  // The column is 7 wide (abcdefg): the wide label pads with 3 spaces, not 5.
+  EXPECT_EQ(table.render(),
+            "option  cost\n"
+            "\xE6\x97\xA5\xE6\x9C\xAC      12\n"
+            "abcdefg    3\n");
+}
+
 TEST(TextTable, shortRowsArePaddedAndNoLineEndsInSpaces) {
   TextTable table({{"a", TextAlign::left}, {"b", TextAlign::left}});
   table.add_row({"x"});
