@@ -16,6 +16,15 @@ std::string bench(const std::string& name) {
   return test::source_path("tests/data/benchmarks/" + name);
 }
 
+/// Three runs of the fleet example's H100 box (Llama 3.3 70B FP8, vLLM 0.10.1, 4 x H100 at TP4,
+/// 1000 / 250 tokens, at 16, 64 and 128 in flight): illustrative figures, faster than the model.
+const std::string kH100Tp4Runs =
+    "model,quant,gpu,gpu_count,tp,engine,engine_version,input_tokens,output_tokens,concurrency,"
+    "output_tokens_per_s,mean_tpot_ms,mean_ttft_ms,duration_s,requests,measured_on\n"
+    "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,16,1200,12.5,150,120,600,2026-11-01\n"
+    "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,64,3000,20,300,120,1500,2026-11-01\n"
+    "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,128,4200,28,600,120,2100,2026-11-01\n";
+
 class CliCalibrate : public ::testing::Test {
  protected:
   test::TempDir dir_;
@@ -124,16 +133,7 @@ TEST_F(CliCalibrate, aLayoutNoRunMeasuredIsSaidToBeExtrapolated) {
   // Runs of TP4 on 4 x H100; at batch 64 the layout search takes TP2 x 2 replicas, which no
   // run measured: its figures are the refitted model's, and the output says so (a newcomer
   // read 4,539 tokens/s "measured" beside a measured 3,000 at TP4).
-  test::write_file(dir_.file("runs.csv"),
-                   "model,quant,gpu,gpu_count,tp,engine,engine_version,input_tokens,"
-                   "output_tokens,concurrency,output_tokens_per_s,mean_tpot_ms,mean_ttft_ms,"
-                   "duration_s,requests,measured_on\n"
-                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,16,1200,12.5,150,120,600,"
-                   "2026-11-01\n"
-                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,64,3000,20,300,120,1500,"
-                   "2026-11-01\n"
-                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,128,4200,28,600,120,2100,"
-                   "2026-11-01\n");
+  test::write_file(dir_.file("runs.csv"), kH100Tp4Runs);
   ASSERT_EQ(gputco({"calibrate", dir_.file("runs.csv")}).exit_code, 0);
   const std::vector<std::string> base = {
       "throughput", "--model",         "llama-3.3-70b", "--quant",
@@ -215,16 +215,7 @@ TEST_F(CliCalibrate, aCalibratedFleetShowsTheFiguresOfTheReplicaItWasSizedWith) 
   // calibrated replica; its figures at the peak hour must be that replica's too (they were the
   // uncalibrated model's: 8 replicas x 140 in flight x 12.5 tokens/s = 14,000 tokens/s, below
   // the peak's 17,361, at a TPOT p99 of 88.4 ms against the 50 ms target).
-  test::write_file(dir_.file("runs.csv"),
-                   "model,quant,gpu,gpu_count,tp,engine,engine_version,input_tokens,"
-                   "output_tokens,concurrency,output_tokens_per_s,mean_tpot_ms,mean_ttft_ms,"
-                   "duration_s,requests,measured_on\n"
-                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,16,1200,12.5,150,120,600,"
-                   "2026-11-01\n"
-                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,64,3000,20,300,120,1500,"
-                   "2026-11-01\n"
-                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,0.10.1,1000,250,128,4200,28,600,120,2100,"
-                   "2026-11-01\n");
+  test::write_file(dir_.file("runs.csv"), kH100Tp4Runs);
   ASSERT_EQ(gputco({"calibrate", dir_.file("runs.csv")}).exit_code, 0);
   const auto plan =
       gputco({"plan", test::source_path("scenarios/examples/fleet-2m-requests-70b.ini"), "--json"});
