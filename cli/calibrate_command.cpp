@@ -1,6 +1,6 @@
 // gputco calibrate: the user's serving benchmark runs into the user catalog, where the serving
 // model (throughput, fit --engine, the finder, plan) refits itself to them
-// (engine/serving_measured.hpp); --list and --remove.
+// (engine/serving/serving_measured.hpp); --list and --remove.
 #include <fmt/format.h>
 
 #include <boost/program_options.hpp>
@@ -13,7 +13,7 @@
 #include "cli/catalog_actions.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
-#include "engine/serving_measured.hpp"
+#include "engine/serving/serving_measured.hpp"
 #include "pricing/serving_runs.hpp"
 #include "pricing/visible_text.hpp"
 #include "reports/calibration_report.hpp"

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace gputco::cli {

@@ -10,7 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/terminal_output.hpp"
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
 #include "gputco_version.hpp"
 #include "pricing/catalog.hpp"
 #include "pricing/suggest.hpp"

@@ -6,20 +6,20 @@
 #include <iostream>
 #include <optional>
 
-#include "pricing/visible_text.hpp"
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/environment.hpp"
 #include "cli/terminal_output.hpp"
-#include "engine/parallel.hpp"
-#include "engine/plan.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/base/parallel.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "pricing/input_file.hpp"
+#include "pricing/visible_text.hpp"
 #include "reports/csv_report.hpp"
 #include "reports/json_report.hpp"
 #include "reports/text_report.hpp"
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/report.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 
@@ -136,7 +136,8 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
     flush_output(out);
     workbook->commit();
   }
-  if (format != "text" && !no_workbook && !quiet) err << "workbook: " << visible_text(output) << "\n";
+  if (format != "text" && !no_workbook && !quiet)
+    err << "workbook: " << visible_text(output) << "\n";
   return 0;
 }
 

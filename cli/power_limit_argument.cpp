@@ -3,8 +3,8 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "engine/error.hpp"
-#include "engine/power_limit.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/power_limit.hpp"
 
 namespace gputco::cli {
 

@@ -1,11 +1,11 @@
 // The --power-limit W argument of the commands that estimate one device (fit --gpu,
-// throughput): a power limit per card, as nvidia-smi -pl sets it (engine/power_limit.hpp).
+// throughput): a power limit per card, as nvidia-smi -pl sets it (engine/hardware/power_limit.hpp).
 #pragma once
 
 #include <iosfwd>
 #include <string>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 
 namespace gputco::cli {
 

@@ -6,8 +6,8 @@
 #include <boost/program_options.hpp>
 #include <string>
 
-#include "engine/serving.hpp"
-#include "engine/serving_finder.hpp"
+#include "engine/serving/serving.hpp"
+#include "engine/serving/serving_finder.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/price_choice.hpp"
 

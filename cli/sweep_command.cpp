@@ -5,7 +5,7 @@
 // by writing that value in the file: a price given replaces the catalog's (and its source
 // row), a count re-fits, a tariff given wins over a catalog tariff. The Inputs row of the
 // varied key says where its value came from ("gputco sweep --vary ..."), not the file.
-// The values are resolved and planned on a few threads (engine/parallel.hpp), each into its
+// The values are resolved and planned on a few threads (engine/base/parallel.hpp), each into its
 // own row: the output is the same on any number of threads.
 #include <fmt/format.h>
 #include <algorithm>
@@ -23,8 +23,8 @@
 #include "cli/environment.hpp"
 #include "cli/freed_memory.hpp"
 #include "cli/progress.hpp"
-#include "engine/parallel.hpp"
-#include "engine/plan.hpp"
+#include "engine/base/parallel.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/csv_table.hpp"
 #include "pricing/number_text.hpp"
 #include "pricing/suggest.hpp"
@@ -377,7 +377,7 @@ int sweep_command(const std::vector<std::string>& args, std::ostream& out, std::
       key.section.rfind("option:", 0) == 0 ? key.section.substr(7) : key.section;
   const Catalog catalog = open_catalog(catalog_path);
   // Each value is parsed, resolved and planned into its own row (the catalog is read-only and
-  // its memo locked: engine/parallel.hpp's contract); the first resolution and the first
+  // its memo locked: engine/base/parallel.hpp's contract); the first resolution and the first
   // Inputs row of the key are taken in the order of the values, and the error of the lowest
   // value that fails (in parsing, resolving or planning) is the one reported, as on one
   // thread. A value's parsed scenario and plan live only while its row is made (issue #19:

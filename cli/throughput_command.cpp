@@ -1,18 +1,18 @@
 // gputco throughput: what `trtllm-bench throughput` or `vllm bench serve` would measure for a
 // model on a box of GPUs with an engine, at a batch, at the most memory allows, or at latency
-// targets (engine/serving.hpp).
+// targets (engine/serving/serving.hpp).
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <iostream>
 
-#include "pricing/visible_text.hpp"
 #include "cli/arguments.hpp"
 #include "cli/catalog_open.hpp"
 #include "cli/commands.hpp"
 #include "cli/model_argument.hpp"
 #include "cli/power_limit_argument.hpp"
 #include "cli/serving_options.hpp"
-#include "engine/serving.hpp"
+#include "engine/serving/serving.hpp"
+#include "pricing/visible_text.hpp"
 #include "reports/throughput_report.hpp"
 #include "scenarios/scenario.hpp"
 

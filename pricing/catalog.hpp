@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/hardware.hpp"
-#include "engine/serving_run.hpp"
+#include "engine/hardware/hardware.hpp"
+#include "engine/serving/serving_run.hpp"
 
 namespace SQLite {
 class Database;
@@ -207,7 +207,7 @@ class Catalog {
   ~Catalog();
 
   /// Every device, ordered by id. Empty CSV cells (no board power, unknown FP16 TFLOPS,
-  /// no NVLink) come back as 0, as engine/hardware.hpp documents.
+  /// no NVLink) come back as 0, as engine/hardware/hardware.hpp documents.
   std::vector<Device> devices() const;
   /// The device with this id, in any case ("H100-SXM" is h100-sxm; an exact match first),
   /// nullopt when there is none. The device carries the catalog's spelling of its id.

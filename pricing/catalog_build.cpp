@@ -14,7 +14,7 @@
 #include <utility>
 #include <variant>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 #include "pricing/catalog_data_checks.hpp"
 #include "pricing/catalog_data_spec.hpp"
 #include "pricing/catalog_schema.hpp"

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 #include "pricing/suggest.hpp"
 
 namespace gputco::catalog_table {

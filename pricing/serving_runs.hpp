@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/serving_run.hpp"
+#include "engine/serving/serving_run.hpp"
 #include "pricing/catalog_import.hpp"
 
 namespace gputco {

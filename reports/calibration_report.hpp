@@ -1,5 +1,5 @@
-// What the user's measured serving runs (engine/serving_run.hpp) say, as every output shows it:
-// one line per run, the line that says a serving estimate rests on them ("calibrated on 4 runs
+// What the user's measured serving runs (engine/serving/serving_run.hpp) say, as every output shows
+// it: one line per run, the line that says a serving estimate rests on them ("calibrated on 4 runs
 // of yours, 2026-12-04"), and the list of `gputco calibrate --list` as text and JSON. It
 // formats, never computes.
 #pragma once
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/serving_measured.hpp"
-#include "engine/serving_run.hpp"
+#include "engine/serving/serving_measured.hpp"
+#include "engine/serving/serving_run.hpp"
 
 namespace gputco {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan_diff.hpp"
+#include "engine/plan/plan_diff.hpp"
 
 namespace gputco {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "engine/power_limit.hpp"
+#include "engine/hardware/power_limit.hpp"
 #include "reports/json_values.hpp"
 #include "reports/text_report.hpp"
 #include "reports/text_table.hpp"
@@ -143,7 +143,7 @@ std::string footnotes(const FinderRequest& finder, const std::vector<FinderRow>&
     if (d.power_limit_w > 0 && d.power_limit_w < d.board_power_w) {
       out += fmt::format(
           "{}: power limit {:g} W of its {:g} W board power: prefill and decode's fixed cost per "
-          "layer at {:.2f} of stock compute (modelled: engine/power_limit.hpp)\n",
+          "layer at {:.2f} of stock compute (modelled: engine/hardware/power_limit.hpp)\n",
           system_name(r), d.power_limit_w, d.board_power_w, power_limit_effect(d).compute_share);
     }
     if (!r.result.speed.note.empty()) {

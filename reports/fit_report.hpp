@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/finder.hpp"
-#include "engine/finetune.hpp"
+#include "engine/hardware/finder.hpp"
+#include "engine/hardware/finetune.hpp"
 #include "reports/json_stamp.hpp"
 
 namespace gputco {

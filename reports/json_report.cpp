@@ -3,8 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "engine/capacity.hpp"
-#include "engine/instalment.hpp"
+#include "engine/fleet/capacity.hpp"
+#include "engine/money/instalment.hpp"
 
 namespace gputco {
 
@@ -166,7 +166,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                      {"note", r.layout_note}};
     }
     if (r.serving) {
-      // The serving model sized the option (engine/serving_capacity_plan.hpp).
+      // The serving model sized the option (engine/fleet/serving_capacity_plan.hpp).
       const ServingCapacity& c = *r.serving;
       o["serving"] = {{"engine", to_string(c.engine)},
                       {"engine_version", c.engine_version},
@@ -258,7 +258,7 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                       {"units", numbers(cf.units)},
                       {"overflow_load", numbers(cf.overflow_load)}};
     o["break_even_tokens_per_day"] = optional(r.break_even_tokens_per_day);
-    // A loan's or a lease's monthly instalment (engine/instalment.hpp), null otherwise.
+    // A loan's or a lease's monthly instalment (engine/money/instalment.hpp), null otherwise.
     const OptionInputs* option_inputs = nullptr;
     for (const OptionInputs& candidate : scenario.plan_inputs.options) {
       if (candidate.id == r.id) option_inputs = &candidate;

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "reports/json_stamp.hpp"
 #include "scenarios/resolved.hpp"
 

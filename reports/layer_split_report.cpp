@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "engine/power_limit.hpp"
+#include "engine/hardware/power_limit.hpp"
 #include "reports/json_values.hpp"
 #include "reports/text_report.hpp"
 

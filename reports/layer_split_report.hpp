@@ -1,14 +1,14 @@
-// fit --gpus: a request on a box of GPUs in llama.cpp's layer split (engine/layer_split.hpp),
-// as text and JSON: each GPU's layers and memory, the host's, the box's verdict, speed, power
-// and price. They format what the engine computed, never compute.
+// fit --gpus: a request on a box of GPUs in llama.cpp's layer split
+// (engine/hardware/layer_split.hpp), as text and JSON: each GPU's layers and memory, the host's,
+// the box's verdict, speed, power and price. They format what the engine computed, never compute.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "engine/finder.hpp"
-#include "engine/layer_split.hpp"
+#include "engine/hardware/finder.hpp"
+#include "engine/hardware/layer_split.hpp"
 #include "reports/json_stamp.hpp"
 
 namespace gputco {

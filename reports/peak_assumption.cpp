@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "engine/capacity.hpp"
-#include "engine/plan_inputs.hpp"
+#include "engine/fleet/capacity.hpp"
+#include "engine/plan_model/plan_inputs.hpp"
 
 namespace gputco {
 

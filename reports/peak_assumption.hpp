@@ -11,10 +11,11 @@ namespace gputco {
 
 /// One line, without a trailing newline: the peak ("demand spread evenly over the 10.0 hours
 /// of use (peak factor 1)", "peak factor 3: the peak hour at 3.00 x the mean hour", "hourly
-/// profile over 8 hours: the peak hour at 2.40 x the mean hour"; engine/load_shape.hpp
+/// profile over 8 hours: the peak hour at 2.40 x the mean hour"; engine/finance/load_shape.hpp
 /// load_shape_of gives the multiplier) and, when the plan has on-demand or spot rentals, how
 /// each is billed ("hourly rentals billed always on for the hours of use", or per option:
-/// "gpu-a always on, gpu-b autoscaled hour by hour (min 1 instance(s), per minute)"). Throws nothing.
+/// "gpu-a always on, gpu-b autoscaled hour by hour (min 1 instance(s), per minute)"). Throws
+/// nothing.
 std::string peak_assumption_text(const ResolvedScenario& scenario);
 
 /// A piece of that line: fixed text, or a figure a spreadsheet formula reads from its input (the

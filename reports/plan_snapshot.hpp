@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/plan.hpp"
-#include "engine/plan_diff.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/plan/plan_diff.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "reports/json_stamp.hpp"
 #include "scenarios/resolved.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/serving_finder.hpp"
+#include "engine/serving/serving_finder.hpp"
 
 namespace gputco {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco {
@@ -17,7 +17,7 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& scenario
 
 /// What users get from option `r` at the plan's load (r.serving_load set): "peak hour 56
 /// replica(s) of 27.3 sequences in flight, 31.2 tokens/s per user, TPOT p99 45.0 ms, TTFT p99
-/// 420 ms; mean hour ..." (engine/fleet_load.hpp). Shared by the terminal summary and the
+/// 420 ms; mean hour ..." (engine/fleet/fleet_load.hpp). Shared by the terminal summary and the
 /// workbook's Hardware sheet. Throws nothing but std::bad_alloc.
 std::string serving_load_text(const OptionResult& r);
 

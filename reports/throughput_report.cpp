@@ -5,7 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "engine/power_limit.hpp"
+#include "engine/hardware/power_limit.hpp"
 #include "reports/calibration_report.hpp"
 #include "reports/json_values.hpp"
 
@@ -82,7 +82,7 @@ std::string throughput_text(const ThroughputQuery& q, const ServingCapacity& c) 
     const PowerLimitEffect e = power_limit_effect(q.device);
     out += fmt::format(
         "power limit {:g} W per GPU ({:.0f} % of its {:g} W): tensor peaks x {:.3f} (modelled: "
-        "engine/power_limit.hpp)\n",
+        "engine/hardware/power_limit.hpp)\n",
         q.device.power_limit_w, 100 * e.fraction, q.device.board_power_w, e.compute_share);
   }
   out += fmt::format("layout TP{} x PP{}: {} replica(s) of {} GPU(s){}; compute in {}\n", c.tp,

@@ -1,11 +1,11 @@
 // The throughput command's report: what `trtllm-bench throughput` or `vllm bench serve`
-// would measure for one model on one box, as the serving model (engine/serving.hpp)
+// would measure for one model on one box, as the serving model (engine/serving/serving.hpp)
 // estimates it, as text and JSON. It formats what the engine computed, never computes.
 #pragma once
 
 #include <string>
 
-#include "engine/serving.hpp"
+#include "engine/serving/serving.hpp"
 
 namespace gputco {
 
@@ -38,7 +38,7 @@ std::string throughput_text(const ThroughputQuery& query, const ServingCapacity&
 /// kv_budget_gib, kv_per_sequence_gib, recurrent_state_per_sequence_gib (0 but for a
 /// hybrid)}, calibration: null or {runs, latest_measured_on, method, in_sample_error,
 /// run_ids, measured_run (null, or the run whose figures these are)} (the user's measured runs:
-/// engine/serving_measured.hpp), tokens_counted: "output", notes: [] }. Absent values
+/// engine/serving/serving_measured.hpp), tokens_counted: "output", notes: [] }. Absent values
 /// are null; no NaN or infinity.
 std::string throughput_json(const ThroughputQuery& query, const ServingCapacity& capacity);
 

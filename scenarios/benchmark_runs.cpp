@@ -7,8 +7,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "engine/error.hpp"
-#include "engine/serving_measured.hpp"
+#include "engine/base/error.hpp"
+#include "engine/serving/serving_measured.hpp"
 #include "pricing/accelerator_names.hpp"
 #include "scenarios/dates.hpp"
 

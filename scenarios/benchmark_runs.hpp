@@ -1,14 +1,14 @@
 // A benchmark file's runs resolved against the catalog and the command line into the measured
-// runs the serving model calibrates on (engine/serving_run.hpp): the model, weights, device,
-// engine and box each from the file or, where it does not say, from the flags; a file and flags
-// that disagree, a run of zero duration or none at all, and runs that contradict each other
+// runs the serving model calibrates on (engine/serving/serving_run.hpp): the model, weights,
+// device, engine and box each from the file or, where it does not say, from the flags; a file and
+// flags that disagree, a run of zero duration or none at all, and runs that contradict each other
 // are refused, naming the file, the line and the field.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "engine/serving_run.hpp"
+#include "engine/serving/serving_run.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/benchmark_file.hpp"
 

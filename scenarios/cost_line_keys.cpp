@@ -2,7 +2,7 @@
 
 namespace gputco::scenario_detail {
 
-/// The cost lines of an option (engine/cost_lines.hpp): amounts in the plan currency.
+/// The cost lines of an option (engine/finance/cost_lines.hpp): amounts in the plan currency.
 void read_cost_lines(const SectionReader& r, ScenarioOption& o) {
   r.number("staff_hours_per_month", o.staff_hours_per_month, 0, 1e6, "hours of staff time a month");
   r.money("staff_rate_per_hour", o.staff_rate_per_hour, kMaxAmountUsd, "a price per hour");

@@ -1,4 +1,4 @@
-// The cost-line keys of an [option:ID] section (engine/cost_lines.hpp): reading them and
+// The cost-line keys of an [option:ID] section (engine/finance/cost_lines.hpp): reading them and
 // checking which kinds they apply to (internal to scenarios/).
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace gputco::scenario_detail {
 
-/// The cost lines of an option (engine/cost_lines.hpp): amounts in the plan currency.
+/// The cost lines of an option (engine/finance/cost_lines.hpp): amounts in the plan currency.
 void read_cost_lines(const SectionReader& r, ScenarioOption& o);
 
 /// Which kinds each cost line applies to, and the staff pairs entered whole.

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 
 namespace gputco {
 

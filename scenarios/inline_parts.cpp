@@ -6,9 +6,9 @@
 #include <limits>
 #include <optional>
 
-#include "engine/error.hpp"
-#include "engine/hardware.hpp"
-#include "engine/power_limit.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/hardware.hpp"
+#include "engine/hardware/power_limit.hpp"
 #include "scenarios/json_nesting.hpp"
 #include "scenarios/section_reader.hpp"
 

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "engine/error.hpp"
-#include "engine/model_bytes.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "scenarios/gguf_file.hpp"
 #include "scenarios/gguf_model.hpp"
 #include "scenarios/hf_config.hpp"
@@ -28,7 +28,7 @@ bool ends_with_ignoring_case(const std::string& text, const std::string& suffix)
 }
 
 // Bits per weight a format's recipe starts from before the tensor groups refine it; only
-// used where a format has no recipe (engine/model_bytes.cpp tensor_recipe has them all).
+// used where a format has no recipe (engine/hardware/model_bytes.cpp tensor_recipe has them all).
 double nominal_bits(const std::string& format) {
   if (format == "F32") return 32;
   if (format == "F16" || format == "BF16") return 16;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/model_shape.hpp"
 

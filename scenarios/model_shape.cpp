@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
 
 namespace gputco {
 

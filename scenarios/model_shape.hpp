@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 
 namespace gputco {
 
@@ -78,7 +78,7 @@ struct ParamCount {
   double experts = 0;    ///< routed experts with their biases, all layers
   /// Read per token: total less the embedding lookup (unless tied) less the routed experts a
   /// token does not use, experts x (1 - active / experts): the engine's convention
-  /// (engine/model_bytes.hpp param_groups), so that it recovers `experts` exactly.
+  /// (engine/hardware/model_bytes.hpp param_groups), so that it recovers `experts` exactly.
   double active = 0;
 };
 

@@ -11,10 +11,10 @@
 #include <set>
 #include <utility>
 
-#include "engine/error.hpp"
-#include "engine/serving_profile.hpp"
-#include "engine/timeline.hpp"
-#include "engine/units.hpp"
+#include "engine/base/error.hpp"
+#include "engine/base/units.hpp"
+#include "engine/money/timeline.hpp"
+#include "engine/serving/serving_profile.hpp"
 #include "pricing/suggest.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/model_file_error.hpp"
@@ -529,7 +529,7 @@ void Resolver::warn_format_llama_cpp_cannot_run(const std::string& quant_id, boo
       format != WeightFormat::int4_awq) {
     return;
   }
-  // engine/serving_profile.cpp format_support refuses this pair in `gputco throughput`; a
+  // engine/serving/serving_profile.cpp format_support refuses this pair in `gputco throughput`; a
   // plan keeps its llama.cpp estimate (the decode model at the format's bytes per weight) so
   // that a scenario without request lengths still plans, and says so.
   oi.input_warnings.push_back(

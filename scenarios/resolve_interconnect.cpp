@@ -1,6 +1,6 @@
 // The links between an option's devices (issue #21 item 2): a catalog system's NVLink domain
 // (systems.csv nvlink_domain_gpus, interconnect) or the option's nvlink_domain_gpus key, for
-// the engine's tensor-parallel and pipeline communication (engine/calibration.hpp
+// the engine's tensor-parallel and pipeline communication (engine/hardware/calibration.hpp
 // nvlink_joins: NVLink only while a group fits in one domain, else PCIe).
 #include <fmt/format.h>
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <optional>
 
-#include "engine/power_limit.hpp"
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/power_limit.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/price_checks.hpp"
 

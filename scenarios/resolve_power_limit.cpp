@@ -1,13 +1,13 @@
 // The power limit an option's devices run under (issue #41 item 1): the option's power_limit_w,
 // else its [device:] section's, into oi.device.power_limit_w, where the engine's speed (decode's
 // fixed part and prefill at the compute share) and energy (the limit instead of the board
-// power) read it (engine/power_limit.hpp).
+// power) read it (engine/hardware/power_limit.hpp).
 #include <fmt/format.h>
 
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/power_limit.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/power_limit.hpp"
 #include "scenarios/resolver.hpp"
 
 namespace gputco::resolve_detail {
@@ -31,9 +31,10 @@ void Resolver::resolve_power_limit(const ScenarioOption& o, OptionInputs& oi,
   number(o.id, "power_limit_compute_share",
          "Compute share at the power limit (prefill rate; decode's fixed cost per layer)",
          effect.compute_share, "fraction",
-         fmt::format("engine/power_limit.cpp: the curve fitted on published power-limit sweeps "
-                     "at {:.0f} / {:.0f} W = {:.3f} of board power (modelled)",
-                     oi.device.power_limit_w, oi.device.board_power_w, effect.fraction));
+         fmt::format(
+             "engine/hardware/power_limit.cpp: the curve fitted on published power-limit sweeps "
+             "at {:.0f} / {:.0f} W = {:.3f} of board power (modelled)",
+             oi.device.power_limit_w, oi.device.board_power_w, effect.fraction));
   if (!effect.warning.empty()) oi.input_warnings.push_back(effect.warning);
 }
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <optional>
 
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
 #include "scenarios/dates.hpp"
 #include "scenarios/price_checks.hpp"
 

@@ -33,7 +33,7 @@ void Resolver::resolve_system(const ScenarioOption& o, OptionInputs& oi,
   SystemChoice choice{*sys, catalog_.latest_system_price(sys->id, o.condition, s_.as_of), false};
   if (!choice.price && o.condition == "used") {
     // A rig of used cards in a new desktop: the new host with the used cards priced apart,
-    // as the finder prices it (engine/finder.hpp system_price).
+    // as the finder prices it (engine/hardware/finder.hpp system_price).
     const auto fresh = catalog_.latest_system_price(sys->id, "new", s_.as_of);
     if (fresh && !fresh->includes_devices) {
       choice.price = fresh;
@@ -66,7 +66,7 @@ void Resolver::resolve_system_price(const ScenarioOption& o, OptionInputs& oi,
       if (system_->new_host_for_used) {
         provenance += " (no used price: the new host with used devices, as the finder prices it)";
       }
-      // A [risk] fx.CODE draw moves the host's price with the devices' (engine/risk.cpp).
+      // A [risk] fx.CODE draw moves the host's price with the devices' (engine/risk/risk.cpp).
       oi.host_cost = convert(price->amount, price->currency, provenance, section, "system",
                              oi.converted_from.host_cost);
       number(o.id, "host_cost", host_label, oi.host_cost, s_.currency, provenance);

@@ -1,7 +1,7 @@
 // [tax]: the tax depreciation rules of owned hardware per asset class, apart from the book.
 #include <string>
 
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
 #include "scenarios/resolver.hpp"
 
 namespace gputco::resolve_detail {

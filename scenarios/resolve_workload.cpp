@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "engine/serving_capacity_plan.hpp"
+#include "engine/fleet/serving_capacity_plan.hpp"
 
 namespace gputco::resolve_detail {
 
@@ -152,7 +152,7 @@ void Resolver::resolve_serving_workload() {
   }
   // Streams in flight per replica where given; never the fleet's (issue #43): an option sized
   // by the serving model runs each replica at the batch its targets allow, and the demand
-  // decides how many replicas (engine/fleet_load.hpp), not one box holding every stream.
+  // decides how many replicas (engine/fleet/fleet_load.hpp), not one box holding every stream.
   number("workload", "concurrent_streams", "Concurrent streams", s_.concurrent_streams, "streams",
          given("workload", "concurrent_streams") || !s_.requests_per_day
              ? ""

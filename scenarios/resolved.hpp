@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/plan.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/plan/sensitivity.hpp"
 
 namespace gputco {
 

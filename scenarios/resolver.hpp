@@ -247,10 +247,10 @@ class Resolver {
 
   void resolve_option(const ScenarioOption& o);
 
-  /// The cost lines (engine/cost_lines.hpp) that apply to the option's kind, each entered one
-  /// as an input, each other one as "not entered" (counted as 0; an empty input cell).
-  /// Warns on `oi` when its engine is llama.cpp and `quant_id` is a format llama.cpp cannot
-  /// run (FP8, NVFP4, INT4-AWQ): the plan keeps llama.cpp's estimate as a stated stand-in
+  /// The cost lines (engine/finance/cost_lines.hpp) that apply to the option's kind, each entered
+  /// one as an input, each other one as "not entered" (counted as 0; an empty input cell). Warns on
+  /// `oi` when its engine is llama.cpp and `quant_id` is a format llama.cpp cannot run (FP8, NVFP4,
+  /// INT4-AWQ): the plan keeps llama.cpp's estimate as a stated stand-in
   /// (`engine_defaulted`: no engine was given, so llama.cpp is the default). Throws nothing.
   void warn_format_llama_cpp_cannot_run(const std::string& quant_id, bool engine_defaulted,
                                         OptionInputs& oi) const;
@@ -352,7 +352,8 @@ class Resolver {
   struct SystemChoice {
     System system;
     /// The price taken: the condition's, or for a used system without one, the new host-only
-    /// price (the used cards priced apart; engine/finder.hpp system_price's rule); nullopt: none.
+    /// price (the used cards priced apart; engine/hardware/finder.hpp system_price's rule);
+    /// nullopt: none.
     std::optional<SystemPrice> price;
     bool new_host_for_used = false;  ///< `price` is the new host's, for a used system
   };

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/sensitivity.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "scenarios/scenario.hpp"
 
 namespace gputco {

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "engine/hardware.hpp"
-#include "engine/sensitivity.hpp"  // UncertainInput: the [risk] section
-#include "pricing/suggest.hpp"     // nearest(), did_you_mean(): every scenario message
+#include "engine/hardware/hardware.hpp"
+#include "engine/plan/sensitivity.hpp"  // UncertainInput: the [risk] section
+#include "pricing/suggest.hpp"          // nearest(), did_you_mean(): every scenario message
 
 namespace gputco {
 
@@ -50,7 +50,7 @@ struct ScenarioOption {
   /// link joins all of them (resolve_interconnect.cpp).
   std::optional<int> nvlink_domain_gpus;
   /// The power limit each of the option's devices runs under, W (nvidia-smi -pl); nullopt = the
-  /// [device:] section's, else none (engine/power_limit.hpp).
+  /// [device:] section's, else none (engine/hardware/power_limit.hpp).
   std::optional<double> power_limit_w;
   std::string condition = "new";  ///< buy: new | used
   std::optional<double> price_per_gpu;
@@ -69,7 +69,7 @@ struct ScenarioOption {
   // rentals
   std::string term;  ///< rent_hourly: on_demand | spot | reserved_1y | reserved_3y
   std::optional<double> goodput;
-  /// on_demand and spot: always_on | autoscaled (default always_on; engine/billing.hpp)
+  /// on_demand and spot: always_on | autoscaled (default always_on; engine/finance/billing.hpp)
   std::string billing;
   std::optional<int> min_instances;  ///< autoscaled: instances always running (default 0)
   std::string billing_granularity;   ///< autoscaled: second | minute | hour (default second)
@@ -100,7 +100,7 @@ struct ScenarioOption {
   std::optional<double> output_price_per_million;   ///< plan currency; overrides the catalog's
   std::optional<double> requests_per_minute_limit;  ///< overrides the catalog's published limit
   std::optional<double> tokens_per_minute_limit;    ///< overrides the catalog's published limit
-  // cost lines (engine/cost_lines.hpp), plan currency; unset: "not entered"
+  // cost lines (engine/finance/cost_lines.hpp), plan currency; unset: "not entered"
   std::optional<double> staff_hours_per_month;
   std::optional<double> staff_rate_per_hour;
   std::optional<double> staff_fte;
@@ -137,7 +137,7 @@ struct ScenarioOption {
 struct ScenarioDevice {
   /// id (the section's), name, vendor, kind, memory_gb, memory_type, bandwidth_gbps,
   /// board_power_w, fp16_tflops, nvlink_gbps as the catalog's devices.csv columns; figures not
-  /// given are 0 (unknown), as engine/hardware.hpp documents.
+  /// given are 0 (unknown), as engine/hardware/hardware.hpp documents.
   Device device;
   std::string backend;  ///< the default backend of the options on it; "" = from the vendor
 };

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan_inputs.hpp"
+#include "engine/plan_model/plan_inputs.hpp"
 #include "pricing/number_text.hpp"
 
 #include "scenarios/section_reader.hpp"

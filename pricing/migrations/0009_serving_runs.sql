@@ -7,7 +7,7 @@
 -- The user's measured serving runs (issue #36, `gputco calibrate`): one row per run of a
 -- serving benchmark file (vllm bench serve, SGLang bench_serving, trtllm-bench, genai-perf /
 -- AIPerf, llama-bench, gputco's CSV), as scenarios/benchmark_runs.hpp resolves it. The serving
--- model refits its constants to a model's runs on a device and engine (engine/serving_measured.hpp).
+-- model refits its constants to a model's runs on a device and engine (engine/serving/serving_measured.hpp).
 -- Only a user database holds rows; the built-in catalog's table stays empty. Columns:
 --   file_name, file_sha256  the benchmark file's name and the SHA-256 of its bytes: the source
 --   run_index               which run of the file (0-based); (file_sha256, run_index) is unique,

@@ -3,7 +3,7 @@
 // Run: BUILD/tests/bench/engine_bench
 #include <benchmark/benchmark.h>
 
-#include "engine/finder.hpp"
+#include "engine/hardware/finder.hpp"
 #include "pricing/catalog.hpp"
 
 namespace gputco {

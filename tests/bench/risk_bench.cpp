@@ -8,8 +8,8 @@
 #include <random>
 #include <vector>
 
-#include "engine/risk.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/plan/sensitivity.hpp"
+#include "engine/risk/risk.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "scenarios/scenario_tree.hpp"
@@ -67,7 +67,7 @@ BENCHMARK(BM_MonteCarlo)
     ->UseRealTime();
 
 /// The Monte Carlo's last step: P10/P50/P90 of one column of draws (a million totals by
-/// default: read through bands, engine/risk.hpp), on a fresh copy each iteration.
+/// default: read through bands, engine/risk/risk.hpp), on a fresh copy each iteration.
 void BM_RiskPercentiles(benchmark::State& state) {
   const auto n = static_cast<size_t>(state.range(0));
   std::mt19937_64 generator(5);

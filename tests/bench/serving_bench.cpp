@@ -3,7 +3,7 @@
 // Run: BUILD/tests/bench/serving_bench
 #include <benchmark/benchmark.h>
 
-#include "engine/serving_finder.hpp"
+#include "engine/serving/serving_finder.hpp"
 #include "pricing/catalog.hpp"
 
 namespace gputco {

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/sensitivity.hpp"
-#include "reports/xlsx_report.hpp"
+#include "engine/plan/sensitivity.hpp"
+#include "reports/xlsx/report.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/scenario.hpp"
 

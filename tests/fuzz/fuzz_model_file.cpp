@@ -19,8 +19,8 @@
 #include <fstream>
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/fit.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/fit.hpp"
 #include "scenarios/model_files.hpp"
 #include "scenarios/scenario.hpp"
 

@@ -14,8 +14,8 @@
 #include <sstream>
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "reports/json_report.hpp"
 #include "reports/text_report.hpp"

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "engine/model_bytes.hpp"
-#include "engine/speed.hpp"
+#include "engine/hardware/model_bytes.hpp"
+#include "engine/hardware/speed.hpp"
 #include "tests/support/paths.hpp"
 
 namespace gputco::test {
@@ -49,7 +49,6 @@ const std::map<std::string, std::string>& find_row(
   }
   throw std::runtime_error("no row " + id + " in " + file);
 }
-
 
 }  // namespace
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/calibration.hpp"
-#include "engine/hardware.hpp"
+#include "engine/hardware/calibration.hpp"
+#include "engine/hardware/hardware.hpp"
 
 namespace gputco::test {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/serving_calibration.hpp"
+#include "engine/serving/serving_calibration.hpp"
 
 namespace gputco::test {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

@@ -6,11 +6,11 @@
 #include <numeric>
 #include <random>
 
-#include "engine/billing.hpp"
-#include "engine/cash_flow.hpp"
-#include "engine/finance.hpp"
-#include "engine/load_shape.hpp"
-#include "engine/timeline.hpp"
+#include "engine/finance/billing.hpp"
+#include "engine/finance/finance.hpp"
+#include "engine/finance/load_shape.hpp"
+#include "engine/money/cash_flow.hpp"
+#include "engine/money/timeline.hpp"
 
 namespace gputco {
 namespace {

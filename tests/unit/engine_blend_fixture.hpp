@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "engine/plan_inputs.hpp"
+#include "engine/plan_model/plan_inputs.hpp"
 
 namespace gputco::test {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/cash_flow.hpp"
-#include "engine/money_totals.hpp"
-#include "engine/month_factors.hpp"
+#include "engine/money/cash_flow.hpp"
+#include "engine/money/money_totals.hpp"
+#include "engine/money/month_factors.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

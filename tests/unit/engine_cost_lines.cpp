@@ -5,9 +5,9 @@
 
 #include <numeric>
 
-#include "engine/cost_lines.hpp"
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/cost_lines.hpp"
+#include "engine/plan/plan.hpp"
 
 namespace gputco {
 namespace {

@@ -5,8 +5,8 @@
 // and VDB (support.microsoft.com, "DDB function", "DB function", "VDB function").
 #include <gtest/gtest.h>
 
-#include "engine/depreciation.hpp"
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/depreciation.hpp"
 
 namespace gputco {
 namespace {

@@ -1,5 +1,5 @@
-// The IRR scan's shared grid of rates and discount factors (engine/discount_grid.hpp): its NPVs
-// are net_present_value's bit for bit, and internal_rate_of_return with it finds the very
+// The IRR scan's shared grid of rates and discount factors (engine/finance/discount_grid.hpp): its
+// NPVs are net_present_value's bit for bit, and internal_rate_of_return with it finds the very
 // double the scan found dividing as it went (issue #19).
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "engine/discount_grid.hpp"
-#include "engine/error.hpp"
-#include "engine/finance.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/discount_grid.hpp"
+#include "engine/finance/finance.hpp"
 
 namespace gputco {
 namespace {

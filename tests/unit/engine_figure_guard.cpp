@@ -5,9 +5,9 @@
 #include <cmath>
 #include <limits>
 
-#include "engine/figure_check.hpp"
-#include "engine/finance.hpp"
-#include "engine/plan.hpp"
+#include "engine/finance/finance.hpp"
+#include "engine/plan/figure_check.hpp"
+#include "engine/plan/plan.hpp"
 
 namespace gputco {
 namespace {

@@ -2,10 +2,10 @@
 // recurrent state of hybrids, and contexts within RoPE scaling.
 #include <gtest/gtest.h>
 
-#include "engine/error.hpp"
-#include "engine/fit.hpp"
-#include "engine/model_bytes.hpp"
-#include "engine/units.hpp"
+#include "engine/base/error.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/fit.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {

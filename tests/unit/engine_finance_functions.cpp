@@ -1,11 +1,11 @@
-// Financial arithmetic (engine/finance.hpp), each case with the spreadsheet function that gives
-// the same value for the same inputs (Excel and LibreOffice agree on all of them).
+// Financial arithmetic (engine/finance/finance.hpp), each case with the spreadsheet function that
+// gives the same value for the same inputs (Excel and LibreOffice agree on all of them).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "engine/error.hpp"
-#include "engine/finance.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/finance.hpp"
 
 namespace gputco {
 namespace {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/error.hpp"
-#include "engine/finance.hpp"
-#include "engine/plan.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/finance.hpp"
+#include "engine/plan/plan.hpp"
 
 namespace gputco {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "engine/error.hpp"
-#include "engine/finder.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/finder.hpp"
 #include "tests/support/reference_data.hpp"
 #include "tests/support/tolerance.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "engine/error.hpp"
-#include "engine/finetune.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/finetune.hpp"
 #include "tests/support/reference_data.hpp"
 #include "tests/support/tolerance.hpp"
 

@@ -6,9 +6,9 @@
 // use rules of thumb (overhead ~10 % of weights): totals are checked within 10 %.
 #include <gtest/gtest.h>
 
-#include "engine/error.hpp"
-#include "engine/fit.hpp"
-#include "engine/units.hpp"
+#include "engine/base/error.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/fit.hpp"
 #include "tests/support/reference_data.hpp"
 #include "tests/support/tolerance.hpp"
 

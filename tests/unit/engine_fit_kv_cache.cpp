@@ -1,9 +1,9 @@
 // KV cache from the architecture: GQA, sliding windows, MLA, cache types.
 #include <gtest/gtest.h>
 
-#include "engine/error.hpp"
-#include "engine/model_bytes.hpp"
-#include "engine/units.hpp"
+#include "engine/base/error.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "tests/support/reference_data.hpp"
 #include "tests/support/tolerance.hpp"
 

@@ -1,9 +1,9 @@
 // Weight sizes: tensor groups by quant recipe, against published GGUF file sizes.
 #include <gtest/gtest.h>
 
-#include "engine/error.hpp"
-#include "engine/model_bytes.hpp"
-#include "engine/units.hpp"
+#include "engine/base/error.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "tests/support/reference_data.hpp"
 #include "tests/support/tolerance.hpp"
 

@@ -11,11 +11,11 @@
 #include <numeric>
 #include <string>
 
-#include "engine/billing.hpp"
-#include "engine/fleet_load.hpp"
-#include "engine/plan.hpp"
-#include "engine/serving_capacity_plan.hpp"
-#include "engine/serving_load.hpp"
+#include "engine/finance/billing.hpp"
+#include "engine/fleet/fleet_load.hpp"
+#include "engine/fleet/serving_capacity_plan.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/serving/serving_load.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {

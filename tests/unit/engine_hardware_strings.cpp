@@ -1,7 +1,7 @@
 // Text forms of the hardware enums and the default backend per device.
 #include <gtest/gtest.h>
 
-#include "engine/hardware.hpp"
+#include "engine/hardware/hardware.hpp"
 
 namespace gputco {
 namespace {

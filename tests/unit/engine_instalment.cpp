@@ -1,9 +1,9 @@
-// The monthly instalment of a financed purchase (engine/instalment.hpp): the figure a customer
-// signs for, hand-computed, and the cash flow's financing row it must equal.
+// The monthly instalment of a financed purchase (engine/money/instalment.hpp): the figure a
+// customer signs for, hand-computed, and the cash flow's financing row it must equal.
 #include <gtest/gtest.h>
 
-#include "engine/cash_flow.hpp"
-#include "engine/instalment.hpp"
+#include "engine/money/cash_flow.hpp"
+#include "engine/money/instalment.hpp"
 
 namespace gputco {
 namespace {

@@ -1,14 +1,14 @@
-// llama.cpp's layer split over a box of GPUs, equal or not (engine/layer_split.hpp): where the
-// layers go, the memory of each GPU and of the host, and the speed of the stages taking turns.
+// llama.cpp's layer split over a box of GPUs, equal or not (engine/hardware/layer_split.hpp): where
+// the layers go, the memory of each GPU and of the host, and the speed of the stages taking turns.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/layer_split.hpp"
-#include "engine/model_bytes.hpp"
-#include "engine/units.hpp"
+#include "engine/base/error.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/layer_split.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 
 namespace gputco {
 namespace {

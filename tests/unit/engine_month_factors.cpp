@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/month_factors.hpp"
+#include "engine/money/month_factors.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

@@ -4,9 +4,9 @@
 // (NVLink 1.5 us, PCIe 6 us) plus message / n over the link (device nvlink_gbps; PCIe 32 GB/s).
 #include <gtest/gtest.h>
 
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
-#include "engine/serving.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/calibration.hpp"
+#include "engine/serving/serving.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {

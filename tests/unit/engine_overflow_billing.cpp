@@ -4,10 +4,10 @@
 // over. Hand-computed cases.
 #include <gtest/gtest.h>
 
-#include "engine/billing.hpp"
-#include "engine/billing_description.hpp"
-#include "engine/cash_flow.hpp"
-#include "engine/plan.hpp"
+#include "engine/finance/billing.hpp"
+#include "engine/money/billing_description.hpp"
+#include "engine/money/cash_flow.hpp"
+#include "engine/plan/plan.hpp"
 #include "tests/unit/engine_blend_fixture.hpp"
 
 namespace gputco {

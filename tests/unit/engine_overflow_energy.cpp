@@ -1,12 +1,12 @@
 // A blend's energy and CO2e include its rented overflow (issue #21 finding H1), computed as
-// the overflow rental computes its own (engine/energy.cpp energy_rows, billed by use): busy
+// the overflow rental computes its own (engine/money/energy.cpp energy_rows, billed by use): busy
 // instance-hours / goodput x the rented device's power x its PUE, at its grid intensity.
 // Hand-computed cases.
 #include <gtest/gtest.h>
 
-#include "engine/cash_flow.hpp"
-#include "engine/energy.hpp"
-#include "engine/plan.hpp"
+#include "engine/money/cash_flow.hpp"
+#include "engine/money/energy.hpp"
+#include "engine/plan/plan.hpp"
 #include "tests/unit/engine_blend_fixture.hpp"
 
 namespace gputco {

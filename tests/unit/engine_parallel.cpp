@@ -1,4 +1,4 @@
-// parallel_for (engine/parallel.hpp): every index once, results by index, exceptions carried
+// parallel_for (engine/base/parallel.hpp): every index once, results by index, exceptions carried
 // back to the caller after every thread is joined.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/parallel.hpp"
+#include "engine/base/parallel.hpp"
 
 namespace gputco {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/billing.hpp"
-#include "engine/cash_flow.hpp"
-#include "engine/error.hpp"
-#include "engine/load_shape.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/billing.hpp"
+#include "engine/finance/load_shape.hpp"
+#include "engine/money/cash_flow.hpp"
 
 namespace gputco {
 namespace {

@@ -1,8 +1,8 @@
 // Two plans side by side (issue #15, gputco diff): inputs and options matched, changes named.
 #include <gtest/gtest.h>
 
-#include "engine/error.hpp"
-#include "engine/plan_diff.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/plan_diff.hpp"
 
 namespace gputco {
 namespace {

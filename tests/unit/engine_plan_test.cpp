@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/plan.hpp"
 
 namespace gputco {
 namespace {

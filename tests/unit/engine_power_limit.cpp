@@ -1,5 +1,5 @@
-// A card under a power limit (engine/power_limit.hpp): the compute-share curve fitted on the
-// published sweeps of tests/data/reference/power_limit_measured.csv, what it does to decode and
+// A card under a power limit (engine/hardware/power_limit.hpp): the compute-share curve fitted on
+// the published sweeps of tests/data/reference/power_limit_measured.csv, what it does to decode and
 // prefill, the load power energy counts, and the limits refused.
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
-#include "engine/power_limit.hpp"
-#include "engine/speed.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/calibration.hpp"
+#include "engine/hardware/power_limit.hpp"
+#include "engine/hardware/speed.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/reference_data.hpp"
 
@@ -76,7 +76,7 @@ TEST(PowerLimit, curveMatchesTheSweeps) {
                 fitted[i].compute_share, compiled[i].compute_share);
     EXPECT_DOUBLE_EQ(fitted[i].fraction, compiled[i].fraction);
     EXPECT_NEAR(fitted[i].compute_share, compiled[i].compute_share, 0.0005)
-        << "refit the knots in engine/power_limit.cpp";
+        << "refit the knots in engine/hardware/power_limit.cpp";
   }
   for (const PowerSample& s : samples) {
     const double curve = power_curve_at(compiled, s.fraction);

@@ -6,7 +6,8 @@
 
 #include <numeric>
 
-#include "engine/plan.hpp"
+#include "engine/money/books.hpp"
+#include "engine/plan/plan.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

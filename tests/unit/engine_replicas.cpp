@@ -1,10 +1,10 @@
-// Replicas in a box (issue #21, item 2, engine/replicas.hpp): a box of N GPUs that holds the
-// model on k of them serves N / k instances, the layout chosen by the serving model, and the
+// Replicas in a box (issue #21, item 2, engine/serving/replicas.hpp): a box of N GPUs that holds
+// the model on k of them serves N / k instances, the layout chosen by the serving model, and the
 // plan's capacity is the instances' sum.
 #include <gtest/gtest.h>
 
-#include "engine/plan.hpp"
-#include "engine/replicas.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/serving/replicas.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/sensitivity.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

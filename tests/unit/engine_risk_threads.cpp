@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/risk.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/sensitivity.hpp"
+#include "engine/risk/risk.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

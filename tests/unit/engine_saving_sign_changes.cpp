@@ -7,9 +7,9 @@
 
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/finance.hpp"
-#include "engine/metrics.hpp"
+#include "engine/base/error.hpp"
+#include "engine/finance/finance.hpp"
+#include "engine/money/metrics.hpp"
 
 namespace gputco {
 namespace {

@@ -2,7 +2,7 @@
 // option and one hourly rental, every figure chosen so the results can be worked by hand.
 #pragma once
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 
 namespace gputco::test {
 

@@ -8,9 +8,9 @@
 #include <random>
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/risk.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/sensitivity.hpp"
+#include "engine/risk/risk.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

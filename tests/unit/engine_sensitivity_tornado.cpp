@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "engine/error.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

@@ -1,4 +1,4 @@
-// The serving constants compiled into engine/serving_profile.cpp are those the fit on the
+// The serving constants compiled into engine/serving/serving_profile.cpp are those the fit on the
 // measured rows gives (tests/data/reference/serving_measured.csv with serving_configs.csv);
 // the in-sample, leave-one-out and held-out errors (serving_validation.csv, never fitted) stay
 // within bounds set just above today's figures. scripts/calibrate-serving runs these tests
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/serving_calibration.hpp"
+#include "engine/base/error.hpp"
+#include "engine/serving/serving_calibration.hpp"
 #include "tests/support/serving_data.hpp"
 
 namespace gputco {
@@ -99,7 +99,7 @@ TEST(ServingCalibration, compiledConstantsAreTheFitOfTheMeasuredRows) {
   const auto expect = [](const char* name, double compiled_value, double fitted_value) {
     EXPECT_NEAR(compiled_value, fitted_value, 1e-3 * std::abs(fitted_value))
         << name << " compiled " << compiled_value << ", refitted " << fitted_value
-        << ": run scripts/calibrate-serving and update engine/serving_profile.cpp";
+        << ": run scripts/calibrate-serving and update engine/serving/serving_profile.cpp";
   };
   expect("bandwidth_efficiency", compiled.bandwidth_efficiency, f.bandwidth_efficiency);
   expect("compute_efficiency", compiled.compute_efficiency, f.compute_efficiency);

@@ -1,4 +1,4 @@
-// The user's measurements win (engine/serving_measured.hpp).
+// The user's measurements win (engine/serving/serving_measured.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/serving_measured.hpp"
+#include "engine/serving/serving_measured.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/support/reference_data.hpp"
 

@@ -1,16 +1,16 @@
-// The serving model (engine/serving.hpp): the decode step with both roofs worked by hand, the
-// KV-capped batch, MoE experts touched, the throughput with prefill inside it (DOMAIN V4),
+// The serving model (engine/serving/serving.hpp): the decode step with both roofs worked by hand,
+// the KV-capped batch, MoE experts touched, the throughput with prefill inside it (DOMAIN V4),
 // layout choice, latency targets, queueing, and the formats an engine refuses or runs with a
 // fallback.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "engine/compute_capability.hpp"
-#include "engine/error.hpp"
-#include "engine/serving.hpp"
-#include "engine/serving_queue.hpp"
-#include "engine/speed.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/compute_capability.hpp"
+#include "engine/hardware/speed.hpp"
+#include "engine/serving/serving.hpp"
+#include "engine/serving/serving_queue.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {
@@ -509,8 +509,7 @@ TEST(ServingFormats, computeCapabilityFollowsTheEnginesSupportMatrices) {
   EXPECT_NE(refusal(ServingEngine::vllm, "INT4-AWQ", v100).find("AWQ from compute capability 7.5"),
             std::string::npos);
   EXPECT_NE(refusal(ServingEngine::sglang, "F16", v100).find("7.5 or more"), std::string::npos);
-  EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "F16", t4).find("8.0 or more"),
-            std::string::npos);
+  EXPECT_NE(refusal(ServingEngine::tensorrt_llm, "F16", t4).find("8.0 or more"), std::string::npos);
   // A T4 runs FP8 weight-only in vLLM; an A100 BF16 natively.
   EXPECT_EQ(refusal(ServingEngine::vllm, "FP8", t4), "");
   EXPECT_NE(format_support(ServingEngine::vllm, "FP8", KvCacheType::f16, t4).fallback, "");

@@ -1,17 +1,17 @@
 // A plan's capacity from the serving model (issue #21 items 3C/4,
-// engine/serving_capacity_plan.hpp): an option on vLLM gets what serving_capacity() returns for the
-// same inputs, a latency target that binds lowers the capacity and raises the units and the cost, a
-// target no batch meets leaves the option unpriced naming its key (issue #43), and the llama.cpp
-// default keeps the llama.cpp model.
+// engine/fleet/serving_capacity_plan.hpp): an option on vLLM gets what serving_capacity() returns
+// for the same inputs, a latency target that binds lowers the capacity and raises the units and the
+// cost, a target no batch meets leaves the option unpriced naming its key (issue #43), and the
+// llama.cpp default keeps the llama.cpp model.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <string>
 
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
-#include "engine/serving_capacity_plan.hpp"
+#include "engine/base/error.hpp"
+#include "engine/fleet/serving_capacity_plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {

@@ -1,5 +1,5 @@
-// A latency target no layout meets (engine/serving.hpp): the box reports the best figure over
-// every layout it searched, naming the layout reaching it, not the figure of the layout with
+// A latency target no layout meets (engine/serving/serving.hpp): the box reports the best figure
+// over every layout it searched, naming the layout reaching it, not the figure of the layout with
 // the most throughput; a layout fixed by the caller says what the layouts not searched reach;
 // the serving finder keeps the box nearest the target and lists the rows missing it nearest
 // first; a plan names the nearest layout.
@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/error.hpp"
-#include "engine/plan.hpp"
-#include "engine/serving.hpp"
-#include "engine/serving_finder.hpp"
+#include "engine/base/error.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/serving/serving.hpp"
+#include "engine/serving/serving_finder.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {
@@ -90,8 +90,8 @@ TEST(ServingTarget, noLayoutMeetingTheTargetReportsTheBestOfEveryLayout) {
   // (a quarter of the weights per GPU), 18.7 ms, against 36.8 ms for TP1 (four replicas, the
   // most throughput, the layout the report named before). TP4's step, as `throughput --batch 1
   // --tp 4` breaks it down: 17.66 GB of weights per GPU read at 0.656 x 0.794^2 (the fitted
-  // bandwidth efficiency and TP factor per doubling, engine/serving_profile.cpp) of 3,350 GB/s
-  // = 12.74 ms, attention 0.06 ms, two all-reduces per layer 1.44 ms, the fixed 4.50 ms.
+  // bandwidth efficiency and TP factor per doubling, engine/serving/serving_profile.cpp) of 3,350
+  // GB/s = 12.74 ms, attention 0.06 ms, two all-reduces per layer 1.44 ms, the fixed 4.50 ms.
   const std::vector<ServingCapacity> layouts = batch_one_by_layout(4);
   // TP1, TP2, TP4 x PP1, TP1 x PP2, TP1 x PP4 and TP2 x PP2 all hold the model.
   ASSERT_EQ(layouts.size(), 6u);

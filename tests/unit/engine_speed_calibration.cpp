@@ -1,6 +1,6 @@
-// The decode constants compiled into engine/calibration.cpp are those a least-squares fit on
-// tests/data/reference/decode_measured.csv gives. Prints the constants and the MAPE per
-// backend family (scripts/calibrate-decode runs these tests).
+// The decode constants compiled into engine/hardware/calibration.cpp are those a least-squares fit
+// on tests/data/reference/decode_measured.csv gives. Prints the constants and the MAPE per backend
+// family (scripts/calibrate-decode runs these tests).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/calibration.hpp"
 #include "tests/support/reference_data.hpp"
 
 namespace gputco {
@@ -40,7 +40,7 @@ void expect_constant(Backend backend, const char* name, double compiled, double 
                      double tolerance) {
   EXPECT_NEAR(compiled, fitted, tolerance)
       << to_string(backend) << ": " << name << " compiled " << compiled << ", refitted " << fitted
-      << ": run scripts/calibrate-decode and update engine/calibration.cpp";
+      << ": run scripts/calibrate-decode and update engine/hardware/calibration.cpp";
 }
 
 TEST(DecodeCalibration, constantsMatchTheMeasuredRows) {

@@ -7,9 +7,9 @@
 
 #include <limits>
 
-#include "engine/calibration.hpp"
-#include "engine/error.hpp"
-#include "engine/speed.hpp"
+#include "engine/base/error.hpp"
+#include "engine/hardware/calibration.hpp"
+#include "engine/hardware/speed.hpp"
 #include "tests/support/reference_data.hpp"
 #include "tests/support/tolerance.hpp"
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {

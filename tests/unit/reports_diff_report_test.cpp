@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "engine/plan_diff.hpp"
+#include "engine/plan/plan_diff.hpp"
 #include "reports/diff_report.hpp"
 #include "reports/text_report.hpp"
 

@@ -18,8 +18,8 @@ TEST(RiskKeys, reportsListTheKeysInTheSectionsOrder) {
   std::vector<std::string> keys;
   for (const auto& t : texts) keys.push_back(t.key);
   EXPECT_EQ(keys, (std::vector<std::string>{"purchase_price", "rental_rate", "resale", "tariff",
-                                            "utilization", "maintenance", "failure_rate",
-                                            "demand", "growth"}));
+                                            "utilization", "maintenance", "failure_rate", "demand",
+                                            "growth"}));
   // The [risk] keys the reader takes: the same, then the correlation.
   std::vector<std::string> section = keys;
   section.push_back("correlation_purchase_rental");
@@ -31,7 +31,7 @@ TEST(RiskKeys, reportsListTheKeysInTheSectionsOrder) {
   EXPECT_EQ(texts[4].input, &m.hours_per_day);
   EXPECT_EQ(texts[4].name, "hours per day");
   EXPECT_EQ(texts[8].input, &m.growth);
-  // The built-in defaults (engine/sensitivity.hpp RiskModel), in whole percents.
+  // The built-in defaults (engine/plan/sensitivity.hpp RiskModel), in whole percents.
   EXPECT_EQ(texts[0].distribution, "triangular -15 % / 0 % / +15 %");
   EXPECT_EQ(texts[1].distribution, "triangular -20 % / 0 % / +20 %");
   EXPECT_EQ(texts[2].distribution, "uniform -50 % .. +50 %");

@@ -22,10 +22,10 @@
 #include <future>
 #include <regex>
 
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
 #include "pricing/catalog.hpp"
-#include "reports/xlsx_report.hpp"
-#include "reports/xlsx_sheets.hpp"
+#include "reports/xlsx/report.hpp"
+#include "reports/xlsx/sheets.hpp"
 #include "scenarios/overrides.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"

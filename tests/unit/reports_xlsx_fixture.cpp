@@ -13,8 +13,9 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "engine/finance.hpp"
-#include "engine/metrics.hpp"
+#include "engine/finance/finance.hpp"
+#include "engine/money/books.hpp"
+#include "engine/money/metrics.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
@@ -287,7 +288,8 @@ void recompute_money(SamplePlan& sample) {
   plan.options[0].break_even_hours_per_day =
       fixed / saving / (in.workload.days_per_month * in.finance.horizon_months);
   // Payback and IRR of the saving (rented - owned, month by month), by the engine's stated
-  // rules (engine/metrics.hpp payback_months, engine/finance.hpp internal_rate_of_return).
+  // rules (engine/money/metrics.hpp payback_months, engine/finance/finance.hpp
+  // internal_rate_of_return).
   std::vector<double> monthly_saving(plan.options[0].cash_flow.total.size());
   for (size_t m = 0; m < monthly_saving.size(); ++m) {
     monthly_saving[m] = plan.options[1].cash_flow.total[m] - plan.options[0].cash_flow.total[m];

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan.hpp"
-#include "engine/sensitivity.hpp"
+#include "engine/plan/plan.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "scenarios/resolved.hpp"
 
 namespace gputco::test {
@@ -20,7 +20,7 @@ struct SamplePlan {
 
 /// Three options over 24 months (buy two used RTX 3090, rent one H100 by the hour, rent a
 /// server by the month). Cash flows, totals, NPVs and annual costs computed in the test by
-/// the math stated in engine/plan.hpp; scenario.inputs lists every input with provenance.
+/// the math stated in engine/plan/plan.hpp; scenario.inputs lists every input with provenance.
 SamplePlan sample_plan();
 
 /// The same scenario with full model and device data, planned by the engine's make_plan:

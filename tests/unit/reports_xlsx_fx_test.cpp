@@ -2,8 +2,8 @@
 // currency is a formula of its published amount and the rate fx.CURRENCY, both inputs.
 #include <gtest/gtest.h>
 
-#include "reports/xlsx_names.hpp"
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/names.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "reports/xlsx_cells.hpp"
-#include "reports/xlsx_report.hpp"
-#include "reports/xlsx_sheets.hpp"
+#include "reports/xlsx/cells.hpp"
+#include "reports/xlsx/report.hpp"
+#include "reports/xlsx/sheets.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

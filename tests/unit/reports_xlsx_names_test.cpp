@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/xlsx_names.hpp"
+#include "reports/xlsx/names.hpp"
 
 namespace gputco {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

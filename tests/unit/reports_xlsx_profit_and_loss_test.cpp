@@ -6,7 +6,7 @@
 #include <cmath>
 #include <regex>
 
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

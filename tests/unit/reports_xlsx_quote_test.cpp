@@ -12,10 +12,10 @@
 #include <fstream>
 #include <regex>
 
-#include "engine/instalment.hpp"
+#include "engine/money/instalment.hpp"
 #include "pricing/catalog.hpp"
-#include "reports/xlsx_report.hpp"
-#include "reports/xlsx_sheets.hpp"
+#include "reports/xlsx/report.hpp"
+#include "reports/xlsx/sheets.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "tests/support/paths.hpp"

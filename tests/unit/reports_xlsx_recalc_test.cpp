@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "engine/sensitivity.hpp"
-#include "reports/xlsx_report.hpp"
+#include "engine/plan/sensitivity.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

@@ -7,7 +7,7 @@
 #include <regex>
 #include <string>
 
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

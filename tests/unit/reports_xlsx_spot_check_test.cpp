@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/catalog.hpp"
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/report.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "tests/support/paths.hpp"

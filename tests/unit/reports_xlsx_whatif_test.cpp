@@ -9,9 +9,9 @@
 #include <cmath>
 #include <filesystem>
 
-#include "engine/metrics.hpp"
-#include "reports/xlsx_names.hpp"
-#include "reports/xlsx_report.hpp"
+#include "engine/money/metrics.hpp"
+#include "reports/xlsx/names.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

@@ -15,7 +15,7 @@
 #include <regex>
 #include <set>
 
-#include "reports/xlsx_report.hpp"
+#include "reports/xlsx/report.hpp"
 #include "tests/unit/reports_xlsx_fixture.hpp"
 
 namespace gputco {

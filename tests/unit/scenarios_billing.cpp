@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <sstream>
 
-#include "engine/finance.hpp"
-#include "engine/plan.hpp"
-#include "engine/timeline.hpp"
+#include "engine/finance/finance.hpp"
+#include "engine/money/timeline.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"

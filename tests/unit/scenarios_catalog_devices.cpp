@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/fit.hpp"
+#include "engine/hardware/fit.hpp"
 #include "pricing/catalog.hpp"
 #include "tests/support/reference_data.hpp"
 

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/fit.hpp"
-#include "engine/model_bytes.hpp"
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/fit.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/model_files.hpp"
 #include "tests/support/gguf_writer.hpp"

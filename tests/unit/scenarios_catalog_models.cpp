@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "engine/fit.hpp"
-#include "engine/model_bytes.hpp"
+#include "engine/hardware/fit.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/model_files.hpp"
 #include "tests/support/paths.hpp"

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "engine/fit.hpp"
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/fit.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/model_files.hpp"
 #include "tests/support/paths.hpp"

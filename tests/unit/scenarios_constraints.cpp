@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/constraints.hpp"
 #include "scenarios/resolve.hpp"

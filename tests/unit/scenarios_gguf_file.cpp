@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <string>
 
-#include "engine/fit.hpp"
-#include "engine/model_bytes.hpp"
+#include "engine/hardware/fit.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "scenarios/gguf_file.hpp"
 #include "scenarios/gguf_model.hpp"
 #include "scenarios/model_file_error.hpp"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "engine/model_bytes.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "scenarios/hf_config.hpp"
 #include "scenarios/model_file_error.hpp"
 #include "scenarios/model_files.hpp"

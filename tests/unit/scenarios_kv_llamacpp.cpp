@@ -8,9 +8,9 @@
 // size = X MiB" is the sum asserted here.
 #include <gtest/gtest.h>
 
-#include "engine/fit.hpp"
-#include "engine/model_bytes.hpp"
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/fit.hpp"
+#include "engine/hardware/model_bytes.hpp"
 #include "scenarios/model_files.hpp"
 #include "tests/support/gguf_writer.hpp"
 #include "tests/support/hf_configs.hpp"

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "engine/plan.hpp"
-#include "engine/power_limit.hpp"
+#include "engine/hardware/power_limit.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"

@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "engine/sensitivity.hpp"
+#include "engine/plan/sensitivity.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/overrides.hpp"
 #include "scenarios/resolve.hpp"

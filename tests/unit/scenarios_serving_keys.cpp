@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/error.hpp"
+#include "engine/base/error.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
@@ -145,7 +145,7 @@ TEST_F(ServingKeys, concurrentStreamsIsPerReplicaNeverTheFleetsInFlightCount) {
   // 7,200 requests a day over 8 h at a peak factor of 2 with TPOT and TTFT targets: the
   // streams stay what the file says, 1 by default, whatever the demand (issue #43: Little's
   // law for the whole fleet gave 11 here, 1,459 for a fleet, and fitted them all on one box).
-  // The demand sizes the replicas and units instead (engine/fleet_load.hpp).
+  // The demand sizes the replicas and units instead (engine/fleet/fleet_load.hpp).
   const std::string text = with_workload(
                                "requests_per_day = 7200\nhours_per_day = 8\npeak_factor = 2\n"
                                "tpot_ms = 40\nttft_ms = 1000") +

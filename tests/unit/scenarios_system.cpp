@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/plan.hpp"
+#include "engine/plan/plan.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "engine/calibration.hpp"
+#include "engine/hardware/calibration.hpp"
 #include "pricing/catalog.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"

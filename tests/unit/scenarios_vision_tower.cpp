@@ -1,11 +1,11 @@
 // A multimodal model's vision tower (issue #41 item 2): from a config.json's vision_config or an
-// mmproj GGUF, its weights and image buffer on the first GPU (engine/fit.hpp).
+// mmproj GGUF, its weights and image buffer on the first GPU (engine/hardware/fit.hpp).
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "engine/fit.hpp"
-#include "engine/units.hpp"
+#include "engine/base/units.hpp"
+#include "engine/hardware/fit.hpp"
 #include "scenarios/hf_config.hpp"
 #include "scenarios/mmproj_file.hpp"
 #include "scenarios/model_file_error.hpp"
