@@ -135,6 +135,9 @@ struct StepTime {
   double total_s = 0;
   double memory_s = 0;   ///< weight bytes / bandwidth + KV bytes / bandwidth
   double compute_s = 0;  ///< GEMM FLOPs / compute + attention FLOPs / 16-bit compute
+  /// The measured runs' factors would have taken the step below what the hardware allows
+  /// (every byte at the nameplate bandwidth, every FLOP at the peak): held at that floor.
+  bool at_hardware_floor = false;
 };
 
 /// Everything the step model needs for one replica, resolved (see resolve_replica).
@@ -210,10 +213,13 @@ ReplicaSetup replica_setup(const ServingRequest& request, const Device& device, 
 ReplicaMemory replica_memory(const ReplicaSetup& setup);
 
 /// One decode step of `setup`'s replica at `batch` sequences (>= 1, may be fractional: the
-/// mean of a batch), seconds. Throws EngineError on a batch below 1.
+/// mean of a batch), seconds. Never below the hardware's floor (each kernel at the larger of
+/// its bytes over the nameplate bandwidth and its FLOPs over the peak), whatever factor the
+/// measured runs refitted (StepTime::at_hardware_floor). Throws EngineError on a batch below 1.
 StepTime decode_step(const ReplicaSetup& setup, double batch);
 
-/// Replica time per prompt token of prefill, seconds (the whole replica works on it).
+/// Replica time per prompt token of prefill, seconds (the whole replica works on it); never
+/// below the token's FLOPs at the replica's peak, whatever factor the measured runs refitted.
 double prefill_s_per_token(const ReplicaSetup& setup);
 
 /// The capacity of a box, what `gputco throughput` prints and plans are sized from.

@@ -116,6 +116,16 @@ double matmul_s(const ReplicaSetup& s, double tokens, double gpus, double effici
   const double flops = part == Gemms::all ? all : part == Gemms::experts ? experts : all - experts;
   return tokens * flops / (peak * gpus * efficiency);
 }
+/// The GEMMs' time for `tokens` tokens at the `part`'s FLOPs over the `gpus` GPUs' peak at the
+/// plan's compute precision, no efficiency: the floor no engine beats.
+double peak_matmul_s(const ReplicaSetup& s, double tokens, double gpus, Gemms part) {
+  const double peak = flops_per_s(peak_tflops(s.device, s.compute));
+  if (!(peak > 0)) return 0;
+  const double all = matmul_flops_per_token(s.model);
+  const double experts = expert_flops_per_token(s.model);
+  const double flops = part == Gemms::all ? all : part == Gemms::experts ? experts : all - experts;
+  return tokens * flops / (peak * gpus);
+}
 double attention_s(const ReplicaSetup& s, double tokens, double attended, double gpus,
                    double efficiency) {
   const double peak = flops_per_s(s.device.fp16_tflops);
@@ -312,6 +322,12 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
   t.compute_s = dense_compute + expert_compute + attention_compute;
   t.weights_s = std::max(dense_memory, dense_compute) + std::max(expert_memory, expert_compute);
   t.attention_s = std::max(kv_memory, attention_compute);
+  // What no run can beat: every byte at the full bandwidth and every FLOP at the peak, each
+  // kernel at the larger of the two (the model's roofs without its efficiencies).
+  const double floor_s =
+      std::max(dense_bytes / bandwidth, peak_matmul_s(s, batch, gpus, Gemms::dense)) +
+      std::max(expert_bytes / bandwidth, peak_matmul_s(s, batch, gpus, Gemms::experts)) +
+      std::max(kv_bytes / bandwidth, attention_s(s, batch, resident, gpus, 1.0));
   double measured = s.step_time_factor;
   if (!s.step_corrections.empty()) {
     const double model_s =
@@ -326,6 +342,16 @@ StepTime decode_step(const ReplicaSetup& s, double batch) {
     }
   }
   t.total_s = t.weights_s + t.attention_s + t.communication_s + t.fixed_s + t.per_sequence_s;
+  if (t.total_s < floor_s && t.total_s > 0) {
+    // Runs at another layout (or contradictory ones) refitted the step below the hardware's
+    // roofs: held at them, every part alike.
+    const double up = floor_s / t.total_s;
+    for (double* part : {&t.weights_s, &t.attention_s, &t.communication_s, &t.fixed_s,
+                         &t.per_sequence_s, &t.memory_s, &t.compute_s, &t.total_s}) {
+      *part *= up;
+    }
+    t.at_hardware_floor = true;
+  }
   return t;
 }
 
@@ -356,7 +382,12 @@ double prefill_model_s_per_token(const ReplicaSetup& s) {
 }  // namespace
 
 double prefill_s_per_token(const ReplicaSetup& s) {
-  return prefill_model_s_per_token(s) * s.prefill_time_factor;
+  // No factor from measured runs takes a prompt token below the FLOPs at the GPUs' peak (the
+  // stages of a pipeline working at once, as in the model; llama.cpp's layer split in turns).
+  const double gpus = is_llama_cpp(s) ? s.tp : static_cast<double>(s.tp) * s.pp;
+  const double floor_s = peak_matmul_s(s, 1.0, gpus, Gemms::all) +
+                         attention_s(s, 1.0, s.input_tokens / 2.0, gpus, 1.0);
+  return std::max(prefill_model_s_per_token(s) * s.prefill_time_factor, floor_s);
 }
 
 }  // namespace gputco

@@ -123,6 +123,29 @@ TEST(ServingStep, prefillPerTokenIsFlopsOverCompute) {
   EXPECT_NEAR(prefill_s_per_token(plain_setup()), 0.2e-3 + 1.6384e-6, kRel);
 }
 
+TEST(ServingStep, measuredRunsNeverTakeTheStepBelowTheHardwaresRoofs) {
+  // Runs at another layout refitted the step and the prefill to a hundredth of the model's
+  // (newcomer: a TP1 x PP8 extrapolation prefilled a 70B model faster than the box's peak).
+  ReplicaSetup s = plain_setup();
+  s.step_time_factor = 0.01;
+  s.prefill_time_factor = 0.01;
+  // Batch 1: 10e9 weight bytes at the full 1000e9 B/s = 10 ms (FLOPs at the peak: 0.1 ms); KV
+  // 61.44e6 bytes / 1e12 = 0.06144 ms (FLOPs 245.76e6 / 1e14 = 2.4576 us): 10.06144 ms, where
+  // the factor alone gives 0.2112288 ms.
+  const StepTime t = decode_step(s, 1);
+  EXPECT_TRUE(t.at_hardware_floor);
+  EXPECT_NEAR(t.total_s, 10.06144e-3, kRel);
+  // Every part alike: weights 20 ms of the model's 21.12288 scaled to the floor.
+  EXPECT_NEAR(t.weights_s, 20e-3 * 10.06144 / 21.12288, kRel);
+  // Prefill: 2e10 FLOPs / 200e12 = 0.1 ms + attention 81.92e6 / 100e12 = 0.8192 us.
+  EXPECT_NEAR(prefill_s_per_token(s), 0.1e-3 + 0.8192e-6, kRel);
+  // A factor that leaves the step above the floor is taken as it is.
+  s.step_time_factor = 0.8;
+  const StepTime kept = decode_step(s, 1);
+  EXPECT_FALSE(kept.at_hardware_floor);
+  EXPECT_NEAR(kept.total_s, 0.8 * 21.12288e-3, kRel);
+}
+
 TEST(ServingStep, weightsStopBeingTheLimitNearPeakOverTwiceTheBandwidth) {
   // DOMAIN V1: with weights only, memory stops being the limit near batch = peak x bytes per
   // weight / (2 x bandwidth): about 295 on an H100 in FP8 (1979e12 / (2 x 3.35e12)), 206 on an
