@@ -3,6 +3,7 @@
 // tariff, discount rate...), with where each comes from in words a customer reads.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "reports/source_citation.hpp"
 #include "reports/xlsx/report.hpp"
@@ -13,6 +14,21 @@ namespace {
 
 bool is_fraction(const std::string& unit) {
   return unit.rfind("fraction", 0) == 0 || unit == "per year";
+}
+
+/// Where an option's per-stream decode speed comes from, as the Assumptions sheet says it: the
+/// serving model (refitted to the user's measured runs where there are any) or llama.cpp's
+/// bandwidth model.
+std::string speed_source(const OptionResult& option) {
+  if (!option.serving) return "gputco estimate from memory bandwidth (not a measurement)";
+  const ServingCalibrationSummary& c = option.serving->calibration;
+  if (c.runs == 0) {
+    return "gputco serving model at the mean hour's batch (published constants; not a "
+           "measurement)";
+  }
+  return "gputco serving model at the mean hour's batch, refitted to your " +
+         std::to_string(c.runs) + " measured run(s)" +
+         (c.latest_measured_on.empty() ? std::string() : " (latest " + c.latest_measured_on + ")");
 }
 
 }  // namespace
@@ -99,7 +115,7 @@ void write_assumptions_sheet(SheetWriter& sheet, const Formats& formats, const P
       sheet.text(row, c_what, "Decode speed per stream");
       sheet.number(row, c_value, option.speed.decode_tokens_per_s, formats.decimal1);
       sheet.text(row, c_unit, "tokens/s", formats.indented);
-      sheet.text(row, c_source, "gputco estimate from memory bandwidth (not a measurement)");
+      sheet.text(row, c_source, speed_source(option));
       ++row;
     }
   }

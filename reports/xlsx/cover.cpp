@@ -319,10 +319,12 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
             "The figures are estimates for planning, not an offer and not a guarantee. Prices "
             "are public prices as published on the dates shown on the Sources sheet (as of " +
                 scenario.as_of +
-                "; stale ones are flagged) and change often; speeds are model estimates from "
-                "memory bandwidth, not measurements of your workload. Check current prices "
-                "before you buy or sign.",
-            5);
+                "; stale ones are flagged) and change often; speeds are gputco's estimates "
+                "(llama.cpp decode from memory bandwidth, a serving engine's batches from a "
+                "step model fitted on published runs) unless the Assumptions sheet marks them "
+                "measured, not measurements of your workload. Check current prices before you "
+                "buy or sign.",
+            6);
 
   // A narrow value column keeps numbers next to their labels; text runs on to the right.
   // 33 + 24 + 55 characters print at 80 % or more, portrait, on A4 and Letter.
