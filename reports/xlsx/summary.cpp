@@ -18,8 +18,9 @@ namespace gputco::xlsx {
 
 const char* cost_component_label(size_t which) {
   static constexpr std::array<const char*, kCostComponents> kLabels = {
-      "Capex",   "Energy", "Maintenance", "Hosting", "Colocation extras", "Failures", "Licences",
-      "Support", "Rent",   "Financing",   "Staff",   "Insurance",         "VAT",      "Resale"};
+      "Capex",    "Energy",    "Maintenance", "Hosting",        "Colocation extras",
+      "Failures", "Licences",  "Support",     "Rent, API fees", "Financing",
+      "Staff",    "Insurance", "VAT",         "Resale"};
   return kLabels.at(which);
 }
 
