@@ -66,7 +66,7 @@ int plan_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "quiet,q", po::bool_switch(&quiet),
       "print nothing but errors (and the output a --format asked for)")(
       "quote", po::bool_switch(&quote),
-      "write the customer-facing workbook to attach to a quote (Cover, Summary, Sources; "
+      "write the customer-facing workbook to attach to a quote (Cover, Summary, Assumptions, Sources; "
       "figures as values)")("catalog", po::value(&catalog_path)->value_name("DB"),
                             kCatalogOptionHelp);
   const auto vm = parse_arguments(args, visible, {{"scenario", &scenario_path}});

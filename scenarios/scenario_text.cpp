@@ -88,6 +88,13 @@ ScenarioFormat scenario_format(const std::string& path, const std::string& conte
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == "ini") return ScenarioFormat::ini;
   if (ext == "json") return ScenarioFormat::json;
+  if (ext == "xlsx" || ext == "xls" || ext == "ods") {
+    // Newcomer: `gputco diff old.xlsx new.xlsx` said only "unknown scenario format".
+    throw ScenarioError(path, 0, "",
+                        "a workbook is gputco's output, not a scenario: give the scenario (.ini "
+                        "or .json) it was planned from, or, to compare two plans, their JSON "
+                        "(gputco plan SCENARIO --json > plan.json)");
+  }
   throw ScenarioError(path, 0, "",
                       "unknown scenario format: expected a .ini or .json file (or - for "
                       "standard input)");
