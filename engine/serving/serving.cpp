@@ -334,6 +334,34 @@ ServingCapacity capacity_of_layout(const ServingRequest& request, const ReplicaS
 
 }  // namespace
 
+namespace {
+
+/// True when one of the user's runs `runs` ran TP `tp` x PP `pp`.
+bool is_measured_layout(const std::vector<MeasuredServingRun>& runs, int tp, int pp) {
+  return std::any_of(runs.begin(), runs.end(), [&](const MeasuredServingRun& run) {
+    const ServingLayout l = run_layout(run);
+    return l.tp == tp && l.pp == pp;
+  });
+}
+
+/// Where the layout `result` took is none of the runs' (`runs`, not empty): says so in its
+/// calibration summary with the layouts they ran, the refitted model's extrapolation.
+void say_unmeasured_layout(ServingCapacity& result, const std::vector<MeasuredServingRun>& runs) {
+  if (is_measured_layout(runs, result.tp, result.pp)) return;
+  std::string layouts_measured;
+  for (const MeasuredServingRun& run : runs) {
+    const ServingLayout l = run_layout(run);
+    const std::string text = fmt::format("TP{} x PP{}", l.tp, l.pp);
+    if (layouts_measured.find(text) == std::string::npos) {
+      layouts_measured += (layouts_measured.empty() ? "" : ", ") + text;
+    }
+  }
+  result.calibration.unmeasured_layout = fmt::format("TP{} x PP{}", result.tp, result.pp);
+  result.calibration.measured_layouts = layouts_measured;
+}
+
+}  // namespace
+
 ServingCapacity serving_capacity(const ServingRequest& request, const Device& installed, int count,
                                  const ServingLayout& layout, const ServingGoal& goal) {
   // A power limit lowers the compute roofs (engine/hardware/power_limit.hpp); the rest sees the
@@ -365,6 +393,7 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
   const MeasuredCalibration* calibration = measured ? &*measured : nullptr;
   std::optional<ServingCapacity> best;
   double best_box = -1;
+  bool best_measured = false;
   int fitting = 0;
   for (const auto& [tp, pp] : layouts) {
     const ReplicaSetup s =
@@ -378,20 +407,27 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
     // A layout whose whole-batch throughput cannot beat the best one met needs no latency
     // search (the searches under a TTFT target are the expensive part).
     if (goal.ttft_p99_ms && best && best->target_met &&
+        (best_measured || !is_measured_layout(runs, tp, pp)) &&
         serving_detail::evaluate(s, cap).output_per_s * (count / (tp * pp)) <= best_box) {
       continue;
     }
     const ServingCapacity c = capacity_of_layout(request, s, memory, cap, count, goal, support,
                                                  serving_detail::choose_batch(s, cap, goal));
     const double box = c.output_tokens_per_s;
-    // Targets met first, then throughput; none met: the nearest the targets. Ties keep the
-    // earlier (fewer GPUs, less PP).
-    const bool better = !best || (c.target_met && !best->target_met) ||
-                        (c.target_met && best->target_met && box > best_box * (1 + 1e-9)) ||
-                        (!c.target_met && !best->target_met && nearer_latency_target(c, *best));
+    const bool measured_layout = is_measured_layout(runs, tp, pp);
+    // Targets met first, then a layout the user's runs measured (measurements win over the
+    // refitted model's extrapolation to another layout), then throughput; none met: the
+    // nearest the targets. Ties keep the earlier (fewer GPUs, less PP).
+    const bool both_met = c.target_met && best && best->target_met;
+    const bool better =
+        !best || (c.target_met && !best->target_met) ||
+        (both_met && measured_layout && !best_measured) ||
+        (both_met && measured_layout == best_measured && box > best_box * (1 + 1e-9)) ||
+        (!c.target_met && !best->target_met && nearer_latency_target(c, *best));
     if (better) {
       best = c;
       best_box = box;
+      best_measured = measured_layout;
     }
   }
   if (!best) throw_no_layout(request, device, count, goal, support, layouts, fitting);
@@ -413,21 +449,7 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
   }
   if (measured) {
     result.calibration = measured->summary;
-    // Which layouts the runs measured: another one is the refitted model's extrapolation.
-    std::string layouts_measured;
-    bool layout_measured = false;
-    for (const MeasuredServingRun& run : runs) {
-      const ServingLayout l = run_layout(run);
-      layout_measured = layout_measured || (l.tp == result.tp && l.pp == result.pp);
-      const std::string text = fmt::format("TP{} x PP{}", l.tp, l.pp);
-      if (layouts_measured.find(text) == std::string::npos) {
-        layouts_measured += (layouts_measured.empty() ? "" : ", ") + text;
-      }
-    }
-    if (!layout_measured) {
-      result.calibration.unmeasured_layout = fmt::format("TP{} x PP{}", result.tp, result.pp);
-      result.calibration.measured_layouts = layouts_measured;
-    }
+    say_unmeasured_layout(result, runs);
     if (const MeasuredServingRun* run = run_of_shape(runs, request, result, count)) {
       use_measured_figures(result, *run);
     }

@@ -129,10 +129,11 @@ TEST_F(CliCalibrate, badInputIsRefusedNamingFileAndFieldAndNothingIsStored) {
   EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 3u);  // the cookbook's alone
 }
 
-TEST_F(CliCalibrate, aLayoutNoRunMeasuredIsSaidToBeExtrapolated) {
-  // Runs of TP4 on 4 x H100; at batch 64 the layout search takes TP2 x 2 replicas, which no
-  // run measured: its figures are the refitted model's, and the output says so (a newcomer
-  // read 4,539 tokens/s "measured" beside a measured 3,000 at TP4).
+TEST_F(CliCalibrate, theLayoutSearchPrefersAMeasuredLayoutAndSaysWhenItExtrapolates) {
+  // Runs of TP4 on 4 x H100. At batch 64 the refitted model puts TP2 x 2 replicas ahead, a
+  // layout no run measured (a newcomer read its 4,539 tokens/s as "measured" beside a
+  // measured 3,000 at TP4; another saw a fleet move to an unmeasured TP1 x PP8): the search
+  // takes the measured TP4, measurements winning over the model's extrapolation.
   test::write_file(dir_.file("runs.csv"), kH100Tp4Runs);
   ASSERT_EQ(gputco({"calibrate", dir_.file("runs.csv")}).exit_code, 0);
   const std::vector<std::string> base = {
@@ -143,20 +144,21 @@ TEST_F(CliCalibrate, aLayoutNoRunMeasuredIsSaidToBeExtrapolated) {
       "64"};
   const auto chosen = gputco(base);
   ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
-  ASSERT_NE(chosen.out.find("layout TP2 x PP1: 2 replica(s)"), std::string::npos) << chosen.out;
-  EXPECT_NE(chosen.out.find("extrapolated: calibrated on 3 runs of yours"), std::string::npos)
+  ASSERT_NE(chosen.out.find("layout TP4 x PP1: 1 replica(s)"), std::string::npos) << chosen.out;
+  EXPECT_NE(chosen.out.find("measured: calibrated on 3 runs of yours"), std::string::npos)
       << chosen.out;
-  EXPECT_NE(chosen.out.find("none of them ran TP2 x PP1 (they ran TP4 x PP1): its figures "
-                            "extrapolate the refitted model"),
+  EXPECT_EQ(chosen.out.find("extrapolate"), std::string::npos) << chosen.out;
+  // Asked for TP2, the figures are the refitted model's, and the output says so.
+  std::vector<std::string> tp2 = base;
+  tp2.insert(tp2.end(), {"--tp", "2"});
+  const auto extrapolated = gputco(tp2);
+  ASSERT_EQ(extrapolated.exit_code, 0) << extrapolated.err;
+  EXPECT_NE(extrapolated.out.find("extrapolated: calibrated on 3 runs of yours"), std::string::npos)
+      << extrapolated.out;
+  EXPECT_NE(extrapolated.out.find("none of them ran TP2 x PP1 (they ran TP4 x PP1): its figures "
+                                  "extrapolate the refitted model"),
             std::string::npos)
-      << chosen.out;
-  std::vector<std::string> tp4 = base;
-  tp4.insert(tp4.end(), {"--tp", "4"});
-  const auto measured = gputco(tp4);
-  ASSERT_EQ(measured.exit_code, 0) << measured.err;
-  EXPECT_NE(measured.out.find("measured: calibrated on 3 runs of yours"), std::string::npos)
-      << measured.out;
-  EXPECT_EQ(measured.out.find("extrapolate"), std::string::npos) << measured.out;
+      << extrapolated.out;
 }
 
 TEST_F(CliCalibrate, aRunNoBoxCouldHaveMeasuredIsRefused) {
