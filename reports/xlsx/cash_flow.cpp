@@ -3,6 +3,7 @@
 // switch its terms on and off), reading the named cells of the Inputs sheet; the engine's
 // figure is each cell's cached result, so the file opens right even where nothing
 // recalculates. The formulas restate engine/plan/plan.hpp (option_cash_flow) term by term.
+#include <algorithm>
 #include <cmath>
 
 #include "reports/xlsx/block_formulas.hpp"
@@ -272,6 +273,40 @@ void write_block(SheetWriter& sheet, const Formats& formats, const OptionResult&
 
 }  // namespace
 
+namespace {
+
+/// Characters `value` takes printed with thousands separators and `decimals` decimals, a sign
+/// and one character of margin.
+double printed_width(double value, int decimals) {
+  if (!std::isfinite(value) || value < 1) return 0;
+  const double digits = std::floor(std::log10(value)) + 1;
+  return digits + std::floor((digits - 1) / 3) + (decimals > 0 ? decimals + 1 : 0) + 1 + 1;
+}
+
+/// Characters a Cash flow column of numbers needs so that no cell shows ###: the largest
+/// horizon sum any row can reach, money (every flow's magnitude summed, two decimals) or a
+/// count (the tokens served, the energy: whole numbers); at least 15 (an amount up to 10^9).
+double number_column_width(const Plan& plan) {
+  double width = 15;
+  for (const OptionResult& option : plan.options) {
+    const CashFlow& cf = option.cash_flow;
+    double flows = 0, tokens = 0, kwh = 0;
+    for (size_t m = 0; m < cf.total.size(); ++m) {
+      for (const std::vector<double>* row : {&cf.total, &cf.capex, &cf.rent, &cf.resale,
+                                             &cf.financing, &cf.energy, &cf.book_value}) {
+        if (m < row->size()) flows += std::fabs((*row)[m]);
+      }
+      if (m < cf.energy_kwh.size()) kwh += std::fabs(cf.energy_kwh[m]);
+    }
+    for (const double t : option.tokens_served) tokens += std::fabs(t);
+    width =
+        std::max({width, printed_width(flows, 2), printed_width(tokens, 0), printed_width(kwh, 0)});
+  }
+  return width;
+}
+
+}  // namespace
+
 CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sheet,
                                      const Formats& formats, const Plan& plan,
                                      const ResolvedScenario& scenario, const InputNames& names,
@@ -361,9 +396,11 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
   }
 
   sheet.width(layout.label_col, layout.label_col, 38);
-  sheet.width(layout.sum_col, layout.sum_col, 15);
-  // 15 characters: an amount up to 10^9 never shows ### (formats.money).
-  sheet.width(layout.first_month_col, layout.last_month_col, 15);
+  // 15 characters: an amount up to 10^9 never shows ### (formats.money); wider where a sum is
+  // larger (newcomer: 27 trillion tokens served over a fleet's horizon showed ###).
+  const double width = number_column_width(plan);
+  sheet.width(layout.sum_col, layout.sum_col, width);
+  sheet.width(layout.first_month_col, layout.last_month_col, width);
   worksheet_freeze_panes(sheet.raw(), layout.month_row + 1, layout.first_month_col);
   check_xlsx(worksheet_repeat_columns(sheet.raw(), layout.label_col, layout.sum_col),
              "setting Cash flow print titles");
