@@ -135,14 +135,19 @@ int remove_runs(const std::string& catalog_path, const std::vector<std::string>&
   return 0;
 }
 
-}  // namespace
-
-int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  po::options_description visible(kUsage);
+/// What the command line asked for: the flags a benchmark file may leave out, the mode
+/// (files, --list or --remove) and where to write.
+struct CalibrateArguments {
   BenchmarkFlags flags;
   std::string format_name, catalog_path;
   std::vector<std::string> files, remove;
   bool list = false, json = false, dry_run = false;
+};
+
+/// calibrate's options, written into `a`; kUsage is the description's caption.
+po::options_description calibrate_options(CalibrateArguments& a) {
+  po::options_description visible(kUsage);
+  BenchmarkFlags& flags = a.flags;
   visible.add_options()("help,h", "this text")(
       "model", po::value(&flags.model)->value_name("ID"),
       "the model the runs served (catalog id or Hugging Face id), where the file does not say")(
@@ -162,48 +167,35 @@ int calibrate_command(const std::vector<std::string>& args, std::ostream& out, s
       "f16 | fp8 | q8_0 | q4_0 (default: the file's, else the engine's default)")(
       "measured-on", po::value(&flags.measured_on)->value_name("DATE"),
       "the day the runs ran (default: the file's date, else its modification day)")(
-      "format", po::value(&format_name)->value_name("F"),
+      "format", po::value(&a.format_name)->value_name("F"),
       "vllm-bench-serve | sglang-bench-serving | trtllm-bench | genai-perf | llama-bench | csv "
-      "(default: told by the content)")("dry-run", po::bool_switch(&dry_run),
+      "(default: told by the content)")("dry-run", po::bool_switch(&a.dry_run),
                                         "read and check the files, store nothing")(
-      "list", po::bool_switch(&list), "list the stored runs (of --model)")(
-      "remove", po::value(&remove)->multitoken()->value_name("RUN|FILE|SHA256"),
+      "list", po::bool_switch(&a.list), "list the stored runs (of --model)")(
+      "remove", po::value(&a.remove)->multitoken()->value_name("RUN|FILE|SHA256"),
       "remove stored runs: an id (run-3), a file name, or 8+ hex digits of its SHA-256")(
-      "json", po::bool_switch(&json), "--list as JSON")(
-      "catalog", po::value(&catalog_path)->value_name("DB"),
+      "json", po::bool_switch(&a.json), "--list as JSON")(
+      "catalog", po::value(&a.catalog_path)->value_name("DB"),
       "user catalog to write (default: the config file's [catalog] path, else "
       "$XDG_DATA_HOME/gputco/catalog.sqlite, else ~/.local/share/gputco/catalog.sqlite)");
-  po::options_description all;
-  all.add(visible);
-  all.add_options()("file", po::value(&files));
-  po::positional_options_description positions;
-  positions.add("file", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    out << visible << "\n";
-    return 0;
-  }
-  const int modes = (list ? 1 : 0) + (!remove.empty() ? 1 : 0) + (!files.empty() ? 1 : 0);
-  if (modes != 1) {
-    throw UsageError(
-        "calibrate: give benchmark files to import, or --list, or --remove (one of them)");
-  }
-  if (json && !list) throw UsageError("calibrate: --json goes with --list");
-  if (list) return list_runs(catalog_path, flags.model, json, out);
-  if (!remove.empty()) return remove_runs(catalog_path, remove, out, err);
+  return visible;
+}
 
+/// The import's flags checked before any file is read: --format (nullopt: told by the content),
+/// --measured-on, and --count, --tp and --pp where given. Throws UsageError naming the flag.
+std::optional<BenchmarkFormat> check_import_flags(const CalibrateArguments& a,
+                                                  const po::variables_map& vm) {
   std::optional<BenchmarkFormat> format;
-  if (!format_name.empty()) {
-    format = parse_benchmark_format(format_name);
+  if (!a.format_name.empty()) {
+    format = parse_benchmark_format(a.format_name);
     if (!format) {
       throw UsageError(
           "calibrate: --format must be vllm-bench-serve, sglang-bench-serving, "
           "trtllm-bench, genai-perf, llama-bench or csv, got '" +
-          format_name + "'");
+          a.format_name + "'");
     }
   }
+  const BenchmarkFlags& flags = a.flags;
   if (!flags.measured_on.empty()) require_date_option("--measured-on", flags.measured_on);
   for (const auto& [name, value] : {std::pair<const char*, int>{"count", flags.gpu_count},
                                     {"tp", flags.tp},
@@ -213,30 +205,30 @@ int calibrate_command(const std::vector<std::string>& args, std::ostream& out, s
                        std::to_string(value));
     }
   }
-  const Catalog catalog = open_catalog(catalog_path);
+  return format;
+}
+
+/// Every run of `a.files`, read and resolved against `catalog` (their notes on `err`).
+std::vector<MeasuredServingRun> read_runs(const CalibrateArguments& a,
+                                          const std::optional<BenchmarkFormat>& format,
+                                          const Catalog& catalog, std::ostream& err) {
   std::vector<MeasuredServingRun> fresh;
-  for (const std::string& file : files) {
+  for (const std::string& file : a.files) {
     const BenchmarkFile read = read_benchmark_file(file, format);
     const ResolvedBenchmark resolved =
-        resolve_benchmark(read, flags, catalog, modification_day(file));
+        resolve_benchmark(read, a.flags, catalog, modification_day(file));
     for (const auto& note : resolved.notes) err << "note: " << visible_text(note) << "\n";
     fresh.insert(fresh.end(), resolved.runs.begin(), resolved.runs.end());
   }
-  const auto disagreements = disagreeing_runs(fresh, catalog.serving_runs());
-  if (!disagreements.empty()) {
-    for (const auto& p : disagreements) err << "error: " << visible_text(p) << "\n";
-    err << "gputco: " << disagreements.size()
-        << (disagreements.size() == 1 ? " disagreement" : " disagreements") << "; nothing stored\n";
-    return 2;
-  }
-  if (dry_run) {
-    for (const auto& run : fresh) out << measured_run_line(run) << "\n";
-    out << fresh.size() << (fresh.size() == 1 ? " run" : " runs")
-        << " read and checked; nothing stored (--dry-run)\n";
-    return 0;
-  }
-  const std::string db = user_catalog_path(catalog_path);
-  for (const std::string& file : files) check_catalog_destination(db, file);
+  return fresh;
+}
+
+/// `fresh` stored in the user catalog, what was stored listed on `out` and what each group
+/// calibrates to; 2 with the problems on `err` and nothing stored when the store refuses them.
+int store_runs(const CalibrateArguments& a, const std::vector<MeasuredServingRun>& fresh,
+               std::ostream& out, std::ostream& err) {
+  const std::string db = user_catalog_path(a.catalog_path);
+  for (const std::string& file : a.files) check_catalog_destination(db, file);
   ServingRunsStored stored;
   try {
     stored = store_serving_runs(db, fresh, today_utc());
@@ -246,11 +238,63 @@ int calibrate_command(const std::vector<std::string>& args, std::ostream& out, s
     return 2;
   }
   out << "stored " << fresh.size() << (fresh.size() == 1 ? " run" : " runs") << " of "
-      << files.size() << (files.size() == 1 ? " file" : " files") << " in " << db << ": "
+      << a.files.size() << (a.files.size() == 1 ? " file" : " files") << " in " << db << ": "
       << stored.inserted << " new, " << stored.unchanged << " already stored\n";
   for (const auto& run : stored.runs) out << "  " << measured_run_line(run) << "\n";
-  print_calibrations(open_catalog(catalog_path.empty() ? db : catalog_path), stored.runs, out, err);
+  print_calibrations(open_catalog(a.catalog_path.empty() ? db : a.catalog_path), stored.runs, out,
+                     err);
   return 0;
+}
+
+/// `gputco calibrate FILE...`: the files' runs checked against each other and the stored ones
+/// (2, nothing stored, when they disagree), then listed (--dry-run) or stored.
+int import_runs(const CalibrateArguments& a, const po::variables_map& vm, std::ostream& out,
+                std::ostream& err) {
+  const std::optional<BenchmarkFormat> format = check_import_flags(a, vm);
+  const Catalog catalog = open_catalog(a.catalog_path);
+  const std::vector<MeasuredServingRun> fresh = read_runs(a, format, catalog, err);
+  const auto disagreements = disagreeing_runs(fresh, catalog.serving_runs());
+  if (!disagreements.empty()) {
+    for (const auto& p : disagreements) err << "error: " << visible_text(p) << "\n";
+    err << "gputco: " << disagreements.size()
+        << (disagreements.size() == 1 ? " disagreement" : " disagreements") << "; nothing stored\n";
+    return 2;
+  }
+  if (a.dry_run) {
+    for (const auto& run : fresh) out << measured_run_line(run) << "\n";
+    out << fresh.size() << (fresh.size() == 1 ? " run" : " runs")
+        << " read and checked; nothing stored (--dry-run)\n";
+    return 0;
+  }
+  return store_runs(a, fresh, out, err);
+}
+
+}  // namespace
+
+int calibrate_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CalibrateArguments a;
+  const po::options_description visible = calibrate_options(a);
+  po::options_description all;
+  all.add(visible);
+  all.add_options()("file", po::value(&a.files));
+  po::positional_options_description positions;
+  positions.add("file", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positions).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  const int modes = (a.list ? 1 : 0) + (!a.remove.empty() ? 1 : 0) + (!a.files.empty() ? 1 : 0);
+  if (modes != 1) {
+    throw UsageError(
+        "calibrate: give benchmark files to import, or --list, or --remove (one of them)");
+  }
+  if (a.json && !a.list) throw UsageError("calibrate: --json goes with --list");
+  if (a.list) return list_runs(a.catalog_path, a.flags.model, a.json, out);
+  if (!a.remove.empty()) return remove_runs(a.catalog_path, a.remove, out, err);
+  return import_runs(a, vm, out, err);
 }
 
 }  // namespace gputco::cli

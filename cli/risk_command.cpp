@@ -41,9 +41,23 @@ std::uint64_t parse_whole(const std::string& text, const char* option, std::uint
   return value;
 }
 
-}  // namespace
+/// What the command line asked for, as typed: the counts are checked by parse_counts.
+struct RiskArguments {
+  std::string catalog_path, scenario_path,
+      draws_text = "10000", seed_text = std::to_string(kDefaultRiskSeed), threads_text;
+  std::vector<std::string> sets, unsets;
+  bool json = false, timing = false, quiet = false;
+};
 
-int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+/// The --draws, --seed and --threads the user gave (or their defaults), checked.
+struct RiskCounts {
+  int draws = 0;
+  std::uint64_t seed = 0;
+  int threads = 0;
+};
+
+/// risk's options, written into `a`; the usage text is the description's caption.
+po::options_description risk_options(RiskArguments& a) {
   po::options_description visible(
       "usage: gputco risk SCENARIO [options]   (SCENARIO - reads standard input)\n\n"
       "A seeded Monte Carlo of the scenario: purchase prices, resale, tariff, hours per day,\n"
@@ -55,47 +69,43 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
       "compare, the percentiles only. [risk] fx.CODE varies an exchange rate. Same scenario,\n"
       "draws and seed: same output.\n\n"
       "options");
-  std::string catalog_path, scenario_path,
-      draws_text = "10000", seed_text = std::to_string(kDefaultRiskSeed), threads_text;
-  std::vector<std::string> sets, unsets;
-  bool json = false, timing = false, quiet = false;
   visible.add_options()("help,h", "this text")(
-      "draws", po::value(&draws_text)->value_name("N"),
+      "draws", po::value(&a.draws_text)->value_name("N"),
       fmt::format("number of draws, 1 to {} (default 10000)", kMaxRiskDraws).c_str())(
-      "seed", po::value(&seed_text)->value_name("S"),
+      "seed", po::value(&a.seed_text)->value_name("S"),
       fmt::format("seed of the random numbers, 0 to 2^64-1 (default {})", kDefaultRiskSeed)
-          .c_str())("unset", po::value(&unsets)->value_name("SECTION.KEY")->composing(),
+          .c_str())("unset", po::value(&a.unsets)->value_name("SECTION.KEY")->composing(),
                     kUnsetOptionHelp)(
-      "set", po::value(&sets)->value_name("SECTION.KEY=VALUE")->composing(),
+      "set", po::value(&a.sets)->value_name("SECTION.KEY=VALUE")->composing(),
       "a value in place of the scenario's (repeatable), as plan --set")(
-      "threads", po::value(&threads_text)->value_name("N"),
+      "threads", po::value(&a.threads_text)->value_name("N"),
       fmt::format("threads for the draws, 1 to {} (default: the cores, at most 2); the result "
                   "is the same for any number",
                   kMaxRiskThreads)
-          .c_str())("json", po::bool_switch(&json), "print JSON on stdout instead of the text")(
-      "quiet,q", po::bool_switch(&quiet), "no progress bar")(
-      "time", po::bool_switch(&timing),
+          .c_str())("json", po::bool_switch(&a.json), "print JSON on stdout instead of the text")(
+      "quiet,q", po::bool_switch(&a.quiet), "no progress bar")(
+      "time", po::bool_switch(&a.timing),
       "print how long the Monte Carlo took on stderr (not part of the result)")(
-      "catalog", po::value(&catalog_path)->value_name("DB"), kCatalogOptionHelp);
-  const auto vm = parse_arguments(args, visible, {{"scenario", &scenario_path}});
-  if (vm.count("help")) {
-    out << visible << "\n";
-    return 0;
-  }
-  if (scenario_path.empty()) throw UsageError("risk: missing SCENARIO (see gputco risk --help)");
-  const auto draws = static_cast<int>(
-      parse_whole(draws_text, "draws", 1, static_cast<std::uint64_t>(kMaxRiskDraws)));
-  const std::uint64_t seed =
-      parse_whole(seed_text, "seed", 0, std::numeric_limits<std::uint64_t>::max());
-  const int threads =
-      threads_text.empty()
-          ? default_thread_count()
-          : static_cast<int>(parse_whole(threads_text, "threads", 1,
-                                         static_cast<std::uint64_t>(kMaxRiskThreads)));
+      "catalog", po::value(&a.catalog_path)->value_name("DB"), kCatalogOptionHelp);
+  return visible;
+}
 
-  const Catalog catalog = open_catalog(catalog_path);
-  const Scenario scenario = load_scenario(scenario_path, scenario_overrides(sets, unsets));
-  // Bounded work: refused before any plan is made.
+/// The counts of `a`, each checked against its range (UsageError naming the option).
+RiskCounts parse_counts(const RiskArguments& a) {
+  RiskCounts counts;
+  counts.draws = static_cast<int>(
+      parse_whole(a.draws_text, "draws", 1, static_cast<std::uint64_t>(kMaxRiskDraws)));
+  counts.seed = parse_whole(a.seed_text, "seed", 0, std::numeric_limits<std::uint64_t>::max());
+  counts.threads = a.threads_text.empty()
+                       ? default_thread_count()
+                       : static_cast<int>(parse_whole(a.threads_text, "threads", 1,
+                                                      static_cast<std::uint64_t>(kMaxRiskThreads)));
+  return counts;
+}
+
+/// Bounded work: `draws` x the scenario's options above kMaxRiskOptionDraws is refused
+/// (UsageError with the most draws allowed) before any plan is made.
+void check_draw_limit(int draws, const Scenario& scenario) {
   const auto options = static_cast<long long>(scenario.options.size());
   if (draws * options > kMaxRiskOptionDraws) {
     throw UsageError(fmt::format(
@@ -103,52 +113,84 @@ int risk_command(const std::vector<std::string>& args, std::ostream& out, std::o
         "--draws {} or fewer",
         draws, options, draws * options, kMaxRiskOptionDraws, kMaxRiskOptionDraws / options));
   }
-  const ResolvedScenario resolved = resolve(scenario, catalog);
-  const Plan plan = on_scenario(scenario.file, [&] { return make_plan(resolved.plan_inputs); });
-  const auto pair = comparison(resolved.plan_inputs, plan);
-  // No owned option or no rental to compare: every option's percentiles all the same, and the
-  // note says why there is no probability.
-  std::string no_comparison;
-  if (!pair) {
-    bool any_feasible = false;
-    for (const auto& o : plan.options) any_feasible = any_feasible || o.feasible;
-    SensitivityOptions no_draws;
-    no_draws.draws = 0;
-    const Sensitivity why =
-        on_scenario(scenario.file, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
-    if (!any_feasible) {
-      // Each option's own reason: the model does not fit, or no layout meets the targets.
-      std::string reasons;
-      for (const auto& o : plan.options) {
-        reasons += (reasons.empty() ? "" : "; ") + o.id + ": " +
-                   (o.note.empty() ? std::string("not priced") : o.note);
-      }
-      throw UsageError("risk: no option is priced, so there is no cost to draw (" + reasons + ")");
+}
+
+/// The note risk prints when the plan has no owned option or no rental to compare (`pair` is
+/// empty): every option's percentiles alike, and why there is no probability; "" when there is
+/// a pair. Throws UsageError naming each option's reason when no option is priced at all.
+std::string no_comparison_note(const Scenario& scenario, const ResolvedScenario& resolved,
+                               const Plan& plan, const std::optional<Comparison>& pair) {
+  if (pair) return "";
+  bool any_feasible = false;
+  for (const auto& o : plan.options) any_feasible = any_feasible || o.feasible;
+  SensitivityOptions no_draws;
+  no_draws.draws = 0;
+  const Sensitivity why =
+      on_scenario(scenario.file, [&] { return analyse(resolved.plan_inputs, plan, no_draws); });
+  if (!any_feasible) {
+    // Each option's own reason: the model does not fit, or no layout meets the targets.
+    std::string reasons;
+    for (const auto& o : plan.options) {
+      reasons += (reasons.empty() ? "" : "; ") + o.id + ": " +
+                 (o.note.empty() ? std::string("not priced") : o.note);
     }
-    no_comparison = why.note;
+    throw UsageError("risk: no option is priced, so there is no cost to draw (" + reasons + ")");
   }
+  return why.note;
+}
+
+/// The Monte Carlo over `plan` with a progress bar on `err`; with --time, how long it took
+/// (CPU and wall, not part of the result) on `err` too.
+RiskResult run_monte_carlo(const Scenario& scenario, const ResolvedScenario& resolved,
+                           const Plan& plan, const std::optional<Comparison>& pair,
+                           const RiskCounts& counts, const RiskArguments& a, std::ostream& err) {
   const RiskModel& model = resolved.risk_model;  // the scenario's [risk] over the defaults
-  ProgressBar progress(err, "risk", quiet);
+  ProgressBar progress(err, "risk", a.quiet);
   const auto start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
-  const RiskResult result = on_scenario(scenario.file, [&] {
+  RiskResult result = on_scenario(scenario.file, [&] {
     return monte_carlo(
-        resolved.plan_inputs, plan, pair, draws, seed, model,
-        [&](int done, int total) { progress.update(done, total); }, threads);
+        resolved.plan_inputs, plan, pair, counts.draws, counts.seed, model,
+        [&](int done, int total) { progress.update(done, total); }, counts.threads);
   });
   const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
   const double cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   progress.finish();
-  if (timing) {
+  if (a.timing) {
     // CPU time of this process, all its threads together: the work done, even when other
     // processes share the machine; wall time falls with more threads, CPU time does not.
     err << fmt::format(
         "risk: {} draws x {} options on {} thread(s): {:.3f} s CPU, {:.3f} s wall (Monte Carlo "
         "only)\n",
-        draws, result.options.size(), threads, cpu_seconds, elapsed.count());
+        counts.draws, result.options.size(), counts.threads, cpu_seconds, elapsed.count());
   }
-  out << (json ? risk_json(resolved, plan, result, model, json_stamp(catalog), no_comparison)
-               : risk_text(resolved, plan, result, model, no_comparison));
+  return result;
+}
+
+}  // namespace
+
+int risk_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  RiskArguments a;
+  const po::options_description visible = risk_options(a);
+  const auto vm = parse_arguments(args, visible, {{"scenario", &a.scenario_path}});
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  if (a.scenario_path.empty()) throw UsageError("risk: missing SCENARIO (see gputco risk --help)");
+  const RiskCounts counts = parse_counts(a);
+
+  const Catalog catalog = open_catalog(a.catalog_path);
+  const Scenario scenario = load_scenario(a.scenario_path, scenario_overrides(a.sets, a.unsets));
+  check_draw_limit(counts.draws, scenario);
+  const ResolvedScenario resolved = resolve(scenario, catalog);
+  const Plan plan = on_scenario(scenario.file, [&] { return make_plan(resolved.plan_inputs); });
+  const auto pair = comparison(resolved.plan_inputs, plan);
+  const std::string no_comparison = no_comparison_note(scenario, resolved, plan, pair);
+  const RiskResult result = run_monte_carlo(scenario, resolved, plan, pair, counts, a, err);
+  const RiskModel& model = resolved.risk_model;
+  out << (a.json ? risk_json(resolved, plan, result, model, json_stamp(catalog), no_comparison)
+                 : risk_text(resolved, plan, result, model, no_comparison));
   return 0;
 }
 

@@ -38,9 +38,8 @@ void check_range(const char* option, int value, int lo, int hi) {
   }
 }
 
-}  // namespace
-
-int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+/// throughput's options, written into `o`; the usage text is the description's caption.
+po::options_description throughput_options(Options& o) {
   po::options_description visible(
       "usage: gputco throughput --model ID|FILE [--quant Q] --gpu ID [--count N]\n"
       "         --engine llama.cpp|vllm|sglang|tensorrt-llm [--tp N] [--pp N]\n"
@@ -51,7 +50,6 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
       "throughput` or `vllm bench serve` would measure it: output tokens per second of the box\n"
       "and per GPU, per-user speed, time per output token and to first token, the layout\n"
       "(tensor x pipeline parallel x replicas) and what bounds it.\n\noptions");
-  Options o;
   visible.add_options()("help,h", "this text")("model",
                                                po::value(&o.model_id)->value_name("ID|FILE"),
                                                "catalog model id, Hugging Face repository id, or "
@@ -80,11 +78,19 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   add_latency_options(visible, o.goal);
   visible.add_options()("json", po::bool_switch(&o.json), "print JSON")(
       "catalog", po::value(&o.catalog_path)->value_name("DB"), "catalog database file");
-  const auto vm = parse_arguments(args, visible, {});
-  if (vm.count("help")) {
-    out << visible << "\n";
-    return 0;
-  }
+  return visible;
+}
+
+/// What the options ask for once checked: the engine, the KV cache type and the goal.
+struct CheckedOptions {
+  ServingEngine engine;
+  KvCacheType kv_cache;
+  ServingGoal goal;
+};
+
+/// `o` checked before the catalog is opened: the required options, every count in its range,
+/// the KV cache type and one goal. Throws UsageError naming the option.
+CheckedOptions check_options(const Options& o, const po::variables_map& vm) {
   if (o.model_id.empty()) {
     throw UsageError(
         "throughput: --model is required (gputco catalog list models, or the path of a "
@@ -111,10 +117,16 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   }
   const ServingGoal goal = serving_goal("throughput", o.goal, vm, true);
   check_per_token_target("throughput", goal, o.output_tokens);
+  return {engine, *kv, goal};
+}
 
-  const Catalog catalog = open_catalog(o.catalog_path);
+/// The request, box and goal of `o` against `catalog`: the model (a catalog id, a Hugging Face
+/// repository id a catalog model names, or a model file; its notes on `err`), its weights, the
+/// device (UsageError for an unknown id), its power limit and the user's measured runs of the
+/// model (gputco calibrate), which refit the serving model for their GPU and engine.
+ThroughputQuery make_query(const Catalog& catalog, const Options& o, const CheckedOptions& checked,
+                           const po::variables_map& vm, std::ostream& err) {
   ThroughputQuery q;
-  // A catalog id, a Hugging Face repository id a catalog model names, or a model file.
   const ResolvedModel model = model_argument(catalog, "throughput", o.model_id);
   const Quant quant = quant_argument(catalog, "throughput", model, o.quant_id);
   for (const auto& note : model.notes) err << "throughput: " << visible_text(note) << "\n";
@@ -126,13 +138,11 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   }
   q.request.model = model.model;
   q.request.quant = quant;
-  q.request.kv_cache = *kv;
-  q.request.engine = engine;
+  q.request.kv_cache = checked.kv_cache;
+  q.request.engine = checked.engine;
   q.request.backend = default_backend(*device);
   q.request.input_tokens = o.input_tokens;
   q.request.output_tokens = o.output_tokens;
-  // The user's measured runs of this model (gputco calibrate) refit the model for their GPU
-  // and engine.
   q.request.measured_runs = catalog.serving_runs(model.model.id);
   q.device = *device;
   if (vm.count("power-limit")) {
@@ -140,18 +150,38 @@ int throughput_command(const std::vector<std::string>& args, std::ostream& out, 
   }
   q.count = o.count;
   q.layout = ServingLayout{o.tp, o.pp};
-  q.goal = goal;
-  const ServingCapacity capacity = serving_capacity(q.request, q.device, q.count, q.layout, q.goal);
-  if (!capacity.target_met) {
-    std::string why = capacity.notes.empty() ? "no batch meets the target" : capacity.notes.front();
-    for (const auto& note : capacity.notes) {
-      if (note.rfind("no batch meets", 0) == 0) why = note;
-    }
-    // The note names the layout and the box, and which layouts were searched.
-    throw EngineError("throughput: " + why + "; relax the target, " +
-                      (o.tp > 0 || o.pp > 0 ? "let the layout be chosen (no --tp, --pp), " : "") +
-                      "or use more or faster GPUs");
+  q.goal = checked.goal;
+  return q;
+}
+
+/// Throws EngineError when `capacity` misses the latency target: the engine's "no batch meets"
+/// note (it names the layout, the box and the layouts searched) and what to relax.
+void require_target_met(const ServingCapacity& capacity, const Options& o) {
+  if (capacity.target_met) return;
+  std::string why = capacity.notes.empty() ? "no batch meets the target" : capacity.notes.front();
+  for (const auto& note : capacity.notes) {
+    if (note.rfind("no batch meets", 0) == 0) why = note;
   }
+  throw EngineError("throughput: " + why + "; relax the target, " +
+                    (o.tp > 0 || o.pp > 0 ? "let the layout be chosen (no --tp, --pp), " : "") +
+                    "or use more or faster GPUs");
+}
+
+}  // namespace
+
+int throughput_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Options o;
+  const po::options_description visible = throughput_options(o);
+  const auto vm = parse_arguments(args, visible, {});
+  if (vm.count("help")) {
+    out << visible << "\n";
+    return 0;
+  }
+  const CheckedOptions checked = check_options(o, vm);
+  const Catalog catalog = open_catalog(o.catalog_path);
+  const ThroughputQuery q = make_query(catalog, o, checked, vm, err);
+  const ServingCapacity capacity = serving_capacity(q.request, q.device, q.count, q.layout, q.goal);
+  require_target_met(capacity, o);
   out << (o.json ? throughput_json(q, capacity) : throughput_text(q, capacity));
   return 0;
 }

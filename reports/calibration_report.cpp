@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "reports/grouped_number.hpp"
 #include "reports/json_values.hpp"
 
 namespace gputco {
@@ -13,20 +14,6 @@ namespace {
 
 using json_values::number;
 using json_values::ordered;
-
-/// A figure with thousands separators and `decimals` decimals: 3200 -> "3,200".
-std::string grouped(double x, int decimals = 0) {
-  std::string text = fmt::format("{:.{}f}", x, decimals);
-  const std::size_t dot = text.find('.');
-  std::string whole = text.substr(0, dot);
-  const std::string rest = dot == std::string::npos ? "" : text.substr(dot);
-  std::string out;
-  for (std::size_t i = 0; i < whole.size(); ++i) {
-    if (i > 0 && (whole.size() - i) % 3 == 0 && whole[i - 1] != '-') out += ',';
-    out += whole[i];
-  }
-  return out + rest;
-}
 
 ordered measured(double x) {
   return x > 0 ? number(x) : ordered(nullptr);
@@ -43,17 +30,17 @@ std::string measured_run_line(const MeasuredServingRun& r) {
   if (!r.kv_cache.empty()) box += ", " + r.kv_cache + " KV cache";
   std::string figures;
   if (r.output_tokens_per_s > 0) {
-    figures = fmt::format("{} output tokens/s", grouped(r.output_tokens_per_s, 1));
+    figures = fmt::format("{} output tokens/s", grouped_number(r.output_tokens_per_s, 1));
     if (r.mean_tpot_ms > 0) figures += fmt::format(", TPOT {:.1f} ms", r.mean_tpot_ms);
-    if (r.mean_ttft_ms > 0) figures += fmt::format(", TTFT {} ms", grouped(r.mean_ttft_ms));
+    if (r.mean_ttft_ms > 0) figures += fmt::format(", TTFT {} ms", grouped_number(r.mean_ttft_ms));
   } else {
-    figures = fmt::format("prefill {} tokens/s", grouped(r.prefill_tokens_per_s, 1));
+    figures = fmt::format("prefill {} tokens/s", grouped_number(r.prefill_tokens_per_s, 1));
   }
   const std::string tokens =
       r.output_tokens_per_s > 0
-          ? fmt::format("{} in / {} out, {:.1f} in flight", grouped(r.input_tokens),
-                        grouped(r.output_tokens), r.concurrency)
-          : fmt::format("{} prompt tokens", grouped(r.input_tokens));
+          ? fmt::format("{} in / {} out, {:.1f} in flight", grouped_number(r.input_tokens),
+                        grouped_number(r.output_tokens), r.concurrency)
+          : fmt::format("{} prompt tokens", grouped_number(r.input_tokens));
   return fmt::format("{}{}{}: {}: {} ({}, {} run {})", r.id, r.id.empty() ? "" : "  ", box, tokens,
                      figures, r.measured_on, r.file_name, r.index_in_file + 1);
 }

@@ -7,6 +7,7 @@
 
 #include "engine/hardware/power_limit.hpp"
 #include "reports/calibration_report.hpp"
+#include "reports/grouped_number.hpp"
 #include "reports/json_values.hpp"
 
 namespace gputco {
@@ -29,17 +30,9 @@ std::string mode_name(ServingGoal::Mode mode) {
   return "unknown";
 }
 
-/// A count with thousands separators (commas, locale-free): 15220 -> "15,220".
+/// A count with thousands separators, halves rounded away from zero: 15220.5 -> "15,221".
 std::string grouped(double x) {
-  std::string digits = fmt::format("{:.0f}", std::round(x));
-  const bool negative = !digits.empty() && digits.front() == '-';
-  if (negative) digits.erase(0, 1);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return negative ? "-" + out : out;
+  return grouped_number(std::round(x));
 }
 
 /// A duration in ms, or in s from 10 s on.

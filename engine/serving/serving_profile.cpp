@@ -236,68 +236,78 @@ std::string compute_capability_refusal(ServingEngine engine, WeightFormat format
   return "";
 }
 
-}  // namespace
-
-FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
-                             KvCacheType kv_cache, const Device& device) {
-  FormatSupport s;
-  const WeightFormat format = weight_format(quant_id);
-  const std::string who = display_name(engine);
-  const bool fp8_cores = device.fp8_tflops > 0;
-  const bool fp4_cores = device.fp4_tflops > 0;
-  if (engine == ServingEngine::llama_cpp) {
-    if (format == WeightFormat::fp8 || format == WeightFormat::nvfp4 ||
-        format == WeightFormat::int4_awq) {
-      s.refusal = "llama.cpp runs GGUF files only; " + quant_id +
-                  " is a checkpoint format of vLLM, SGLang and TensorRT-LLM (use a GGUF quant "
-                  "such as Q8_0 or Q4_K_M, or another engine)";
-    } else if (kv_cache == KvCacheType::fp8) {
-      s.refusal = "llama.cpp has no FP8 KV cache (its cache types are f16, q8_0 and q4_0)";
-    }
-    return s;  // 16-bit compute: llama.cpp's kernels do not use FP8/FP4 tensor cores
+/// What llama.cpp refuses: a checkpoint format of the other engines (FP8, NVFP4, INT4-AWQ)
+/// or an FP8 KV cache; "" when it runs them.
+std::string llama_cpp_refusal(WeightFormat format, const std::string& quant_id,
+                              KvCacheType kv_cache) {
+  if (format == WeightFormat::fp8 || format == WeightFormat::nvfp4 ||
+      format == WeightFormat::int4_awq) {
+    return "llama.cpp runs GGUF files only; " + quant_id +
+           " is a checkpoint format of vLLM, SGLang and TensorRT-LLM (use a GGUF quant "
+           "such as Q8_0 or Q4_K_M, or another engine)";
   }
+  if (kv_cache == KvCacheType::fp8) {
+    return "llama.cpp has no FP8 KV cache (its cache types are f16, q8_0 and q4_0)";
+  }
+  return "";
+}
+
+/// What vLLM, SGLang or TensorRT-LLM refuse before the weights' precision is looked at:
+/// F32 and GGUF weights, llama.cpp's block KV caches, a vendor they do not serve on, what the
+/// compute capability rules out (compute_capability_refusal) and TensorRT-LLM's FP8 KV cache
+/// without FP8 tensor cores; "" when none applies.
+std::string serving_engine_refusal(ServingEngine engine, WeightFormat format,
+                                   const std::string& quant_id, KvCacheType kv_cache,
+                                   const Device& device) {
+  const std::string who = display_name(engine);
   if (format == WeightFormat::gguf && (upper(quant_id) == "F32" || upper(quant_id) == "FP32")) {
     // A config.json whose torch_dtype is float32 gives F32: a checkpoint's dtype, not a GGUF.
-    s.refusal = who + " does not serve " + quant_id +
-                " weights: F32 is the checkpoint's dtype (float32, as in a config.json's "
-                "torch_dtype), which the serving engines load cast to 16 bits; plan the model "
-                "with quant BF16 or F16 (--quant BF16), or F32 with --engine llama.cpp";
-    return s;
+    return who + " does not serve " + quant_id +
+           " weights: F32 is the checkpoint's dtype (float32, as in a config.json's "
+           "torch_dtype), which the serving engines load cast to 16 bits; plan the model "
+           "with quant BF16 or F16 (--quant BF16), or F32 with --engine llama.cpp";
   }
   if (format == WeightFormat::gguf) {
-    s.refusal = who + " does not run GGUF quants such as " + quant_id +
-                " (GGUF is llama.cpp's format; use BF16, FP8, NVFP4, MXFP4 or INT4-AWQ weights, "
-                "or --engine llama.cpp)";
-    return s;
+    return who + " does not run GGUF quants such as " + quant_id +
+           " (GGUF is llama.cpp's format; use BF16, FP8, NVFP4, MXFP4 or INT4-AWQ weights, "
+           "or --engine llama.cpp)";
   }
   if (kv_cache == KvCacheType::q8_0 || kv_cache == KvCacheType::q4_0) {
-    s.refusal = who + " has no " + to_string(kv_cache) +
-                " KV cache (llama.cpp's block formats); use f16 or fp8";
-    return s;
+    return who + " has no " + to_string(kv_cache) +
+           " KV cache (llama.cpp's block formats); use f16 or fp8";
   }
   const bool trt = engine == ServingEngine::tensorrt_llm;
   if (trt && device.vendor != Vendor::nvidia) {
-    s.refusal = "TensorRT-LLM runs on NVIDIA GPUs only; " + device.id + " is " +
-                to_string(device.vendor) +
-                (device.vendor == Vendor::amd ? " (use --engine vllm or sglang)"
-                                              : " (use --engine llama.cpp)");
-    return s;
+    return "TensorRT-LLM runs on NVIDIA GPUs only; " + device.id + " is " +
+           to_string(device.vendor) +
+           (device.vendor == Vendor::amd ? " (use --engine vllm or sglang)"
+                                         : " (use --engine llama.cpp)");
   }
   if (!is_nvidia_or_amd(device)) {
-    s.refusal = who + " serves on NVIDIA and AMD GPUs; " + device.id + " is " +
-                to_string(device.vendor) + " (use --engine llama.cpp)";
-    return s;
+    return who + " serves on NVIDIA and AMD GPUs; " + device.id + " is " +
+           to_string(device.vendor) + " (use --engine llama.cpp)";
   }
-  if (const std::string why = compute_capability_refusal(engine, format, quant_id, device);
+  if (std::string why = compute_capability_refusal(engine, format, quant_id, device);
       !why.empty()) {
-    s.refusal = why;
-    return s;
+    return why;
   }
+  const bool fp8_cores = device.fp8_tflops > 0;
   if (kv_cache == KvCacheType::fp8 && trt && !fp8_cores) {
-    s.refusal = "TensorRT-LLM's FP8 KV cache needs FP8 tensor cores (Ada, Hopper, Blackwell); " +
-                device.id + " has none: use --kv-cache f16";
-    return s;
+    return "TensorRT-LLM's FP8 KV cache needs FP8 tensor cores (Ada, Hopper, Blackwell); " +
+           device.id + " has none: use --kv-cache f16";
   }
+  return "";
+}
+
+/// The precision vLLM, SGLang or TensorRT-LLM compute `format` in on `device`, with the
+/// weight-only fallback (FP8, NVFP4 without their tensor cores) or TensorRT-LLM's refusal
+/// (it has no such fallback); `format` is not GGUF (serving_engine_refusal refused it).
+FormatSupport serving_engine_precision(ServingEngine engine, WeightFormat format,
+                                       const Device& device) {
+  FormatSupport s;
+  const bool fp8_cores = device.fp8_tflops > 0;
+  const bool fp4_cores = device.fp4_tflops > 0;
+  const bool trt = engine == ServingEngine::tensorrt_llm;
   switch (format) {
     case WeightFormat::float16:
     case WeightFormat::int4_awq:
@@ -339,6 +349,26 @@ FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
       break;
   }
   return s;
+}
+
+}  // namespace
+
+FormatSupport format_support(ServingEngine engine, const std::string& quant_id,
+                             KvCacheType kv_cache, const Device& device) {
+  const WeightFormat format = weight_format(quant_id);
+  if (engine == ServingEngine::llama_cpp) {
+    // 16-bit compute: llama.cpp's kernels do not use FP8/FP4 tensor cores.
+    FormatSupport s;
+    s.refusal = llama_cpp_refusal(format, quant_id, kv_cache);
+    return s;
+  }
+  if (std::string why = serving_engine_refusal(engine, format, quant_id, kv_cache, device);
+      !why.empty()) {
+    FormatSupport s;
+    s.refusal = std::move(why);
+    return s;
+  }
+  return serving_engine_precision(engine, format, device);
 }
 
 }  // namespace gputco

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "reports/xlsx/report.hpp"
 #include "reports/xlsx/sheets.hpp"
@@ -55,114 +56,163 @@ std::pair<std::string, std::string> offer_and_term(const std::string& what) {
   return {what.substr(0, open), what.substr(open + 2, what.size() - open - 3)};
 }
 
+/// The cells of option `i` that its checks read on the Cash flow and Summary sheets; `live`
+/// false and all "" when the workbook has no Cash flow, Summary or Timeline (the quote: the
+/// checks' cached results only).
+struct OptionCells {
+  bool live = false;
+  std::string total;            ///< its total cost: the total row's sum
+  std::string npv;              ///< its NPV: the discounted row's sum
+  std::string total_range;      ///< the total row, month 0 to the horizon
+  std::string cumulative_last;  ///< the cumulative row at the horizon
+  std::string summary_total;    ///< its total cost on the Summary
+};
+
+OptionCells option_cells(const CheckInputs& in, size_t i) {
+  OptionCells cells;
+  cells.live = in.cash_flow != nullptr && in.summary != nullptr && in.timeline != nullptr;
+  if (!cells.live) return cells;
+  const OptionBlock& block = in.cash_flow->blocks.at(i);
+  cells.total = sheet_cell_ref(kCashFlowSheet, block.total, in.cash_flow->sum_col);
+  cells.npv = sheet_cell_ref(kCashFlowSheet, block.discounted, in.cash_flow->sum_col);
+  cells.total_range = sheet_range_ref(kCashFlowSheet, block.total, in.cash_flow->first_month_col,
+                                      block.total, in.cash_flow->last_month_col);
+  cells.cumulative_last =
+      sheet_cell_ref(kCashFlowSheet, block.cumulative, in.cash_flow->last_month_col);
+  cells.summary_total =
+      sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_option_row + i),
+                     in.summary->total_col);
+  return cells;
+}
+
+/// The option's plan-year costs add up to its total (none when it has no plan years).
+std::optional<Check> years_check(const OptionResult& option, size_t i, const CheckInputs& in,
+                                 const OptionCells& cells) {
+  if (option.annual_costs.empty()) return std::nullopt;
+  Check c{"Years add up to the horizon total", option.id, "",
+          near(sum(option.annual_costs), option.total_cost),
+          "Summary: the sum of the option's plan-year costs equals its total cost."};
+  if (cells.live && in.summary->years > 0) {
+    // The option's row in each block of the Summary's cost by plan year.
+    const SummaryLayout& summary = *in.summary;
+    std::string years;
+    for (size_t first = 1; first <= option.annual_costs.size(); first += summary.years_per_block) {
+      const size_t last = std::min(option.annual_costs.size(), first + summary.years_per_block - 1);
+      const lxw_row_t row = summary.year_row_of(i, first);
+      years += (years.empty() ? "" : ",") + sheet_range_ref(kSummarySheet, row,
+                                                            summary.year_col_of(first), row,
+                                                            summary.year_col_of(last));
+    }
+    c.formula = "=" + near_formula("SUM(" + years + ")", cells.summary_total);
+  }
+  return c;
+}
+
+/// The cumulative cost at the horizon equals the total (none without a cumulative row).
+std::optional<Check> cumulative_check(const OptionResult& option, const OptionCells& cells) {
+  const CashFlow& cf = option.cash_flow;
+  if (cf.cumulative.empty()) return std::nullopt;
+  Check c{"Cumulative cost at the horizon equals the total", option.id, "",
+          near(cf.cumulative.back(), option.total_cost),
+          "Cash flow: the cumulative row's last month equals the sum of the total row."};
+  if (cells.live) c.formula = "=" + near_formula(cells.cumulative_last, cells.total);
+  return c;
+}
+
+/// The NPV equals the totals discounted by the Timeline's factors (the first option's; none
+/// when the option's months are not the factors' months).
+std::optional<Check> npv_check(const Plan& plan, const OptionResult& option, const CheckInputs& in,
+                               const OptionCells& cells) {
+  const CashFlow& cf = option.cash_flow;
+  if (plan.options.empty() ||
+      cf.total.size() != plan.options.front().cash_flow.discount_factor.size()) {
+    return std::nullopt;
+  }
+  double npv = 0;
+  const auto& factor = plan.options.front().cash_flow.discount_factor;
+  for (size_t m = 0; m < cf.total.size(); ++m) npv += cf.total[m] * factor[m];
+  Check c{"NPV equals the totals discounted by the Timeline", option.id, "", near(npv, option.npv),
+          "NPV recomputed as SUMPRODUCT of the total row and the Timeline's discount "
+          "factors equals the Cash flow's NPV (the sum of the discounted row)."};
+  if (cells.live) {
+    const std::string factors =
+        sheet_range_ref(kTimelineSheet, in.timeline->discount_row, in.timeline->first_month_col,
+                        in.timeline->discount_row, in.timeline->last_month_col);
+    c.formula =
+        "=" + near_formula("SUMPRODUCT(" + cells.total_range + "," + factors + ")", cells.npv);
+  }
+  return c;
+}
+
+/// The P&L sums to the cash over the horizon, and each year reconciles (issue #16); none
+/// without a P&L.
+std::optional<Check> profit_and_loss_check(const OptionResult& option, size_t i,
+                                           const CheckInputs& in) {
+  const ProfitAndLoss& pl = option.profit_and_loss;
+  if (pl.total.empty()) return std::nullopt;
+  double differences = 0;
+  for (size_t y = 0; y < pl.total.size(); ++y) {
+    differences += std::abs(pl.cash[y] - (pl.total[y] + pl.capex[y] - pl.depreciation[y] +
+                                          pl.loan_principal[y] - pl.book_value_written_off[y]));
+  }
+  Check c{"The P&L equals the cash over the horizon, every year reconciled", option.id, "",
+          near(sum(pl.total), sum(pl.cash)) &&
+              differences <= kTolerance * std::max(1.0, std::abs(sum(pl.cash))),
+          "Profit and loss: the P&L cost summed over the plan years equals the cash total; "
+          "each year's cash = P&L + capex - depreciation + loan drawn/repaid - book value "
+          "written off."};
+  if (in.profit_and_loss != nullptr && i < in.profit_and_loss->total_rows.size()) {
+    const ProfitAndLossLayout& layout = *in.profit_and_loss;
+    const std::string pl_total =
+        sheet_cell_ref(kProfitAndLossSheet, layout.total_rows[i], layout.sum_col);
+    const std::string cash =
+        sheet_cell_ref(kProfitAndLossSheet, layout.cash_rows[i], layout.sum_col);
+    const std::string differences_range =
+        sheet_range_ref(kProfitAndLossSheet, layout.difference_rows[i], layout.first_year_col,
+                        layout.difference_rows[i], layout.last_year_col);
+    c.formula = "=AND(" + near_formula(pl_total, cash) + ",SUMPRODUCT(ABS(" + differences_range +
+                "))<=" + kToleranceName + "*MAX(1,ABS(" + cash + ")))";
+  }
+  return c;
+}
+
+/// The annual costs by component add up to the total (none when the Summary has no plan
+/// years).
+std::optional<Check> components_check(const OptionResult& option, size_t i, const CheckInputs& in,
+                                      const OptionCells& cells) {
+  if (in.summary != nullptr && in.summary->years == 0) return std::nullopt;
+  const CashFlow& cf = option.cash_flow;
+  double components = 0;
+  for (size_t c = 0; c < kCostComponents; ++c) components += sum(cost_component(cf, c));
+  Check c{"Annual costs by component add up to the total", option.id, "",
+          near(components, option.total_cost),
+          "Summary: the option's rows of the annual cost by component sum to its total "
+          "cost (no cost outside the components shown)."};
+  if (cells.live) {
+    const auto first =
+        static_cast<lxw_row_t>(in.summary->first_component_row + i * in.summary->years);
+    const std::string range = sheet_range_ref(kSummarySheet, first, in.summary->component_total_col,
+                                              static_cast<lxw_row_t>(first + in.summary->years - 1),
+                                              in.summary->component_total_col);
+    c.formula = "=" + near_formula("SUM(" + range + ")", cells.summary_total);
+  }
+  return c;
+}
+
+/// Each option's own checks, option by option: years, cumulative, NPV, P&L, components.
 std::vector<Check> option_checks(const Plan& plan, const CheckInputs& in) {
   std::vector<Check> checks;
-  const bool live = in.cash_flow != nullptr && in.summary != nullptr && in.timeline != nullptr;
+  const auto add = [&checks](std::optional<Check> c) {
+    if (c) checks.push_back(std::move(*c));
+  };
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const OptionResult& option = plan.options[i];
-    const CashFlow& cf = option.cash_flow;
-    std::string total_ref, npv_ref, total_range, cumulative_last, summary_total;
-    if (live) {
-      const OptionBlock& block = in.cash_flow->blocks.at(i);
-      total_ref = sheet_cell_ref(kCashFlowSheet, block.total, in.cash_flow->sum_col);
-      npv_ref = sheet_cell_ref(kCashFlowSheet, block.discounted, in.cash_flow->sum_col);
-      total_range = sheet_range_ref(kCashFlowSheet, block.total, in.cash_flow->first_month_col,
-                                    block.total, in.cash_flow->last_month_col);
-      cumulative_last =
-          sheet_cell_ref(kCashFlowSheet, block.cumulative, in.cash_flow->last_month_col);
-      summary_total =
-          sheet_cell_ref(kSummarySheet, static_cast<lxw_row_t>(in.summary->first_option_row + i),
-                         in.summary->total_col);
-    }
-    if (!option.annual_costs.empty()) {
-      Check c{"Years add up to the horizon total", option.id, "",
-              near(sum(option.annual_costs), option.total_cost),
-              "Summary: the sum of the option's plan-year costs equals its total cost."};
-      if (live && in.summary->years > 0) {
-        // The option's row in each block of the Summary's cost by plan year.
-        const SummaryLayout& summary = *in.summary;
-        std::string years;
-        for (size_t first = 1; first <= option.annual_costs.size();
-             first += summary.years_per_block) {
-          const size_t last =
-              std::min(option.annual_costs.size(), first + summary.years_per_block - 1);
-          const lxw_row_t row = summary.year_row_of(i, first);
-          years += (years.empty() ? "" : ",") + sheet_range_ref(kSummarySheet, row,
-                                                                summary.year_col_of(first), row,
-                                                                summary.year_col_of(last));
-        }
-        c.formula = "=" + near_formula("SUM(" + years + ")", summary_total);
-      }
-      checks.push_back(c);
-    }
-    if (!cf.cumulative.empty()) {
-      Check c{"Cumulative cost at the horizon equals the total", option.id, "",
-              near(cf.cumulative.back(), option.total_cost),
-              "Cash flow: the cumulative row's last month equals the sum of the total row."};
-      if (live) c.formula = "=" + near_formula(cumulative_last, total_ref);
-      checks.push_back(c);
-    }
-    if (!plan.options.empty() &&
-        cf.total.size() == plan.options.front().cash_flow.discount_factor.size()) {
-      double npv = 0;
-      const auto& factor = plan.options.front().cash_flow.discount_factor;
-      for (size_t m = 0; m < cf.total.size(); ++m) npv += cf.total[m] * factor[m];
-      Check c{"NPV equals the totals discounted by the Timeline", option.id, "",
-              near(npv, option.npv),
-              "NPV recomputed as SUMPRODUCT of the total row and the Timeline's discount "
-              "factors equals the Cash flow's NPV (the sum of the discounted row)."};
-      if (live) {
-        const std::string factors =
-            sheet_range_ref(kTimelineSheet, in.timeline->discount_row, in.timeline->first_month_col,
-                            in.timeline->discount_row, in.timeline->last_month_col);
-        c.formula = "=" + near_formula("SUMPRODUCT(" + total_range + "," + factors + ")", npv_ref);
-      }
-      checks.push_back(c);
-    }
-    if (const ProfitAndLoss& pl = option.profit_and_loss; !pl.total.empty()) {
-      // The P&L sums to the cash over the horizon, and each year reconciles (issue #16).
-      double differences = 0;
-      for (size_t y = 0; y < pl.total.size(); ++y) {
-        differences += std::abs(pl.cash[y] - (pl.total[y] + pl.capex[y] - pl.depreciation[y] +
-                                              pl.loan_principal[y] - pl.book_value_written_off[y]));
-      }
-      Check c{"The P&L equals the cash over the horizon, every year reconciled", option.id, "",
-              near(sum(pl.total), sum(pl.cash)) &&
-                  differences <= kTolerance * std::max(1.0, std::abs(sum(pl.cash))),
-              "Profit and loss: the P&L cost summed over the plan years equals the cash total; "
-              "each year's cash = P&L + capex - depreciation + loan drawn/repaid - book value "
-              "written off."};
-      if (in.profit_and_loss != nullptr && i < in.profit_and_loss->total_rows.size()) {
-        const ProfitAndLossLayout& layout = *in.profit_and_loss;
-        const std::string pl_total =
-            sheet_cell_ref(kProfitAndLossSheet, layout.total_rows[i], layout.sum_col);
-        const std::string cash =
-            sheet_cell_ref(kProfitAndLossSheet, layout.cash_rows[i], layout.sum_col);
-        const std::string differences_range =
-            sheet_range_ref(kProfitAndLossSheet, layout.difference_rows[i], layout.first_year_col,
-                            layout.difference_rows[i], layout.last_year_col);
-        c.formula = "=AND(" + near_formula(pl_total, cash) + ",SUMPRODUCT(ABS(" +
-                    differences_range + "))<=" + kToleranceName + "*MAX(1,ABS(" + cash + ")))";
-      }
-      checks.push_back(c);
-    }
-    if (in.summary == nullptr || in.summary->years > 0) {
-      double components = 0;
-      for (size_t c = 0; c < kCostComponents; ++c) components += sum(cost_component(cf, c));
-      Check c{"Annual costs by component add up to the total", option.id, "",
-              near(components, option.total_cost),
-              "Summary: the option's rows of the annual cost by component sum to its total "
-              "cost (no cost outside the components shown)."};
-      if (live) {
-        const auto first =
-            static_cast<lxw_row_t>(in.summary->first_component_row + i * in.summary->years);
-        const std::string range = sheet_range_ref(
-            kSummarySheet, first, in.summary->component_total_col,
-            static_cast<lxw_row_t>(first + in.summary->years - 1), in.summary->component_total_col);
-        c.formula = "=" + near_formula("SUM(" + range + ")", summary_total);
-      }
-      checks.push_back(c);
-    }
+    const OptionCells cells = option_cells(in, i);
+    add(years_check(option, i, in, cells));
+    add(cumulative_check(option, cells));
+    add(npv_check(plan, option, in, cells));
+    add(profit_and_loss_check(option, i, in));
+    add(components_check(option, i, in, cells));
   }
   return checks;
 }

@@ -103,12 +103,12 @@ void write_fleet_columns(SheetWriter& sheet, const Formats& formats, const Optio
   }
 }
 
-}  // namespace
+/// The Hardware sheet's table: 23 columns, the fleet's last (write_fleet_columns from 16).
+constexpr lxw_col_t kHardwareColumns = 23;
 
-void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
-                          const ResolvedScenario& scenario, const InputNames* names,
-                          const CashFlowLayout* layout) {
-  const PlanInputs& in = scenario.plan_inputs;
+/// The sheet's title and the note on what the table shows (model, context, streams, KV
+/// cache, units), rows 0 and 1.
+void write_hardware_title(SheetWriter& sheet, const Formats& formats, const PlanInputs& in) {
   sheet.text(0, 0, "Hardware: fit and speed", formats.title);
   const std::string model = in.model.name.empty() ? in.model.id : in.model.name;
   sheet.text(1, 0,
@@ -122,6 +122,10 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                  "the serving model's per-token and first-token times there); tokens/s per "
                  "stream is the mean hour's.",
              formats.note);
+}
+
+/// The table's header at row `header`, 45 points tall.
+void write_hardware_header(SheetWriter& sheet, const Formats& formats, lxw_row_t header) {
   const char* headers[] = {"Option",
                            "Device",
                            "Count",
@@ -145,9 +149,7 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                            "In flight per replica, mean hour",
                            "TPOT p99 ms, peak hour",
                            "TTFT p99 ms, peak hour"};
-  const lxw_row_t header = 3;
-  constexpr lxw_col_t kColumns = 23;
-  for (lxw_col_t c = 0; c < kColumns; ++c) {
+  for (lxw_col_t c = 0; c < kHardwareColumns; ++c) {
     // Numbers are right-aligned under right-aligned headers; the verdict follows a number.
     sheet.text(header, c, headers[c],
                c == 9   ? formats.header_indented
@@ -155,66 +157,66 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
                         : formats.header);
   }
   check_xlsx(worksheet_set_row(sheet.raw(), header, 45, nullptr), "sizing the Hardware header");
+}
 
-  lxw_row_t row = header + 1;
-  for (const OptionResult& option : plan.options) {
-    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
-    const MemoryBreakdown& memory = option.fit.memory;
-    sheet.text(row, 0, option_label(scenario, option.id), formats.bold);
-    if (option.kind == OptionKind::api) {
-      // The provider serves the model: no memory, speed or power of ours to show (zeros
-      // would look like a fit).
-      sheet.text(row, 1, devices_label(inputs));
-      for (lxw_col_t c = 2; c < kColumns; ++c) {
-        sheet.text(row, c, c == 9 ? "hosted" : "hosted (API)",
-                   c == 9 ? formats.indented : formats.not_available);
-      }
-      ++row;
-      continue;
-    }
-    if (inputs != nullptr) {
-      sheet.text(row, 1, inputs->device.name.empty() ? inputs->device.id : inputs->device.name);
-      sheet.number(row, 2, inputs->count, formats.integer);
-    } else {
-      sheet.text(row, 1, kNotAvailable);
-      sheet.text(row, 2, kNotAvailable, formats.not_available);
-    }
-    sheet.number(row, 3, memory.weights_gib, formats.decimal2);
-    sheet.number(row, 4, memory.kv_cache_gib, formats.decimal2);
-    sheet.number(row, 5, memory.overhead_gib + memory.projector_gib + memory.image_buffer_gib,
-                 formats.decimal2);
-    sheet.number(row, 6, memory.total_gib, formats.decimal2);
-    sheet.number(row, 7, option.fit.usable_gib, formats.decimal2);
-    sheet.number(row, 8, option.fit.headroom_gib, formats.decimal2);
-    sheet.text(row, 9, verdict_label(option.fit.verdict),
-               option.feasible ? formats.indented : formats.warning);
-    if (option.devices_needed > 0) {
-      sheet.number(row, 10, option.devices_needed, formats.integer);
-    } else {
-      sheet.text(row, 10, "none fits", formats.not_available);
-    }
-    if (option.feasible) {
-      sheet.number(row, 11, option.speed.decode_tokens_per_s, formats.decimal1);
-      sheet.number(row, 12, option.speed.aggregate_tokens_per_s, formats.decimal1);
-    } else {
-      sheet.text(row, 11, kNotAvailable, formats.not_available);
-      sheet.text(row, 12, kNotAvailable, formats.not_available);
-    }
-    sheet.number(row, 13, option.power_at_load_w, formats.integer);
-    if (option.kind == OptionKind::buy) {
-      sheet.number(row, 14, option.energy_kwh_per_month, formats.decimal1);
-    } else {
-      sheet.text(row, 14, "in the rent", formats.not_available);
-    }
-    // Device memory (columns 3-6) leaves out what llama.cpp keeps in host RAM; a vision
-    // projector and its image buffer are in the overhead.
-    sheet.number(row, 15, memory.host_embedding_gib, formats.decimal2);
-    write_fleet_columns(sheet, formats, option, row, 16);
-    ++row;
+/// An api option's row from column 1: the provider serves the model, so no memory, speed or
+/// power of ours to show (zeros would look like a fit).
+void write_hosted_row(SheetWriter& sheet, const Formats& formats, const OptionInputs* inputs,
+                      lxw_row_t row) {
+  sheet.text(row, 1, devices_label(inputs));
+  for (lxw_col_t c = 2; c < kHardwareColumns; ++c) {
+    sheet.text(row, c, c == 9 ? "hosted" : "hosted (API)",
+               c == 9 ? formats.indented : formats.not_available);
   }
-  if (names != nullptr && layout != nullptr) {
-    write_peak_sizing(sheet, formats, plan, scenario, *names, *layout, row + 1);
+}
+
+/// An owned or rented option's fit and speed, columns 1 to 15: the device and count, memory
+/// (weights, KV cache, overhead, total, usable, headroom), the verdict, the devices needed,
+/// decode speed, power, energy and host RAM.
+void write_fit_columns(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
+                       const OptionInputs* inputs, lxw_row_t row) {
+  const MemoryBreakdown& memory = option.fit.memory;
+  if (inputs != nullptr) {
+    sheet.text(row, 1, inputs->device.name.empty() ? inputs->device.id : inputs->device.name);
+    sheet.number(row, 2, inputs->count, formats.integer);
+  } else {
+    sheet.text(row, 1, kNotAvailable);
+    sheet.text(row, 2, kNotAvailable, formats.not_available);
   }
+  sheet.number(row, 3, memory.weights_gib, formats.decimal2);
+  sheet.number(row, 4, memory.kv_cache_gib, formats.decimal2);
+  sheet.number(row, 5, memory.overhead_gib + memory.projector_gib + memory.image_buffer_gib,
+               formats.decimal2);
+  sheet.number(row, 6, memory.total_gib, formats.decimal2);
+  sheet.number(row, 7, option.fit.usable_gib, formats.decimal2);
+  sheet.number(row, 8, option.fit.headroom_gib, formats.decimal2);
+  sheet.text(row, 9, verdict_label(option.fit.verdict),
+             option.feasible ? formats.indented : formats.warning);
+  if (option.devices_needed > 0) {
+    sheet.number(row, 10, option.devices_needed, formats.integer);
+  } else {
+    sheet.text(row, 10, "none fits", formats.not_available);
+  }
+  if (option.feasible) {
+    sheet.number(row, 11, option.speed.decode_tokens_per_s, formats.decimal1);
+    sheet.number(row, 12, option.speed.aggregate_tokens_per_s, formats.decimal1);
+  } else {
+    sheet.text(row, 11, kNotAvailable, formats.not_available);
+    sheet.text(row, 12, kNotAvailable, formats.not_available);
+  }
+  sheet.number(row, 13, option.power_at_load_w, formats.integer);
+  if (option.kind == OptionKind::buy) {
+    sheet.number(row, 14, option.energy_kwh_per_month, formats.decimal1);
+  } else {
+    sheet.text(row, 14, "in the rent", formats.not_available);
+  }
+  // Device memory (columns 3-6) leaves out what llama.cpp keeps in host RAM; a vision
+  // projector and its image buffer are in the overhead.
+  sheet.number(row, 15, memory.host_embedding_gib, formats.decimal2);
+}
+
+/// The columns' widths, and the panes frozen below the header and right of the options.
+void size_hardware_columns(SheetWriter& sheet, lxw_row_t header) {
   sheet.width(0, 0, 24);
   sheet.width(1, 1, 26);
   sheet.width(2, 5, 11);
@@ -222,8 +224,34 @@ void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan
   sheet.width(6, 6, 15);
   sheet.width(7, 13, 11);
   sheet.width(14, 15, 13);
-  sheet.width(16, kColumns - 1, 11);
+  sheet.width(16, kHardwareColumns - 1, 11);
   worksheet_freeze_panes(sheet.raw(), header + 1, 1);
+}
+
+}  // namespace
+
+void write_hardware_sheet(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                          const ResolvedScenario& scenario, const InputNames* names,
+                          const CashFlowLayout* layout) {
+  write_hardware_title(sheet, formats, scenario.plan_inputs);
+  const lxw_row_t header = 3;
+  write_hardware_header(sheet, formats, header);
+  lxw_row_t row = header + 1;
+  for (const OptionResult& option : plan.options) {
+    const OptionInputs* inputs = find_option_inputs(scenario, option.id);
+    sheet.text(row, 0, option_label(scenario, option.id), formats.bold);
+    if (option.kind == OptionKind::api) {
+      write_hosted_row(sheet, formats, inputs, row);
+    } else {
+      write_fit_columns(sheet, formats, option, inputs, row);
+      write_fleet_columns(sheet, formats, option, row, 16);
+    }
+    ++row;
+  }
+  if (names != nullptr && layout != nullptr) {
+    write_peak_sizing(sheet, formats, plan, scenario, *names, *layout, row + 1);
+  }
+  size_hardware_columns(sheet, header);
 }
 
 namespace {
