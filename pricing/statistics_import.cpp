@@ -11,6 +11,7 @@
 
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_import_steps.hpp"
+#include "pricing/csv_table.hpp"
 #include "pricing/embedded.hpp"
 #include "pricing/input_file.hpp"
 #include "pricing/price_book_files.hpp"
@@ -271,10 +272,8 @@ std::vector<TariffRow> read_eia_csv(const CsvTable& csv, const ImportOptions& op
   std::map<std::string, Latest> by_state;
   for (const CsvRow& row : csv.rows) {
     ++report.rows_read;
-    if (row.fields.size() != csv.header.size()) {
-      problems.add(row.line, "row",
-                   std::to_string(row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
+    if (auto wrong = row_width_problem(row.fields.size(), csv.header.size())) {
+      problems.add(row.line, "row", *wrong);
       continue;
     }
     if (get(row, "sectorid") != options.sector) {
