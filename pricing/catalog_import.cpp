@@ -320,6 +320,72 @@ void remove_empty_database(const std::string& path) {
   }
 }
 
+/// The SQL of a file kind's rows: its data file's columns, the parameters ?2.. that bind them
+/// (?1 is the book), the key's match, and where the key, the device and the term are.
+struct RecordSql {
+  std::vector<std::string> columns;
+  std::string column_list;  ///< "a, b, c"
+  std::string params;       ///< ", ?2, ?3, ?4"
+  std::string key_match;    ///< "book = ?1 AND k = ?N ..."
+  std::vector<std::size_t> key_columns;
+  std::string key_names;          ///< "k1+k2", the column of a duplicate key's problem
+  std::size_t device_column = 0;  ///< item_id (purchase prices) or device_id
+  int term_column = -1;           ///< rental offers' term; -1 for purchase prices
+};
+
+RecordSql record_sql(const FileKind& kind) {
+  RecordSql sql;
+  sql.columns = data_file_columns(kind.data_file);
+  const std::vector<std::string>& columns = sql.columns;
+  sql.key_match = "book = ?1";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    sql.column_list += (i ? ", " : "") + columns[i];
+    sql.params += ", ?" + std::to_string(i + 2);
+  }
+  for (const std::string& key : kind.key) {
+    const int i = column_index(columns, key);
+    sql.key_columns.push_back(static_cast<std::size_t>(i));
+    sql.key_match += " AND " + key + " = ?" + std::to_string(i + 2);
+    sql.key_names += (sql.key_names.empty() ? "" : "+") + key;
+  }
+  sql.device_column = static_cast<std::size_t>(column_index(
+      columns, kind.format == ImportFormat::purchase_prices ? "item_id" : "device_id"));
+  sql.term_column = kind.format == ImportFormat::rental_offers ? column_index(columns, "term") : -1;
+  return sql;
+}
+
+/// The key of `r` as a duplicate key's problem writes it: "v1, v2".
+std::string key_text(const Record& r, const std::vector<std::size_t>& key_columns) {
+  std::string text;
+  for (const std::size_t i : key_columns) {
+    text += (text.empty() ? "" : ", ") + cell_text(r.values[i]);
+  }
+  return text;
+}
+
+/// Whether `r` holds the values of the row `existing` has just read (its id, then `columns`).
+/// The first column that differs is a problem with the book (`book_problems`): an observation is
+/// never overwritten.
+bool same_as_stored(SQLite::Statement& existing, const Record& r, const FileKind& kind,
+                    const std::vector<std::string>& columns, const ImportOptions& options,
+                    Problems& book_problems) {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const CellValue stored = column_value(existing.getColumn(static_cast<int>(i) + 1));
+    if (!same_value(stored, r.values[i])) {
+      book_problems.add(r.line, columns[i],
+                        "the book " + in_quotes(options.book) + " already holds this " +
+                            (kind.format == ImportFormat::purchase_prices ? "price" : "offer") +
+                            " with " + columns[i] + " " +
+                            in_quotes(visible_text(cell_text(stored))) + ", not " +
+                            in_quotes(visible_text(cell_text(r.values[i]))) +
+                            " (an observation is never overwritten: give the new figure "
+                            "its own date)");
+      return false;
+    }
+  }
+  return true;
+}
+
 // Writes the records of `next` into the book, in one transaction, as they are read: at most
 // one record in memory. Problems of the file (a row's own, a key twice in the file, spot above
 // on-demand) go to `problems`; problems with the book (a key already there with other values,
@@ -328,26 +394,7 @@ void remove_empty_database(const std::string& path) {
 void write_records(const std::string& db_path, const FileKind& kind, const RecordSource& next,
                    SQLite::Database& builtin, const ImportOptions& options, Problems& problems,
                    Problems& book_problems, ImportReport& report) {
-  const std::vector<std::string> columns = data_file_columns(kind.data_file);
-  std::string column_list;
-  std::string params;
-  std::string key_match = "book = ?1";
-  for (std::size_t i = 0; i < columns.size(); ++i) {
-    column_list += (i ? ", " : "") + columns[i];
-    params += ", ?" + std::to_string(i + 2);
-  }
-  std::vector<std::size_t> key_columns;
-  std::string key_names;
-  for (const std::string& key : kind.key) {
-    const int i = column_index(columns, key);
-    key_columns.push_back(static_cast<std::size_t>(i));
-    key_match += " AND " + key + " = ?" + std::to_string(i + 2);
-    key_names += (key_names.empty() ? "" : "+") + key;
-  }
-  const auto device_column = static_cast<std::size_t>(column_index(
-      columns, kind.format == ImportFormat::purchase_prices ? "item_id" : "device_id"));
-  const auto term_column =
-      kind.format == ImportFormat::rental_offers ? column_index(columns, "term") : -1;
+  const RecordSql sql = record_sql(kind);
 
   std::unique_ptr<SQLite::Database> db;
   std::optional<SQLite::Transaction> transaction;
@@ -380,25 +427,26 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
     SQLite::Statement first_line(*db, "SELECT line FROM temp.import_lines WHERE id = ?1");
 
     // Table and column names are the constants of pricing/catalog_data_spec.cpp, never data.
-    SQLite::Statement existing(
-        *db, "SELECT id, " + column_list + " FROM main." + kind.table + " WHERE " + key_match);
+    SQLite::Statement existing(*db, "SELECT id, " + sql.column_list + " FROM main." + kind.table +
+                                        " WHERE " + sql.key_match);
     SQLite::Statement insert(*db, "INSERT INTO main." + std::string(kind.table) + " (book, " +
-                                      column_list + ") VALUES (?1" + params +
+                                      sql.column_list + ") VALUES (?1" + sql.params +
                                       ") ON CONFLICT DO NOTHING");
     std::set<std::string, std::less<>> devices;  // copied: at most the catalog's devices
     bool discounted_rows = false;  // spot or reserved rows, compared with on-demand ones
     Record r;
     while (next(r)) {
-      const auto& device = std::get<std::string>(r.values[device_column]);
+      const auto& device = std::get<std::string>(r.values[sql.device_column]);
       if (devices.insert(device).second) copy_device(*db, builtin, device);
-      if (term_column >= 0 &&
-          std::get<std::string>(r.values[static_cast<std::size_t>(term_column)]) != "on_demand") {
+      if (sql.term_column >= 0 &&
+          std::get<std::string>(r.values[static_cast<std::size_t>(sql.term_column)]) !=
+              "on_demand") {
         discounted_rows = true;
       }
       insert.reset();
       insert.clearBindings();
       insert.bind(1, options.book);
-      for (std::size_t i = 0; i < columns.size(); ++i) {
+      for (std::size_t i = 0; i < sql.columns.size(); ++i) {
         bind_value(insert, static_cast<int>(i) + 2, r.values[i]);
       }
       // One index lookup per row: the key is looked up again only when it is already there.
@@ -413,7 +461,7 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
       existing.reset();
       existing.clearBindings();
       existing.bind(1, options.book);
-      for (const std::size_t i : key_columns) {
+      for (const std::size_t i : sql.key_columns) {
         bind_value(existing, static_cast<int>(i) + 2, r.values[i]);
       }
       if (!existing.executeStep()) continue;
@@ -421,12 +469,8 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
       first_line.reset();
       first_line.bind(1, id);
       if (first_line.executeStep()) {
-        std::string key_text;
-        for (const std::size_t i : key_columns) {
-          key_text += (key_text.empty() ? "" : ", ") + cell_text(r.values[i]);
-        }
-        problems.add(r.line, key_names,
-                     "duplicate key (" + key_text + "), first on line " +
+        problems.add(r.line, sql.key_names,
+                     "duplicate key (" + key_text(r, sql.key_columns) + "), first on line " +
                          std::to_string(first_line.getColumn(0).getInt()));
         continue;
       }
@@ -434,22 +478,8 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
       note_line.bind(1, id);
       note_line.bind(2, r.line);
       note_line.exec();
-      bool same = true;
-      for (std::size_t i = 0; i < columns.size() && same; ++i) {
-        const CellValue stored = column_value(existing.getColumn(static_cast<int>(i) + 1));
-        if (!same_value(stored, r.values[i])) {
-          same = false;
-          book_problems.add(r.line, columns[i],
-                            "the book " + in_quotes(options.book) + " already holds this " +
-                                (kind.format == ImportFormat::purchase_prices ? "price" : "offer") +
-                                " with " + columns[i] + " " +
-                                in_quotes(visible_text(cell_text(stored))) + ", not " +
-                                in_quotes(visible_text(cell_text(r.values[i]))) +
-                                " (an observation is never overwritten: give the new figure "
-                                "its own date)");
-        }
-      }
-      if (same) ++report.unchanged;
+      if (same_as_stored(existing, r, kind, sql.columns, options, book_problems))
+        ++report.unchanged;
     }
     if (discounted_rows) check_discounted_rates(*db, options.book, problems);
     if (!problems.items.empty() || !book_problems.items.empty()) return;  // rolls back
@@ -591,14 +621,11 @@ std::string to_string(ImportFormat format) {
   return "?";
 }
 
-ImportReport import_price_book(const std::string& db_path, const std::string& csv_path,
-                               const ImportOptions& options) {
-  ImportReport report;
-  report.book = options.book;
-  // Standard input ("-") is named <stdin> in messages, as read_csv_file names it.
-  const std::string file = is_standard_input(csv_path) ? "<stdin>" : csv_path;
-  Problems problems{file, {}};
-  // Options first: they are part of the input.
+namespace {
+
+/// Throws ImportError unless the book's name and the import's date are sound: the options are
+/// part of the input.
+void check_book_options(const ImportOptions& options) {
   if (options.book.empty() || options.book.find_first_of(" \t\r\n") == 0 ||
       options.book.find_last_of(" \t\r\n") == options.book.size() - 1) {
     throw ImportError({"--book: " + in_quotes(options.book) +
@@ -615,6 +642,112 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   if (!is_iso_date(options.as_of)) {
     throw ImportError({"--as-of: " + in_quotes(options.as_of) + " is not a date YYYY-MM-DD"});
   }
+}
+
+/// The CSV file at `csv_path` (`file` in messages) opened and its header record read into
+/// `header`: the rows are read as they are written (one in memory). Throws ImportError "FILE:1:
+/// header: file is empty", or with the reader's message when it cannot be read.
+CsvReader open_with_header(const std::string& csv_path, const std::string& file, CsvRow& header) {
+  try {
+    CsvReader csv = open_csv_file(csv_path);
+    if (!csv.next(header)) throw ImportError({file + ":1: header: file is empty"});
+    return csv;
+  } catch (const ImportError&) {
+    throw;
+  } catch (const CatalogError& e) {
+    throw ImportError({e.what()});
+  }
+}
+
+/// The rest of `csv`'s records under `header` (read_rows_after); a CatalogError (malformed CSV)
+/// is rethrown as ImportError with its message.
+CsvTable rows_after(CsvReader& csv, CsvRow header) {
+  try {
+    return read_rows_after(csv, std::move(header));
+  } catch (const CatalogError& e) {
+    throw ImportError({e.what()});
+  }
+}
+
+/// The format of a CSV file from its header record. Throws ImportError "FILE:LINE: header: not a
+/// file this program imports ..." for a header of no format imported.
+ImportFormat header_format(const CsvRow& header, const std::string& file) {
+  const auto format = import_detail::is_eia_retail_sales(header.fields)
+                          ? std::optional<ImportFormat>(ImportFormat::eia_csv)
+                          : detect_format(header.fields);
+  if (!format) {
+    throw ImportError({file + ":" + std::to_string(header.line) +
+                       ": header: not a file this program imports: expected the columns of "
+                       "purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
+                       "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
+                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice), a "
+                       "gpuhunt CSV (instance_name, location, price, gpu_count, gpu_name, "
+                       "spot), an EIA retail-sales CSV (period, stateid, sectorid, price), a "
+                       "Eurostat nrg_pc_205 TSV or an ECB reference rates XML"});
+  }
+  return *format;
+}
+
+/// The rental records of a SkyPilot or gpuhunt file read whole (`table`; `format` says which):
+/// its provider (--provider, else the file's name) and date (--observed-on) checked, its rows
+/// read and its zones merged (pricing/public_catalogs.hpp). Throws ImportError with every
+/// problem (options' first), ImportIncomplete when rows were skipped and not allowed.
+std::vector<Record> public_catalog_records(const CsvTable& table, ImportFormat format,
+                                           const std::string& csv_path, const std::string& file,
+                                           const ImportOptions& options, SQLite::Database& builtin,
+                                           Problems& problems, ImportReport& report) {
+  const std::string provider =
+      options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
+  std::vector<std::string> option_problems;
+  if (provider.empty()) option_problems.push_back("--provider: required (not in the file name)");
+  if (options.observed_on.empty()) {
+    option_problems.push_back("--observed-on: required for " + to_string(format) +
+                              " files, which carry no dates (the date their prices were read)");
+  } else if (!is_iso_date(options.observed_on)) {
+    option_problems.push_back("--observed-on: " + in_quotes(options.observed_on) +
+                              " is not a date YYYY-MM-DD");
+  } else if (options.observed_on > options.as_of) {
+    option_problems.push_back("--observed-on: " + options.observed_on +
+                              " is after the import date " + options.as_of +
+                              " (--as-of, default today): a price cannot be observed in the "
+                              "future");
+  }
+  if (!option_problems.empty()) throw ImportError(option_problems);
+  const std::string file_name = fs::path(csv_path).filename().string();
+  const std::string source =
+      !options.source.empty() ? options.source
+                              : (format == ImportFormat::skypilot_vms ? "SkyPilot catalog vms.csv "
+                                                                      : "gpuhunt catalog ") +
+                                    provider + "/" + file_name;
+  const AcceleratorNames names = builtin_accelerator_names(builtin);
+  std::vector<Offer> offers =
+      format == ImportFormat::skypilot_vms
+          ? import_detail::read_skypilot_offers(table, provider, names, problems, report)
+          : import_detail::read_gpuhunt_offers(table, provider, names, problems, report);
+  offers = import_detail::merge_zones(
+      std::move(offers),
+      format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
+      problems);
+  if (!problems.items.empty()) throw ImportError(problems.sorted());
+  std::stable_sort(report.skipped_rows.begin(), report.skipped_rows.end(),
+                   [](const SkippedRow& a, const SkippedRow& b) { return a.line < b.line; });
+  if (report.skipped > 0 && !options.allow_skipped) {
+    throw ImportIncomplete(skipped_summary(report, file), report.skipped);
+  }
+  return offers_to_records(offers, provider, options, source);
+}
+
+}  // namespace
+
+ImportReport import_price_book(const std::string& db_path, const std::string& csv_path,
+                               const ImportOptions& options) {
+  ImportReport report;
+  report.book = options.book;
+  // Standard input ("-") is named <stdin> in messages, as read_csv_file names it.
+  const std::string file = is_standard_input(csv_path) ? "<stdin>" : csv_path;
+  Problems problems{file, {}};
+  // Options first: they are part of the input.
+  check_book_options(options);
 
   std::error_code exists_ec;
   const bool db_existed = fs::exists(db_path, exists_ec);
@@ -629,38 +762,13 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     return report;
   }
   // Read record by record: the header now, the rows as they are written (one in memory).
-  std::optional<CsvReader> csv;
   CsvRow header;
-  try {
-    csv.emplace(open_csv_file(csv_path));
-    if (!csv->next(header)) throw ImportError({file + ":1: header: file is empty"});
-  } catch (const ImportError&) {
-    throw;
-  } catch (const CatalogError& e) {
-    throw ImportError({e.what()});
-  }
-  const auto format = import_detail::is_eia_retail_sales(header.fields)
-                          ? std::optional<ImportFormat>(ImportFormat::eia_csv)
-                          : detect_format(header.fields);
-  if (!format) {
-    throw ImportError({file + ":" + std::to_string(header.line) +
-                       ": header: not a file this program imports: expected the columns of "
-                       "purchase_prices.csv, rental_offers.csv, devices.csv or models.csv "
-                       "(pricing/data/README.md), a SkyPilot vms.csv (InstanceType, "
-                       "AcceleratorName, AcceleratorCount, Region, Price, SpotPrice), a "
-                       "gpuhunt CSV (instance_name, location, price, gpu_count, gpu_name, "
-                       "spot), an EIA retail-sales CSV (period, stateid, sectorid, price), a "
-                       "Eurostat nrg_pc_205 TSV or an ECB reference rates XML"});
-  }
-  report.format = *format;
-  if (*format == ImportFormat::eia_csv) {
-    CsvTable table;
-    try {
-      table = read_rows_after(*csv, std::move(header));
-    } catch (const CatalogError& e) {
-      throw ImportError({e.what()});
-    }
-    import_detail::import_statistics(db_path, csv_path, file, *format, &table, options, report,
+  std::optional<CsvReader> csv = open_with_header(csv_path, file, header);
+  const ImportFormat format = header_format(header, file);
+  report.format = format;
+  if (format == ImportFormat::eia_csv) {
+    CsvTable table = rows_after(*csv, std::move(header));
+    import_detail::import_statistics(db_path, csv_path, file, format, &table, options, report,
                                      cleanup);
     return report;
   }
@@ -685,9 +793,9 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
     }
   };
 
-  if (*format == ImportFormat::purchase_prices || *format == ImportFormat::rental_offers) {
+  if (format == ImportFormat::purchase_prices || format == ImportFormat::rental_offers) {
     const FileKind& kind =
-        *format == ImportFormat::purchase_prices ? purchase_kind() : rental_kind();
+        format == ImportFormat::purchase_prices ? purchase_kind() : rental_kind();
     PriceFileReader reader(kind.data_file, *csv, header, device_ids, kDeviceList, problems.items);
     if (!reader.header_ok()) throw ImportError(problems.sorted());
     write(kind, own_format_source(reader, kind, options, problems, report));
@@ -695,17 +803,10 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
   }
 
   // Files checked or merged across all their rows are read whole.
-  const auto whole_table = [&]() {
+  if (format == ImportFormat::devices || format == ImportFormat::models) {
+    CsvTable table = rows_after(*csv, std::move(header));
     try {
-      return read_rows_after(*csv, std::move(header));
-    } catch (const CatalogError& e) {
-      throw ImportError({e.what()});
-    }
-  };
-  if (*format == ImportFormat::devices || *format == ImportFormat::models) {
-    CsvTable table = whole_table();
-    try {
-      import_detail::import_reference_rows(db_path, *format, table, options.as_of, *builtin,
+      import_detail::import_reference_rows(db_path, format, table, options.as_of, *builtin,
                                            problems, report);
     } catch (const ImportError&) {
       if (!existed) remove_empty_database(db_path);
@@ -720,47 +821,10 @@ ImportReport import_price_book(const std::string& db_path, const std::string& cs
 
   // SkyPilot and gpuhunt files are read whole: their zones are merged and GCP's GPU rows joined
   // to their hosts across the file (pricing/public_catalogs.hpp).
-  CsvTable table = whole_table();
+  CsvTable table = rows_after(*csv, std::move(header));
   csv.reset();
-  const std::string provider =
-      options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
-  std::vector<std::string> option_problems;
-  if (provider.empty()) option_problems.push_back("--provider: required (not in the file name)");
-  if (options.observed_on.empty()) {
-    option_problems.push_back("--observed-on: required for " + to_string(*format) +
-                              " files, which carry no dates (the date their prices were read)");
-  } else if (!is_iso_date(options.observed_on)) {
-    option_problems.push_back("--observed-on: " + in_quotes(options.observed_on) +
-                              " is not a date YYYY-MM-DD");
-  } else if (options.observed_on > options.as_of) {
-    option_problems.push_back("--observed-on: " + options.observed_on +
-                              " is after the import date " + options.as_of +
-                              " (--as-of, default today): a price cannot be observed in the "
-                              "future");
-  }
-  if (!option_problems.empty()) throw ImportError(option_problems);
-  const std::string file_name = fs::path(csv_path).filename().string();
-  const std::string source =
-      !options.source.empty() ? options.source
-                              : (*format == ImportFormat::skypilot_vms ? "SkyPilot catalog vms.csv "
-                                                                       : "gpuhunt catalog ") +
-                                    provider + "/" + file_name;
-  const AcceleratorNames names = builtin_accelerator_names(*builtin);
-  std::vector<Offer> offers =
-      *format == ImportFormat::skypilot_vms
-          ? import_detail::read_skypilot_offers(table, provider, names, problems, report)
-          : import_detail::read_gpuhunt_offers(table, provider, names, problems, report);
-  offers = import_detail::merge_zones(
-      std::move(offers),
-      *format == ImportFormat::skypilot_vms ? "InstanceType+Region" : "instance_name+location",
-      problems);
-  if (!problems.items.empty()) throw ImportError(problems.sorted());
-  std::stable_sort(report.skipped_rows.begin(), report.skipped_rows.end(),
-                   [](const SkippedRow& a, const SkippedRow& b) { return a.line < b.line; });
-  if (report.skipped > 0 && !options.allow_skipped) {
-    throw ImportIncomplete(skipped_summary(report, file), report.skipped);
-  }
-  const std::vector<Record> records = offers_to_records(offers, provider, options, source);
+  const std::vector<Record> records =
+      public_catalog_records(table, format, csv_path, file, options, *builtin, problems, report);
   std::size_t at = 0;
   write(rental_kind(), [&](Record& out) {
     if (at == records.size()) return false;

@@ -202,10 +202,8 @@ std::optional<Row> convert_row(const TableSpec& spec, const std::vector<std::siz
                                std::size_t header_size, const CsvRow& record,
                                const std::set<std::string, std::less<>>& currencies,
                                const std::string& path, Problems& problems) {
-  if (record.fields.size() != header_size) {
-    problems.add(path, record.line, "row",
-                 std::to_string(record.fields.size()) + " fields, but the header has " +
-                     std::to_string(header_size));
+  if (auto wrong = row_width_problem(record.fields.size(), header_size)) {
+    problems.add(path, record.line, "row", *wrong);
     return std::nullopt;
   }
   Row row{record.line, {}, {}};

@@ -54,6 +54,11 @@ std::string csv_text_field(std::string_view text) {
   return csv_number_field(text);
 }
 
+std::optional<std::string> row_width_problem(std::size_t fields, std::size_t header_fields) {
+  if (fields == header_fields) return std::nullopt;
+  return std::to_string(fields) + " fields, but the header has " + std::to_string(header_fields);
+}
+
 std::string lf_line_ends(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -66,6 +66,12 @@ std::string csv_text_value(std::string_view field);
 /// lines is the same text whichever system saved the file. Throws nothing.
 std::string lf_line_ends(std::string_view text);
 
+/// The problem of a record of `fields` fields under a header of `header_fields`: "N fields, but
+/// the header has M", the text every reader of a CSV file reports after "FILE:LINE: row: " (the
+/// caller adds the file, the line and the "row" column); nullopt when the counts match. Throws
+/// nothing but std::bad_alloc.
+std::optional<std::string> row_width_problem(std::size_t fields, std::size_t header_fields);
+
 /// Largest CSV file read (a price file to import, a data file of the catalog): 256 MiB, about
 /// two million rows of a SkyPilot vms.csv (120 bytes a row). Larger files, FIFOs and devices
 /// are refused before they are read.

@@ -191,6 +191,69 @@ std::map<std::pair<std::string, std::string>, PurchaseRange> purchase_ranges(SQL
 constexpr std::size_t kListedNewPrices = 3;
 constexpr std::size_t kListedConflictAmounts = 5;
 
+/// The new prices group[news[lo..hi)] as a finding lists them: the first kListedNewPrices
+/// ("AMOUNT CURRENCY (book BOOK, DATE)", read through `detail`), then "and N more".
+std::string new_prices_text(SQLite::Statement& detail, const std::vector<Member>& group,
+                            const std::vector<std::size_t>& news, std::size_t lo, std::size_t hi) {
+  std::string list;
+  for (std::size_t k = lo; k < hi && k < lo + kListedNewPrices; ++k) {
+    const PriceRow n = price_row(detail, group[news[k]].layer, group[news[k]].id);
+    list += (list.empty() ? "" : ", ") + money(n.amount, n.currency) + " (book " + n.book + ", " +
+            n.observed_on + ")";
+  }
+  if (hi - lo > kListedNewPrices) {
+    list += " and " + std::to_string(hi - lo - kListedNewPrices) + " more";
+  }
+  return list;
+}
+
+/// Conflicts: one book (`book`, or every book when empty), the same item, condition, date and
+/// source, different amounts; one finding each, appended to `out`.
+void purchase_conflicts(SQLite::Database& db, const std::string& book,
+                        std::vector<Catalog::PriceFinding>& out) {
+  SQLite::Statement conflicts(
+      db,
+      "SELECT book, item_id, condition, observed_on, source, count(*), max(instr(note, ?1) > 0), "
+      "min(layer), min(id) FROM layered_price_observations WHERE (?2 = '' OR book = ?2) "
+      "GROUP BY book, item_id, condition, observed_on, source "
+      "HAVING count(DISTINCT printf('%.17g %s', amount, currency)) > 1 "
+      "ORDER BY book, item_id, condition, observed_on, source");
+  conflicts.bind(1, Catalog::kPlausibilityReviewed);
+  conflicts.bind(2, book);
+  SQLite::Statement amounts(
+      db,
+      "SELECT DISTINCT amount, currency FROM layered_price_observations WHERE book = ?1 AND "
+      "item_id = ?2 AND condition = ?3 AND observed_on = ?4 AND source = ?5 ORDER BY amount, "
+      "currency");
+  while (conflicts.executeStep()) {
+    std::string list;
+    amounts.reset();
+    for (int k = 0; k < 5; ++k) amounts.bind(k + 1, conflicts.getColumn(k).getString());
+    std::size_t listed = 0;
+    std::size_t more = 0;
+    while (amounts.executeStep()) {
+      if (listed == kListedConflictAmounts) {
+        ++more;
+        continue;
+      }
+      list += (list.empty() ? "" : ", ") +
+              money(amounts.getColumn(0).getDouble(), amounts.getColumn(1).getString());
+      ++listed;
+    }
+    if (more > 0) list += " and " + std::to_string(more) + " more";
+    out.push_back({"purchase price " + conflicts.getColumn(1).getString() + " " +
+                       conflicts.getColumn(2).getString() + " (book " +
+                       conflicts.getColumn(0).getString() + ", " +
+                       conflicts.getColumn(3).getString() + ", source '" +
+                       conflicts.getColumn(4).getString() +
+                       "'): " + std::to_string(conflicts.getColumn(5).getInt64()) +
+                       " rows with different amounts: " + list +
+                       " (a plan takes the lowest amount of the latest date)",
+                   conflicts.getColumn(6).getInt() != 0, conflicts.getColumn(7).getInt(),
+                   conflicts.getColumn(8).getInt64(), "conflict"});
+  }
+}
+
 }  // namespace
 
 std::vector<Catalog::PriceFinding> purchase_plausibility(SQLite::Database& db,
@@ -272,65 +335,16 @@ std::vector<Catalog::PriceFinding> purchase_plausibility(SQLite::Database& db,
                        m.reviewed, m.layer, m.id, "reference"});
       }
       if (m.condition == 'u' && lo < hi && m.value > group[news[dearest.front()]].value) {
-        std::string list;
-        for (std::size_t k = lo; k < hi && k < lo + kListedNewPrices; ++k) {
-          const PriceRow n = price_row(detail, group[news[k]].layer, group[news[k]].id);
-          list += (list.empty() ? "" : ", ") + money(n.amount, n.currency) + " (book " + n.book +
-                  ", " + n.observed_on + ")";
-        }
-        if (hi - lo > kListedNewPrices) {
-          list += " and " + std::to_string(hi - lo - kListedNewPrices) + " more";
-        }
         out.push_back({read().label + ": used " + money(m.value, currency) +
                            " is above every new price of " + item + " within " +
-                           std::to_string(Catalog::kComparableDays) + " days: " + list,
+                           std::to_string(Catalog::kComparableDays) +
+                           " days: " + new_prices_text(detail, group, news, lo, hi),
                        m.reviewed, m.layer, m.id});
       }
     }
   });
 
-  // Conflicts: one book, the same item, condition, date and source, different amounts.
-  SQLite::Statement conflicts(
-      db,
-      "SELECT book, item_id, condition, observed_on, source, count(*), max(instr(note, ?1) > 0), "
-      "min(layer), min(id) FROM layered_price_observations WHERE (?2 = '' OR book = ?2) "
-      "GROUP BY book, item_id, condition, observed_on, source "
-      "HAVING count(DISTINCT printf('%.17g %s', amount, currency)) > 1 "
-      "ORDER BY book, item_id, condition, observed_on, source");
-  conflicts.bind(1, Catalog::kPlausibilityReviewed);
-  conflicts.bind(2, book);
-  SQLite::Statement amounts(
-      db,
-      "SELECT DISTINCT amount, currency FROM layered_price_observations WHERE book = ?1 AND "
-      "item_id = ?2 AND condition = ?3 AND observed_on = ?4 AND source = ?5 ORDER BY amount, "
-      "currency");
-  while (conflicts.executeStep()) {
-    std::string list;
-    amounts.reset();
-    for (int k = 0; k < 5; ++k) amounts.bind(k + 1, conflicts.getColumn(k).getString());
-    std::size_t listed = 0;
-    std::size_t more = 0;
-    while (amounts.executeStep()) {
-      if (listed == kListedConflictAmounts) {
-        ++more;
-        continue;
-      }
-      list += (list.empty() ? "" : ", ") +
-              money(amounts.getColumn(0).getDouble(), amounts.getColumn(1).getString());
-      ++listed;
-    }
-    if (more > 0) list += " and " + std::to_string(more) + " more";
-    out.push_back({"purchase price " + conflicts.getColumn(1).getString() + " " +
-                       conflicts.getColumn(2).getString() + " (book " +
-                       conflicts.getColumn(0).getString() + ", " +
-                       conflicts.getColumn(3).getString() + ", source '" +
-                       conflicts.getColumn(4).getString() +
-                       "'): " + std::to_string(conflicts.getColumn(5).getInt64()) +
-                       " rows with different amounts: " + list +
-                       " (a plan takes the lowest amount of the latest date)",
-                   conflicts.getColumn(6).getInt() != 0, conflicts.getColumn(7).getInt(),
-                   conflicts.getColumn(8).getInt64(), "conflict"});
-  }
+  purchase_conflicts(db, book, out);
   return out;
 }
 

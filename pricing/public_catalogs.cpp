@@ -409,10 +409,8 @@ std::vector<Offer> read_skypilot_offers(const CsvTable& csv, const std::string& 
   };
   for (const CsvRow& row : csv.rows) {
     ++report.rows_read;
-    if (row.fields.size() != csv.header.size()) {
-      problems.add(row.line, "row",
-                   std::to_string(row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
+    if (auto wrong = row_width_problem(row.fields.size(), csv.header.size())) {
+      problems.add(row.line, "row", *wrong);
       continue;
     }
     Offer offer;
@@ -502,10 +500,8 @@ std::vector<Offer> read_gpuhunt_offers(const CsvTable& csv, const std::string& p
   if (!columns) return offers;
   for (const CsvRow& row : csv.rows) {
     ++report.rows_read;
-    if (row.fields.size() != csv.header.size()) {
-      problems.add(row.line, "row",
-                   std::to_string(row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
+    if (auto wrong = row_width_problem(row.fields.size(), csv.header.size())) {
+      problems.add(row.line, "row", *wrong);
       continue;
     }
     Offer offer;

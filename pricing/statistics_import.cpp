@@ -11,6 +11,7 @@
 
 #include "pricing/catalog_build.hpp"
 #include "pricing/catalog_import_steps.hpp"
+#include "pricing/csv_table.hpp"
 #include "pricing/embedded.hpp"
 #include "pricing/input_file.hpp"
 #include "pricing/price_book_files.hpp"
@@ -95,6 +96,67 @@ void check_tariff(double amount, int line, const std::string& column, Problems& 
   }
 }
 
+/// The header line of a Eurostat SDMX-TSV file: "DIM,DIM,...\\TIME_PERIOD<tab>PERIOD<tab>...".
+struct EurostatHeader {
+  std::vector<std::string> cells;          ///< the line's tab-separated cells
+  std::vector<std::string> dims;           ///< the dimensions of the first cell, as written
+  std::map<std::string, std::size_t> dim;  ///< a dimension's (trimmed) index in a row's key
+  std::vector<std::string> periods;        ///< the periods of the other cells, trimmed
+};
+
+/// Reads `line`, the header of an nrg_pc_205 file; nullopt (the problem in `problems`, line 1)
+/// when a dimension the import needs is missing or the file has no --period `options.period`.
+std::optional<EurostatHeader> eurostat_header(const std::string& line, const ImportOptions& options,
+                                              Problems& problems) {
+  EurostatHeader h;
+  h.cells = split(line, '\t');
+  std::string dims_cell = h.cells[0];
+  const auto slash = dims_cell.find('\\');
+  dims_cell = dims_cell.substr(0, slash);
+  h.dims = split(dims_cell, ',');
+  for (std::size_t i = 0; i < h.dims.size(); ++i) h.dim[trim(h.dims[i])] = i;
+  for (const char* needed : {"nrg_cons", "tax", "currency", "geo"}) {
+    if (h.dim.count(needed) == 0) {
+      problems.add(1, "header",
+                   std::string("no dimension '") + needed +
+                       "': not a Eurostat nrg_pc_205 file (electricity prices for non-household "
+                       "consumers; its dimensions are freq, siec, nrg_cons, unit, tax, currency, "
+                       "geo)");
+      return std::nullopt;
+    }
+  }
+  for (std::size_t i = 1; i < h.cells.size(); ++i) h.periods.push_back(trim(h.cells[i]));
+  const std::vector<std::string>& periods = h.periods;
+  if (!options.period.empty() &&
+      std::find(periods.begin(), periods.end(), options.period) == periods.end()) {
+    problems.add(
+        1, "header",
+        "--period " + in_quotes(options.period) + " is not a period of the file (" +
+            (periods.empty() ? std::string("none") : periods.front() + " to " + periods.back()) +
+            ")");
+    return std::nullopt;
+  }
+  return h;
+}
+
+/// The period of a row (`cells`: its cells, the key first) whose value is read: `period` when
+/// given, else the latest with a value; nullopt when that has none (':' missing or
+/// confidential).
+std::optional<std::size_t> chosen_period(const std::vector<std::string>& cells,
+                                         const std::vector<std::string>& periods,
+                                         const std::string& period) {
+  for (std::size_t i = periods.size(); i-- > 0;) {
+    const std::string cell = trim(cells[i + 1]);
+    const bool missing = cell.empty() || cell[0] == ':';
+    if (!period.empty()) {
+      if (periods[i] == period) return missing ? std::nullopt : std::optional<std::size_t>(i);
+      continue;
+    }
+    if (!missing) return i;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<ImportFormat> sniff_statistics_format(const std::string& path) {
@@ -140,34 +202,12 @@ std::vector<TariffRow> read_eurostat_tsv(const std::string& text, const std::str
     problems.add(1, "header", "file is empty");
     return out;
   }
-  const std::vector<std::string> header = split(lines[0], '\t');
-  std::string dims_cell = header[0];
-  const auto slash = dims_cell.find('\\');
-  dims_cell = dims_cell.substr(0, slash);
-  const std::vector<std::string> dims = split(dims_cell, ',');
-  std::map<std::string, std::size_t> dim;
-  for (std::size_t i = 0; i < dims.size(); ++i) dim[trim(dims[i])] = i;
-  for (const char* needed : {"nrg_cons", "tax", "currency", "geo"}) {
-    if (dim.count(needed) == 0) {
-      problems.add(1, "header",
-                   std::string("no dimension '") + needed +
-                       "': not a Eurostat nrg_pc_205 file (electricity prices for non-household "
-                       "consumers; its dimensions are freq, siec, nrg_cons, unit, tax, currency, "
-                       "geo)");
-      return out;
-    }
-  }
-  std::vector<std::string> periods;
-  for (std::size_t i = 1; i < header.size(); ++i) periods.push_back(trim(header[i]));
-  if (!options.period.empty() &&
-      std::find(periods.begin(), periods.end(), options.period) == periods.end()) {
-    problems.add(
-        1, "header",
-        "--period " + in_quotes(options.period) + " is not a period of the file (" +
-            (periods.empty() ? std::string("none") : periods.front() + " to " + periods.back()) +
-            ")");
-    return out;
-  }
+  const auto tsv = eurostat_header(lines[0], options, problems);
+  if (!tsv) return out;
+  const std::vector<std::string>& header = tsv->cells;
+  const std::vector<std::string>& dims = tsv->dims;
+  const std::map<std::string, std::size_t>& dim = tsv->dim;
+  const std::vector<std::string>& periods = tsv->periods;
   const std::string source = !options.source.empty()
                                  ? options.source
                                  : "Eurostat nrg_pc_205 (electricity prices for non-household "
@@ -203,23 +243,7 @@ std::vector<TariffRow> read_eurostat_tsv(const std::string& text, const std::str
       continue;
     }
     const std::string geo = value_of("geo");
-    // The period asked for, else the latest with a value.
-    std::optional<std::size_t> chosen;
-    for (std::size_t i = periods.size(); i-- > 0;) {
-      const std::string cell = trim(cells[i + 1]);
-      const bool missing = cell.empty() || cell[0] == ':';
-      if (!options.period.empty()) {
-        if (periods[i] == options.period) {
-          if (!missing) chosen = i;
-          break;
-        }
-        continue;
-      }
-      if (!missing) {
-        chosen = i;
-        break;
-      }
-    }
+    const std::optional<std::size_t> chosen = chosen_period(cells, periods, options.period);
     if (!chosen) {
       report.skipped_rows.push_back(
           {line, "geo", geo,
@@ -271,10 +295,8 @@ std::vector<TariffRow> read_eia_csv(const CsvTable& csv, const ImportOptions& op
   std::map<std::string, Latest> by_state;
   for (const CsvRow& row : csv.rows) {
     ++report.rows_read;
-    if (row.fields.size() != csv.header.size()) {
-      problems.add(row.line, "row",
-                   std::to_string(row.fields.size()) + " fields, but the header has " +
-                       std::to_string(csv.header.size()));
+    if (auto wrong = row_width_problem(row.fields.size(), csv.header.size())) {
+      problems.add(row.line, "row", *wrong);
       continue;
     }
     if (get(row, "sectorid") != options.sector) {

@@ -521,6 +521,104 @@ class FigureBuffer {
   size_t mapped_length_ = 0;
 };
 
+/// The exchange rates a risk model draws, in code order; an amount converted from a currency
+/// finds its factor by slot.
+struct FxRanges {
+  std::vector<const UncertainInput*> inputs;
+  std::vector<std::string> codes;
+  /// The slot of `code`'s rate; kPlanCurrency for an amount not converted or a rate not drawn.
+  size_t slot_of(const std::string& code) const {
+    if (code.empty()) return kPlanCurrency;
+    const auto at = std::find(codes.begin(), codes.end(), code);
+    return at == codes.end() ? kPlanCurrency : static_cast<size_t>(at - codes.begin());
+  }
+};
+
+/// The model's exchange rates; throws EngineError on a range out of its domain.
+FxRanges fx_ranges(const RiskModel& model) {
+  FxRanges fx;
+  for (const auto& [code, range] : model.fx) {
+    risk::check_input(range, ("exchange rate " + code).c_str());
+    fx.codes.push_back(code);
+    fx.inputs.push_back(&range);
+  }
+  return fx;
+}
+
+/// What one thread changes from draw to draw.
+struct ThreadState {
+  std::vector<OptionInputs> work;
+  WorkloadInputs workload;
+  SiteInputs site;
+  MonthFactors factors;
+  std::vector<MoneyScratch> flows;  // per option
+  std::vector<MoneyTotals> sums;    // per option, this draw's
+  std::vector<double> npv;
+  std::vector<double> fx;  // this draw's factor per exchange rate (FxRanges' order)
+};
+
+/// `n_threads` states, each at the prepared inputs' values (`feasible`: the options drawn;
+/// `n_fx`: the exchange rates drawn), sized so that a draw allocates nothing.
+std::vector<ThreadState> thread_states(int n_threads, const std::vector<OptionInputs>& feasible,
+                                       const PlanInputs& prepared,
+                                       const MonthFactors& finance_factors, size_t n_fx) {
+  std::vector<ThreadState> states(static_cast<size_t>(n_threads));
+  for (auto& st : states) {
+    st.work = feasible;
+    st.workload = prepared.workload;
+    st.site = prepared.site;
+    st.factors = finance_factors;
+    set_workload_factors(prepared.workload, prepared.finance, st.factors);
+    st.flows.resize(feasible.size());
+    st.sums.resize(feasible.size());
+    st.npv.resize(feasible.size());
+    st.fx.resize(n_fx);
+  }
+  return states;
+}
+
+/// What every draw reads and none changes.
+struct DrawContext {
+  const RiskModel& model;
+  const std::vector<const UncertainInput*>& fx_inputs;
+  const WorkloadInputs& base_workload;
+  const FinanceInputs& finance;
+  double most_growth;                   ///< cap of a drawn growth_per_month
+  double site_tariff_per_kwh;           ///< the prepared site's, before the draw
+  size_t site_tariff_slot;              ///< its exchange rate's slot
+  const std::vector<BaseValues>& base;  ///< per drawn option
+  const std::vector<FxSlots>& slots;    ///< per drawn option
+};
+
+/// One draw into `st`: the factors (a fixed order of draws from `generator`: the same seed gives
+/// the same sequence), the workload, site and options at them, and each option's total and NPV
+/// (st.sums, st.npv), summed in make_plan's order (engine/money/money_totals.hpp): a draw at the
+/// plan's values reproduces its figures.
+void draw_once(const DrawContext& c, std::mt19937_64& generator, ThreadState& st) {
+  const auto fx_at = [&st](size_t slot) { return slot == kPlanCurrency ? 1.0 : st.fx[slot]; };
+  const DrawnFactors f = draw_factors(generator, c.model, c.fx_inputs, st.fx);
+  draw_workload(c.base_workload, f, c.most_growth, st.workload);
+  set_workload_factors(st.workload, c.finance, st.factors);
+  st.site.tariff_per_kwh = c.site_tariff_per_kwh * f.tariff * fx_at(c.site_tariff_slot);
+  const size_t n_options = st.work.size();
+  for (size_t k = 0; k < n_options; ++k) {
+    draw_option(c.base[k], c.slots[k], f, fx_at, st.work[k]);
+    money_month_totals(st.work[k], st.workload, st.site, c.finance, st.factors, st.flows[k]);
+  }
+  // The options' sums advance together.
+  sum_money_totals(st.flows.data(), n_options, st.factors.discount_factor, st.sums.data());
+  for (size_t k = 0; k < n_options; ++k) st.npv[k] = st.sums[k].npv;
+}
+
+/// The first of `candidates` (option indices, not empty) with the lowest `npv`.
+size_t lowest_npv(const std::vector<size_t>& candidates, const std::vector<double>& npv) {
+  size_t lowest = candidates.front();
+  for (const size_t k : candidates) {
+    if (npv[k] < npv[lowest]) lowest = k;
+  }
+  return lowest;
+}
+
 /// SplitMix64's output for state x (Steele, Lea & Flood, "Fast splittable pseudorandom number
 /// generators", OOPSLA 2014; the constants of Vigna's reference splitmix64.c): the k-th output
 /// of a SplitMix64 generator seeded with s is mix(s + k x 0x9E3779B97F4A7C15), k = 1, 2, ...
@@ -542,19 +640,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
                        const std::optional<Comparison>& pair, int draws, std::uint64_t seed,
                        const RiskModel& model, const RiskProgress& progress, int threads) {
   check_monte_carlo(inputs, plan, pair, draws, model, threads);
-  // The exchange rates drawn, in code order; each converted amount finds its factor by slot.
-  std::vector<const UncertainInput*> fx_inputs;
-  std::vector<std::string> fx_codes;
-  for (const auto& [code, range] : model.fx) {
-    risk::check_input(range, ("exchange rate " + code).c_str());
-    fx_codes.push_back(code);
-    fx_inputs.push_back(&range);
-  }
-  const auto slot_of = [&](const std::string& code) {
-    if (code.empty()) return kPlanCurrency;
-    const auto at = std::find(fx_codes.begin(), fx_codes.end(), code);
-    return at == fx_codes.end() ? kPlanCurrency : static_cast<size_t>(at - fx_codes.begin());
-  };
+  const FxRanges fx = fx_ranges(model);
+  const auto slot_of = [&fx](const std::string& code) { return fx.slot_of(code); };
 
   // Fit, speed and capacity do not depend on prices: prepared once, as make_plan does; only
   // the feasible options' cash flows are redone per draw.
@@ -562,12 +649,8 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   prepare_plan_inputs(prepared_inputs);
   const DrawnOptions drawn = drawn_options(prepared_inputs, plan, pair, slot_of);
   const std::vector<OptionInputs>& feasible = drawn.options;
-  const std::vector<BaseValues>& base = drawn.base;
-  const std::vector<FxSlots>& slots = drawn.slots;
   const std::vector<size_t>& candidates = drawn.candidates;
   const size_t owned = drawn.owned, rented = drawn.rented;
-  const size_t site_tariff_slot = slot_of(prepared_inputs.site.tariff_converted_from);
-  const WorkloadInputs& base_workload = prepared_inputs.workload;
   const FinanceInputs& finance = prepared_inputs.finance;
   const size_t n_options = feasible.size();
 
@@ -593,31 +676,19 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
   // The finance's month factors (discounting, trends) are the same in every draw.
   MonthFactors finance_factors;
   set_finance_factors(prepared_inputs.site, finance, finance_factors);
+  const DrawContext context{model,
+                            fx.inputs,
+                            prepared_inputs.workload,
+                            finance,
+                            most_growth,
+                            prepared_inputs.site.tariff_per_kwh,
+                            slot_of(prepared_inputs.site.tariff_converted_from),
+                            drawn.base,
+                            drawn.slots};
 
-  /// What one thread changes from draw to draw.
-  struct ThreadState {
-    std::vector<OptionInputs> work;
-    WorkloadInputs workload;
-    SiteInputs site;
-    MonthFactors factors;
-    std::vector<MoneyScratch> flows;  // per option
-    std::vector<MoneyTotals> sums;    // per option, this draw's
-    std::vector<double> npv;
-    std::vector<double> fx;  // this draw's factor per exchange rate (fx_inputs' order)
-  };
   const int n_threads = static_cast<int>(std::min<size_t>(static_cast<size_t>(threads), blocks));
-  std::vector<ThreadState> states(static_cast<size_t>(n_threads));
-  for (auto& st : states) {
-    st.work = feasible;
-    st.workload = base_workload;
-    st.site = prepared_inputs.site;
-    st.factors = finance_factors;
-    set_workload_factors(base_workload, finance, st.factors);
-    st.flows.resize(n_options);
-    st.sums.resize(n_options);
-    st.npv.resize(n_options);
-    st.fx.resize(fx_inputs.size());
-  }
+  std::vector<ThreadState> states =
+      thread_states(n_threads, feasible, prepared_inputs, finance_factors, fx.inputs.size());
   std::atomic<size_t> draws_done{0};
   size_t progress_reported = 0;
 
@@ -629,37 +700,14 @@ RiskResult monte_carlo(const PlanInputs& inputs, const Plan& plan,
     const size_t first = block * kRiskBlockDraws;
     const size_t end = std::min(n, first + kRiskBlockDraws);
     size_t buy_wins = 0;
-    const auto fx_at = [&st](size_t slot) { return slot == kPlanCurrency ? 1.0 : st.fx[slot]; };
     for (size_t d = first; d < end; ++d) {
-      // A fixed order of draws per iteration: the same seed gives the same sequence.
-      const DrawnFactors f = draw_factors(generator, model, fx_inputs, st.fx);
-      WorkloadInputs& workload = st.workload;
-      draw_workload(base_workload, f, most_growth, workload);
-      set_workload_factors(workload, finance, st.factors);
-      st.site.tariff_per_kwh =
-          prepared_inputs.site.tariff_per_kwh * f.tariff * fx_at(site_tariff_slot);
-      for (size_t k = 0; k < n_options; ++k) {
-        draw_option(base[k], slots[k], f, fx_at, st.work[k]);
-        money_month_totals(st.work[k], workload, st.site, finance, st.factors, st.flows[k]);
-      }
-      // Only the total and the NPV, summed in make_plan's order (engine/money/money_totals.hpp): a
-      // draw at the plan's values reproduces its figures. The options' sums advance together.
-      sum_money_totals(st.flows.data(), n_options, st.factors.discount_factor, st.sums.data());
-      for (size_t k = 0; k < n_options; ++k) {
-        column(k)[d] = st.sums[k].total;
-        st.npv[k] = st.sums[k].npv;
-      }
+      draw_once(context, generator, st);
+      for (size_t k = 0; k < n_options; ++k) column(k)[d] = st.sums[k].total;
       if (pair) {
         differences[d] = st.npv[owned] - st.npv[rented];
         if (st.npv[owned] < st.npv[rented]) ++buy_wins;
       }
-      if (!candidates.empty()) {
-        size_t lowest = candidates.front();
-        for (const size_t k : candidates) {
-          if (st.npv[k] < st.npv[lowest]) lowest = k;
-        }
-        ++block_lowest[block * n_options + lowest];
-      }
+      if (!candidates.empty()) ++block_lowest[block * n_options + lowest_npv(candidates, st.npv)];
     }
     block_buy_wins[block] = buy_wins;
     const size_t done = draws_done.fetch_add(end - first) + (end - first);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/base/error.hpp"
+#include "engine/serving/coordinate_descent.hpp"
 
 namespace gputco {
 
@@ -19,24 +20,23 @@ constexpr int kMaxRounds = 400;
 constexpr double kFixedStepS = 2e-3;  // seconds, for the additive fixed cost
 constexpr double kMaxFixedS = 0.05;
 
-/// One fitted constant: how to read and write it, and its bounds.
+/// One fitted constant: its field, its bounds and first step (seconds for the additive fixed
+/// cost; the others are log-stepped).
 struct Knob {
   double ServingConstants::*field;
-  double lo;
-  double hi;
-  double additive_step;  // first step in seconds for an additive constant; 0: log-stepped
+  DescentCoordinate coordinate;
 };
 
 constexpr std::array<Knob, 9> kKnobs{{
-    {&ServingConstants::bandwidth_efficiency, 0.05, 1.2, 0},
-    {&ServingConstants::compute_efficiency, 0.05, 1.2, 0},
-    {&ServingConstants::step_fixed_s, 0.0, kMaxFixedS, kFixedStepS},
-    {&ServingConstants::amd_factor, 0.2, 1.5, 0},
-    {&ServingConstants::moe_read_factor, 0.2, 1.5, 0},
-    {&ServingConstants::tuned_factor, 0.5, 3.0, 0},
-    {&ServingConstants::fp4_factor, 0.2, 1.5, 0},
-    {&ServingConstants::tp_factor, 0.3, 1.2, 0},
-    {&ServingConstants::moe_compute_factor, 0.05, 1.5, 0},
+    {&ServingConstants::bandwidth_efficiency, {0.05, 1.2, 0}},
+    {&ServingConstants::compute_efficiency, {0.05, 1.2, 0}},
+    {&ServingConstants::step_fixed_s, {0.0, kMaxFixedS, kFixedStepS}},
+    {&ServingConstants::amd_factor, {0.2, 1.5, 0}},
+    {&ServingConstants::moe_read_factor, {0.2, 1.5, 0}},
+    {&ServingConstants::tuned_factor, {0.5, 3.0, 0}},
+    {&ServingConstants::fp4_factor, {0.2, 1.5, 0}},
+    {&ServingConstants::tp_factor, {0.3, 1.2, 0}},
+    {&ServingConstants::moe_compute_factor, {0.05, 1.5, 0}},
 }};
 constexpr std::size_t kAmdKnob = 3;
 constexpr std::size_t kMoeReadKnob = 4;
@@ -136,45 +136,29 @@ std::array<bool, kKnobs.size()> identified(const std::vector<ServingSample>& sam
   return free;
 }
 
-/// Coordinate descent from `start` (see the header); returns the constants and their loss.
+/// `base` with the knobs' fields set to `values` (in kKnobs' order).
+ServingConstants with_knobs(ServingConstants base, const std::vector<double>& values) {
+  for (std::size_t k = 0; k < kKnobs.size(); ++k) base.*kKnobs[k].field = values[k];
+  return base;
+}
+
+/// Coordinate descent (engine/serving/coordinate_descent.hpp) from `start` of the knobs `free`
+/// marks; returns the constants and their loss.
 std::pair<ServingConstants, double> descend(const std::vector<ServingSample>& samples,
                                             const ServingConstants& start,
                                             const std::array<bool, kKnobs.size()>& free) {
-  ServingConstants c = start;
-  std::array<double, kKnobs.size()> step{};
+  std::vector<DescentCoordinate> coordinates;
+  std::vector<double> values;
   for (std::size_t k = 0; k < kKnobs.size(); ++k) {
-    step[k] = !free[k] ? 0 : kKnobs[k].additive_step > 0 ? kKnobs[k].additive_step : kStartStep;
+    coordinates.push_back(kKnobs[k].coordinate);
+    coordinates.back().free = free[k];
+    values.push_back(start.*kKnobs[k].field);
   }
-  double best = loss(samples, c);
-  for (int round = 0; round < kMaxRounds; ++round) {
-    bool any = false;
-    for (std::size_t k = 0; k < kKnobs.size(); ++k) {
-      if (step[k] <= 0) continue;
-      const Knob& knob = kKnobs[k];
-      bool improved = false;
-      for (double direction : {1.0, -1.0}) {
-        ServingConstants trial = c;
-        double& x = trial.*knob.field;
-        x = knob.additive_step > 0 ? x + direction * step[k] : x * std::exp(direction * step[k]);
-        x = std::clamp(x, knob.lo, knob.hi);
-        if (x == c.*knob.field) continue;
-        const double l = loss(samples, trial);
-        if (l < best - 1e-12) {
-          best = l;
-          c = trial;
-          improved = true;
-          break;
-        }
-      }
-      if (!improved) step[k] /= 2;
-      const double smallest =
-          knob.additive_step > 0 ? kSmallestStep * knob.additive_step : kSmallestStep;
-      if (step[k] < smallest) step[k] = 0;
-      any = any || step[k] > 0;
-    }
-    if (!any) break;
-  }
-  return {c, best};
+  const DescentOptions options{kStartStep, kSmallestStep, kMaxRounds};
+  const DescentResult result = coordinate_descent(
+      coordinates, std::move(values), options,
+      [&](const auto& trial) { return loss(samples, with_knobs(start, trial)); });
+  return {with_knobs(start, result.values), result.loss};
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "engine/base/error.hpp"
+#include "engine/serving/coordinate_descent.hpp"
 #include "engine/serving/serving_batch.hpp"
 
 namespace gputco {
@@ -205,59 +206,42 @@ double best_factor(Error error) {
   return std::exp(0.5 * (a + b));
 }
 
-/// A refitted constant: the field, its bounds, its first step (log units; 0 for additive).
+/// A refitted constant: its field, its bounds and first step.
 struct Knob {
   double ServingConstants::*field;
-  double lo;
-  double hi;
-  double additive_step;
+  DescentCoordinate coordinate;
 };
 // Bounds as the published fit's (engine/serving/serving_calibration.hpp).
 constexpr std::array<Knob, 4> kKnobs{{
-    {&ServingConstants::bandwidth_efficiency, 0.02, 1.2, 0},
-    {&ServingConstants::compute_efficiency, 0.02, 1.2, 0},
-    {&ServingConstants::step_fixed_s, 0.0, 0.1, 1e-3},
-    {&ServingConstants::step_per_sequence_s, 0.0, 2e-3, 2e-5},
+    {&ServingConstants::bandwidth_efficiency, {0.02, 1.2, 0}},
+    {&ServingConstants::compute_efficiency, {0.02, 1.2, 0}},
+    {&ServingConstants::step_fixed_s, {0.0, 0.1, 1e-3}},
+    {&ServingConstants::step_per_sequence_s, {0.0, 2e-3, 2e-5}},
 }};
 
-/// Coordinate descent of the knobs from `start` (the scaled constants).
+/// `base` with the knobs' fields set to `values` (in kKnobs' order).
+ServingConstants with_knobs(ServingConstants base, const std::vector<double>& values) {
+  for (std::size_t k = 0; k < kKnobs.size(); ++k) base.*kKnobs[k].field = values[k];
+  return base;
+}
+
+/// Coordinate descent (engine/serving/coordinate_descent.hpp) of the knobs from `start` (the scaled
+/// constants).
 ServingConstants refit(const std::vector<PreparedRun>& runs, const ServingConstants& start) {
-  MeasuredCalibration c;
-  c.constants = start;
-  double best = loss(runs, c, Terms{});
-  std::array<double, kKnobs.size()> step{};
-  for (std::size_t k = 0; k < kKnobs.size(); ++k) {
-    step[k] = kKnobs[k].additive_step > 0 ? kKnobs[k].additive_step : kStartStep;
+  std::vector<DescentCoordinate> coordinates;
+  std::vector<double> values;
+  for (const Knob& knob : kKnobs) {
+    coordinates.push_back(knob.coordinate);
+    values.push_back(start.*knob.field);
   }
-  for (int round = 0; round < kMaxRounds; ++round) {
-    bool any = false;
-    for (std::size_t k = 0; k < kKnobs.size(); ++k) {
-      if (step[k] <= 0) continue;
-      const Knob& knob = kKnobs[k];
-      bool improved = false;
-      for (double direction : {1.0, -1.0}) {
-        MeasuredCalibration trial = c;
-        double& x = trial.constants.*knob.field;
-        x = knob.additive_step > 0 ? x + direction * step[k] : x * std::exp(direction * step[k]);
-        x = std::clamp(x, knob.lo, knob.hi);
-        if (x == c.constants.*knob.field) continue;
-        const double l = loss(runs, trial, Terms{});
-        if (l < best - 1e-12) {
-          best = l;
-          c = trial;
-          improved = true;
-          break;
-        }
-      }
-      if (!improved) step[k] /= 2;
-      const double smallest =
-          knob.additive_step > 0 ? kSmallestStep * knob.additive_step : kSmallestStep;
-      if (step[k] < smallest) step[k] = 0;
-      any = any || step[k] > 0;
-    }
-    if (!any) break;
-  }
-  return c.constants;
+  const DescentOptions options{kStartStep, kSmallestStep, kMaxRounds};
+  const DescentResult result =
+      coordinate_descent(coordinates, std::move(values), options, [&](const auto& trial) {
+        MeasuredCalibration c;
+        c.constants = with_knobs(start, trial);
+        return loss(runs, c, Terms{});
+      });
+  return with_knobs(start, result.values);
 }
 
 std::vector<StepCorrection> corrections(const std::vector<PreparedRun>& runs,

@@ -58,6 +58,13 @@ TEST(CsvTable, reportsStrayQuoteWithItsLine) {
   }
 }
 
+// The text every reader writes after "FILE:LINE: row: " (tests/data/bad/csv/EXPECTED has one).
+TEST(CsvTable, rowWidthProblemNamesBothCounts) {
+  EXPECT_FALSE(row_width_problem(9, 9).has_value());
+  EXPECT_EQ(row_width_problem(8, 9), "8 fields, but the header has 9");
+  EXPECT_EQ(row_width_problem(10, 9), "10 fields, but the header has 9");
+}
+
 TEST(CsvTable, throwsForMissingFile) {
   EXPECT_THROW(read_csv_file("/nonexistent/gputco/x.csv"), CatalogError);
 }

@@ -8,22 +8,24 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_import.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/unit/pricing_fixtures.hpp"
+#include "tests/unit/pricing_import_fixtures.hpp"
 
 namespace gputco {
 namespace {
 
 namespace fs = std::filesystem;
 using Problems = std::vector<std::string>;
+using test::kPriceHeader;
+using test::kRentalHeader;
+using test::write_file;
 
 fs::path test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return test::work_dir(std::string("held_out.") + info->test_suite_name() + "." + info->name());
+  return test::current_test_dir("held_out");
 }
 
 ImportOptions options(const std::string& as_of = "2026-12-05") {
@@ -36,18 +38,6 @@ ImportOptions options(const std::string& as_of = "2026-12-05") {
 std::string held_out(const std::string& name) {
   return test::source_path("tests/data/catalog/held_out/" + name);
 }
-
-std::string write(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-  return path.string();
-}
-
-constexpr const char* kRentalHeader =
-    "provider,sku,device_id,devices_per_instance,billing,term,amount,setup_fee,currency,region,"
-    "observed_on,source,note\n";
-constexpr const char* kPriceHeader =
-    "item_id,condition,amount,currency,region,seller,observed_on,source,note\n";
 
 struct HeldOut {
   const char* file;
@@ -96,13 +86,14 @@ TEST(HeldOutPriceFiles, everyFileIsRefusedWithItsLineNamed) {
 TEST(RentalPlausibility, withoutPeersAnOfferIsHeldAgainstWhatOwningCosts) {
   const fs::path dir = test_dir();
   const std::string db = (dir / "catalog.sqlite").string();
-  import_price_book(db,
-                    write(dir / "price.csv", std::string(kPriceHeader) +
-                                                 "rtx-4080,new,1200,USD,us,shop,2026-10-01,q,\n"),
-                    options());
+  import_price_book(
+      db,
+      write_file(dir / "price.csv",
+                 std::string(kPriceHeader) + "rtx-4080,new,1200,USD,us,shop,2026-10-01,q,\n"),
+      options());
   // 1,200 / 26,280 h = 0.0457 an hour: below it, owning for three years is cheaper than any
   // renter's price; 1,200 / 2,190 h = 0.548: above it, a renter pays the card every 3 months.
-  const std::string rentals = write(
+  const std::string rentals = write_file(
       dir / "rentals.csv", std::string(kRentalHeader) +
                                "acme,a,rtx-4080,1,hourly,on_demand,0.03,0,USD,g,2026-10-01,q,\n"
                                "acme,a,rtx-4080,1,hourly,spot,0.03,0,USD,g,2026-10-01,q,\n"
@@ -141,9 +132,9 @@ TEST(RentalPlausibility, aBookOfferBeyondThreeTimesTheBuiltInReferenceIsRefused)
   auto offer = [&](const std::string& name, double factor) {
     char amount[32];
     std::snprintf(amount, sizeof amount, "%.4f", reference * factor);
-    return write(dir / (name + ".csv"), std::string(kRentalHeader) + "acme," + name +
-                                            ",h100-sxm,1,hourly,on_demand," + amount +
-                                            ",0,USD,g,2026-12-05,q,\n");
+    return write_file(dir / (name + ".csv"), std::string(kRentalHeader) + "acme," + name +
+                                                 ",h100-sxm,1,hourly,on_demand," + amount +
+                                                 ",0,USD,g,2026-12-05,q,\n");
   };
   const std::string db = (dir / "catalog.sqlite").string();
   const Problems refused = test::import_problems(db, offer("far", 3.5), options());
@@ -182,8 +173,8 @@ TEST(PricePlausibility, aBookPriceBeyondThreeTimesTheBuiltInReferenceIsRefused) 
   const fs::path dir = test_dir();
   char amount[32];
   std::snprintf(amount, sizeof amount, "%.0f", reference / 3.4);  // a fifth decimal slip: no
-  const std::string file = write(dir / "p.csv", std::string(kPriceHeader) + "rtx-4090,new," +
-                                                    amount + ",USD,us,shop,2026-12-05,q,\n");
+  const std::string file = write_file(dir / "p.csv", std::string(kPriceHeader) + "rtx-4090,new," +
+                                                         amount + ",USD,us,shop,2026-12-05,q,\n");
   const Problems problems =
       test::import_problems((dir / "catalog.sqlite").string(), file, options());
   ASSERT_EQ(problems.size(), 1u);

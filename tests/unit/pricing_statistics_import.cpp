@@ -5,22 +5,22 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_import.hpp"
 #include "tests/support/paths.hpp"
 #include "tests/unit/pricing_fixtures.hpp"
+#include "tests/unit/pricing_import_fixtures.hpp"
 
 namespace gputco {
 namespace {
 
 namespace fs = std::filesystem;
 using Problems = std::vector<std::string>;
+using test::write_file;
 
 fs::path test_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return test::work_dir(std::string("statistics.") + info->test_suite_name() + "." + info->name());
+  return test::current_test_dir("statistics");
 }
 
 ImportOptions options(const std::string& observed_on = "2025-06-25") {
@@ -33,12 +33,6 @@ ImportOptions options(const std::string& observed_on = "2025-06-25") {
 
 std::string fixture(const std::string& name) {
   return test::source_path("tests/data/catalog/import/" + name);
-}
-
-std::string write(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-  return path.string();
 }
 
 TEST(EurostatTsv, latestSemesterOfTheBandPerCountry) {
@@ -94,9 +88,9 @@ TEST(EurostatTsv, aPeriodAskedForAndWhatIsRefused) {
                       "date of publication (the date the file was published or downloaded)"}));
   const std::string header = "freq,siec,nrg_cons,unit,tax,currency,geo\\TIME_PERIOD\t2024-S2 \n";
   const std::string bad =
-      write(dir / "bad.tsv", header + "S,G3000,MWH500-1999,KWH,X_VAT,EUR,NL\t0.06 \n" +
-                                 "S,E7000,MWH500-1999,KWH,X_VAT,EUR,DE\t235.9 \n" +
-                                 "S,E7000,MWH500-1999,KWH,X_VAT,EUR,FR\tabc \n");
+      write_file(dir / "bad.tsv", header + "S,G3000,MWH500-1999,KWH,X_VAT,EUR,NL\t0.06 \n" +
+                                      "S,E7000,MWH500-1999,KWH,X_VAT,EUR,DE\t235.9 \n" +
+                                      "S,E7000,MWH500-1999,KWH,X_VAT,EUR,FR\tabc \n");
   EXPECT_EQ(test::import_problems((dir / "b.sqlite").string(), bad, options()),
             (Problems{"bad.tsv:2: siec: 'G3000' is not electricity (E7000): import nrg_pc_205, "
                       "not a gas price file",
@@ -149,11 +143,11 @@ TEST(EcbXml, everyDayAndCurrencyWithItsOwnDate) {
 TEST(EcbXml, aDayInTheFutureAndAnotherFileAreRefused) {
   const fs::path dir = test_dir();
   const std::string future =
-      write(dir / "daily.xml",
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gesmes:Envelope "
-            "xmlns=\"http://www.ecb.int/vocabulary/2002-08-01/eurofxref\">\n<Cube>\n<Cube "
-            "time='2027-01-04'>\n<Cube currency='USD' rate='1.1'/>\n</Cube>\n</Cube>\n"
-            "</gesmes:Envelope>\n");
+      write_file(dir / "daily.xml",
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gesmes:Envelope "
+                 "xmlns=\"http://www.ecb.int/vocabulary/2002-08-01/eurofxref\">\n<Cube>\n<Cube "
+                 "time='2027-01-04'>\n<Cube currency='USD' rate='1.1'/>\n</Cube>\n</Cube>\n"
+                 "</gesmes:Envelope>\n");
   EXPECT_EQ(test::import_problems((dir / "c.sqlite").string(), future, options("")),
             (Problems{"daily.xml:4: time: 2027-01-04 is after the import date 2026-12-05 "
                       "(--as-of, default today): a rate cannot be observed in the future"}));
