@@ -45,12 +45,32 @@ std::string upper(std::string s) {
 /// SGLang's defaults are 256 to 1,024 sequences per replica), so a larger figure is a slip.
 constexpr double kMostConcurrency = 1e6;
 
+/// How far a run's output rate may exceed what Little's law allows at its mean TPOT: 10 %.
+/// The file's mean TPOT is a mean over requests, not over tokens, and its requests in flight
+/// are themselves a mean (Little's law on the request rate and mean latency, or the tool's
+/// figure), so a consistent run can land a few percent above the bound; the contradictions
+/// the check is for are several times it (6,000 tokens/s claimed at 64 in flight and 40 ms,
+/// a bound of 1,606).
+constexpr double kLittleTolerance = 0.10;
+
+/// The most output tokens per second `concurrency` requests in flight emit at a mean time per
+/// output token of `tpot_ms`, each request `output_tokens` long (Little's law, L = lambda W:
+/// a request emits its n tokens over TTFT + (n - 1) x TPOT, so the output rate lambda x n is
+/// at most L x n / ((n - 1) x TPOT)); 0 when the bound does not apply (no TPOT, n <= 1).
+double littles_law_most_per_s(double concurrency, double tpot_ms, double output_tokens) {
+  if (!(tpot_ms > 0) || !(output_tokens > 1) || !(concurrency > 0)) return 0;
+  return concurrency * 1000.0 / tpot_ms * output_tokens / (output_tokens - 1);
+}
+
 /// Refuses a record no box could have measured: requests longer than the model's context
 /// (its scaled context where one is documented), more requests in flight than the run sent or
-/// than kMostConcurrency, or an output rate above the box's dense tensor peak (each output
+/// than kMostConcurrency, an output rate above the box's dense tensor peak (each output
 /// token costs at least 2 FLOPs per active parameter: Kaplan et al., Scaling Laws for Neural
-/// Language Models, 2020, section 2.1), where the device states a peak. Throws
-/// BenchmarkFileError naming the field.
+/// Language Models, 2020, section 2.1), where the device states a peak, or an output rate
+/// more than kLittleTolerance above what its requests in flight emit at its mean TPOT
+/// (littles_law_most_per_s), where the file gives a mean TPOT. A p99 TPOT alone bounds
+/// nothing: the mean may lie far below it (docs/calibrate.md). Throws BenchmarkFileError
+/// naming the field.
 void check_physical(const BenchmarkFile& file, const BenchmarkRecord& r, const ModelArch& model,
                     const Device& device, int gpu_count) {
   const int context = std::max(model.max_context, model.max_context_scaled);
@@ -77,6 +97,18 @@ void check_physical(const BenchmarkFile& file, const BenchmarkRecord& r, const M
                        "billion): not a measurement of this box",
                        r.output_tokens_per_s, most_per_s, gpu_count, device.id, peak_tflops,
                        model.id, active_b));
+  }
+  const double little_per_s =
+      littles_law_most_per_s(r.concurrency, r.mean_tpot_ms, r.output_tokens);
+  if (little_per_s > 0 && r.output_tokens_per_s > little_per_s * (1 + kLittleTolerance)) {
+    refuse(file, r, "output_throughput",
+           fmt::format("{:.6g} output tokens/s is above the {:.0f} that {:.6g} requests in flight "
+                       "emit at a mean TPOT of {:.6g} ms (Little's law: in flight / TPOT x "
+                       "output / (output - 1), {:.6g} output tokens per request; {:.0f} % "
+                       "allowed over it): the throughput, the requests in flight or the TPOT "
+                       "is not this run's",
+                       r.output_tokens_per_s, little_per_s, r.concurrency, r.mean_tpot_ms,
+                       r.output_tokens, kLittleTolerance * 100));
   }
 }
 

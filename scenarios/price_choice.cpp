@@ -176,4 +176,17 @@ std::optional<PriceChoice<RentalOffer>> choose_rental_offer(
   return choice;
 }
 
+UnitOffers offers_for_unit(const std::vector<RentalOffer>& candidates, int devices_per_unit) {
+  UnitOffers out;
+  for (const RentalOffer& offer : candidates) {
+    out.largest_instance = std::max(out.largest_instance, offer.devices_per_instance);
+    if (offer.devices_per_instance >= devices_per_unit) out.offers.push_back(offer);
+  }
+  if (out.offers.empty() && !candidates.empty()) {
+    out.offers = candidates;
+    out.smaller_instances = true;
+  }
+  return out;
+}
+
 }  // namespace gputco

@@ -56,4 +56,24 @@ std::optional<PriceChoice<RentalOffer>> choose_rental_offer(
     const std::vector<RentalOffer>& candidates, const PriceBasis& basis,
     const std::function<double(const RentalOffer&)>& amount_of, const std::string& what);
 
+/// The hourly offers a rental of `devices_per_unit` devices per unit may take, and whether
+/// they are the fallback of smaller instances.
+struct UnitOffers {
+  std::vector<RentalOffer> offers;
+  /// true: no candidate's instance holds devices_per_unit devices, so `offers` are all the
+  /// candidates, each an instance of fewer devices than the unit (the caller warns).
+  bool smaller_instances = false;
+  int largest_instance = 0;  ///< the most devices one candidate instance holds (0: none)
+};
+
+/// The offers among `candidates` (offers of one device, billing and term) whose instance holds
+/// at least `devices_per_unit` devices (docs/scenario-reference.md "Which price a plan takes"):
+/// a unit of N devices is one box, its devices joined by the box's NVLink, which N instances
+/// of one device are not; an instance of more devices is taken at its per-device rate (as a
+/// one-device option takes one device of an 8-device offer: the catalog's rates are per
+/// device). None holds the unit: every candidate, with smaller_instances set. Freshness and
+/// the price basis then choose among them (choose_rental_offer): an instance size is a fact of
+/// the box, a date only of the price. Never throws.
+UnitOffers offers_for_unit(const std::vector<RentalOffer>& candidates, int devices_per_unit);
+
 }  // namespace gputco

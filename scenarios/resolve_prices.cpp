@@ -258,11 +258,20 @@ void Resolver::resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi,
   for (const auto& offer : catalog_.rental_offers(s_.as_of, oi.device.id, "hourly", term)) {
     if (o.provider.empty() || offer.provider == o.provider) candidates.push_back(offer);
   }
+  // A unit of N devices is one box: offers whose instance holds N or more, before smaller
+  // instances (offers_for_unit; docs/scenario-reference.md "Which price a plan takes").
+  const int unit = std::max(1, oi.count);
+  const UnitOffers fit = offers_for_unit(candidates, unit);
+  const std::string offers_of = term + " hourly offers of " + oi.device.id +
+                                (o.provider.empty() ? "" : " from " + o.provider);
+  const std::string holding = unit == 1 ? ""
+                              : fit.smaller_instances
+                                  ? fmt::format(" (none holds {} devices in one instance)", unit)
+                                  : fmt::format(" whose instance holds at least {} devices", unit);
   const auto choice = choose_rental_offer(
-      candidates, basis_of(o),
+      fit.offers, basis_of(o),
       [&](const RentalOffer& r) { return in_plan_currency(r.amount_per_device(), r.currency); },
-      term + " hourly offers of " + oi.device.id +
-          (o.provider.empty() ? "" : " from " + o.provider));
+      offers_of + holding);
   if (!choice) {
     fail(section, "rate_per_gpu_hour",
          "the catalog has no " + term + " hourly offer for " + oi.device.id +
@@ -270,11 +279,27 @@ void Resolver::resolve_hourly_rate(const ScenarioOption& o, OptionInputs& oi,
              "; set rate_per_gpu_hour");
   }
   const RentalOffer& best = choice->row;
+  const std::string instance = fmt::format("an instance of {} device{}", best.devices_per_instance,
+                                           best.devices_per_instance == 1 ? "" : "s");
+  // The offer and its instance size head the provenance (Inputs sheet, JSON inputs).
   std::string provenance =
+      fmt::format("{} {} ({}), {} {} an instance-hour for {}; ", best.provider, best.sku, best.term,
+                  rate_text(best.amount), best.currency, instance) +
       source(best.provider + " " + best.sku + " (" + best.term + ")", best.amount, best.currency,
              "per instance-hour, " + std::to_string(best.devices_per_instance) + " device(s)",
              best.provenance);
   provenance += "; " + choice->reason;
+  if (fit.smaller_instances) {
+    oi.input_warnings.push_back(fmt::format(
+        "rental rate: the catalog has no {} whose instance holds the option's {} devices (the "
+        "largest holds {}): the rate is {} {}'s, {}, fewer devices than the option's box; {} "
+        "such instances are not one box, and a replica across several GPUs (tensor or pipeline "
+        "parallel) needs the NVLink within one box; set rate_per_gpu_hour to a {}-GPU "
+        "instance's rate per device-hour, or count to at most {}",
+        offers_of, unit, fit.largest_instance, best.provider, best.sku, instance,
+        (unit + best.devices_per_instance - 1) / best.devices_per_instance, unit,
+        fit.largest_instance));
+  }
   for (const auto& w : choice->warnings) oi.input_warnings.push_back("rental rate: " + w);
   offer_region_ = best.region;
   oi.rate_per_gpu_hour = convert(best.amount_per_device(), best.currency, provenance, section,

@@ -188,6 +188,26 @@ TEST_F(CliCalibrate, aRunNoBoxCouldHaveMeasuredIsRefused) {
   EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 0u);
 }
 
+TEST_F(CliCalibrate, aRunFasterThanLittlesLawAtItsMeanTpotIsRefusedAndNothingStored) {
+  // The newcomer's run: 6,000 output tokens/s with 64 requests in flight at a mean TPOT of
+  // 40 ms; 64 / 0.040 s x 250 / 249 = 1,606 tokens/s at most (Little's law), 10 % allowed.
+  // The first row (the fleet example's run at 64: 64 / 0.020 s x 250 / 249 = 3,213 >= 3,000)
+  // is sound: a refused row stores none of the file.
+  test::write_file(dir_.file("l.csv"),
+                   "model,quant,gpu,gpu_count,tp,engine,input_tokens,output_tokens,concurrency,"
+                   "output_tokens_per_s,mean_tpot_ms,duration_s,requests,measured_on\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,64,3000,20,120,1500,2026-11-01\n"
+                   "llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,64,6000,40,120,1500,2026-11-01\n");
+  const auto r = gputco({"calibrate", dir_.file("l.csv")});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("l.csv:3: output_throughput: 6000 output tokens/s is above the 1606 that "
+                       "64 requests in flight emit at a mean TPOT of 40 ms"),
+            std::string::npos)
+      << r.err;
+  const auto list = gputco({"calibrate", "--list", "--json"});
+  EXPECT_EQ(nlohmann::json::parse(list.out).at("runs").size(), 0u);
+}
+
 TEST_F(CliCalibrate, aPlanSaysWhichOptionsRestOnTheRunsAndTheWorkbookListsThem) {
   // Two runs of the finance-view example's setup (Llama 3.3 70B FP8, vLLM, 2 x H100, 1200 / 300
   // tokens): illustrative figures.

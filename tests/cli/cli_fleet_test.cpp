@@ -145,6 +145,27 @@ TEST(Fleet, aDemandNoOptionCanServeAtTheTargetsListsEveryOptionWithWhy) {
       << none.out;
 }
 
+TEST(Fleet, anEightGpuRentalIsPricedAtAnOfferOfAnEightGpuInstance) {
+  // The newcomer's fault: the 8-GPU rental box took RunPod's 1-GPU Community Cloud rate, 2.69
+  // USD. The catalog's fresh offer of an 8-GPU H100 SXM instance is Lambda's 8x H100 SXM at
+  // 31.92 USD an instance-hour (2026-09-25): 3.99 a device-hour. Always on, 5 boxes at the
+  // peak: 5 x 8 x 3.99 x 730 h = 116,508 USD a month, x 36 = 4,194,288.
+  const auto plan = plan_json({});
+  const nlohmann::json* rate = nullptr;
+  for (const auto& row : plan["inputs"]) {
+    if (row["section"] == "rent-h100" && row["key"] == "rate_per_gpu_hour") rate = &row;
+  }
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ((*rate)["value"].get<double>(), 31.92 / 8);
+  EXPECT_EQ((*rate)["provenance"].get<std::string>().rfind(
+                "lambda 8x H100 SXM (on_demand), 31.92 USD an instance-hour for an instance of 8 "
+                "devices",
+                0),
+            0u)
+      << (*rate)["provenance"];
+  EXPECT_NEAR(option(plan, "rent-h100")["total_cost"].get<double>(), 5 * 8 * 3.99 * 730 * 36, 0.01);
+}
+
 TEST(Fleet, theServingFinderShowsMissesTheTargetInsteadOfACost) {
   // p99 TPOT 8 ms: some boxes reach it, the slow ones do not; those show no cost.
   const auto text = test::run(test::gputco_exe(), {"fit", "--model", "llama-3.1-8b", "--quant",

@@ -212,6 +212,33 @@ TEST(BenchmarkRuns, aZeroDurationRunIsRefusedNamingTheField) {
             "from it");
 }
 
+TEST(BenchmarkRuns, anOutputRateAboveLittlesLawAtTheMeanTpotIsRefused) {
+  const Catalog catalog = Catalog::open_builtin();
+  const std::string header =
+      "model,quant,gpu,gpu_count,tp,engine,input_tokens,output_tokens,concurrency,"
+      "output_tokens_per_s,mean_tpot_ms,p99_tpot_ms,duration_s,requests,measured_on\n";
+  const auto why = [&](const std::string& row) {
+    const BenchmarkFile f = read_benchmark_text(header + row + "\n", "l.csv", std::nullopt);
+    return refusal([&] { resolve_benchmark(f, {}, catalog, "2026-12-01"); });
+  };
+  // 64 requests in flight at a mean TPOT of 40 ms, 250 output tokens each: each request emits
+  // its 250 tokens over TTFT + 249 x 40 ms, so at most 64 / 0.040 s x 250 / 249 = 1,606.43
+  // tokens/s; 10 % over it, 1,767.07, is allowed. The newcomer's run claimed 6,000.
+  EXPECT_EQ(why("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,64,6000,40,,120,1500,2026-11-01"),
+            "l.csv:2: output_throughput: 6000 output tokens/s is above the 1606 that 64 requests "
+            "in flight emit at a mean TPOT of 40 ms (Little's law: in flight / TPOT x output / "
+            "(output - 1), 250 output tokens per request; 10 % allowed over it): the "
+            "throughput, the requests in flight or the TPOT is not this run's");
+  EXPECT_NE(why("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,64,1768,40,,120,1500,2026-11-01"),
+            "");
+  EXPECT_EQ(why("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,64,1767,40,,120,1500,2026-11-01"),
+            "");
+  // A p99 TPOT alone bounds nothing: the mean may be far below it (here 6,000 tokens/s at 64
+  // in flight needs a mean of 10.7 ms, a quarter of the p99).
+  EXPECT_EQ(why("llama-3.3-70b,FP8,h100-sxm,4,4,vllm,1000,250,64,6000,,40,120,1500,2026-11-01"),
+            "");
+}
+
 TEST(BenchmarkRuns, runsThatDisagreeByMoreThanTwiceAreFound) {
   const Catalog catalog = Catalog::open_builtin();
   const BenchmarkFile f = read_benchmark_text(

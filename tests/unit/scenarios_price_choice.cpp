@@ -10,6 +10,7 @@
 #include "pricing/catalog.hpp"
 #include "pricing/catalog_import.hpp"
 #include "scenarios/price_checks.hpp"
+#include "scenarios/price_choice.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "tests/support/paths.hpp"
@@ -99,6 +100,72 @@ TEST(PriceChoice, aStaleCheaperOfferIsNotChosenOverAFreshOne) {
       << rate->provenance;
   const ResolvedScenario any = resolve(parse_text(text + "prefer_fresh_prices = false\n"), catalog);
   EXPECT_EQ(option(any, "h100").rate_per_gpu_hour, 1.99);
+}
+
+// The newcomer's fleet: an option of 8 H100s per unit took RunPod's 1-GPU Community Cloud rate
+// (2.69 USD), though its replicas span the box's GPUs over NVLink, which 8 one-GPU instances
+// do not share. An offer whose instance holds the unit's devices comes first.
+TEST(PriceChoice, aBoxOfEightTakesAnOfferWhoseInstanceHoldsEight) {
+  const Catalog catalog = Catalog::open_builtin();
+  const std::string text =
+      "[scenario]\nas_of = 2026-11-27\ncurrency = USD\n[workload]\nmodel = llama-3.3-70b\n"
+      "quant = FP8\n[option:box]\nkind = rent_hourly\ngpu = h100-sxm\n";
+  // The fresh (observed 2026-08-29 or later) on-demand H100 SXM offers of 8 or more GPUs:
+  // Lambda's 8x H100 SXM at 31.92 USD an instance-hour (2026-09-25), 31.92 / 8 = 3.99 a
+  // device-hour; RunPod's 1-GPU Community Cloud at 2.69 is fresh and cheaper but one GPU.
+  const ResolvedScenario eight = resolve(parse_text(text + "count = 8\n"), catalog);
+  EXPECT_EQ(option(eight, "box").rate_per_gpu_hour, 31.92 / 8);
+  const InputRow* rate = input(eight, "box", "rate_per_gpu_hour");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->provenance.rfind("lambda 8x H100 SXM (on_demand), 31.92 USD an instance-hour "
+                                   "for an instance of 8 devices; catalog: ",
+                                   0),
+            0u)
+      << rate->provenance;
+  EXPECT_NE(rate->provenance.find("on_demand hourly offers of h100-sxm whose instance holds at "
+                                  "least 8 devices"),
+            std::string::npos)
+      << rate->provenance;
+  EXPECT_FALSE(has_warning(option(eight, "box"), "fewer devices than the option's box"));
+  // The instance size before freshness: RunPod's only 8-GPU H100 SXM offer, 23.92 USD
+  // (2025-06-07, stale) = 2.99 a device-hour, before its fresh 1-GPU 2.69.
+  const ResolvedScenario runpod =
+      resolve(parse_text(text + "count = 8\nprovider = runpod\n"), catalog);
+  EXPECT_EQ(option(runpod, "box").rate_per_gpu_hour, 23.92 / 8);
+  // A one-GPU option is as before: the cheapest fresh offer of any instance size, 2.69.
+  const ResolvedScenario one = resolve(parse_text(text + "count = 1\n"), catalog);
+  EXPECT_EQ(option(one, "box").rate_per_gpu_hour, 2.69);
+  // No instance holds 16: the smaller ones compete (RunPod's 2.69 again), with the warning.
+  const ResolvedScenario sixteen = resolve(parse_text(text + "count = 16\n"), catalog);
+  EXPECT_EQ(option(sixteen, "box").rate_per_gpu_hour, 2.69);
+  EXPECT_TRUE(has_warning(option(sixteen, "box"),
+                          "rental rate: the catalog has no on_demand hourly offers of h100-sxm "
+                          "whose instance holds the option's 16 devices (the largest holds 8): "
+                          "the rate is runpod H100 SXM, Community Cloud's, an instance of 1 "
+                          "device, fewer devices than the option's box; 16 such instances are "
+                          "not one box, and a replica across several GPUs (tensor or pipeline "
+                          "parallel) needs the NVLink within one box"));
+}
+
+TEST(PriceChoice, offersForAUnitHoldItsDevicesElseAreTheSmallerOnes) {
+  const auto offer = [](int devices) {
+    RentalOffer r;
+    r.devices_per_instance = devices;
+    return r;
+  };
+  const std::vector<RentalOffer> offers = {offer(1), offer(8), offer(4), offer(2)};
+  const UnitOffers four = offers_for_unit(offers, 4);
+  ASSERT_EQ(four.offers.size(), 2u);  // the 8- and the 4-GPU instances
+  EXPECT_EQ(four.offers[0].devices_per_instance, 8);
+  EXPECT_EQ(four.offers[1].devices_per_instance, 4);
+  EXPECT_FALSE(four.smaller_instances);
+  EXPECT_EQ(four.largest_instance, 8);
+  EXPECT_EQ(offers_for_unit(offers, 1).offers.size(), 4u);
+  const UnitOffers sixteen = offers_for_unit(offers, 16);
+  EXPECT_EQ(sixteen.offers.size(), 4u);
+  EXPECT_TRUE(sixteen.smaller_instances);
+  EXPECT_EQ(sixteen.largest_instance, 8);
+  EXPECT_TRUE(offers_for_unit({}, 8).offers.empty());
 }
 
 // "Of two purchase prices on the same date the catalog picks the list price over the street
