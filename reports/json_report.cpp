@@ -103,6 +103,12 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
   j["proposed"] =
       scenario.proposed_option_id.empty() ? ordered(nullptr) : ordered(scenario.proposed_option_id);
   j["recommendation_reason"] = plan.recommendation_reason;
+  if (plan.tax_rate) {
+    // The after-tax view (issue #40): only with [tax] rate, so plans without one are unchanged.
+    j["tax_rate"] = number(*plan.tax_rate);
+    j["pre_tax_recommendation"] = optional(plan.pre_tax_recommendation);
+    j["tax_assumption"] = kAfterTaxAssumption;
+  }
   const auto& inputs = scenario.plan_inputs;
   j["hours_per_month_convention"] = to_string(inputs.workload.hours_per_month_convention);
   j["vat_rate"] = number(inputs.finance.vat_rate);
@@ -210,6 +216,19 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     const auto priced = [&](double x) { return r.feasible ? number(x) : ordered(nullptr); };
     o["total_cost"] = priced(r.total_cost);
     o["npv"] = priced(r.npv);
+    if (r.after_tax) {
+      // The after-tax view (issue #40): tax saved (< 0) or paid (> 0) per plan year and month,
+      // the after-tax flows, total and NPV; every other figure of the option stays pre-tax.
+      const AfterTax& a = *r.after_tax;
+      o["after_tax"] = {{"tax_rate", number(a.tax_rate)},
+                        {"total_cost", priced(a.total_cost)},
+                        {"npv", priced(a.npv)},
+                        {"pre_tax_total_cost", priced(r.total_cost)},
+                        {"pre_tax_npv", priced(r.npv)},
+                        {"tax_by_year", numbers(a.tax_by_year)},
+                        {"monthly_tax", numbers(a.tax)},
+                        {"monthly_total", r.feasible ? numbers(a.total) : ordered(nullptr)}};
+    }
     o["annual_costs"] = r.feasible ? numbers(r.annual_costs) : ordered(nullptr);
     o["break_even_hours"] = optional(r.break_even_hours);
     o["break_even_month"] = optional(r.break_even_month);
@@ -219,6 +238,13 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
     o["cost_per_year"] = priced(r.cost_per_year);
     o["payback_months"] = optional(r.payback_months);
     o["irr"] = optional(r.irr);
+    // What `irr` is the return on (issue #40): "project" (bought for cash) or "equity" (a loan:
+    // on the down payment; a lease), null when not compared; the project IRR beside it (a
+    // loan: the saving with the loan's flows taken out), and the equity IRR of a financed one.
+    o["irr_basis"] = reason(r.irr_basis);
+    o["project_irr"] = r.irr_basis == "project" ? optional(r.irr) : optional(r.project_irr);
+    o["equity_irr"] = r.irr_basis == "equity" ? optional(r.irr) : ordered(nullptr);
+    o["project_irr_na_reason"] = reason(r.project_irr_na_reason);
     // Why the IRR is null for an owned option compared with the baseline (the saving changes
     // sign more than once: no unique rate; no initial outlay; ...), else null.
     o["irr_na_reason"] = reason(r.irr_na_reason);
@@ -337,6 +363,11 @@ std::string plan_json(const Plan& plan, const ResolvedScenario& scenario, const 
                             {"tax_depreciation_host", numbers(pl.tax_depreciation_host)},
                             {"tax_depreciation", numbers(pl.tax_depreciation)},
                             {"tax_written_down_value", numbers(pl.tax_written_down_value)}};
+    if (r.after_tax) {
+      o["profit_and_loss"]["tax_disposal"] = numbers(pl.tax_disposal);
+      o["profit_and_loss"]["tax_deductible"] = numbers(pl.tax_deductible);
+      o["profit_and_loss"]["tax"] = numbers(r.after_tax->tax_by_year);
+    }
     // Cost lines the scenario did not enter (counted as 0): the report says so, never hides it.
     o["cost_lines_not_entered"] = r.cost_lines_not_entered;
     ordered events = ordered::array();

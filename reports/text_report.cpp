@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reports/peak_assumption.hpp"
+#include "reports/text_after_tax.hpp"
 #include "reports/text_table.hpp"
 
 namespace gputco {
@@ -213,6 +214,7 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
                            per_million});
   }
   out += options_table.render();
+  if (plan.tax_rate) out += after_tax_text(plan, name);
   out += "\n";
   TextTable variants_table({{"option", L, 16},
                             {"variant", L, 22},
@@ -247,6 +249,7 @@ std::string plan_summary_text(const Plan& plan, const ResolvedScenario& s) {
          per_user});
   }
   out += variants_table.render();
+  out += equity_irr_text(plan, name);
   for (const auto& o : in.options) {
     if (o.system_id.empty()) continue;
     out += fmt::format("{} system: {} ({}), {} x {}\n", name(o.id), o.system_id, o.system_name,

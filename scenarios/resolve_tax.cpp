@@ -8,6 +8,12 @@ namespace gputco::resolve_detail {
 
 void Resolver::resolve_tax() {
   auto& f = r_.plan_inputs.finance;
+  f.tax_rate = s_.tax_rate;
+  if (f.tax_rate) {
+    number("tax", "rate",
+           "Tax rate on the deductible costs (after-tax cash flow, NPV and recommendation)",
+           *f.tax_rate, "fraction");
+  }
   const int book_years = (s_.useful_life_months + kMonthsPerYear - 1) / kMonthsPerYear;
   const std::string as_book = "default: straight line over the book's useful life (" +
                               std::to_string(s_.useful_life_months) + " months, " +

@@ -110,9 +110,13 @@ const std::vector<std::string> kSiteKeys = {"tariff_per_kwh",
                                             "green_power",
                                             "green_power_g_co2e_per_kwh"};
 const std::vector<std::string> kSellerKeys = {"company", "contact", "logo", "terms"};
-const std::vector<std::string> kTaxKeys = {
-    "devices_method",  "devices_life_years",       "host_method",
-    "host_life_years", "declining_balance_factor", "switch_to_straight_line"};
+const std::vector<std::string> kTaxKeys = {"rate",
+                                           "devices_method",
+                                           "devices_life_years",
+                                           "host_method",
+                                           "host_life_years",
+                                           "declining_balance_factor",
+                                           "switch_to_straight_line"};
 const std::vector<std::string> kOptionKeys = {"kind",
                                               "label",
                                               "gpu",
@@ -348,6 +352,8 @@ Scenario parse_scenario(const ScenarioTree& read, const std::vector<ScenarioOver
     } else if (section == "tax") {
       SectionReader r(child, section, s, kTaxKeys);
       const std::vector<std::string> methods = {"straight_line", "declining_balance"};
+      r.fraction("rate", s.tax_rate, 0, kMostTaxRate,
+                 "a tax rate as a fraction (0.25 for 25 %), below 1");
       r.choice("devices_method", s.tax_devices_method, methods);
       r.choice("host_method", s.tax_host_method, methods);
       r.integer("devices_life_years", s.tax_devices_life_years, 1, 50);

@@ -285,6 +285,9 @@ struct Scenario {
   // [tax]: tax depreciation per asset class (the devices; the host system), apart from the
   // book's straight line; unset: as the book (straight line over useful_life_months rounded
   // up to whole years)
+  /// Corporation (or income) tax rate, 0 <= rate <= kMostTaxRate (issue #40): the after-tax
+  /// view; nullopt: none (every figure pre-tax).
+  std::optional<double> tax_rate;
   std::string tax_devices_method;  ///< straight_line | declining_balance
   std::string tax_host_method;     ///< straight_line | declining_balance
   std::optional<int> tax_devices_life_years;
@@ -347,6 +350,8 @@ enum class ScenarioFormat { ini, json };
 /// gigabytes, and the workbook's charts stop at Excel's 255 series: a larger file is refused
 /// (exit 2), naming the section past the limit.
 inline constexpr int kMaxOptions = 100;
+/// The highest [tax] rate accepted: below 1 (a rate of 100 % would leave nothing after tax).
+inline constexpr double kMostTaxRate = 0.99;
 
 /// An [fx] rate's range, the plan currency per 1 unit of the other: 1e-9 to 1e9 (wider than
 /// any pair of ISO 4217 currencies; a rate outside it is a slip). The parser checks [fx] keys

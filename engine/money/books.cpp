@@ -24,7 +24,7 @@ ProfitAndLoss profit_and_loss(const OptionInputs& o, const CashFlow& cf, const F
   for (auto* row : {&p.operating_expenses, &p.vat, &p.depreciation, &p.interest, &p.disposal,
                     &p.total, &p.capex, &p.loan_principal, &p.book_value_written_off, &p.book_value,
                     &p.tax_depreciation_devices, &p.tax_depreciation_host, &p.tax_depreciation,
-                    &p.tax_written_down_value}) {
+                    &p.tax_written_down_value, &p.tax_disposal, &p.tax_deductible}) {
     row->assign(years, 0.0);
   }
   p.cash = annual_costs(cf);
@@ -76,6 +76,14 @@ ProfitAndLoss profit_and_loss(const OptionInputs& o, const CashFlow& cf, const F
     cost_to_date += p.capex[y];
     depreciation_to_date += p.tax_depreciation[y];
     p.tax_written_down_value[y] = cost_to_date - depreciation_to_date;
+  }
+  // Tax: the written-down value left is written off against the resale at the horizon.
+  if (years > 0 && owned && !lease) {
+    p.tax_disposal[years - 1] = p.tax_written_down_value[years - 1] + cf.resale[months - 1];
+  }
+  for (size_t y = 0; y < years; ++y) {
+    p.tax_deductible[y] = p.operating_expenses[y] + p.vat[y] + p.interest[y] +
+                          p.tax_depreciation[y] + p.tax_disposal[y];
   }
   return p;
 }

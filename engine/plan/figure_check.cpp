@@ -83,6 +83,12 @@ void check_option(const OptionResult& o) {
       {"kg CO2e per million tokens", &o.co2e_kg_per_million_tokens}};
   for (const auto& [name, value] : optionals) check(at, name, *value);
   check_row(at, "annual costs", o.annual_costs, "year index");
+  if (o.after_tax) {
+    check(at, "after-tax total cost", o.after_tax->total_cost);
+    check(at, "after-tax NPV", o.after_tax->npv);
+    check_row(at, "tax by year", o.after_tax->tax_by_year, "year index");
+    check_row(at, "after-tax cash flow", o.after_tax->total, "month");
+  }
   const std::string row_at = at + "cash flow row ";
   for (const auto& [name, row] : named_cash_flow_rows(o.cash_flow)) {
     check_row(row_at, name, *row, "month");

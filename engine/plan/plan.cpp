@@ -334,6 +334,8 @@ void price_option(const PlanInputs& in, const OptionInputs& o, OptionResult& r) 
   r.npv = std::accumulate(r.cash_flow.discounted.begin(), r.cash_flow.discounted.end(), 0.0);
   r.annual_costs = annual_costs(r.cash_flow);
   r.profit_and_loss = profit_and_loss(o, r.cash_flow, in.finance);
+  if (in.finance.tax_rate)
+    r.after_tax = after_tax(r.cash_flow, r.profit_and_loss, *in.finance.tax_rate);
   r.cost_per_year =
       r.total_cost / (static_cast<double>(in.finance.horizon_months) / kMonthsPerYear);
   if (r.feasible && o.kind != OptionKind::api) {

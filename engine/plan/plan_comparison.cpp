@@ -115,6 +115,46 @@ void payback_and_irr(const std::vector<double>& saving, OptionResult& r) {
   }
 }
 
+/// The unique IRR of a monthly `saving` against the baseline `rented`, annualised, as
+/// payback_and_irr finds it (Descartes' rule and Norstrom's criterion); nullopt with the reason
+/// in `why_not` when there is no initial outlay, no unique rate or no root.
+std::optional<double> unique_irr(const std::vector<double>& saving, const CashFlow& rented,
+                                 std::string& why_not) {
+  if (!has_initial_outlay(saving)) {
+    why_not = "no initial outlay: nothing invested to pay back";
+    return std::nullopt;
+  }
+  const int changes = saving_sign_changes(saving, rented.total);
+  if (!irr_is_unique(changes, cumulative_saving_sign_changes(saving, rented.cumulative))) {
+    why_not = "the saving changes sign " + std::to_string(changes) + " times: no unique rate";
+    return std::nullopt;
+  }
+  if (const auto monthly =
+          internal_rate_of_return(saving, changes > 1 ? 0.0 : kLowestIrrSearched)) {
+    return annual_from_monthly(*monthly);
+  }
+  why_not = changes == 0 ? "the saving never changes sign: no rate zeroes its NPV"
+                         : "no rate from -99 % to +1000 % a month zeroes the saving's NPV";
+  return std::nullopt;
+}
+
+/// What the IRR of owned option `r` is the return on, and for a loan the project IRR beside
+/// the equity IRR (issue #40): the saving with the loan's flows (proceeds, instalments, the
+/// balance at the horizon) taken out, the hardware as if bought for cash.
+void project_and_equity_irr(const OptionInputs& o, const CashFlow& rented,
+                            const std::vector<double>& saving, OptionResult& r) {
+  // A lease has no outlay of ours (its IRR is n/a): no basis.
+  r.irr_basis = o.financing == Financing::cash   ? "project"
+                : o.financing == Financing::loan ? "equity"
+                                                 : "";
+  if (o.financing != Financing::loan) return;
+  std::vector<double> project(saving.size());
+  for (size_t m = 0; m < saving.size(); ++m) {
+    project[m] = saving[m] + (m < r.cash_flow.financing.size() ? r.cash_flow.financing[m] : 0.0);
+  }
+  r.project_irr = unique_irr(project, rented, r.project_irr_na_reason);
+}
+
 /// Every comparison of owned option `i` with the baseline.
 void compare_owned(const PlanInputs& in, size_t i, size_t baseline, double days_of_use_total,
                    Plan& plan) {
@@ -127,6 +167,7 @@ void compare_owned(const PlanInputs& in, size_t i, size_t baseline, double days_
       comparison_na_reason(in, i, plan, rented, plan.options[baseline].total_cost, saving, r);
   r.saving_sign_changes = saving_sign_changes(saving, rented.total);
   r.cumulative_saving_sign_changes = cumulative_saving_sign_changes(saving, rented.cumulative);
+  project_and_equity_irr(in.options[i], rented, saving, r);
   if (r.comparison_na_reason.empty()) {
     payback_and_irr(saving, r);
   } else {
@@ -179,7 +220,13 @@ void compare_with_api(const PlanInputs& in, Plan& plan) {
 void recommend(const PlanInputs& in, Plan& plan) {
   // The candidate option (feasible, not excluded) with the lowest NPV of cost; ties keep
   // file order.
-  std::optional<size_t> best;
+  // With a tax rate, on the after-tax NPV; the pre-tax choice is kept beside it.
+  const bool taxed = in.finance.tax_rate.has_value();
+  plan.tax_rate = in.finance.tax_rate;
+  const auto ranked_npv = [&](const OptionResult& r) {
+    return taxed && r.after_tax ? r.after_tax->npv : r.npv;
+  };
+  std::optional<size_t> best, best_pre_tax;
   std::string excluded;   // the feasible options a constraint excludes, for the reason
   bool any_fits = false;  // some option holds the weights but cannot serve the demand
   for (size_t i = 0; i < plan.options.size(); ++i) {
@@ -187,13 +234,19 @@ void recommend(const PlanInputs& in, Plan& plan) {
     any_fits = any_fits || !in.options[i].unservable_reason.empty();
     if (r.feasible && !is_candidate(r)) excluded += (excluded.empty() ? "" : ", ") + r.id;
     if (!is_candidate(r)) continue;
-    if (!best || r.npv < plan.options[*best].npv) best = i;
+    if (!best || ranked_npv(r) < ranked_npv(plan.options[*best])) best = i;
+    if (!best_pre_tax || r.npv < plan.options[*best_pre_tax].npv) best_pre_tax = i;
   }
+  if (taxed && best_pre_tax) plan.pre_tax_recommendation = plan.options[*best_pre_tax].id;
   if (best) {
     plan.recommendation = plan.options[*best].id;
-    plan.recommendation_reason =
-        any_fits ? "lowest NPV of cost among the options that can serve the demand"
-                 : "lowest NPV of cost among the options that hold the model";
+    const std::string npv = taxed ? "lowest after-tax NPV of cost" : "lowest NPV of cost";
+    plan.recommendation_reason = npv + (any_fits ? " among the options that can serve the demand"
+                                                 : " among the options that hold the model");
+    if (taxed && best_pre_tax && *best_pre_tax != *best) {
+      plan.recommendation_reason +=
+          "; pre-tax, " + plan.options[*best_pre_tax].id + " has the lowest NPV";
+    }
     const OptionResult& chosen = plan.options[*best];
     if (chosen.power_unknown && chosen.kind == OptionKind::buy) {
       plan.recommendation_reason += "; its energy cost is not included: the board power of " +

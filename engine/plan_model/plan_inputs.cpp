@@ -125,6 +125,8 @@ void validate_finance(const FinanceInputs& f) {
       "rent_trend_per_year must be above -100% and at most 1000%, got " << f.rent_trend_per_year);
   GPUTCO_REQUIRE(std::isfinite(f.vat_rate) && f.vat_rate >= 0 && f.vat_rate <= 1,
                  "vat_rate must be between 0 and 1, got " << f.vat_rate);
+  GPUTCO_REQUIRE(!f.tax_rate || (std::isfinite(*f.tax_rate) && *f.tax_rate >= 0 && *f.tax_rate < 1),
+                 "tax rate must be at least 0 and below 1, got " << f.tax_rate.value_or(0));
   GPUTCO_REQUIRE(f.useful_life_months >= 1 && f.useful_life_months <= 600,
                  "useful_life_months must be between 1 and 600, got " << f.useful_life_months);
   validate_tax_rules(f.tax_devices, "tax depreciation of devices");

@@ -196,6 +196,11 @@ struct FinanceInputs {
   /// from the book schedule: ProfitAndLoss's tax rows.
   TaxClassRules tax_devices;
   TaxClassRules tax_host;
+  /// Corporation (or income) tax rate on the saving of each option's deductible costs (0.25 =
+  /// 25 %), 0 <= rate < 1; nullopt: no tax view (every figure pre-tax, as before issue #40).
+  /// With a rate, OptionResult::after_tax holds the after-tax cash flow and NPV and the
+  /// recommendation is made on the after-tax NPV (engine/plan_model/after_tax.hpp).
+  std::optional<double> tax_rate = std::nullopt;
   /// First month of the plan (for calendar months only): year and month 1..12.
   int start_year = 2027;
   int start_month = 1;

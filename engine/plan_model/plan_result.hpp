@@ -8,6 +8,7 @@
 
 #include "engine/hardware/fit.hpp"
 #include "engine/hardware/speed.hpp"
+#include "engine/plan_model/after_tax.hpp"
 #include "engine/plan_model/plan_inputs.hpp"
 #include "engine/plan_model/profit_and_loss.hpp"
 #include "engine/serving/serving_load.hpp"
@@ -182,8 +183,11 @@ struct OptionResult {
   CashFlow cash_flow;
   /// The P&L per plan year beside the cash view, and the tax depreciation schedule.
   ProfitAndLoss profit_and_loss;
-  double total_cost = 0;             ///< sum of all flows, resale netted
-  double npv = 0;                    ///< present value of cost at the discount rate
+  double total_cost = 0;  ///< sum of all flows, resale netted
+  double npv = 0;         ///< present value of cost at the discount rate
+  /// With a tax rate (FinanceInputs::tax_rate, issue #40): the after-tax cash flow, total and
+  /// NPV (engine/plan_model/after_tax.hpp); nullopt without one. Every other figure stays pre-tax.
+  std::optional<AfterTax> after_tax;
   std::vector<double> annual_costs;  ///< year 1 = index 0..12, year k = 12(k-1)+1..12k
   /// Hours of use over the horizon at which owning = renting baseline; nullopt: never, or
   /// owning_cheaper_at_any_use.
@@ -229,6 +233,17 @@ struct OptionResult {
   /// is the one root above 0), or when comparison_na_reason is set (no initial outlay, no
   /// use).
   std::optional<double> irr;
+  /// What `irr` is the return on (issue #40): "project" (the option's own flows: bought for
+  /// cash, or no financing) or "equity" (a loan: the saving after the loan's proceeds and
+  /// instalments, the return on the down payment); "" for a lease (no outlay: its IRR is n/a)
+  /// and an option not compared.
+  std::string irr_basis;
+  /// A loan-financed option: the project IRR, the IRR of the saving with the loan's flows
+  /// taken out (the hardware as if bought for cash: baseline total - (own total - financing)
+  /// by month), computed as `irr` is; nullopt otherwise or when that has no unique rate
+  /// (project_irr_na_reason says why). For an option bought for cash `irr` is the project IRR.
+  std::optional<double> project_irr;
+  std::string project_irr_na_reason;  ///< why project_irr is nullopt for a loan ("" else)
   /// Sign changes of the monthly saving against the baseline (engine saving_sign_changes);
   /// 0 for an option not compared with a baseline.
   int saving_sign_changes = 0;
@@ -358,8 +373,14 @@ struct Plan {
   int horizon_months = 0;
   std::string baseline_option_id;  ///< the rental baseline actually used ("" if none)
   std::vector<OptionResult> options;
-  /// The candidate option (is_candidate) with the lowest NPV.
+  /// The candidate option (is_candidate) with the lowest NPV: the after-tax NPV when the plan
+  /// has a tax rate.
   std::optional<std::string> recommendation;
+  /// The tax rate of the after-tax view (FinanceInputs::tax_rate); nullopt: none, pre-tax only.
+  std::optional<double> tax_rate;
+  /// With a tax rate: the candidate with the lowest pre-tax NPV (the recommendation without
+  /// the tax view), kept beside the after-tax recommendation; nullopt without a rate.
+  std::optional<std::string> pre_tax_recommendation;
   std::string recommendation_reason;
   /// The api option the others' break_even_tokens_per_day is against: the feasible api
   /// option with the lowest total cost ("" when the plan has none).

@@ -51,6 +51,15 @@ struct ProfitAndLoss {
   /// date (what the tax books still hold; the last year's, before the disposal, is written off
   /// against the proceeds when the hardware is sold).
   std::vector<double> tax_written_down_value;
+  /// At the horizon (the last year): the tax written-down value still on the tax books, written
+  /// off, less the resale proceeds: a loss (> 0, deductible) or a gain (< 0, taxable) on
+  /// disposal for tax (issue #40). 0 in the other years; 0 for rentals and leases.
+  std::vector<double> tax_disposal;
+  /// What the tax computation deducts in each year (issue #40): operating_expenses + vat +
+  /// interest + tax_depreciation + tax_disposal (the P&L with the tax schedule in place of the
+  /// book's depreciation and disposal). Rentals: their rent; leases: the fees; loans: the
+  /// interest (the principal is not deductible).
+  std::vector<double> tax_deductible;
 };
 
 }  // namespace gputco

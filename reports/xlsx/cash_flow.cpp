@@ -387,6 +387,12 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
     }
     block.tokens = row++;
     block.hours_scaled = row++;
+    if (plan.tax_rate && option.after_tax) {
+      block.has_tax = true;
+      block.tax = row++;
+      block.after_tax_total = row++;
+      block.after_tax_discounted = row++;
+    }
     ++row;
     write_block(sheet, formats, option, inputs, option_label(scenario, option.id), block, layout,
                 names, site_intensity, scenario.plan_inputs.workload.availability,
@@ -406,6 +412,59 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* /*workbook*/, SheetWriter& sh
              "setting Cash flow print titles");
   set_print_layout(sheet);
   return layout;
+}
+
+void write_cash_flow_tax_rows(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                              const InputNames& names, CashFlowLayout& layout,
+                              const ProfitAndLossLayout& profit_and_loss) {
+  const lxw_col_t first = layout.first_month_col;
+  const lxw_col_t last = layout.last_month_col;
+  const std::string months_per_year = names.at(kConstantsSection, "months_per_year");
+  const std::string horizon = names.at("scenario", "horizon_months");
+  for (size_t i = 0; i < plan.options.size() && i < layout.blocks.size(); ++i) {
+    const OptionResult& option = plan.options[i];
+    const OptionBlock& block = layout.blocks[i];
+    if (!block.has_tax || !option.after_tax || i >= profit_and_loss.tax_rows.size()) continue;
+    const AfterTax& a = *option.after_tax;
+    sheet.text(block.tax, layout.label_col, "Tax: saved (-), paid (+), in the year's last month");
+    sheet.text(block.after_tax_total, layout.label_col, "After-tax total (sum: after-tax total)",
+               formats.bold);
+    sheet.text(block.after_tax_discounted, layout.label_col,
+               "After-tax discounted (sum: after-tax NPV)", formats.bold);
+    const lxw_row_t tax_row = profit_and_loss.tax_rows[i];
+    const std::string years =
+        sheet_range_ref(kProfitAndLossSheet, tax_row, profit_and_loss.first_year_col, tax_row,
+                        profit_and_loss.last_year_col);
+    for (lxw_col_t col = first; col <= last; ++col) {
+      const auto m = static_cast<size_t>(col - first);
+      const std::string month = cell_ref(layout.month_row, col, true);
+      const auto value = [&](const std::vector<double>& row) {
+        return m < row.size() ? row[m] : 0.0;
+      };
+      sheet.formula(block.tax, col,
+                    "=IF(AND(" + month + ">0," + month + "<=" + horizon + ",OR(MOD(" + month + "," +
+                        months_per_year + ")=0," + month + "=" + horizon + ")),INDEX(" + years +
+                        "," + cell_ref(layout.year_row, col, true) + "),0)",
+                    value(a.tax), formats.money);
+      sheet.formula(block.after_tax_total, col,
+                    "=" + cell_ref(block.total, col) + "+" + cell_ref(block.tax, col),
+                    value(a.total), formats.money_bold);
+      sheet.formula(block.after_tax_discounted, col,
+                    "=" + cell_ref(block.after_tax_total, col) + "*" +
+                        cell_ref(layout.discount_row, col, true),
+                    value(a.discounted), formats.money);
+    }
+    const auto row_sum = [&](lxw_row_t row) {
+      return "=SUM(" + cell_ref(row, first) + ":" + cell_ref(row, last) + ")";
+    };
+    double tax_total = 0;
+    for (double x : a.tax) tax_total += x;
+    sheet.formula(block.tax, layout.sum_col, row_sum(block.tax), tax_total, formats.money);
+    sheet.formula(block.after_tax_total, layout.sum_col, row_sum(block.after_tax_total),
+                  a.total_cost, formats.money_bold);
+    sheet.formula(block.after_tax_discounted, layout.sum_col, row_sum(block.after_tax_discounted),
+                  a.npv, formats.money_bold);
+  }
 }
 
 }  // namespace gputco::xlsx

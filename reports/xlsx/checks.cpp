@@ -301,7 +301,7 @@ std::vector<Check> workbook_checks(const Plan& plan, const ResolvedScenario& sce
     const std::string lowest = "MIN(" + column(m.ranked_npv_col) + ")";
     checks.push_back(
         {"The recommendation has the lowest NPV among the options that hold the model", "workbook",
-         "=" + near_formula("INDEX(" + column(m.npv_col) + ",MATCH(" + shown + "," +
+         "=" + near_formula("INDEX(" + column(m.ranking_npv_col) + ",MATCH(" + shown + "," +
                                 column(m.label_col) + ",0))",
                             lowest),
          true,

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "engine/finance/finance.hpp"
 #include "engine/fleet/capacity.hpp"
@@ -107,6 +108,15 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
   // constraint excludes (first in the plan on a tie, as the engine).
   out.recommendation_row = 3;
   out.first_option_row = 7;
+  // The after-tax view (issue #40): two columns after the others, ranked instead of the NPV.
+  bool taxed = plan.tax_rate.has_value();
+  for (const OptionBlock& block : layout.blocks) taxed = taxed && block.has_tax;
+  taxed = taxed && !layout.blocks.empty();
+  if (taxed) {
+    out.after_tax_total_col = out.volume_fixed_col + 1;
+    out.after_tax_npv_col = out.volume_fixed_col + 2;
+    out.ranking_npv_col = out.after_tax_npv_col;
+  }
   const lxw_row_t header = out.first_option_row - 1;
   const lxw_row_t last_option = static_cast<lxw_row_t>(out.first_option_row + (n == 0 ? 0 : n - 1));
   const std::string ranked = cell_ref(out.first_option_row, out.ranked_npv_col, true, true) + ":" +
@@ -123,38 +133,45 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
   sheet.text(out.recommendation_row, out.written_col, recommended, formats.indented);
   write_wrapped_across(
       sheet, out.recommendation_row + 1, 0, kNoteLastCol, kNoteChars,
-      "The lowest NPV of cost among the options that hold the model and are allowed "
-      "(column E); beside "
-      "it, gputco's recommendation when it wrote the workbook (a value: the Checks sheet "
-      "flags a difference).",
+      std::string(taxed ? "The lowest after-tax NPV of cost (with the tax rate; column AA) "
+                        : "The lowest NPV of cost ") +
+          "among the options that hold the model and are allowed "
+          "(column E); beside "
+          "it, gputco's recommendation when it wrote the workbook (a value: the Checks sheet "
+          "flags a difference).",
       formats.note_wrapped);
 
-  const char* headers[] = {"Option",
-                           "Holds the model (1 = yes)",
-                           "Total cost",
-                           "NPV of cost",
-                           "NPV if it holds the model",
-                           "Output tokens over the horizon",
-                           "Cost per million output tokens",
-                           "Cost per user per month",
-                           "Of the total: scales with the hours of use",
-                           "Fixed part",
-                           "Break-even hours per day",
-                           "Break-even hours of use",
-                           "Break-even month",
-                           "First month paid back for good",
-                           "Payback, months",
-                           "IRR start (gputco's, per month)",
-                           "IRR per month (spreadsheet IRR)",
-                           "IRR per month (refined)",
-                           "IRR per year",
-                           "Break-even tokens/day vs API",
-                           "Most units in service",
-                           "Cost per year",
-                           "Allowed (1 = yes; 0: excluded, the reason in the Summary's notes)",
-                           "Of the total: scales with the output tokens per day",
-                           "Fixed in the volume"};
-  for (lxw_col_t c = 0; c < std::size(headers); ++c) {
+  std::vector<const char*> headers = {
+      "Option",
+      "Holds the model (1 = yes)",
+      "Total cost",
+      "NPV of cost",
+      taxed ? "After-tax NPV if it holds the model" : "NPV if it holds the model",
+      "Output tokens over the horizon",
+      "Cost per million output tokens",
+      "Cost per user per month",
+      "Of the total: scales with the hours of use",
+      "Fixed part",
+      "Break-even hours per day",
+      "Break-even hours of use",
+      "Break-even month",
+      "First month paid back for good",
+      "Payback, months",
+      "IRR start (gputco's, per month)",
+      "IRR per month (spreadsheet IRR)",
+      "IRR per month (refined)",
+      "IRR per year",
+      "Break-even tokens/day vs API",
+      "Most units in service",
+      "Cost per year",
+      "Allowed (1 = yes; 0: excluded, the reason in the Summary's notes)",
+      "Of the total: scales with the output tokens per day",
+      "Fixed in the volume"};
+  if (taxed) {
+    headers.push_back("After-tax total cost");
+    headers.push_back("After-tax NPV of cost");
+  }
+  for (lxw_col_t c = 0; c < headers.size(); ++c) {
     sheet.text(header, c, headers[c], c == 0 ? formats.header : formats.header_number);
   }
   check_xlsx(worksheet_set_row(sheet.raw(), header, 60, nullptr), "sizing the Metrics header");
@@ -191,10 +208,18 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
                   formats.money_whole);
     sheet.formula(r, out.npv_col, "=" + cash(block.discounted, layout.sum_col), option.npv,
                   formats.money_whole);
+    const double ranked_npv = taxed && option.after_tax ? option.after_tax->npv : option.npv;
+    if (taxed) {
+      sheet.formula(r, out.after_tax_total_col, "=" + cash(block.after_tax_total, layout.sum_col),
+                    option.after_tax ? option.after_tax->total_cost : 0.0, formats.money_whole);
+      sheet.formula(r, out.after_tax_npv_col,
+                    "=" + cash(block.after_tax_discounted, layout.sum_col), ranked_npv,
+                    formats.money_whole);
+    }
     write_either(sheet, r, out.ranked_npv_col,
                  "=IF(AND(" + ref(out.holds_col) + "=1," + ref(out.allowed_col) + "=1)," +
-                     ref(out.npv_col) + ",\"\")",
-                 is_candidate(option) ? std::optional<double>(option.npv) : std::nullopt, "",
+                     ref(out.ranking_npv_col) + ",\"\")",
+                 is_candidate(option) ? std::optional<double>(ranked_npv) : std::nullopt, "",
                  formats.money_whole);
     double tokens = 0, scaled = 0;
     for (double x : option.tokens_served) tokens += x;
@@ -602,7 +627,7 @@ MetricsLayout write_metrics_sheet(SheetWriter& sheet, const Formats& formats, co
     }
   }
   sheet.width(0, 0, 34);
-  sheet.width(1, static_cast<lxw_col_t>(std::max<size_t>(std::size(headers), last + 1)), 15);
+  sheet.width(1, static_cast<lxw_col_t>(std::max<size_t>(headers.size(), last + 1)), 15);
   worksheet_freeze_panes(sheet.raw(), out.first_option_row, 1);
   return out;
 }

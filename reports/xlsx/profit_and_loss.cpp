@@ -50,6 +50,10 @@ struct PnlBlock {
   lxw_row_t tax_host = 0;
   lxw_row_t tax_total = 0;
   lxw_row_t tax_value = 0;
+  // The after-tax view (issue #40), only with a tax rate.
+  lxw_row_t tax_disposal = 0;
+  lxw_row_t tax_deductible = 0;
+  lxw_row_t tax = 0;
 };
 
 /// Column widths, in characters: the label, the horizon total and a plan year. Eight years a
@@ -63,6 +67,40 @@ constexpr size_t kYearsPerPage = 8;
 
 double at(const std::vector<double>& row, size_t i) {
   return i < row.size() ? row[i] : 0.0;
+}
+
+/// The after-tax rows of one option's block (issue #40), year by year: the tax disposal at
+/// the horizon (the tax written-down value + the resale, a negative cash row), the deductible
+/// costs and the tax at the rate (engine ProfitAndLoss::tax_disposal, tax_deductible and
+/// AfterTax::tax_by_year).
+template <typename ColOf, typename CashRange>
+void write_after_tax_rows(SheetWriter& sheet, const Formats& formats, const OptionResult& option,
+                          const PnlBlock& b, size_t years, const ColOf& col_of, lxw_row_t year_row,
+                          const std::string& last_year, const CashRange& cash_range,
+                          const std::string& year_range, const OptionBlock& cf,
+                          const std::string& rate) {
+  const ProfitAndLoss& pl = option.profit_and_loss;
+  const bool owned = option.kind == OptionKind::buy;
+  for (size_t y = 0; y < years; ++y) {
+    const lxw_col_t col = col_of(y);
+    const std::string year = cell_ref(year_row, col, true);
+    const auto here = [&](lxw_row_t r) { return cell_ref(r, col); };
+    if (owned) {
+      sheet.formula(b.tax_disposal, col,
+                    "=IF(" + year + "=" + last_year + "," + here(b.tax_value) + "+SUMIF(" +
+                        year_range + "," + year + "," + cash_range(cf.resale) + "),0)",
+                    at(pl.tax_disposal, y), formats.money);
+    } else {
+      sheet.number(b.tax_disposal, col, at(pl.tax_disposal, y), formats.money_quiet);
+    }
+    sheet.formula(b.tax_deductible, col,
+                  "=" + here(b.operating) + "+" + here(b.vat) + "+" + here(b.interest) + "+" +
+                      here(b.tax_total) + "+" + here(b.tax_disposal),
+                  at(pl.tax_deductible, y), formats.money);
+    sheet.formula(b.tax, col, "=-" + rate + "*" + here(b.tax_deductible),
+                  option.after_tax ? at(option.after_tax->tax_by_year, y) : 0.0,
+                  formats.money_bold);
+  }
 }
 
 }  // namespace
@@ -100,7 +138,12 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
       "GAAP, US GAAP ASC 842's operating lease cost), not IFRS 16's right-of-use asset. "
       "VAT not reclaimable is expensed as paid. Over the horizon the P&L cost equals the "
       "cash; the reconciling items say why a year differs. Tax depreciation per asset "
-      "class (Inputs, section tax), full-year convention, apart from the book schedule.",
+      "class (Inputs, section tax), full-year convention, apart from the book schedule." +
+          std::string(plan.tax_rate ? " With a tax rate (Inputs, tax_rate), the deductible "
+                                      "costs (the P&L with the tax schedule in place of the "
+                                      "book's) times the rate are the tax saved, settled in "
+                                      "the year's last month on the Cash flow sheet."
+                                    : ""),
       formats.note_wrapped);
   out.year_row = 3;
   sheet.text(out.year_row, label, "Plan year", formats.header);
@@ -130,6 +173,7 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
                   tax_depreciation_share(finance.tax_host, static_cast<int>(y)), formats.factor);
   }
 
+  const bool taxed = plan.tax_rate.has_value() && names.has("tax", "rate");
   lxw_row_t row = host_share_row + 2;
   for (size_t i = 0; i < plan.options.size(); ++i) {
     const OptionResult& option = plan.options[i];
@@ -146,6 +190,9 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
           &b.capex, &b.principal, &b.written_off, &b.difference, &b.book_value, &b.devices_capex,
           &b.host_capex, &b.tax_devices, &b.tax_host, &b.tax_total, &b.tax_value}) {
       *r = row++;
+    }
+    if (taxed) {
+      for (lxw_row_t* r : {&b.tax_disposal, &b.tax_deductible, &b.tax}) *r = row++;
     }
     ++row;
     sheet.text(b.title, label, option.id, formats.subtitle);
@@ -171,6 +218,14 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
         {b.tax_value, "Tax written-down value at the end of the year"}};
     for (const auto& [r, text] : labels) {
       sheet.text(r, label, text, r == b.total ? formats.bold : formats.label);
+    }
+    if (taxed) {
+      sheet.text(b.tax_disposal, label, "Tax: disposal, tax written-down value - resale",
+                 formats.label);
+      sheet.text(b.tax_deductible, label,
+                 "Tax: deductible (operating + VAT + interest + tax depreciation + disposal)",
+                 formats.label);
+      sheet.text(b.tax, label, "Tax at the rate: saved (-), paid (+)", formats.bold);
     }
     const auto sumif = [&](lxw_row_t cash_row, const std::string& year) {
       return "SUMIF(" + year_range + "," + year + "," + cash_range(cash_row) + ")";
@@ -265,6 +320,11 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
                         here(b.tax_total) + ")",
                     at(pl.tax_written_down_value, y), formats.money);
     }
+    if (taxed) {
+      write_after_tax_rows(sheet, formats, option, b, years, col_of, out.year_row, last_year,
+                           cash_range, year_range, cf, names.at("tax", "rate"));
+      out.tax_rows.push_back(b.tax);
+    }
     // The horizon's sums of the flows (not of the year-end values).
     const auto row_sum = [&](lxw_row_t r, double value, lxw_format* format) {
       sheet.formula(r, sum_col, "=SUM(" + cell_ref(r, first) + ":" + cell_ref(r, last) + ")", value,
@@ -292,6 +352,12 @@ ProfitAndLossLayout write_profit_and_loss_sheet(SheetWriter& sheet, const Format
       row_sum(b.tax_devices, total_of(pl.tax_depreciation_devices), formats.money);
       row_sum(b.tax_host, total_of(pl.tax_depreciation_host), formats.money);
       row_sum(b.tax_total, total_of(pl.tax_depreciation), formats.money);
+      if (taxed) {
+        row_sum(b.tax_disposal, total_of(pl.tax_disposal), formats.money);
+        row_sum(b.tax_deductible, total_of(pl.tax_deductible), formats.money);
+        row_sum(b.tax, option.after_tax ? total_of(option.after_tax->tax_by_year) : 0.0,
+                formats.money_bold);
+      }
     }
     out.total_rows.push_back(b.total);
     out.cash_rows.push_back(b.cash);

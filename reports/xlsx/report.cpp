@@ -603,6 +603,9 @@ void build_workbook(const Plan& plan, const ResolvedScenario& scenario, const st
     metrics_layout = xlsx::write_metrics_sheet(*metrics, formats, plan, scenario, names, layout);
     profit_and_loss_layout =
         xlsx::write_profit_and_loss_sheet(*profit_and_loss, formats, plan, scenario, names, layout);
+    // The after-tax rows read the Profit and loss sheet's tax per year (issue #40).
+    xlsx::write_cash_flow_tax_rows(*cash_flow, formats, plan, names, layout,
+                                   profit_and_loss_layout);
   } else {
     source = xlsx::write_chart_data_sheet(*chart_data, formats, plan, scenario);
     worksheet_hide(chart_data->raw());

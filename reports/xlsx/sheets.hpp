@@ -291,8 +291,15 @@ struct OptionBlock {
   lxw_row_t overflow_co2e_kg = 0;  ///< of co2e_kg, the overflow rental's; sum in sum_col
   lxw_row_t tokens = 0;            ///< output tokens served (not money); sum in sum_col
   lxw_row_t hours_scaled = 0;  ///< of the total, what scales with the hours of use; sum in sum_col
-  bool energy_known = false;   ///< energy_kwh's sum cell holds a number (else "unknown")
-  bool co2e_known = false;     ///< co2e_kg's sum cell holds a number (else "unknown")
+  /// The after-tax view (issue #40), only with a tax rate (has_tax), at the block's foot:
+  /// the tax of each plan year in its last month (from the Profit and loss sheet), the total
+  /// after tax (sum: after-tax total cost) and discounted (sum: after-tax NPV).
+  bool has_tax = false;
+  lxw_row_t tax = 0;
+  lxw_row_t after_tax_total = 0;
+  lxw_row_t after_tax_discounted = 0;
+  bool energy_known = false;  ///< energy_kwh's sum cell holds a number (else "unknown")
+  bool co2e_known = false;    ///< co2e_kg's sum cell holds a number (else "unknown")
 };
 
 /// Where the Cash flow sheet puts things. Month m is in column first_month_col + m.
@@ -319,6 +326,7 @@ struct CashFlowLayout {
 };
 
 struct TimelineLayout;
+struct ProfitAndLossLayout;
 
 /// Writes the Cash flow sheet: the shared timeline and one block of formula rows per option.
 /// With `timeline` (the Timeline sheet, same month columns), the month, flag, year and
@@ -328,6 +336,15 @@ CashFlowLayout write_cash_flow_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                                      const Formats& formats, const Plan& plan,
                                      const ResolvedScenario& scenario, const InputNames& names,
                                      const TimelineLayout* timeline = nullptr);
+
+/// Writes the after-tax rows of every block with has_tax on the Cash flow sheet (issue #40),
+/// once the Profit and loss sheet has its tax rows (`profit_and_loss.tax_rows`): the tax of
+/// plan year y in month min(12y, horizon) (INDEX of that row by the Year row), 0 in the other
+/// months and past the horizon; the total + the tax; that x the discount factor. The sums are
+/// the after-tax total cost and NPV (OptionResult::after_tax).
+void write_cash_flow_tax_rows(SheetWriter& sheet, const Formats& formats, const Plan& plan,
+                              const InputNames& names, CashFlowLayout& layout,
+                              const ProfitAndLossLayout& profit_and_loss);
 
 /// Writes the Cash flow sheet's timeline rows at layout's rows (months 0..plan.horizon_months
 /// from layout.first_month_col): the month, the flags, plan year and discount factor (links to
@@ -459,6 +476,13 @@ struct MetricsLayout {
   /// hours of use; and the rest, fixed in the volume.
   lxw_col_t volume_scaled_col = 23;
   lxw_col_t volume_fixed_col = 24;
+  /// With a tax rate (issue #40; 0 without one): the after-tax total and NPV (the Cash flow
+  /// sheet's after-tax sums). The recommendation then ranks the after-tax NPV.
+  lxw_col_t after_tax_total_col = 0;
+  lxw_col_t after_tax_npv_col = 0;
+  /// The NPV the recommendation ranks (ranked_npv_col copies it): npv_col, or
+  /// after_tax_npv_col with a tax rate.
+  lxw_col_t ranking_npv_col = 3;
 };
 
 /// Writes the Metrics sheet (the full workbook): per option, the figures of the Summary as
@@ -483,6 +507,9 @@ struct ProfitAndLossLayout {
   std::vector<lxw_row_t> total_rows;
   std::vector<lxw_row_t> cash_rows;
   std::vector<lxw_row_t> difference_rows;
+  /// With a tax rate (issue #40): each option's row of the tax per plan year (saved < 0), in
+  /// plan order; empty without one.
+  std::vector<lxw_row_t> tax_rows;
 };
 
 /// Writes the Profit and loss sheet (the full workbook): per option and plan year the P&L
@@ -511,6 +538,9 @@ struct SummaryLayout {
   lxw_col_t per_year_col = 6;
   lxw_col_t per_million_col = 7;
   lxw_col_t per_user_col = 8;
+  /// With a tax rate (issue #40; 0 without one): the after-tax total and NPV beside them.
+  lxw_col_t after_tax_total_col = 0;
+  lxw_col_t after_tax_npv_col = 0;
   lxw_row_t first_compare_row = 0;  ///< 0: no break-even table (no baseline, no API)
   lxw_col_t be_hours_col = 1;
   lxw_col_t be_hours_per_day_col = 2;
@@ -518,6 +548,10 @@ struct SummaryLayout {
   lxw_col_t payback_col = 4;
   lxw_col_t irr_col = 5;
   lxw_col_t be_tokens_col = 6;
+  /// With a financed option (issue #40; 0 without): what each IRR is the return on (project
+  /// or equity), and the project IRR (gputco's, as if bought for cash) beside it.
+  lxw_col_t irr_basis_col = 0;
+  lxw_col_t project_irr_col = 0;
   /// Cost by plan year: blocks of at most years_per_block plan years stacked down the sheet
   /// (so that a long horizon keeps the sheet one page wide), each a header row of its plan
   /// years above one row per option; block b (0-based, years b x years_per_block + 1 on)

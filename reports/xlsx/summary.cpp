@@ -2,6 +2,8 @@
 // by component, and the charts (cumulative cost with the break-even crossings marked; annual
 // cost stacked by component). Totals, NPVs and annual costs are formulas over the Cash flow
 // sheet (cached with the engine's figures); the other metrics are the engine's numbers.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -343,6 +345,16 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   }
   label("Why");
   sheet.text(row++, 1, plan.recommendation_reason);
+  if (plan.tax_rate) {
+    // The after-tax view (issue #40): its rate and what it assumes.
+    label("After tax");
+    sheet.text(row++, 1,
+               fmt::format("tax rate {:.2f} % (Inputs, tax_rate); ", *plan.tax_rate * 100) +
+                   kAfterTaxAssumption +
+                   (plan.pre_tax_recommendation
+                        ? "; pre-tax recommendation: " + label_of(*plan.pre_tax_recommendation)
+                        : std::string()));
+  }
 
   size_t years = 0;
   for (const auto& option : plan.options) years = std::max(years, option.annual_costs.size());
@@ -389,12 +401,24 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   // Table 1: the options and what each costs.
   row += 1;
   sheet.text(row++, 0, "Options", formats.subtitle);
-  header_row(row,
-             {"Option", "Kind", "Devices", "Fit", "Total cost, " + plan.currency,
-              "NPV of cost, " + plan.currency, "Cost per year, " + plan.currency,
-              "Cost per million output tokens, " + plan.currency,
-              "Cost per user per month, " + plan.currency},
-             4);
+  std::vector<std::string> option_headers = {"Option",
+                                             "Kind",
+                                             "Devices",
+                                             "Fit",
+                                             "Total cost, " + plan.currency,
+                                             "NPV of cost, " + plan.currency,
+                                             "Cost per year, " + plan.currency,
+                                             "Cost per million output tokens, " + plan.currency,
+                                             "Cost per user per month, " + plan.currency};
+  // The after-tax view (issue #40) beside the pre-tax figures.
+  const bool taxed = plan.tax_rate.has_value() && (!live || metrics->after_tax_npv_col != 0);
+  if (taxed) {
+    layout.after_tax_total_col = layout.per_user_col + 1;
+    layout.after_tax_npv_col = layout.per_user_col + 2;
+    option_headers.push_back("After-tax total cost, " + plan.currency);
+    option_headers.push_back("After-tax NPV of cost, " + plan.currency);
+  }
+  header_row(row, option_headers, 4);
   layout.first_option_row = ++row;
   for (size_t i = 0; i < n; ++i, ++row) {
     const OptionResult& option = plan.options[i];
@@ -422,6 +446,11 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       for (const lxw_col_t col : {layout.total_col, layout.npv_col, layout.per_year_col}) {
         sheet.text(row, col, "not priced", formats.not_available);
       }
+      if (taxed) {
+        for (const lxw_col_t col : {layout.after_tax_total_col, layout.after_tax_npv_col}) {
+          sheet.text(row, col, "not priced", formats.not_available);
+        }
+      }
     } else {
       figure(row, layout.total_col, i, live ? metrics->total_col : 0, option.total_cost, "n/a",
              formats.money_whole);
@@ -429,6 +458,16 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
              formats.money_whole);
       figure(row, layout.per_year_col, i, live ? metrics->cost_per_year_col : 0,
              option.cost_per_year, "n/a", formats.money_whole);
+      if (taxed) {
+        const auto after = [&](double AfterTax::*figure_of) -> std::optional<double> {
+          if (!option.after_tax) return std::nullopt;
+          return (*option.after_tax).*figure_of;
+        };
+        figure(row, layout.after_tax_total_col, i, live ? metrics->after_tax_total_col : 0,
+               after(&AfterTax::total_cost), "n/a", formats.money_whole);
+        figure(row, layout.after_tax_npv_col, i, live ? metrics->after_tax_npv_col : 0,
+               after(&AfterTax::npv), "n/a", formats.money_whole);
+      }
     }
     figure(row, layout.per_million_col, i, live ? metrics->per_million_col : 0,
            option.cost_per_million_tokens, "n/a", formats.money);
@@ -451,9 +490,27 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
                label_of(plan.api_reference_option_id) + " (tokens per day)";
     }
     sheet.text(row++, 0, title, formats.subtitle);
-    header_row(row,
-               {"Option", "Break-even hours of use", "Break-even hours per day", "Break-even month",
-                "Payback, months", "IRR per year", "Break-even output tokens per day of use"});
+    // A financed option's IRR is the equity IRR (issue #40): its basis and the project IRR
+    // (gputco's figure, as if bought for cash) beside it, when the plan has one.
+    bool any_financed = false;
+    for (const OptionResult& option : plan.options) {
+      any_financed = any_financed || (option.irr_basis == "equity" && option.feasible);
+    }
+    std::vector<std::string> compare_headers = {"Option",
+                                                "Break-even hours of use",
+                                                "Break-even hours per day",
+                                                "Break-even month",
+                                                "Payback, months",
+                                                "IRR per year",
+                                                "Break-even output tokens per day of use"};
+    if (any_financed) {
+      layout.irr_basis_col = layout.be_tokens_col + 1;
+      layout.project_irr_col = layout.be_tokens_col + 2;
+      compare_headers.push_back(
+          "IRR basis (project: bought for cash; equity: on the down payment)");
+      compare_headers.push_back("Project IRR per year (gputco's, as if bought for cash)");
+    }
+    header_row(row, compare_headers);
     layout.first_compare_row = ++row;
     for (size_t i = 0; i < n; ++i, ++row) {
       const OptionResult& option = plan.options[i];
@@ -485,6 +542,21 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
       } else {
         for (lxw_col_t c = layout.be_hours_col; c <= layout.irr_col; ++c) {
           sheet.text(row, c, kNotAvailable, formats.not_available);
+        }
+      }
+      if (any_financed) {
+        if (compared && !option.irr_basis.empty()) {
+          sheet.text(row, layout.irr_basis_col, option.irr_basis, formats.wrapped);
+          const std::optional<double> project =
+              option.irr_basis == "project" ? option.irr : option.project_irr;
+          if (project && std::isfinite(*project)) {
+            sheet.number(row, layout.project_irr_col, *project, formats.percent);
+          } else {
+            sheet.text(row, layout.project_irr_col, kNotAvailable, formats.not_available);
+          }
+        } else {
+          sheet.text(row, layout.irr_basis_col, kNotAvailable, formats.not_available);
+          sheet.text(row, layout.project_irr_col, kNotAvailable, formats.not_available);
         }
       }
       const bool against_api = !plan.api_reference_option_id.empty() &&

@@ -59,6 +59,9 @@ Rule rule_for(const std::string& key, int horizon_months) {
                       "device_residual_fraction", "host_residual_fraction"})) {
     return fraction("A fraction between 0 and 1 (0.08 = 8 %).");
   }
+  // [tax] rate (issue #40): the parser's range, 0 to kMostTaxRate (0.99).
+  if (key == "rate")
+    return between(0, 0.99, "A tax rate: a fraction from 0 to 0.99 (0.25 = 25 %).");
   if (key == "start_month") {
     Rule r = whole(1, "The first month of the plan: 1 to 12.");
     r.maximum = 12;

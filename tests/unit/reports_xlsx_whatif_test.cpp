@@ -49,6 +49,11 @@ void expect_summary_is_the_engines(const Sheets& sheets, const Plan& expected,
     const std::string& id = option.id;
     expect_figure(sheets, "Total cost, " + currency, id, option.total_cost, "");
     expect_figure(sheets, "NPV of cost, " + currency, id, option.npv, "");
+    if (expected.tax_rate && option.after_tax && option.feasible) {
+      expect_figure(sheets, "After-tax total cost, " + currency, id, option.after_tax->total_cost,
+                    "");
+      expect_figure(sheets, "After-tax NPV of cost, " + currency, id, option.after_tax->npv, "");
+    }
     expect_figure(sheets, "Cost per million output tokens, " + currency, id,
                   option.cost_per_million_tokens, "n/a");
     expect_figure(sheets, "Cost per user per month, " + currency, id,
@@ -260,6 +265,38 @@ TEST_F(WhatIf, aChangedDiscountRateMovesTheNpvsAndKeepsTheIrr) {
   }
   expect_summary_is_the_engines(after, expected);
   expect_checks(after, expected.recommendation != base.plan.recommendation);
+}
+
+TEST_F(WhatIf, aChangedTaxRateMovesTheAfterTaxNpvsAndTheRecommendationAsTheEngineDoes) {
+  // Issue #40: the finance view's tax rate (30 %) edited on the Inputs sheet; the after-tax
+  // rows on the Profit and loss and Cash flow sheets, the after-tax NPVs, the recommendation
+  // made on them and the checks follow, and the pre-tax figures stay.
+  const test::SamplePlan base = example("finance-view-70b.ini");
+  ASSERT_TRUE(base.plan.tax_rate.has_value()) << "the example states [tax] rate";
+  for (const double rate : {0.0, 0.6}) {
+    PlanInputs changed = base.scenario.plan_inputs;
+    changed.finance.tax_rate = rate;
+    const Plan expected = make_plan(changed);
+    const auto [before, after] = change(base, "tax_rate", rate);
+    std::printf("what-if tax rate %.2f -> %.2f: recommendation %s -> %s (pre-tax %s)\n",
+                *base.plan.tax_rate, rate, base.plan.recommendation.value_or("none").c_str(),
+                expected.recommendation.value_or("none").c_str(),
+                expected.pre_tax_recommendation.value_or("none").c_str());
+    bool moved = false;
+    for (size_t i = 0; i < expected.options.size(); ++i) {
+      const OptionResult& option = expected.options[i];
+      if (!option.feasible) continue;
+      EXPECT_NEAR(option.npv, base.plan.options[i].npv, 1e-9 * std::abs(option.npv))
+          << "the pre-tax NPV does not depend on the rate";
+      moved = moved || std::abs(option.after_tax->npv - base.plan.options[i].after_tax->npv) > 1;
+      if (rate == 0) {
+        expect_same(option.after_tax->npv, option.npv, option.id + " at a zero rate");
+      }
+    }
+    EXPECT_TRUE(moved) << "the rate moved no after-tax NPV: the test proves nothing";
+    expect_summary_is_the_engines(after, expected);
+    expect_checks(after, expected.recommendation != base.plan.recommendation);
+  }
 }
 
 TEST_F(WhatIf, aChangedApiPriceAndGridIntensityMoveFeesAndEmissionsAsTheEngineSays) {

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "pricing/catalog.hpp"
+#include "scenarios/overrides.hpp"
 #include "scenarios/resolve.hpp"
 #include "scenarios/scenario.hpp"
 #include "tests/unit/scenarios_fixtures.hpp"
@@ -70,6 +71,48 @@ TEST_F(TaxKeys, unsetTaxFollowsTheBookRoundedUpToWholeYears) {
   EXPECT_NE(life->provenance.find("tax as the book"), std::string::npos) << life->provenance;
   // No declining balance: its factor is not an input.
   EXPECT_EQ(test::input(r, "tax", "declining_balance_factor"), nullptr);
+}
+
+TEST_F(TaxKeys, aTaxRateIsAnInputOfTheTaxSection) {
+  // Issue #40: [tax] rate turns the after-tax view on; it is a yellow input (tax_rate).
+  const ResolvedScenario r = resolved(kHead + "[tax]\nrate = 0.25\n");
+  ASSERT_TRUE(r.plan_inputs.finance.tax_rate.has_value());
+  EXPECT_DOUBLE_EQ(*r.plan_inputs.finance.tax_rate, 0.25);
+  const InputRow* rate = test::input(r, "tax", "rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_DOUBLE_EQ(*rate->value, 0.25);
+  EXPECT_EQ(rate->unit, "fraction");
+}
+
+TEST_F(TaxKeys, noRateNoTaxView) {
+  const ResolvedScenario r = resolved(kHead);
+  EXPECT_FALSE(r.plan_inputs.finance.tax_rate.has_value());
+  EXPECT_EQ(test::input(r, "tax", "rate"), nullptr);
+}
+
+TEST_F(TaxKeys, setTaxRateOverridesTheFile) {
+  // --set tax.rate=0.19 (what an edit of the workbook's tax_rate compares with): the file's
+  // 0.25 is replaced; a file without [tax] gets one.
+  std::istringstream with(kHead + "[tax]\nrate = 0.25\n");
+  const Scenario changed =
+      parse_scenario(with, ScenarioFormat::ini, "test.ini", {parse_set_option("tax.rate=0.19")});
+  EXPECT_DOUBLE_EQ(changed.tax_rate.value_or(-1), 0.19);
+  std::istringstream without(kHead);
+  const Scenario added =
+      parse_scenario(without, ScenarioFormat::ini, "test.ini", {parse_set_option("tax.rate=0.3")});
+  EXPECT_DOUBLE_EQ(added.tax_rate.value_or(-1), 0.3);
+}
+
+TEST(TaxKeysParse, aRateOfOneOrAPercentageIsRefused) {
+  EXPECT_NE(error_of(kHead + "[tax]\nrate = 1\n").find("[tax] rate: expected a tax rate"),
+            std::string::npos)
+      << error_of(kHead + "[tax]\nrate = 1\n");
+  EXPECT_NE(error_of(kHead + "[tax]\nrate = 25\n").find("did you mean 0.25?"), std::string::npos)
+      << error_of(kHead + "[tax]\nrate = 25\n");
+  EXPECT_NE(error_of(kHead + "[tax]\nrate = -0.1\n").find("[tax] rate"), std::string::npos);
+  // No fiscal year other than the plan year (docs/money-model.md): the key is unknown.
+  EXPECT_NE(error_of(kHead + "[tax]\nfiscal_year_start = 4\n").find("fiscal_year_start"),
+            std::string::npos);
 }
 
 TEST(TaxKeysParse, wrongValuesNameTheKey) {
