@@ -444,7 +444,7 @@ void write_cash_flow_tax_rows(SheetWriter& sheet, const Formats& formats, const 
       sheet.formula(block.tax, col,
                     "=IF(AND(" + month + ">0," + month + "<=" + horizon + ",OR(MOD(" + month + "," +
                         months_per_year + ")=0," + month + "=" + horizon + ")),INDEX(" + years +
-                        "," + cell_ref(layout.year_row, col, true) + "),0)",
+                        ",1," + cell_ref(layout.year_row, col, true) + "),0)",
                     value(a.tax), formats.money);
       sheet.formula(block.after_tax_total, col,
                     "=" + cell_ref(block.total, col) + "+" + cell_ref(block.tax, col),
