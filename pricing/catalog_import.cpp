@@ -498,6 +498,19 @@ void write_records(const std::string& db_path, const FileKind& kind, const Recor
 
 namespace import_detail {
 
+std::string observed_on_problem(const std::string& observed_on, const std::string& as_of,
+                                const std::string& why_required, const std::string& what) {
+  if (observed_on.empty()) return "--observed-on: required for " + why_required;
+  if (!is_iso_date(observed_on)) {
+    return "--observed-on: " + in_quotes(observed_on) + " is not a date YYYY-MM-DD";
+  }
+  if (observed_on > as_of) {
+    return "--observed-on: " + observed_on + " is after the import date " + as_of +
+           " (--as-of, default today): " + what + " cannot be observed in the future";
+  }
+  return "";
+}
+
 int column_index(const std::vector<std::string>& columns, std::string_view name) {
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (columns[i] == name) return static_cast<int>(i);
@@ -700,18 +713,11 @@ std::vector<Record> public_catalog_records(const CsvTable& table, ImportFormat f
       options.provider.empty() ? import_detail::provider_from_path(csv_path) : options.provider;
   std::vector<std::string> option_problems;
   if (provider.empty()) option_problems.push_back("--provider: required (not in the file name)");
-  if (options.observed_on.empty()) {
-    option_problems.push_back("--observed-on: required for " + to_string(format) +
-                              " files, which carry no dates (the date their prices were read)");
-  } else if (!is_iso_date(options.observed_on)) {
-    option_problems.push_back("--observed-on: " + in_quotes(options.observed_on) +
-                              " is not a date YYYY-MM-DD");
-  } else if (options.observed_on > options.as_of) {
-    option_problems.push_back("--observed-on: " + options.observed_on +
-                              " is after the import date " + options.as_of +
-                              " (--as-of, default today): a price cannot be observed in the "
-                              "future");
-  }
+  const std::string observed_on = import_detail::observed_on_problem(
+      options.observed_on, options.as_of,
+      to_string(format) + " files, which carry no dates (the date their prices were read)",
+      "a price");
+  if (!observed_on.empty()) option_problems.push_back(observed_on);
   if (!option_problems.empty()) throw ImportError(option_problems);
   const std::string file_name = fs::path(csv_path).filename().string();
   const std::string source =

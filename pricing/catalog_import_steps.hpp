@@ -27,6 +27,13 @@ int column_index(const std::vector<std::string>& columns, std::string_view name)
 /// (a 0/1 choice stored as an integer equals its text), text with CR LF read as LF.
 bool same_value(const CellValue& stored, const CellValue& incoming);
 
+/// What is wrong with an import's --observed-on (`observed_on`, YYYY-MM-DD or "") against its
+/// --as-of (`as_of`), as one problem line; "" when nothing. `why_required` ends the line of a
+/// missing date ("files, which carry no dates (...)"); `what` names the rows' figures in the
+/// line of a date after `as_of` ("a price", "a figure").
+std::string observed_on_problem(const std::string& observed_on, const std::string& as_of,
+                                const std::string& why_required, const std::string& what);
+
 /// The test hook documented in catalog_import.hpp (GPUTCO_FAULT_IMPORT_SLEEP_MS): sleeps inside
 /// the import transaction, once the rows are written. Does nothing when the variable is unset.
 void fault_injection_pause();

@@ -543,19 +543,13 @@ void import_statistics(const std::string& db_path, const std::string& path, cons
   Problems problems{file, {}};
   std::vector<std::string> option_problems;
   if (format != ImportFormat::ecb_xml) {
-    if (options.observed_on.empty()) {
-      option_problems.push_back("--observed-on: required for " + to_string(format) +
-                                " files, whose figures carry no date of publication (the date "
-                                "the file was published or downloaded)");
-    } else if (!is_iso_date(options.observed_on)) {
-      option_problems.push_back("--observed-on: " + in_quotes(options.observed_on) +
-                                " is not a date YYYY-MM-DD");
-    } else if (options.observed_on > options.as_of) {
-      option_problems.push_back("--observed-on: " + options.observed_on +
-                                " is after the import date " + options.as_of +
-                                " (--as-of, default today): a figure cannot be observed in the "
-                                "future");
-    }
+    const std::string observed_on = import_detail::observed_on_problem(
+        options.observed_on, options.as_of,
+        to_string(format) +
+            " files, whose figures carry no date of publication (the date the file was "
+            "published or downloaded)",
+        "a figure");
+    if (!observed_on.empty()) option_problems.push_back(observed_on);
   }
   if (!options.since.empty() && !is_iso_date(options.since)) {
     option_problems.push_back("--since: " + in_quotes(options.since) + " is not a date YYYY-MM-DD");
