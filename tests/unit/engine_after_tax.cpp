@@ -9,6 +9,7 @@
 
 #include "engine/base/error.hpp"
 #include "engine/plan/plan.hpp"
+#include "tests/unit/engine_books_fixture.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {
@@ -16,19 +17,7 @@ namespace {
 
 constexpr double kCent = 0.005;
 
-double sum(const std::vector<double>& xs) {
-  return std::accumulate(xs.begin(), xs.end(), 0.0);
-}
-
-Device card() {
-  Device d;
-  d.id = "card";
-  d.name = "Card";
-  d.memory_nameplate_gb = 24;
-  d.bandwidth_gbps = 936;
-  d.board_power_w = 350;
-  return d;
-}
+using test::sum;
 
 /// A UK purchase: one 8,000 device and a 2,000 host, maintenance 6 % a year (50 a month),
 /// 30 % resold at the horizon (3,000); 36 months, no energy (no hours of use).
@@ -48,15 +37,8 @@ PlanInputs uk_purchase(double discount_rate) {
   in.finance.tax_host.factor = 9;
   in.finance.tax_host.switch_to_straight_line = false;
   in.finance.tax_rate = 0.25;  // UK main rate of corporation tax from April 2023
-  OptionInputs own;
-  own.id = "own";
-  own.kind = OptionKind::buy;
-  own.device = card();
-  own.price_per_gpu = 8000;
-  own.host_cost = 2000;
+  OptionInputs own = test::owned_ten_thousand();
   own.host_cost_entered = true;
-  own.maintenance_per_year = 0.06;
-  own.residual_fraction = 0.3;
   in.options = {own};
   return in;
 }
@@ -119,7 +101,7 @@ TEST(AfterTax, aRentalAt25PercentCostsThreeQuartersOfItsPreTaxCost) {
   OptionInputs rent;
   rent.id = "monthly";
   rent.kind = OptionKind::rent_monthly;
-  rent.device = card();
+  rent.device = test::books_card();
   rent.price_per_month = 46;
   in.options = {rent};
   const Plan plan = make_plan(in);
@@ -147,7 +129,7 @@ PlanInputs own_or_rent(std::optional<double> tax_rate) {
   OptionInputs rent;
   rent.id = "monthly";
   rent.kind = OptionKind::rent_monthly;
-  rent.device = card();
+  rent.device = test::books_card();
   rent.price_per_month = 46;
   in.options = {own, rent};
   return in;

@@ -8,32 +8,14 @@
 
 #include "engine/money/books.hpp"
 #include "engine/plan/plan.hpp"
+#include "tests/unit/engine_books_fixture.hpp"
 #include "tests/unit/engine_sensitivity_fixture.hpp"
 
 namespace gputco {
 namespace {
 
-Device card() {
-  Device d;
-  d.id = "card";
-  d.name = "Card";
-  d.memory_nameplate_gb = 24;
-  d.bandwidth_gbps = 936;
-  d.board_power_w = 350;
-  return d;
-}
-
-/// One 8,000 device and a 2,000 host: 10,000 of capex.
 OptionInputs owned() {
-  OptionInputs o;
-  o.id = "own";
-  o.kind = OptionKind::buy;
-  o.device = card();
-  o.price_per_gpu = 8000;
-  o.host_cost = 2000;
-  o.maintenance_per_year = 0.06;  // 10,000 x 0.06 / 12 = 50 a month
-  o.residual_fraction = 0.3;      // 3,000 back at the horizon
-  return o;
+  return test::owned_ten_thousand();
 }
 
 WorkloadInputs workload() {
@@ -51,9 +33,7 @@ FinanceInputs finance(int months, int useful_life_months) {
   return f;
 }
 
-double sum(const std::vector<double>& xs) {
-  return std::accumulate(xs.begin(), xs.end(), 0.0);
-}
+using test::sum;
 
 /// cash = total + capex - depreciation + loan principal - book value written off, each year.
 void expect_reconciled(const ProfitAndLoss& p) {
@@ -184,7 +164,7 @@ TEST(ProfitAndLoss, everyKindAndFinancingSumsToTheCashOverTheHorizon) {
   OptionInputs rent;
   rent.id = "rent";
   rent.kind = OptionKind::rent_hourly;
-  rent.device = card();
+  rent.device = test::books_card();
   rent.rate_per_gpu_hour = 2.5;
   rent.cost_lines.licence_per_gpu_per_year = 1000;
   OptionInputs api;
