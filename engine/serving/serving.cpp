@@ -454,6 +454,11 @@ ServingCapacity serving_capacity(const ServingRequest& request, const Device& in
       use_measured_figures(result, *run);
     }
   }
+  if (result.step.at_hardware_floor) {
+    result.notes.push_back(
+        "the refit to your runs would take the decode step below what the hardware allows: held "
+        "at each kernel's bytes over the nameplate bandwidth or FLOPs over the peak");
+  }
   if (!support.fallback.empty()) result.notes.push_back(support.fallback);
   if (!(peak_tflops(device, support.compute) > 0) || !(device.fp16_tflops > 0)) {
     result.notes.push_back("compute peak of " + device.id +
