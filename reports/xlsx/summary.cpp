@@ -348,12 +348,22 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   if (plan.tax_rate) {
     // The after-tax view (issue #40): its rate and what it assumes.
     label("After tax");
-    sheet.text(row++, 1,
-               fmt::format("tax rate {:.2f} % (Inputs, tax_rate); ", *plan.tax_rate * 100) +
-                   kAfterTaxAssumption +
-                   (plan.pre_tax_recommendation
-                        ? "; pre-tax recommendation: " + label_of(*plan.pre_tax_recommendation)
-                        : std::string()));
+    const std::string rest =
+        std::string(" % (Inputs, tax_rate); ") + kAfterTaxAssumption +
+        (plan.pre_tax_recommendation
+             ? "; pre-tax recommendation: " + label_of(*plan.pre_tax_recommendation)
+             : std::string());
+    const std::string rate = fmt::format("{:.2f}", *plan.tax_rate * 100);
+    if (live && names != nullptr && names->has("tax", "rate")) {
+      // The rate follows an edit of the input (the pre-tax recommendation does not depend on
+      // it): TEXT(rate x 100, "0.00") gives fmt's {:.2f}.
+      sheet.formula_text(row++, 1,
+                         "=\"tax rate \"&TEXT(" + names->at("tax", "rate") + "*100,\"0.00\")&" +
+                             string_literal(rest),
+                         "tax rate " + rate + rest);
+    } else {
+      sheet.text(row++, 1, "tax rate " + rate + rest);
+    }
   }
 
   size_t years = 0;
