@@ -197,6 +197,12 @@ CoverLayout write_cover_sheet(lxw_workbook* workbook, SheetWriter& sheet, const 
     const lxw_row_t npv_row = row;
     sheet.formula(row++, value, of_named(recommendation_row, summary.npv_col),
                   plan.options[recommended].npv, formats.money_whole_left);
+    if (summary.after_tax_npv_col != 0 && plan.options[recommended].after_tax) {
+      // The NPV the recommendation ranked with a tax rate (issue #40), beside the pre-tax one.
+      key("Its after-tax NPV of cost");
+      sheet.formula(row++, value, of_named(recommendation_row, summary.after_tax_npv_col),
+                    plan.options[recommended].after_tax->npv, formats.money_whole_left);
+    }
     if (proposed < plan.options.size()) {
       // Honest about the difference: what the proposed option costs beyond the cheapest.
       key("Proposed minus recommended, NPV");
