@@ -348,13 +348,15 @@ SummaryLayout write_summary_sheet(lxw_workbook* workbook, SheetWriter& sheet,
   if (plan.tax_rate) {
     // The after-tax view (issue #40): its rate and what it assumes.
     label("After tax");
+    const bool rate_input = live && names != nullptr && names->has("tax", "rate");
+    // A quote carries no Inputs sheet to point at.
     const std::string rest =
-        std::string(" % (Inputs, tax_rate); ") + kAfterTaxAssumption +
+        std::string(rate_input ? " % (Inputs, tax_rate); " : " %; ") + kAfterTaxAssumption +
         (plan.pre_tax_recommendation
              ? "; pre-tax recommendation: " + label_of(*plan.pre_tax_recommendation)
              : std::string());
     const std::string rate = fmt::format("{:.2f}", *plan.tax_rate * 100);
-    if (live && names != nullptr && names->has("tax", "rate")) {
+    if (rate_input) {
       // The rate follows an edit of the input (the pre-tax recommendation does not depend on
       // it): TEXT(rate x 100, "0.00") gives fmt's {:.2f}.
       sheet.formula_text(row++, 1,
